@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# gaplens_add_test(NAME n SOURCES ... LIBS ... LABELS ...): one Qt Test executable per test,
+# run offscreen with the real exports' folder passed in the environment.
+function(gaplens_add_test)
+  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON)
+  target_link_libraries(${T_NAME} PRIVATE Qt6::Test gaplens_testsupport ${T_LIBS} gaplens_warnings)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  set_tests_properties(${T_NAME} PROPERTIES
+    LABELS "${T_LABELS}"
+    TIMEOUT 300
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_SCALE_FACTOR=1;GAPLENS_REAL_DATA_DIR=${GAPLENS_REAL_DATA_DIR}")
+endfunction()
+
+# Adds one test per tst_*.cpp file in the calling folder.
+function(gaplens_add_tests_in_folder)
+  cmake_parse_arguments(F "" "" "LIBS;LABELS" ${ARGN})
+  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tst_*.cpp)
+  foreach(src ${tests})
+    get_filename_component(name ${src} NAME_WE)
+    gaplens_add_test(NAME ${name} SOURCES ${src} LIBS ${F_LIBS} LABELS ${F_LABELS})
+  endforeach()
+endfunction()

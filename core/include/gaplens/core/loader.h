@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
+// Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+// Pins a rank number on a file (and optionally one process of it), e.g. from
+// `--rank-map train_3.sqlite=3` or `--rank-map file.sqlite:1234=0`.
+struct RankOverride
+{
+    std::string file; // matched against the path or its file name
+    std::optional<std::uint32_t> pid;
+    std::int32_t rank = 0;
+};
+
+struct LoadOptions
+{
+    std::vector<std::string> files; // files or folders (a folder means every *.sqlite in it)
+    std::vector<RankOverride> rankOverrides;
+    unsigned threads = 0; // reports read in parallel; 0 = hardware concurrency
+};
+
+struct LoadProgress
+{
+    std::size_t reportIndex = 0;
+    std::size_t reportCount = 0;
+    std::string file;
+    std::string stage; // table being read, e.g. "kernels"
+    int permille = 0;  // overall progress 0..1000
+};
+
+using ProgressFn = std::function<void(const LoadProgress &)>;
+
+class CancelToken
+{
+public:
+    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+    bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> m_cancelled{false};
+};
+
+// Expands folders into their *.sqlite files (natural order); other paths pass through.
+// A folder without exports becomes a LoadError.
+std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, std::vector<LoadError> &errors);
+
+// Never throws for bad input: unreadable or malformed files end up in TraceSet::errors with
+// a message naming the file, and the other files still load.
+std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const ProgressFn &progress = {},
+                                       const CancelToken *cancel = nullptr);
+
+// Parses "FILE=RANK" or "FILE:PID=RANK"; returns nullopt on a malformed spec.
+std::optional<RankOverride> parseRankOverride(const std::string &spec);
+
+} // namespace gaplens::core

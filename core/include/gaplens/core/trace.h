@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The in-memory model of a capture: one or many Nsight Systems reports, their ranks,
+// GPUs, streams and CPU threads. Columnar per track, times absolute int64 ns, strings
+// interned once in TraceSet::strings. Immutable after loadTraceSet() returns.
+#include "gaplens/core/nesting.h"
+#include "gaplens/core/string_pool.h"
+#include "gaplens/core/time.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
+
+// Kernels of one stream, sorted by start. Kernels on one stream do not overlap in
+// practice, so end is sorted too; the reader counts any overlap as a data problem.
+struct KernelColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> shortName, demangledName;
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint32_t> gridX, gridY, gridZ;
+    std::vector<std::uint16_t> blockX, blockY, blockZ;
+    std::vector<std::uint16_t> registersPerThread;
+    std::vector<std::uint32_t> staticSharedMemory, dynamicSharedMemory;
+    std::size_t size() const { return start.size(); }
+};
+
+enum class CopyKind : std::uint8_t {
+    Unknown = 0,
+    HostToDevice = 1,
+    DeviceToHost = 2,
+    HostToHost = 3,
+    DeviceToDevice = 8,
+    PeerToPeer = 10,
+    Memset = 250, // memsets share the copy lane
+};
+std::string_view copyKindName(CopyKind kind);
+// CUDA memory kinds of a copy's source and destination (ENUM_CUDA_MEM_KIND).
+enum class MemKind : std::uint8_t { Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, Unknown = 255 };
+
+// Copies and memsets of one GPU, all streams, sorted by (start, end desc); they can overlap
+// across streams, so each has a depth (row) and a nesting index.
+struct CopyColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint32_t> pid;
+    std::vector<std::uint32_t> streamId;
+    std::vector<CopyKind> kind;
+    std::vector<MemKind> srcKind, dstKind;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+// One CUDA stream of one process on one GPU: correlation and stream ids are unique per
+// process only, so the lane key is (process, device, stream).
+struct Stream
+{
+    std::uint32_t pid = 0;
+    std::int64_t streamId = 0;
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    KernelColumns kernels;
+};
+
+// A GPU is identified by (report, deviceId): two processes of one report on device 0 share it.
+struct Gpu
+{
+    std::uint32_t report = 0;
+    std::int32_t deviceId = 0;
+    std::string name; // from TARGET_INFO_GPU when present, else empty
+    std::vector<Stream> streams;
+    CopyColumns copies;
+    std::vector<std::uint32_t> ranks; // ranks with work on this GPU, ascending
+    std::size_t kernelCount() const;
+};
+
+// CUDA runtime/driver calls of one thread, sorted by (start, end desc). Driver calls nest
+// inside runtime calls, hence depth and a nesting index.
+struct ApiColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name; // without the _vNNNN suffix
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+enum class NvtxKind : std::uint8_t { PushPop = 0, StartEnd = 1 };
+
+// NVTX ranges that started on one thread, sorted by (start, end desc), with nesting depth.
+struct NvtxColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name;
+    std::vector<StringId> domain; // kEmptyString for the default domain
+    std::vector<NvtxKind> kind;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+struct MarkColumns
+{
+    std::vector<TimeNs> time;
+    std::vector<StringId> name;
+    std::vector<StringId> domain;
+    std::size_t size() const { return time.size(); }
+};
+
+// A CPU thread with CUDA API or NVTX activity (threads with neither are not kept).
+struct Thread
+{
+    std::uint32_t report = 0;
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    StringId name = kEmptyString;  // from ThreadNames
+    ApiColumns api;
+    NvtxColumns nvtx;
+    MarkColumns marks;
+};
+
+// Data problems are counted per report, never fatal.
+struct DataProblems
+{
+    std::uint64_t nullEnd = 0;          // a range or activity with NULL end (open range)
+    std::uint64_t endBeforeStart = 0;   // end < start: row skipped
+    std::uint64_t nullStart = 0;        // NULL start: row skipped
+    std::uint64_t unknownStringId = 0;  // an id missing from StringIds: name shown as "<unknown #id>"
+    std::uint64_t overlappingKernels = 0; // kernels of one stream that overlap (still loaded)
+    std::uint64_t total() const { return nullEnd + endBeforeStart + nullStart + unknownStringId + overlappingKernels; }
+};
+
+// Facts about the reading that are not problems, reported for transparency.
+struct LoadNotes
+{
+    std::uint64_t backtraceDuplicates = 0; // eventClass 67 runtime rows folded into their call
+    std::uint64_t rowsRead = 0;
+};
+
+enum class TimeBase : std::uint8_t {
+    SessionRelative, // timestamps from session start, made absolute with utcEpochNs
+    AlreadyAbsolute, // time-normalised export (EXPORT_CONFIG_TIME_SHIFT / NORMALIZE)
+    Unknown,         // no session start time: left session-relative
+};
+
+struct Report
+{
+    std::string path;
+    std::string schemaVersion;  // EXPORT_SCHEMA_VERSION
+    std::string productVersion; // EXPORT_PRODUCT_VERSION, when present
+    std::string host;
+    TimeBase timeBase = TimeBase::Unknown;
+    TimeNs timeOffsetNs = 0; // added to every timestamp of this report
+    DataProblems problems;
+    LoadNotes notes;
+};
+
+enum class RankSource : std::uint8_t {
+    Environment, // OMPI_COMM_WORLD_RANK / PMI_RANK / SLURM_PROCID / RANK in META_DATA_CAPTURE
+    FileName,    // numbers in the file names are exactly 0..N-1
+    FileOrder,   // natural sort order of the files
+    Process,     // several GPU processes in one report: one rank each, in pid order
+    Override,    // given by the user
+};
+std::string_view rankSourceName(RankSource source);
+
+struct Rank
+{
+    std::int32_t rank = 0; // the rank number shown to users
+    std::uint32_t report = 0;
+    std::uint32_t pid = 0;
+    std::string processName;
+    std::string host;
+    RankSource source = RankSource::FileOrder;
+    std::string sourceDetail; // e.g. PMI_RANK="3" or the file-name number
+    std::vector<std::uint32_t> gpus;    // indices into TraceSet::gpus
+    std::vector<std::uint32_t> threads; // indices into TraceSet::threads
+};
+
+// A file that could not be loaded, with a message that names the problem.
+struct LoadError
+{
+    std::string path;
+    std::string message;
+};
+
+// (pid, correlationId) -> the API call that launched GPU work, sorted for binary search.
+struct LaunchRef
+{
+    std::uint64_t key = 0; // (pid << 32) | correlationId
+    std::uint32_t thread = kNoIndex;
+    std::uint32_t call = kNoIndex;
+};
+
+struct TraceSet
+{
+    StringPool strings;
+    std::vector<Report> reports;
+    std::vector<Rank> ranks; // sorted by rank number
+    std::vector<Gpu> gpus;   // sorted by (first rank, deviceId)
+    std::vector<Thread> threads;
+    std::vector<LoadError> errors;
+    std::vector<std::vector<LaunchRef>> launchesByReport; // one sorted vector per report
+    TimeRange span; // first to last event over all ranks (absolute)
+    bool cancelled = false;
+
+    // The call that launched (pid, correlationId) in a report, or nullptr.
+    const LaunchRef *findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const;
+    const std::string &str(StringId id) const { return strings.get(id); }
+};
+
+inline std::uint64_t launchKey(std::uint32_t pid, std::uint32_t correlationId)
+{
+    return (std::uint64_t(pid) << 32) | correlationId;
+}
+
+} // namespace gaplens::core

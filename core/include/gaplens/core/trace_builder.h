@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/trace.h"
+
+namespace gaplens::core {
+
+// Turns freshly filled columns into the immutable model's invariants: sorts every track
+// by (start, end desc), computes nesting depths and indices, builds the per-report
+// (pid, correlationId) launch index, the GPUs' rank lists and the capture's span.
+// The reader calls it once after loading; tests call it after filling columns by hand.
+void finalizeTraceSet(TraceSet &trace);
+
+} // namespace gaplens::core

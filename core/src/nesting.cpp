@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/nesting.h"
+
+#include <algorithm>
+
+namespace gaplens::core {
+
+std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
+{
+    m_levels.clear();
+    std::vector<std::uint8_t> depth(start.size(), 0);
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t i = 0; i < start.size(); ++i) {
+        // Pop only from the top: a range stays "open" for nesting until everything started
+        // inside it has ended, which keeps same-level intervals disjoint.
+        while (!stack.empty() && end[stack.back()] <= start[i])
+            stack.pop_back();
+        const std::size_t d = std::min(stack.size(), kMaxDepth);
+        depth[i] = static_cast<std::uint8_t>(d);
+        if (m_levels.size() <= d)
+            m_levels.resize(d + 1);
+        m_levels[d].push_back(i);
+        stack.push_back(i);
+    }
+    return depth;
+}
+
+void NestingIndex::openAt(std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t,
+                          std::vector<std::uint32_t> &out) const
+{
+    out.clear();
+    for (const auto &lvl : m_levels) {
+        // Last interval on this level that starts at or before t.
+        auto it = std::upper_bound(lvl.begin(), lvl.end(), t,
+                                   [&](TimeNs value, std::uint32_t idx) { return value < start[idx]; });
+        if (it == lvl.begin())
+            continue;
+        const std::uint32_t idx = *std::prev(it);
+        if (end[idx] > t)
+            out.push_back(idx);
+    }
+}
+
+} // namespace gaplens::core

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/trace_builder.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace gaplens::core {
+namespace {
+
+std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+{
+    std::vector<std::uint32_t> order(start.size());
+    std::iota(order.begin(), order.end(), 0u);
+    // Outer ranges first when two start together, so nesting puts them above.
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return start[a] != start[b] ? start[a] < start[b] : end[a] > end[b];
+    });
+    return order;
+}
+
+bool isIdentity(const std::vector<std::uint32_t> &order)
+{
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        if (order[i] != i)
+            return false;
+    return true;
+}
+
+template<typename T>
+void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+{
+    if (column.size() != order.size())
+        return; // optional column left empty
+    std::vector<T> sorted(column.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        sorted[i] = column[order[i]];
+    column.swap(sorted);
+}
+
+template<typename... Columns>
+void permuteAll(const std::vector<std::uint32_t> &order, Columns &...columns)
+{
+    if (isIdentity(order))
+        return;
+    (permute(columns, order), ...);
+}
+
+void sortKernels(KernelColumns &k)
+{
+    const auto order = sortOrder(k.start, k.end);
+    permuteAll(order, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX, k.gridY, k.gridZ,
+               k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory);
+}
+
+void sortCopies(CopyColumns &c)
+{
+    const auto order = sortOrder(c.start, c.end);
+    permuteAll(order, c.start, c.end, c.bytes, c.correlationId, c.pid, c.streamId, c.kind, c.srcKind, c.dstKind);
+    c.depth = c.nesting.build(c.start, c.end);
+}
+
+void sortApi(ApiColumns &a)
+{
+    const auto order = sortOrder(a.start, a.end);
+    permuteAll(order, a.start, a.end, a.name, a.correlationId);
+    a.depth = a.nesting.build(a.start, a.end);
+}
+
+void sortNvtx(NvtxColumns &n)
+{
+    const auto order = sortOrder(n.start, n.end);
+    permuteAll(order, n.start, n.end, n.name, n.domain, n.kind);
+    n.depth = n.nesting.build(n.start, n.end);
+}
+
+void sortMarks(MarkColumns &m)
+{
+    std::vector<std::uint32_t> order(m.time.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.time[a] < m.time[b]; });
+    permuteAll(order, m.time, m.name, m.domain);
+}
+
+struct Span
+{
+    TimeNs lo = std::numeric_limits<TimeNs>::max();
+    TimeNs hi = std::numeric_limits<TimeNs>::min();
+    void add(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+    {
+        if (start.empty())
+            return;
+        lo = std::min(lo, start.front()); // sorted by start
+        hi = std::max(hi, *std::max_element(end.begin(), end.end()));
+    }
+};
+
+} // namespace
+
+std::size_t Gpu::kernelCount() const
+{
+    std::size_t n = 0;
+    for (const auto &s : streams)
+        n += s.kernels.size();
+    return n;
+}
+
+const LaunchRef *TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
+{
+    if (report >= launchesByReport.size())
+        return nullptr;
+    const auto &refs = launchesByReport[report];
+    const auto key = launchKey(pid, correlationId);
+    auto it = std::lower_bound(refs.begin(), refs.end(), key,
+                               [](const LaunchRef &r, std::uint64_t k) { return r.key < k; });
+    return it != refs.end() && it->key == key ? &*it : nullptr;
+}
+
+void finalizeTraceSet(TraceSet &trace)
+{
+    Span span;
+    for (auto &gpu : trace.gpus) {
+        for (auto &stream : gpu.streams) {
+            sortKernels(stream.kernels);
+            span.add(stream.kernels.start, stream.kernels.end);
+        }
+        std::sort(gpu.streams.begin(), gpu.streams.end(), [](const Stream &a, const Stream &b) {
+            return a.pid != b.pid ? a.pid < b.pid : a.streamId < b.streamId;
+        });
+        sortCopies(gpu.copies);
+        span.add(gpu.copies.start, gpu.copies.end);
+        gpu.ranks.clear();
+        for (const auto &stream : gpu.streams)
+            if (stream.rank != kNoIndex)
+                gpu.ranks.push_back(stream.rank);
+        std::sort(gpu.ranks.begin(), gpu.ranks.end());
+        gpu.ranks.erase(std::unique(gpu.ranks.begin(), gpu.ranks.end()), gpu.ranks.end());
+    }
+
+    trace.launchesByReport.assign(trace.reports.size(), {});
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        auto &thread = trace.threads[t];
+        sortApi(thread.api);
+        sortNvtx(thread.nvtx);
+        sortMarks(thread.marks);
+        span.add(thread.api.start, thread.api.end);
+        span.add(thread.nvtx.start, thread.nvtx.end);
+        if (thread.report >= trace.launchesByReport.size())
+            continue;
+        auto &refs = trace.launchesByReport[thread.report];
+        for (std::uint32_t c = 0; c < thread.api.size(); ++c)
+            if (thread.api.correlationId[c] != 0)
+                refs.push_back({launchKey(thread.pid, thread.api.correlationId[c]), t, c});
+    }
+    for (auto &refs : trace.launchesByReport)
+        std::sort(refs.begin(), refs.end(), [](const LaunchRef &a, const LaunchRef &b) { return a.key < b.key; });
+
+    for (auto &rank : trace.ranks) {
+        rank.gpus.clear();
+        rank.threads.clear();
+    }
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g)
+        for (auto r : trace.gpus[g].ranks)
+            trace.ranks[r].gpus.push_back(g);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
+        if (trace.threads[t].rank != kNoIndex)
+            trace.ranks[trace.threads[t].rank].threads.push_back(t);
+
+    trace.span = span.lo <= span.hi ? TimeRange{span.lo, span.hi} : TimeRange{};
+}
+
+} // namespace gaplens::core
