@@ -17,8 +17,9 @@ namespace gaplens::core {
 
 inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
 
-// Kernels of one stream, sorted by start. Kernels on one stream do not overlap in
-// practice, so end is sorted too; the reader counts any overlap as a data problem.
+// Kernels of one stream, sorted by start. They rarely overlap (programmatic dependent
+// launch can make the next kernel start before the previous ends: LoadNotes counts it), so
+// end is sorted too except at those few places.
 struct KernelColumns
 {
     std::vector<TimeNs> start, end;
@@ -136,14 +137,14 @@ struct DataProblems
     std::uint64_t endBeforeStart = 0;   // end < start: row skipped
     std::uint64_t nullStart = 0;        // NULL start: row skipped
     std::uint64_t unknownStringId = 0;  // an id missing from StringIds: name shown as "<unknown #id>"
-    std::uint64_t overlappingKernels = 0; // kernels of one stream that overlap (still loaded)
-    std::uint64_t total() const { return nullEnd + endBeforeStart + nullStart + unknownStringId + overlappingKernels; }
+    std::uint64_t total() const { return nullEnd + endBeforeStart + nullStart + unknownStringId; }
 };
 
 // Facts about the reading that are not problems, reported for transparency.
 struct LoadNotes
 {
     std::uint64_t backtraceDuplicates = 0; // eventClass 67 runtime rows folded into their call
+    std::uint64_t overlappingKernels = 0;  // kernels starting before the previous one on their stream ended
     std::uint64_t rowsRead = 0;
 };
 
@@ -163,6 +164,7 @@ struct Report
     TimeNs timeOffsetNs = 0; // added to every timestamp of this report
     DataProblems problems;
     LoadNotes notes;
+    std::vector<std::string> warnings; // e.g. a table without a column the reader needs
 };
 
 enum class RankSource : std::uint8_t {
@@ -210,6 +212,7 @@ struct TraceSet
     std::vector<Gpu> gpus;   // sorted by (first rank, deviceId)
     std::vector<Thread> threads;
     std::vector<LoadError> errors;
+    std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank
     std::vector<std::vector<LaunchRef>> launchesByReport; // one sorted vector per report
     TimeRange span; // first to last event over all ranks (absolute)
     bool cancelled = false;

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// `gaps` and `blame`: where the GPU was idle, and why.
+#include "command_context.h"
+
+#include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/units.h"
+
+#include <fmt/format.h>
+
+namespace gaplens::cli {
+namespace {
+
+core::GapBlameReport blameSelected(const CommandContext &ctx)
+{
+    core::GapBlameOptions options;
+    options.minGapNs = ctx.options.minGapNs;
+    options.includeCopies = ctx.options.withCopies;
+    const auto selection = ctx.rankSelection();
+    if (!selection.isAll()) {
+        for (std::uint32_t g = 0; g < ctx.t().gpus.size(); ++g)
+            for (auto r : ctx.t().gpus[g].ranks)
+                if (selection.includes(r)) {
+                    options.gpus.push_back(g);
+                    break;
+                }
+        if (options.gpus.empty())
+            return {};
+    }
+    return core::blameGaps(ctx.t(), options);
+}
+
+std::string stackText(const CommandContext &ctx, const core::GapBlame &gap)
+{
+    std::string s;
+    for (auto name : gap.phaseStack)
+        s += (s.empty() ? "" : " > ") + ctx.str(name);
+    return s;
+}
+
+std::string causeText(const CommandContext &ctx, const core::GapBlame &gap)
+{
+    return gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string(core::gapCauseLabel(gap.cause));
+}
+
+const char *causeId(core::GapCause cause)
+{
+    switch (cause) {
+    case core::GapCause::QueuedDependencyWait: return "queued";
+    case core::GapCause::ApiCall: return "api_call";
+    case core::GapCause::NoCudaCall: return "no_cuda_call";
+    }
+    return "unknown";
+}
+
+void writeBuckets(JsonWriter &json, const CommandContext &ctx, const std::vector<core::BlameBucket> &buckets,
+                  core::TimeNs total, bool causes)
+{
+    json.beginArray();
+    for (const auto &b : buckets) {
+        json.beginObject();
+        if (causes) {
+            json.field("cause", causeId(b.cause));
+            json.field("label", b.key);
+            json.field("api", b.cause == core::GapCause::ApiCall ? ctx.str(b.name) : std::string());
+        } else {
+            json.field("nvtx", b.key);
+        }
+        json.field("count", b.count);
+        json.field("total_ns", b.totalNs);
+        json.field("pct", total ? 100.0 * double(b.totalNs) / double(total) : 0.0);
+        json.field("longest_ns", b.longestNs);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+void writeTotals(JsonWriter &json, const CommandContext &ctx, const core::BlameTotals &t)
+{
+    json.field("gap_count", t.gapCount);
+    json.field("gap_ns", t.totalGapNs);
+    json.key("by_cause");
+    writeBuckets(json, ctx, t.byCause, t.totalGapNs, true);
+    json.key("by_phase");
+    writeBuckets(json, ctx, t.byPhase, t.totalGapNs, false);
+}
+
+Table bucketTable(const std::string &title, const char *keyHeader, const std::vector<core::BlameBucket> &buckets,
+                  core::TimeNs total)
+{
+    Table table(title);
+    table.addColumn(keyHeader, keyHeader);
+    table.addColumn("gaps", "count");
+    table.addColumn("idle", "total_ns");
+    table.addColumn("% of idle", "pct");
+    table.addColumn("longest", "longest_ns");
+    for (const auto &b : buckets)
+        table.addRow({textCell(b.key), countCell(b.count), durationCell(double(b.totalNs)),
+                      percentCell(total ? 100.0 * double(b.totalNs) / double(total) : 0.0),
+                      durationCell(double(b.longestNs))});
+    return table;
+}
+
+} // namespace
+
+int runGaps(const CommandContext &ctx)
+{
+    const auto report = blameSelected(ctx);
+    if (ctx.options.format == Format::Json) {
+        JsonWriter json;
+        beginJsonDocument(json, ctx);
+        json.field("min_gap_ns", ctx.options.minGapNs);
+        json.field("with_copies", ctx.options.withCopies);
+        json.key("gaps").beginArray();
+        for (const auto &gap : report.gaps) {
+            json.beginObject();
+            json.field("rank", ctx.rankNumber(gap.rank));
+            json.field("device", ctx.t().gpus[gap.gpu].deviceId);
+            json.field("start_ns", gap.gap.start);
+            json.field("end_ns", gap.gap.end);
+            json.field("duration_ns", gap.gap.duration());
+            json.field("cause", causeId(gap.cause));
+            json.field("api", gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string());
+            json.field("nvtx", ctx.str(gap.phase()));
+            json.key("nvtx_stack").beginArray();
+            for (auto name : gap.phaseStack)
+                json.value(ctx.str(name));
+            json.endArray();
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+        printJson(json);
+        return 0;
+    }
+    Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
+                            core::formatDuration(double(ctx.options.minGapNs))));
+    table.addColumn("rank", "rank");
+    table.addColumn("GPU", "device");
+    table.addColumn("start", "start_ns");
+    table.addColumn("length", "duration_ns");
+    table.addColumn("cause", "cause");
+    table.addColumn("NVTX phase", "nvtx_stack");
+    for (const auto &gap : report.gaps) {
+        auto start = textCell(ctx.relativeTime(gap.gap.start));
+        start.raw = fmt::format("{}", gap.gap.start);
+        start.alignRight = true;
+        table.addRow({countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
+                      countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start,
+                      durationCell(double(gap.gap.duration())), textCell(causeText(ctx, gap)),
+                      textCell(stackText(ctx, gap))});
+    }
+    printTables(ctx, {table});
+    return 0;
+}
+
+int runBlame(const CommandContext &ctx)
+{
+    const auto report = blameSelected(ctx);
+    if (ctx.options.format == Format::Json) {
+        JsonWriter json;
+        beginJsonDocument(json, ctx);
+        json.field("min_gap_ns", ctx.options.minGapNs);
+        json.field("with_copies", ctx.options.withCopies);
+        json.key("overall").beginObject();
+        writeTotals(json, ctx, report.overall);
+        json.endObject();
+        json.key("ranks").beginArray();
+        for (const auto &r : report.perRank) {
+            json.beginObject();
+            json.field("rank", ctx.rankNumber(r.rank));
+            writeTotals(json, ctx, r.totals);
+            json.endObject();
+        }
+        json.endArray();
+        json.key("devices").beginArray();
+        for (const auto &g : report.perGpu) {
+            json.beginObject();
+            json.field("device", ctx.t().gpus[g.gpu].deviceId);
+            json.key("ranks").beginArray();
+            for (auto r : ctx.t().gpus[g.gpu].ranks)
+                json.value(ctx.rankNumber(r));
+            json.endArray();
+            writeTotals(json, ctx, g.totals);
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+        printJson(json);
+        return 0;
+    }
+    const auto &o = report.overall;
+    const auto heading = fmt::format("{} idle gaps >= {}, {} in total", o.gapCount,
+                                     core::formatDuration(double(ctx.options.minGapNs)),
+                                     core::formatDuration(double(o.totalGapNs)));
+    std::vector<Table> tables{bucketTable("Idle time by cause: " + heading, "cause", o.byCause, o.totalGapNs),
+                              bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs)};
+    if (ctx.options.perRank)
+        for (const auto &r : report.perRank) {
+            const auto n = ctx.rankNumber(r.rank);
+            tables.push_back(bucketTable(fmt::format("Rank {}: idle time by cause", n), "cause", r.totals.byCause,
+                                         r.totals.totalGapNs));
+            tables.push_back(bucketTable(fmt::format("Rank {}: idle time by NVTX phase", n), "NVTX phase",
+                                         r.totals.byPhase, r.totals.totalGapNs));
+        }
+    printTables(ctx, tables);
+    return 0;
+}
+
+} // namespace gaplens::cli

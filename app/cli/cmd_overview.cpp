@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// `summary` and `ranks`: what was loaded, which rank is which, and how busy each GPU was.
+#include "command_context.h"
+
+#include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/units.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace gaplens::cli {
+namespace {
+
+std::string fileName(const std::string &path) { return std::filesystem::path(path).filename().string(); }
+
+void writeProblems(JsonWriter &json, const core::DataProblems &p, const core::LoadNotes &notes)
+{
+    json.key("problems").beginObject();
+    json.field("null_start", p.nullStart);
+    json.field("null_end", p.nullEnd);
+    json.field("end_before_start", p.endBeforeStart);
+    json.field("unknown_string_id", p.unknownStringId);
+    json.field("total", p.total());
+    json.endObject();
+    json.field("backtrace_duplicates_folded", notes.backtraceDuplicates);
+    json.field("overlapping_kernels_on_stream", notes.overlappingKernels);
+}
+
+std::string describeProblems(const core::DataProblems &p)
+{
+    std::vector<std::string> parts;
+    auto add = [&](std::uint64_t n, const char *what) {
+        if (n)
+            parts.push_back(fmt::format("{} {}", n, what));
+    };
+    add(p.nullStart, "NULL start");
+    add(p.nullEnd, "NULL end");
+    add(p.endBeforeStart, "end<start");
+    add(p.unknownStringId, "unknown string id");
+    std::string s;
+    for (const auto &part : parts)
+        s += (s.empty() ? "" : ", ") + part;
+    return s.empty() ? std::string("none") : s;
+}
+
+struct DeviceFigures
+{
+    core::GpuBusy busy;
+    core::GpuGaps gaps;
+};
+
+} // namespace
+
+int runSummary(const CommandContext &ctx)
+{
+    const auto &trace = ctx.t();
+    core::GpuBusyOptions busyOptions;
+    busyOptions.includeCopies = ctx.options.withCopies;
+    std::vector<DeviceFigures> devices;
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
+        auto busy = core::computeGpuBusy(trace, g, busyOptions);
+        auto gaps = core::findIdleGaps(busy, ctx.options.minGapNs);
+        devices.push_back({std::move(busy), std::move(gaps)});
+    }
+    // The step-like NVTX range gives a per-rank median step time (what `check` compares).
+    std::optional<core::PaceReport> pace;
+    if (auto name = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace)) {
+        core::PaceOptions paceOptions;
+        paceOptions.rangeName = *name;
+        pace = core::computePace(trace, paceOptions);
+    }
+    auto medianStep = [&](std::uint32_t rankIndex) -> std::optional<double> {
+        if (!pace)
+            return std::nullopt;
+        for (const auto &r : pace->ranks)
+            if (r.rank == rankIndex && !r.iterations.empty())
+                return r.medianNs;
+        return std::nullopt;
+    };
+
+    const auto selection = ctx.rankSelection();
+    if (ctx.options.format == Format::Json) {
+        JsonWriter json;
+        beginJsonDocument(json, ctx);
+        json.field("min_gap_ns", ctx.options.minGapNs);
+        json.field("with_copies", ctx.options.withCopies);
+        json.field("step_range", pace ? pace->rangeName : std::string());
+        json.key("ranks").beginArray();
+        for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+            if (!selection.includes(r))
+                continue;
+            const auto &rank = trace.ranks[r];
+            const auto &report = trace.reports[rank.report];
+            json.beginObject();
+            json.field("rank", rank.rank);
+            json.field("file", report.path);
+            json.field("pid", rank.pid);
+            json.field("process", rank.processName);
+            json.field("host", rank.host);
+            json.field("rank_source", core::rankSourceName(rank.source));
+            json.field("rank_detail", rank.sourceDetail);
+            json.field("schema_version", report.schemaVersion);
+            json.field("threads", std::uint64_t(rank.threads.size()));
+            if (auto m = medianStep(r))
+                json.field("median_step_ns", *m);
+            else
+                json.key("median_step_ns").null();
+            json.key("devices").beginArray();
+            for (auto g : rank.gpus) {
+                const auto &d = devices[g];
+                json.beginObject();
+                json.field("device", trace.gpus[g].deviceId);
+                json.field("name", trace.gpus[g].name);
+                json.field("busy_ns", d.busy.busyNs);
+                json.field("window_start_ns", d.busy.window.start);
+                json.field("window_end_ns", d.busy.window.end);
+                json.field("busy_pct", d.busy.busyPercent);
+                json.field("gap_count", std::uint64_t(d.gaps.count()));
+                json.field("gap_ns", d.gaps.totalNs);
+                json.field("kernel_count", std::uint64_t(trace.gpus[g].kernelCount()));
+                json.field("copy_count", std::uint64_t(trace.gpus[g].copies.size()));
+                json.field("shared_by_ranks", std::uint64_t(trace.gpus[g].ranks.size()));
+                json.endObject();
+            }
+            json.endArray();
+            writeProblems(json, report.problems, report.notes);
+            json.endObject();
+        }
+        json.endArray();
+        json.key("warnings").beginArray();
+        for (const auto &w : trace.warnings)
+            json.value(w);
+        for (const auto &report : trace.reports)
+            for (const auto &w : report.warnings)
+                json.value(fmt::format("{}: {}", report.path, w));
+        json.endArray();
+        json.endObject();
+        printJson(json);
+        return 0;
+    }
+
+    Table table(fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}",
+                            ctx.options.withCopies ? ", copies and memsets" : "",
+                            core::formatDuration(double(ctx.options.minGapNs))));
+    for (const char *h : {"rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps",
+                          "kernels", "median step", "problems"})
+        table.addColumn(h);
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!selection.includes(r))
+            continue;
+        const auto &rank = trace.ranks[r];
+        const auto &report = trace.reports[rank.report];
+        const auto step = medianStep(r);
+        auto stepCell = step ? durationCell(*step) : textCell("-");
+        stepCell.alignRight = true;
+        if (rank.gpus.empty()) {
+            table.addRow({countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+                          textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""),
+                          textCell(""), textCell(""), textCell(""), stepCell,
+                          textCell(describeProblems(report.problems))});
+            continue;
+        }
+        for (auto g : rank.gpus) {
+            const auto &d = devices[g];
+            table.addRow({countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+                          textCell(ctx.gpuLabel(g)), durationCell(double(d.busy.busyNs)),
+                          durationCell(double(d.busy.window.duration())), percentCell(d.busy.busyPercent),
+                          countCell(d.gaps.count()), durationCell(double(d.gaps.totalNs)),
+                          countCell(trace.gpus[g].kernelCount()), stepCell,
+                          textCell(describeProblems(report.problems))});
+        }
+    }
+    std::vector<Table> tables{table};
+    printTables(ctx, tables);
+    if (ctx.options.format == Format::Table) {
+        if (pace)
+            std::printf("\nmedian step: NVTX range '%s' (choose another with --range NAME)\n", pace->rangeName.c_str());
+        for (const auto &w : trace.warnings)
+            std::printf("warning: %s\n", w.c_str());
+        for (const auto &report : trace.reports)
+            for (const auto &w : report.warnings)
+                std::printf("warning: %s: %s\n", report.path.c_str(), w.c_str());
+    }
+    return 0;
+}
+
+int runRanks(const CommandContext &ctx)
+{
+    const auto &trace = ctx.t();
+    if (ctx.options.format == Format::Json) {
+        JsonWriter json;
+        beginJsonDocument(json, ctx);
+        json.key("ranks").beginArray();
+        for (const auto &rank : trace.ranks) {
+            json.beginObject();
+            json.field("rank", rank.rank);
+            json.field("file", trace.reports[rank.report].path);
+            json.field("pid", rank.pid);
+            json.field("process", rank.processName);
+            json.field("host", rank.host);
+            json.field("rank_source", core::rankSourceName(rank.source));
+            json.field("rank_detail", rank.sourceDetail);
+            json.key("devices").beginArray();
+            for (auto g : rank.gpus)
+                json.value(trace.gpus[g].deviceId);
+            json.endArray();
+            json.endObject();
+        }
+        json.endArray();
+        json.key("warnings").beginArray();
+        for (const auto &w : trace.warnings)
+            json.value(w);
+        json.endArray();
+        json.endObject();
+        printJson(json);
+        return 0;
+    }
+    Table table("Rank mapping (override with --rank-map FILE[:PID]=RANK)");
+    for (const char *h : {"rank", "file", "pid", "process", "host", "GPUs", "decided by", "detail"})
+        table.addColumn(h);
+    for (const auto &rank : trace.ranks) {
+        std::string gpus;
+        for (auto g : rank.gpus)
+            gpus += (gpus.empty() ? "" : ",") + std::to_string(trace.gpus[g].deviceId);
+        table.addRow({countCell(std::uint64_t(rank.rank)), textCell(trace.reports[rank.report].path),
+                      countCell(rank.pid), textCell(rank.processName), textCell(rank.host),
+                      textCell(gpus.empty() ? "-" : gpus), textCell(std::string(core::rankSourceName(rank.source))),
+                      textCell(rank.sourceDetail)});
+    }
+    printTables(ctx, {table});
+    if (ctx.options.format == Format::Table)
+        for (const auto &w : trace.warnings)
+            std::printf("warning: %s\n", w.c_str());
+    return 0;
+}
+
+} // namespace gaplens::cli

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What every gaplens-cli command shares: the options, the loaded capture, and the small
+// helpers that name ranks and GPUs the same way in every table and JSON document.
+#include "cli_options.h"
+#include "json_writer.h"
+#include "table_writer.h"
+
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gaplens::cli {
+
+struct CommandContext
+{
+    Options options;
+    std::shared_ptr<const core::TraceSet> trace;
+
+    const core::TraceSet &t() const { return *trace; }
+    core::RankSelection rankSelection() const; // from --ranks (rank numbers -> indices)
+    bool rankSelected(std::uint32_t rankIndex) const { return rankSelection().includes(rankIndex); }
+    // "rank 3" label parts.
+    std::int32_t rankNumber(std::uint32_t rankIndex) const;
+    std::string gpuLabel(std::uint32_t gpuIndex) const; // "GPU 0 (NVIDIA H100)"
+    // Offset from the capture's first event, for readable tables ("+12.345 ms").
+    std::string relativeTime(core::TimeNs t) const;
+    const std::string &str(core::StringId id) const { return trace->str(id); }
+};
+
+// Prints tables or CSV (several tables are separated by a blank line) to stdout.
+void printTables(const CommandContext &ctx, const std::vector<Table> &tables);
+// Prints a finished JSON document to stdout.
+void printJson(const JsonWriter &json);
+// Opens the top-level JSON object with the fields every command writes first.
+void beginJsonDocument(JsonWriter &json, const CommandContext &ctx);
+
+int runSummary(const CommandContext &ctx);
+int runRanks(const CommandContext &ctx);
+int runKernels(const CommandContext &ctx);
+int runNvtx(const CommandContext &ctx);
+int runApi(const CommandContext &ctx);
+int runGaps(const CommandContext &ctx);
+int runBlame(const CommandContext &ctx);
+int runPace(const CommandContext &ctx);
+int runSynth(const Options &options);
+
+} // namespace gaplens::cli

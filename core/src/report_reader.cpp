@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: MIT
+#include "report_reader.h"
+
+#include "sqlite_db.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gaplens::core::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Check the cancel token once per this many rows: cheap, and still answers within ms.
+constexpr std::uint64_t kCancelCheckRows = 1 << 16;
+
+std::uint32_t pidOf(std::int64_t globalId) { return std::uint32_t((globalId >> 24) & 0xFFFFFF); }
+std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0xFFFFFF); }
+
+// A problem with the file as a whole: the message names what is wrong, not SQLite's internals.
+struct FileError
+{
+    std::string message;
+};
+
+void checkReadableFile(const std::string &path)
+{
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw FileError{"does not exist"};
+    if (fs::is_directory(status))
+        throw FileError{"is a directory, not an exported report (open the .sqlite files inside it)"};
+    if (!fs::is_regular_file(status))
+        throw FileError{"is not a regular file"};
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw FileError{fmt::format("cannot be read: {}", std::strerror(errno))};
+    char header[16] = {};
+    in.read(header, sizeof header);
+    const auto got = in.gcount();
+    if (got == 0)
+        throw FileError{"is empty (0 bytes)"};
+    if (got < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+        throw FileError{"is not an SQLite database (export the report with `nsys export -t sqlite`)"};
+}
+
+std::string describeSqliteError(const SqliteError &e)
+{
+    const int primary = e.code() & 0xFF;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+        return fmt::format("is truncated or corrupt (SQLite: {})", e.what());
+    if (primary == SQLITE_IOERR)
+        return fmt::format("could not be read (SQLite I/O error: {})", e.what());
+    return fmt::format("could not be read (SQLite: {})", e.what());
+}
+
+class Reader
+{
+public:
+    Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel)
+        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel)
+    {
+        m_data.report.path = path;
+    }
+
+    ReportData run()
+    {
+        if (!isExport())
+            throw FileError{"is an SQLite database but not an Nsight Systems export "
+                            "(it has no META_DATA_EXPORT, EXPORT_META_DATA or StringIds table)"};
+        readMetadata();
+        stage("strings", 50);
+        readStrings();
+        stage("kernels", 150);
+        readKernels();
+        stage("copies", 350);
+        readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
+        readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
+        stage("CUDA API calls", 450);
+        readRuntime();
+        stage("NVTX", 700);
+        readNvtx();
+        stage("threads and processes", 950);
+        readThreadNames();
+        readProcesses();
+        readGpuNames();
+        collectPids();
+        return std::move(m_data);
+    }
+
+private:
+    void stage(const char *name, int permille)
+    {
+        checkCancel();
+        if (m_stage)
+            m_stage(name, permille);
+    }
+
+    void checkCancel() const
+    {
+        if (m_cancel && m_cancel->isCancelled())
+            throw CancelledError();
+    }
+
+    void countRow()
+    {
+        if ((++m_data.report.notes.rowsRead & (kCancelCheckRows - 1)) == 0)
+            checkCancel();
+    }
+
+    bool isExport() const
+    {
+        return m_db.hasTable("META_DATA_EXPORT") || m_db.hasTable("EXPORT_META_DATA") || m_db.hasTable("StringIds");
+    }
+
+    // Selects the wanted columns by name; a missing optional column reads as NULL, a missing
+    // required one skips the table with a warning (returns empty string).
+    std::string selectSql(std::string_view table, std::initializer_list<std::string_view> required,
+                          std::initializer_list<std::string_view> optional, std::string_view where = {})
+    {
+        const auto cols = m_db.columns(table);
+        std::string list;
+        for (auto c : required) {
+            if (!cols.count(c)) {
+                m_data.report.warnings.push_back(
+                    fmt::format("table {} has no column {}: its rows were not read", table, c));
+                return {};
+            }
+            list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", c);
+        }
+        for (auto c : optional)
+            list += cols.count(c) ? fmt::format(", \"{}\"", c) : std::string(", NULL");
+        return fmt::format("SELECT {} FROM \"{}\"{}{}", list, table, where.empty() ? "" : " WHERE ", where);
+    }
+
+    void readMetadata()
+    {
+        std::unordered_map<std::string, std::string> meta;
+        for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+            if (!m_db.hasTable(table))
+                continue;
+            const auto sql = selectSql(table, {"name", "value"}, {});
+            if (sql.empty())
+                continue;
+            Statement stmt(m_db.handle(), sql);
+            while (stmt.step())
+                meta.emplace(stmt.text(0), stmt.text(1));
+        }
+        auto &report = m_data.report;
+        report.schemaVersion = meta["EXPORT_SCHEMA_VERSION"];
+        report.productVersion = meta["EXPORT_PRODUCT_VERSION"];
+
+        std::optional<std::int64_t> utcEpochNs;
+        if (m_db.hasTable("TARGET_INFO_SESSION_START_TIME")) {
+            Statement stmt(m_db.handle(), "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+            if (stmt.step() && !stmt.isNull(0))
+                utcEpochNs = stmt.int64(0);
+        }
+        std::int64_t shift = 0;
+        if (auto it = meta.find("EXPORT_CONFIG_TIME_SHIFT"); it != meta.end() && !it->second.empty())
+            shift = std::strtoll(it->second.c_str(), nullptr, 10);
+        const bool normalized = meta["EXPORT_PARAM_TIME_NORMALIZE"] == "true";
+
+        // Timestamps are ns since session start unless the export shifted them; a shift equal to
+        // the session's UTC start (time normalisation) makes them absolute already.
+        if (shift != 0) {
+            report.timeBase = TimeBase::AlreadyAbsolute;
+            report.timeOffsetNs = utcEpochNs ? *utcEpochNs - shift : 0;
+        } else if (normalized) {
+            report.timeBase = TimeBase::AlreadyAbsolute;
+            report.timeOffsetNs = 0;
+        } else if (utcEpochNs) {
+            report.timeBase = TimeBase::SessionRelative;
+            report.timeOffsetNs = *utcEpochNs;
+        } else {
+            report.timeBase = TimeBase::Unknown;
+            report.warnings.push_back("no session start time (TARGET_INFO_SESSION_START_TIME): times are "
+                                      "relative to the session start and will not align with other reports");
+        }
+
+        readCapture();
+    }
+
+    void readCapture()
+    {
+        std::string host;
+        if (m_db.hasTable("META_DATA_CAPTURE")) {
+            // Rank variables in order of trust; the first found wins.
+            static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+                                                             "RANK"};
+            std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
+            Statement stmt(m_db.handle(), "SELECT name, value FROM META_DATA_CAPTURE");
+            while (stmt.step()) {
+                const auto name = stmt.text(0);
+                const auto value = stmt.text(1);
+                if (name == "DEVICE_DISPLAY_NAME") {
+                    host = value;
+                    continue;
+                }
+                // Only the launched process's own environment: "PROCESS_<n>:ENVIRONMENT_VARIABLE".
+                if (!name.starts_with("PROCESS_") || !name.ends_with(":ENVIRONMENT_VARIABLE"))
+                    continue;
+                const auto eq = value.find('=');
+                if (eq == std::string_view::npos)
+                    continue;
+                const auto var = value.substr(0, eq);
+                auto val = value.substr(eq + 1);
+                if (val.size() >= 2 && val.front() == '"' && val.back() == '"')
+                    val = val.substr(1, val.size() - 2);
+                for (int priority = 0; priority < int(std::size(kRankVars)); ++priority) {
+                    if (var != kRankVars[priority] || (best && best->first <= priority))
+                        continue;
+                    char *endp = nullptr;
+                    const std::string digits(val);
+                    const long rank = std::strtol(digits.c_str(), &endp, 10);
+                    if (digits.empty() || *endp != '\0' || rank < 0 || rank > 1'000'000)
+                        continue;
+                    best = {priority, {std::int32_t(rank), fmt::format("{}=\"{}\"", var, val)}};
+                }
+            }
+            if (best)
+                m_data.environmentRank = best->second;
+        }
+        if (host.empty() && m_db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
+            const auto cols = m_db.columns("TARGET_INFO_SYSTEM_ENV");
+            if (cols.count("name") && cols.count("value"))
+                host = m_db.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' LIMIT 1")
+                           .value_or("");
+        }
+        m_data.report.host = host;
+    }
+
+    void readStrings()
+    {
+        if (!m_db.hasTable("StringIds"))
+            return;
+        const auto sql = selectSql("StringIds", {"id", "value"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            countRow();
+            const auto id = stmt.int64(0);
+            const auto sid = m_strings.intern(stmt.text(1));
+            // Ids are dense from 0 or 1 in real files; a map covers anything else.
+            if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
+                if (std::size_t(id) >= m_stringIds.size())
+                    m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
+                m_stringIds[std::size_t(id)] = sid;
+            } else {
+                m_sparseStringIds.emplace(id, sid);
+            }
+        }
+    }
+
+    StringId stringFor(std::int64_t id)
+    {
+        if (id >= 0 && std::size_t(id) < m_stringIds.size() && m_stringIds[std::size_t(id)] != kNoIndex)
+            return m_stringIds[std::size_t(id)];
+        if (auto it = m_sparseStringIds.find(id); it != m_sparseStringIds.end())
+            return it->second;
+        ++m_data.report.problems.unknownStringId;
+        const auto sid = m_strings.intern(fmt::format("<unknown string #{}>", id));
+        m_sparseStringIds.emplace(id, sid);
+        return sid;
+    }
+
+    // Validates start/end of one row; counts and rejects the broken ones.
+    bool validInterval(const Statement &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
+    {
+        if (stmt.isNull(startCol)) {
+            ++m_data.report.problems.nullStart;
+            return false;
+        }
+        if (stmt.isNull(endCol)) {
+            ++m_data.report.problems.nullEnd;
+            return false;
+        }
+        start = stmt.int64(startCol) + m_data.report.timeOffsetNs;
+        end = stmt.int64(endCol) + m_data.report.timeOffsetNs;
+        if (end < start) {
+            ++m_data.report.problems.endBeforeStart;
+            return false;
+        }
+        return true;
+    }
+
+    Gpu &gpuFor(std::int64_t deviceId)
+    {
+        auto [it, inserted] = m_gpuIndex.try_emplace(deviceId, std::uint32_t(m_data.gpus.size()));
+        if (inserted) {
+            auto &gpu = m_data.gpus.emplace_back();
+            gpu.deviceId = std::int32_t(deviceId);
+        }
+        return m_data.gpus[it->second];
+    }
+
+    KernelColumns &streamFor(std::int64_t deviceId, std::uint32_t pid, std::int64_t streamId)
+    {
+        const auto key = std::tuple(deviceId, pid, streamId);
+        if (m_lastStream && m_lastStreamKey == key)
+            return *m_lastStream;
+        auto &gpu = gpuFor(deviceId);
+        auto it = std::find_if(gpu.streams.begin(), gpu.streams.end(),
+                               [&](const Stream &s) { return s.pid == pid && s.streamId == streamId; });
+        if (it == gpu.streams.end()) {
+            gpu.streams.push_back({pid, streamId, kNoIndex, {}});
+            it = std::prev(gpu.streams.end());
+        }
+        // Consecutive rows mostly hit one stream; the cache is refreshed on every miss, before
+        // any push_back could move the cached stream.
+        m_lastStreamKey = key;
+        m_lastStream = &it->kernels;
+        return it->kernels;
+    }
+
+    void readKernels()
+    {
+        static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+        if (!m_db.hasTable(kTable))
+            return;
+        const auto sql = selectSql(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
+                                   {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ", "blockX",
+                                    "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                                    "dynamicSharedMemory"});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            countRow();
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            const auto pid = pidOf(stmt.int64(6));
+            auto &k = streamFor(stmt.int64(2), pid, stmt.int64(3));
+            const auto shortName = stringFor(stmt.int64(4));
+            k.start.push_back(start);
+            k.end.push_back(end);
+            k.shortName.push_back(shortName);
+            k.demangledName.push_back(stmt.isNull(7) ? shortName : stringFor(stmt.int64(7)));
+            k.correlationId.push_back(std::uint32_t(stmt.int64(5)));
+            k.gridX.push_back(std::uint32_t(stmt.int64(8)));
+            k.gridY.push_back(std::uint32_t(stmt.int64(9)));
+            k.gridZ.push_back(std::uint32_t(stmt.int64(10)));
+            k.blockX.push_back(std::uint16_t(stmt.int64(11)));
+            k.blockY.push_back(std::uint16_t(stmt.int64(12)));
+            k.blockZ.push_back(std::uint16_t(stmt.int64(13)));
+            k.registersPerThread.push_back(std::uint16_t(stmt.int64(14)));
+            k.staticSharedMemory.push_back(std::uint32_t(stmt.int64(15)));
+            k.dynamicSharedMemory.push_back(std::uint32_t(stmt.int64(16)));
+            m_pidsWithGpuWork.insert(pid);
+        }
+        m_lastStream = nullptr;
+        countOverlappingKernels();
+    }
+
+    // Kernels of one stream may overlap with programmatic dependent launch (seen in real
+    // H100 captures): legitimate, but worth telling, since per-stream ends are then unsorted.
+    void countOverlappingKernels()
+    {
+        for (auto &gpu : m_data.gpus)
+            for (auto &stream : gpu.streams) {
+                auto &k = stream.kernels;
+                std::vector<std::pair<TimeNs, TimeNs>> spans(k.size());
+                for (std::size_t i = 0; i < k.size(); ++i)
+                    spans[i] = {k.start[i], k.end[i]};
+                std::sort(spans.begin(), spans.end());
+                for (std::size_t i = 1; i < spans.size(); ++i)
+                    if (spans[i].first < spans[i - 1].second)
+                        ++m_data.report.notes.overlappingKernels;
+            }
+    }
+
+    void readCopies(std::string_view table, bool memset)
+    {
+        if (!m_db.hasTable(table))
+            return;
+        // Memsets have no copy or memory kinds: those three columns read as NULL.
+        const auto sql = memset
+            ? selectSql(table, {"start", "end", "deviceId"},
+                        {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"})
+            : selectSql(table, {"start", "end", "deviceId"},
+                        {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            countRow();
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            auto &c = gpuFor(stmt.int64(2)).copies;
+            const auto pid = pidOf(stmt.int64(5));
+            c.start.push_back(start);
+            c.end.push_back(end);
+            c.streamId.push_back(std::uint32_t(stmt.int64(3)));
+            c.correlationId.push_back(std::uint32_t(stmt.int64(4)));
+            c.pid.push_back(pid);
+            c.bytes.push_back(std::uint64_t(stmt.int64(6)));
+            c.kind.push_back(memset ? CopyKind::Memset : copyKindFrom(stmt.int64(7)));
+            c.srcKind.push_back(memKindFrom(stmt, 8));
+            c.dstKind.push_back(memKindFrom(stmt, 9));
+            m_pidsWithGpuWork.insert(pid);
+        }
+    }
+
+    static CopyKind copyKindFrom(std::int64_t v)
+    {
+        switch (v) {
+        case 1: return CopyKind::HostToDevice;
+        case 2: return CopyKind::DeviceToHost;
+        case 3: return CopyKind::HostToHost;
+        case 8: return CopyKind::DeviceToDevice;
+        case 10: return CopyKind::PeerToPeer;
+        default: return CopyKind::Unknown;
+        }
+    }
+
+    static MemKind memKindFrom(const Statement &stmt, int col)
+    {
+        if (stmt.isNull(col))
+            return MemKind::Unknown;
+        const auto v = stmt.int64(col);
+        return v >= 0 && v <= 4 ? MemKind(v) : MemKind::Unknown;
+    }
+
+    Thread &threadFor(std::int64_t globalTid)
+    {
+        auto [it, inserted] = m_threadIndex.try_emplace(globalTid, std::uint32_t(m_data.threads.size()));
+        if (inserted) {
+            auto &t = m_data.threads.emplace_back();
+            t.pid = pidOf(globalTid);
+            t.tid = tidOf(globalTid);
+        }
+        return m_data.threads[it->second];
+    }
+
+    StringId apiName(std::int64_t nameId)
+    {
+        auto [it, inserted] = m_apiNames.try_emplace(nameId, kEmptyString);
+        if (inserted) {
+            const auto full = stringFor(nameId);
+            it->second = m_strings.intern(stripApiVersionSuffix(m_strings.get(full)));
+        }
+        return it->second;
+    }
+
+    void readRuntime()
+    {
+        static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+        if (!m_db.hasTable(kTable))
+            return;
+        const auto sql = selectSql(kTable, {"start", "end", "nameId"}, {"eventClass", "globalTid", "correlationId"});
+        if (sql.empty())
+            return;
+        struct Backtrace
+        {
+            std::int64_t globalTid;
+            std::uint32_t correlationId;
+            TimeNs start, end;
+            StringId name;
+        };
+        std::vector<Backtrace> backtraces;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            countRow();
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            const auto globalTid = stmt.int64(4);
+            const auto corr = std::uint32_t(stmt.int64(5));
+            const auto name = apiName(stmt.int64(2));
+            // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
+            if (stmt.int64(3) == 67) {
+                backtraces.push_back({globalTid, corr, start, end, name});
+                continue;
+            }
+            addCall(threadFor(globalTid), start, end, name, corr);
+        }
+        if (backtraces.empty())
+            return;
+        std::unordered_set<std::uint64_t> calls;
+        for (const auto &[globalTid, index] : m_threadIndex)
+            for (auto corr : m_data.threads[index].api.correlationId)
+                calls.insert(std::uint64_t(globalTid) * 0x9E3779B97F4A7C15ull ^ corr);
+        for (const auto &b : backtraces) {
+            if (calls.count(std::uint64_t(b.globalTid) * 0x9E3779B97F4A7C15ull ^ b.correlationId)) {
+                ++m_data.report.notes.backtraceDuplicates;
+                continue;
+            }
+            addCall(threadFor(b.globalTid), b.start, b.end, b.name, b.correlationId);
+        }
+    }
+
+    static void addCall(Thread &t, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
+    {
+        t.api.start.push_back(start);
+        t.api.end.push_back(end);
+        t.api.name.push_back(name);
+        t.api.correlationId.push_back(corr);
+    }
+
+    void readNvtx()
+    {
+        static constexpr std::string_view kTable = "NVTX_EVENTS";
+        if (!m_db.hasTable(kTable))
+            return;
+        const auto sql = selectSql(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"});
+        if (sql.empty())
+            return;
+        // Domain names first: domain-create rows may come anywhere in the table.
+        std::unordered_map<std::int64_t, StringId> domains;
+        {
+            Statement stmt(m_db.handle(), sql + " WHERE eventType = 75");
+            while (stmt.step())
+                if (!stmt.isNull(6))
+                    domains[stmt.int64(6)] = nvtxText(stmt, 3, 4);
+        }
+        Statement stmt(m_db.handle(), sql + " WHERE eventType IN (34, 35, 59, 60, 70, 71)");
+        while (stmt.step()) {
+            countRow();
+            const auto type = stmt.int64(1);
+            StringId domain = kEmptyString;
+            if (!stmt.isNull(6) && stmt.int64(6) != 0) {
+                auto it = domains.find(stmt.int64(6));
+                domain = it != domains.end() ? it->second
+                                             : m_strings.intern(fmt::format("domain {}", stmt.int64(6)));
+            }
+            const auto name = nvtxText(stmt, 3, 4);
+            auto &t = threadFor(stmt.int64(5));
+            if (type == 34) {
+                t.marks.time.push_back(stmt.int64(0) + m_data.report.timeOffsetNs);
+                t.marks.name.push_back(name);
+                t.marks.domain.push_back(domain);
+                continue;
+            }
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 2, start, end))
+                continue;
+            auto &n = t.nvtx;
+            n.start.push_back(start);
+            n.end.push_back(end);
+            n.name.push_back(name);
+            n.domain.push_back(domain);
+            n.kind.push_back(type == 60 || type == 71 ? NvtxKind::StartEnd : NvtxKind::PushPop);
+        }
+    }
+
+    // The NVTX name is COALESCE(text, StringIds[textId]).
+    StringId nvtxText(const Statement &stmt, int textCol, int textIdCol)
+    {
+        if (!stmt.isNull(textCol))
+            return m_strings.intern(stmt.text(textCol));
+        if (!stmt.isNull(textIdCol))
+            return stringFor(stmt.int64(textIdCol));
+        return kEmptyString;
+    }
+
+    void readThreadNames()
+    {
+        if (!m_db.hasTable("ThreadNames") || m_threadIndex.empty())
+            return;
+        const auto sql = selectSql("ThreadNames", {"globalTid", "nameId"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            if (auto it = m_threadIndex.find(stmt.int64(0)); it != m_threadIndex.end())
+                m_data.threads[it->second].name = stringFor(stmt.int64(1));
+    }
+
+    void readProcesses()
+    {
+        if (!m_db.hasTable("PROCESSES"))
+            return;
+        const auto sql = selectSql("PROCESSES", {"pid", "name"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            m_data.processNames[std::uint32_t(stmt.int64(0))] = std::string(stmt.text(1));
+    }
+
+    void readGpuNames()
+    {
+        if (!m_db.hasTable("TARGET_INFO_GPU") || m_data.gpus.empty())
+            return;
+        const auto sql = selectSql("TARGET_INFO_GPU", {"id", "name"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            if (auto it = m_gpuIndex.find(stmt.int64(0)); it != m_gpuIndex.end() && !stmt.isNull(1))
+                m_data.gpus[it->second].name = std::string(stmt.text(1));
+    }
+
+    void collectPids()
+    {
+        m_data.gpuPids.assign(m_pidsWithGpuWork.begin(), m_pidsWithGpuWork.end());
+        std::sort(m_data.gpuPids.begin(), m_data.gpuPids.end());
+        for (const auto &t : m_data.threads)
+            m_data.activityByPid[t.pid] += t.api.size() + t.nvtx.size() + t.marks.size();
+    }
+
+    Database m_db;
+    StringPool &m_strings;
+    const StageFn &m_stage;
+    const CancelToken *m_cancel;
+    ReportData m_data;
+
+    std::vector<StringId> m_stringIds;
+    std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
+    std::unordered_map<std::int64_t, StringId> m_apiNames;
+    std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
+    std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;
+    std::unordered_set<std::uint32_t> m_pidsWithGpuWork;
+    std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey{};
+    KernelColumns *m_lastStream = nullptr;
+};
+
+} // namespace
+
+std::string_view stripApiVersionSuffix(std::string_view name)
+{
+    const auto pos = name.rfind("_v");
+    if (pos == std::string_view::npos || pos + 2 >= name.size())
+        return name;
+    for (auto c : name.substr(pos + 2))
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            return name;
+    return name.substr(0, pos);
+}
+
+ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel)
+{
+    ReportData failed;
+    failed.report.path = path;
+    try {
+        checkReadableFile(path);
+        Reader reader(path, strings, stage, cancel);
+        return reader.run();
+    } catch (const CancelledError &) {
+        throw;
+    } catch (const FileError &e) {
+        failed.error = LoadError{path, fmt::format("{}: {}", path, e.message)};
+    } catch (const SqliteError &e) {
+        failed.error = LoadError{path, fmt::format("{}: {}", path, describeSqliteError(e))};
+    } catch (const std::bad_alloc &) {
+        failed.error = LoadError{path, fmt::format("{}: not enough memory to load it", path)};
+    } catch (const std::exception &e) {
+        failed.error = LoadError{path, fmt::format("{}: could not be read ({})", path, e.what())};
+    }
+    return failed;
+}
+
+} // namespace gaplens::core::detail
