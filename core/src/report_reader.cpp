@@ -268,10 +268,12 @@ private:
             return m_stringIds[std::size_t(id)];
         if (auto it = m_sparseStringIds.find(id); it != m_sparseStringIds.end())
             return it->second;
+        // Every reference to a missing id is counted, so the count says how many names are wrong.
         ++m_data.report.problems.unknownStringId;
-        const auto sid = m_strings.intern(fmt::format("<unknown string #{}>", id));
-        m_sparseStringIds.emplace(id, sid);
-        return sid;
+        auto [it, inserted] = m_unknownStringIds.try_emplace(id, kEmptyString);
+        if (inserted)
+            it->second = m_strings.intern(fmt::format("<unknown string #{}>", id));
+        return it->second;
     }
 
     // Validates start/end of one row; counts and rejects the broken ones.
@@ -619,6 +621,7 @@ private:
 
     std::vector<StringId> m_stringIds;
     std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
+    std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
     std::unordered_map<std::int64_t, StringId> m_apiNames;
     std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;

@@ -8,8 +8,11 @@ namespace gaplens::test {
 
 std::string realDataDir()
 {
+    // CTest sets the variable; a test run by hand falls back to the configured folder.
     const char *dir = std::getenv("GAPLENS_REAL_DATA_DIR");
-    if (!dir || !std::filesystem::is_directory(dir))
+    if (!dir || !*dir)
+        dir = GAPLENS_REAL_DATA_DIR_DEFAULT;
+    if (!std::filesystem::is_directory(dir))
         return {};
     return dir;
 }
