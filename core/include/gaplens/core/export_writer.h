@@ -45,6 +45,7 @@ public:
 
     void addProcess(std::uint32_t pid, const std::string &name);
     void addThreadName(std::uint32_t pid, std::uint32_t tid, const std::string &name);
+    // TARGET_INFO_GPU row; devices used by activity but never added get a default row at finish().
     void addGpu(std::int32_t deviceId, const std::string &name);
 
     struct Kernel
@@ -106,18 +107,29 @@ public:
     };
     void addNvtx(const NvtxRange &range);
 
-    // Commits the pending rows; the destructor calls it too.
+    // Writes StringIds and the metadata tables, commits and closes the file; the destructor
+    // calls it too (swallowing errors). Adding rows afterwards throws std::runtime_error.
     void finish();
 
 private:
     void exec(const char *sql);
+    [[noreturn]] void fail(const char *what) const;
+    void checkOpen() const;
+    void writeStaticTables();
+    void writeFinalTables();
+    void close() noexcept;
     struct Statements;
+    std::string m_path;
+    Options m_options;
     sqlite3 *m_db = nullptr;
     std::unique_ptr<Statements> m_stmts;
     std::int64_t m_nextStringId = 1;
     std::vector<std::pair<std::string, std::int64_t>> m_pendingStrings;
     struct StringIndex;
     std::unique_ptr<StringIndex> m_strings;
+    std::vector<std::int32_t> m_gpusAdded, m_devicesUsed; // TARGET_INFO_GPU rows, devices seen in activity
+    std::string m_firstProcessName;
+    std::int64_t m_nextGridId = 1, m_nextRangeId = 1;
     bool m_finished = false;
 };
 
