@@ -72,7 +72,10 @@ int runPace(const CommandContext &ctx)
             json.beginObject();
             json.field("index", it.index);
             json.field("median_ns", it.medianNs);
-            json.field("slowest_rank", ctx.rankNumber(it.slowestRank));
+            if (it.slowestRank == core::kNoIndex)
+                json.key("slowest_rank").null(); // several ranks tie
+            else
+                json.field("slowest_rank", ctx.rankNumber(it.slowestRank));
             json.field("slowest_ns", it.slowestNs);
             json.endObject();
         }

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Why was the GPU idle? For every idle gap: the CPU-side cause (what the launching thread
+// was doing) and the phase (the NVTX ranges open then), plus totals by cause and by phase.
+#include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+enum class GapCause : std::uint8_t {
+    QueuedDependencyWait, // the work ending the gap was launched before the gap began
+    ApiCall,              // a CUDA API call was in progress at the gap's midpoint (see apiName)
+    NoCudaCall,           // no CUDA call in progress: the host was busy elsewhere
+};
+// "queued (dependency wait)", "CUDA API call", "no CUDA call (host busy elsewhere)".
+std::string_view gapCauseLabel(GapCause cause);
+
+enum class GapEndKind : std::uint8_t { Kernel, Copy, Unknown };
+
+struct GapBlame
+{
+    std::uint32_t gpu = kNoIndex;
+    std::uint32_t rank = kNoIndex; // rank of the process that ran the ending work (index into TraceSet::ranks)
+    TimeRange gap;
+    TimeNs midpoint = 0; // gap.start + duration / 2
+
+    // The GPU work starting at gap.end. When several start there: the first kernel in
+    // Gpu::streams order, then the first copy.
+    GapEndKind endKind = GapEndKind::Unknown;
+    std::uint32_t endStream = kNoIndex; // index into Gpu::streams (kernels only)
+    std::uint32_t endEvent = kNoIndex;  // index into that stream's KernelColumns or into Gpu::copies
+    std::uint32_t endPid = 0;
+    std::uint32_t endCorrelationId = 0;
+
+    // The API call that launched the ending work, when found via TraceSet::findLaunch.
+    std::uint32_t launchThread = kNoIndex;
+    std::uint32_t launchCall = kNoIndex;
+
+    GapCause cause = GapCause::NoCudaCall;
+    // For ApiCall: the outermost call in progress at the midpoint (thread + index into Thread::api).
+    std::uint32_t apiThread = kNoIndex;
+    std::uint32_t apiCall = kNoIndex;
+    StringId apiName = kEmptyString;
+
+    // Phase: NVTX ranges open at the midpoint on phaseThread (launching thread; else the
+    // thread of the API call found; else the process main thread tid == pid), outer -> inner.
+    std::uint32_t phaseThread = kNoIndex;
+    std::vector<std::uint32_t> phaseRanges; // indices into Thread::nvtx
+    std::vector<StringId> phaseStack;       // their names, same order
+    StringId phase() const { return phaseStack.empty() ? kEmptyString : phaseStack.back(); }
+};
+
+// One row of a totals table. The key is the cause label, or the API name for ApiCall
+// ("cudaStreamSynchronize"); for phases the innermost NVTX name, "(none)" when none.
+struct BlameBucket
+{
+    std::string key;
+    GapCause cause = GapCause::NoCudaCall; // meaningful in byCause only
+    StringId name = kEmptyString;           // API name (byCause) or NVTX name (byPhase)
+    std::uint64_t count = 0;
+    TimeNs totalNs = 0;
+    TimeNs longestNs = 0;
+};
+
+struct BlameTotals
+{
+    std::uint64_t gapCount = 0;
+    TimeNs totalGapNs = 0;
+    std::vector<BlameBucket> byCause; // sorted by totalNs desc, then key
+    std::vector<BlameBucket> byPhase; // sorted by totalNs desc, then key
+};
+
+inline constexpr std::string_view kNoPhaseLabel = "(none)";
+
+struct GapBlameOptions
+{
+    TimeNs minGapNs = kDefaultMinGapNs;
+    bool includeCopies = false; // busy intervals and gap-ending work include copies and memsets
+    TimeWindow window;          // gaps inside [start, end) only (intervals clipped first)
+    std::vector<std::uint32_t> gpus; // indices into TraceSet::gpus; empty = all
+};
+
+struct GpuBlameTotals
+{
+    std::uint32_t gpu = kNoIndex;
+    BlameTotals totals;
+};
+
+struct RankBlameTotals
+{
+    std::uint32_t rank = kNoIndex;
+    BlameTotals totals;
+};
+
+struct GapBlameReport
+{
+    std::vector<GapBlame> gaps;          // ordered by (gpu, gap.start)
+    std::vector<GpuBlameTotals> perGpu;  // one per analysed GPU, ascending gpu index
+    std::vector<RankBlameTotals> perRank; // ranks with at least one gap, ascending rank index
+    BlameTotals overall;
+};
+
+// Reusable blamer (the GUI blames one hovered gap): precomputes the per-process thread
+// lists once. Per gap: O(streams * log n + depth * log n), never a scan. Keeps a reference:
+// the trace must outlive the blamer.
+class GapBlamer
+{
+public:
+    explicit GapBlamer(const TraceSet &trace);
+    GapBlame blame(std::uint32_t gpu, TimeRange gap, bool includeCopies = false) const;
+
+private:
+    struct ProcessThread
+    {
+        std::uint64_t key = 0; // (report << 32) | pid
+        std::uint32_t thread = kNoIndex;
+    };
+    const TraceSet &m_trace;
+    std::vector<ProcessThread> m_processThreads; // sorted by (key, thread)
+    std::uint32_t rankOf(std::uint32_t report, std::uint32_t pid) const;
+};
+
+GapBlameReport blameGaps(const TraceSet &trace, const GapBlameOptions &options = {});
+// Totals of an arbitrary list of blamed gaps (e.g. a filtered one).
+BlameTotals totalBlame(const TraceSet &trace, const std::vector<GapBlame> &gaps);
+
+} // namespace gaplens::core

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Rank pace (nsys nvtx_pace): iterations of one NVTX range (e.g. "train_step") per rank,
+// compared across ranks to find a straggler; plus per-step GPU accounting.
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+struct PaceOptions
+{
+    std::string rangeName; // NVTX range name (any domain); see proposePaceRangeName()
+    RankSelection ranks;
+    // Use each range's GPU projection instead of its CPU time; ranges that launched no GPU
+    // work are then dropped (copies and memsets count as GPU work).
+    bool useGpuProjection = false;
+};
+
+struct PaceIteration
+{
+    std::uint32_t thread = kNoIndex; // index into TraceSet::threads
+    std::uint32_t range = kNoIndex;  // index into Thread::nvtx
+    TimeRange cpu;                   // the NVTX range itself
+    TimeRange time;                  // what is measured: cpu, or the GPU projection
+    TimeNs durationNs = 0;           // time.duration()
+    TimeNs deltaToPreviousNs = 0;    // time.start - previous iteration's time.start; 0 for the first
+};
+
+struct RankPace
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    // Outermost instances on all threads of the rank (a range nested in a same-named one is
+    // skipped), sorted by start.
+    std::vector<PaceIteration> iterations;
+    double medianNs = 0;
+    TimeNs p95Ns = 0;              // nearest-rank
+    std::uint32_t timesSlowest = 0; // over the common iterations
+};
+
+struct IterationPace
+{
+    std::uint32_t index = 0;
+    double medianNs = 0;                  // median duration across the ranks
+    std::uint32_t slowestRank = kNoIndex; // index into TraceSet::ranks; kNoIndex when ranks tie
+    TimeNs slowestNs = 0;
+};
+
+struct StragglerVerdict
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    std::uint32_t slowestCount = 0;
+    std::uint32_t iterations = 0;  // common iterations compared
+    double percentAboveMedian = 0; // (rank median / median of per-iteration medians - 1) * 100
+};
+
+struct PaceReport
+{
+    std::string rangeName;
+    std::vector<RankPace> ranks; // selected ranks that have the range, ascending rank index
+    // Common iterations: index 0 .. (min iteration count over `ranks`) - 1.
+    std::vector<IterationPace> iterations;
+    // Set when >= 2 ranks, >= 3 common iterations and one rank is slowest in at least half
+    // of them (ties between two such ranks: more slowest counts, then the lower index).
+    std::optional<StragglerVerdict> straggler;
+};
+
+PaceReport computePace(const TraceSet &trace, const PaceOptions &options);
+
+// "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
+std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
+
+// The default range for pace: the name with most instances among depth-0 NVTX ranges over
+// all threads of all ranks, repeated at least twice; ties -> the larger total time, then
+// alphabetical; nullopt when no top-level name repeats.
+std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
+
+struct StepUsage
+{
+    std::uint32_t iteration = 0;
+    TimeRange step;           // the iteration's measured time (PaceIteration::time)
+    TimeNs kernelNs = 0;      // sum of the rank's kernel durations clipped to the step
+    TimeNs busyNs = 0;        // union of the rank's GPU work clipped to the step
+    double busyPercent = 0;   // busyNs / step duration * 100; 0 for an empty step
+};
+
+struct RankSteps
+{
+    std::uint32_t rank = kNoIndex;
+    std::vector<StepUsage> steps; // one per RankPace::iterations entry
+};
+
+struct StepAccountingOptions
+{
+    bool includeCopies = false; // busyNs also unions the rank's copies and memsets
+};
+
+// The rank's GPU work = kernels of its streams (Stream::rank) and, with includeCopies, the
+// copies of its process on its GPUs; a rank with several GPUs has one union over all of them.
+std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceReport &pace,
+                                             const StepAccountingOptions &options = {});
+
+} // namespace gaplens::core

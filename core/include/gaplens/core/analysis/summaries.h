@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// nsys-stats-like summaries: top kernels (cuda_gpu_kern_sum), NVTX ranges (nvtx_sum) and
+// CUDA API calls (cuda_api_sum). All share DurationStats; rows sorted by total desc, then name.
+#include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gaplens::core {
+
+// Common filter: which ranks, and an optional window. An event is counted when its START
+// lies in [window.start, window.end), with its full duration (as nsys stats on a range);
+// so totals never depend on where a selection edge cuts a kernel.
+struct SummaryOptions
+{
+    RankSelection ranks;
+    TimeWindow window;
+};
+
+struct KernelSummaryOptions : SummaryOptions
+{
+    bool useDemangledName = false; // group by demangledName instead of shortName
+};
+
+struct KernelSummaryRow
+{
+    StringId name = kEmptyString;
+    DurationStats stats;
+    double percent = 0; // of the summed duration of all kernels in the selection
+};
+
+struct KernelSummary
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks; kNoIndex for "over all selected ranks"
+    TimeNs totalNs = 0;
+    std::uint64_t instances = 0;
+    std::vector<KernelSummaryRow> rows;
+};
+
+// Over all selected ranks together.
+KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions &options = {});
+// One summary per selected rank, ascending rank index.
+std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const KernelSummaryOptions &options = {});
+
+struct NvtxSummaryRow
+{
+    StringId name = kEmptyString;
+    NvtxKind kind = NvtxKind::PushPop;
+    DurationStats stats;
+    double percent = 0; // of the summed duration of all NVTX ranges in the selection
+};
+
+struct NvtxSummary
+{
+    TimeNs totalNs = 0;
+    std::uint64_t instances = 0;
+    std::vector<NvtxSummaryRow> rows; // grouped by (name, kind); ties ordered PushPop first
+};
+
+// Threads of the selected ranks (with "all": every thread). Domains are not part of the key.
+NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options = {});
+
+struct ApiSummaryRow
+{
+    StringId name = kEmptyString; // suffix-free, as in the model
+    DurationStats stats;
+    double percent = 0; // of the summed duration of all API calls in the selection
+};
+
+struct ApiSummary
+{
+    TimeNs totalNs = 0;
+    std::uint64_t instances = 0;
+    std::vector<ApiSummaryRow> rows;
+};
+
+// Every call, nested driver calls included (as cuda_api_sum lists them).
+ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options = {});
+
+} // namespace gaplens::core

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/analysis/pace.h"
+
+#include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/analysis/gpu_projection.h"
+#include "interval_union.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace gaplens::core {
+namespace {
+
+double medianOf(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+struct Candidate
+{
+    TimeNs start = 0, end = 0;
+    std::uint32_t thread = kNoIndex, range = kNoIndex;
+};
+
+// Instances of `name` on the rank's threads, outermost only, sorted by start.
+std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, StringId name)
+{
+    std::vector<Candidate> all;
+    for (auto t : rank.threads) {
+        const auto &nvtx = trace.threads[t].nvtx;
+        for (std::uint32_t i = 0; i < nvtx.size(); ++i)
+            if (nvtx.name[i] == name)
+                all.push_back({nvtx.start[i], nvtx.end[i], t, i});
+    }
+    std::sort(all.begin(), all.end(), [](const Candidate &a, const Candidate &b) {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.end != b.end)
+            return a.end > b.end; // outer first
+        return a.thread != b.thread ? a.thread < b.thread : a.range < b.range;
+    });
+    // Every kept range starts no later than the candidate, so the candidate lies inside one
+    // of them exactly when it ends no later than the furthest kept end.
+    std::vector<Candidate> kept;
+    TimeNs coverEnd = 0;
+    for (const auto &c : all) {
+        if (!kept.empty() && c.end <= coverEnd)
+            continue;
+        kept.push_back(c);
+        coverEnd = kept.size() == 1 ? c.end : std::max(coverEnd, c.end);
+    }
+    return kept;
+}
+
+} // namespace
+
+PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
+{
+    PaceReport report;
+    report.rangeName = options.rangeName;
+    const StringId name = options.rangeName.empty() ? kEmptyString : trace.strings.find(options.rangeName);
+    if (name == kEmptyString)
+        return report;
+
+    std::unique_ptr<GpuProjector> projector;
+    if (options.useGpuProjection)
+        projector = std::make_unique<GpuProjector>(trace);
+
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!options.ranks.includes(r))
+            continue;
+        RankPace pace;
+        pace.rank = r;
+        for (const auto &c : outermostRanges(trace, trace.ranks[r], name)) {
+            PaceIteration it;
+            it.thread = c.thread;
+            it.range = c.range;
+            it.cpu = {c.start, c.end};
+            it.time = it.cpu;
+            if (projector) {
+                const auto gpu = projector->project(c.thread, it.cpu);
+                if (!gpu)
+                    continue;
+                it.time = *gpu;
+            }
+            it.durationNs = it.time.duration();
+            pace.iterations.push_back(it);
+        }
+        if (pace.iterations.empty())
+            continue;
+        // GPU projections may reorder (a later CPU range's work can start first only in odd
+        // cases, but the contract is "sorted by measured start").
+        std::stable_sort(pace.iterations.begin(), pace.iterations.end(),
+                         [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
+        for (std::size_t i = 1; i < pace.iterations.size(); ++i)
+            pace.iterations[i].deltaToPreviousNs = pace.iterations[i].time.start - pace.iterations[i - 1].time.start;
+        std::vector<TimeNs> durations;
+        durations.reserve(pace.iterations.size());
+        for (const auto &it : pace.iterations)
+            durations.push_back(it.durationNs);
+        std::sort(durations.begin(), durations.end());
+        pace.medianNs = sortedMedian(durations);
+        pace.p95Ns = sortedPercentileNearestRank(durations, 95.0);
+        report.ranks.push_back(std::move(pace));
+    }
+    if (report.ranks.empty())
+        return report;
+
+    std::size_t common = report.ranks.front().iterations.size();
+    for (const auto &rp : report.ranks)
+        common = std::min(common, rp.iterations.size());
+
+    std::vector<TimeNs> column;
+    std::vector<double> medians;
+    for (std::uint32_t i = 0; i < common; ++i) {
+        column.clear();
+        IterationPace ip;
+        ip.index = i;
+        std::size_t slowest = 0;
+        bool tied = false;
+        for (std::size_t k = 0; k < report.ranks.size(); ++k) {
+            const TimeNs d = report.ranks[k].iterations[i].durationNs;
+            column.push_back(d);
+            if (k == 0 || d > ip.slowestNs) {
+                ip.slowestNs = d;
+                slowest = k;
+                tied = false;
+            } else if (d == ip.slowestNs) {
+                tied = true;
+            }
+        }
+        std::sort(column.begin(), column.end());
+        ip.medianNs = sortedMedian(column);
+        // Ranks that tie for slowest (e.g. all waiting on one collective) name no straggler:
+        // picking the lowest index would invent one.
+        if (!tied) {
+            ip.slowestRank = report.ranks[slowest].rank;
+            ++report.ranks[slowest].timesSlowest;
+        }
+        medians.push_back(ip.medianNs);
+        report.iterations.push_back(ip);
+    }
+
+    if (report.ranks.size() >= 2 && common >= 3) {
+        const RankPace *worst = nullptr;
+        for (const auto &rp : report.ranks)
+            if (!worst || rp.timesSlowest > worst->timesSlowest)
+                worst = &rp;
+        if (worst && 2 * std::size_t(worst->timesSlowest) >= common) {
+            const double reference = medianOf(medians);
+            StragglerVerdict v;
+            v.rank = worst->rank;
+            v.slowestCount = worst->timesSlowest;
+            v.iterations = std::uint32_t(common);
+            v.percentAboveMedian = reference > 0 ? (worst->medianNs / reference - 1.0) * 100.0 : 0.0;
+            report.straggler = v;
+        }
+    }
+    return report;
+}
+
+std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict)
+{
+    const auto number = verdict.rank < trace.ranks.size() ? trace.ranks[verdict.rank].rank : std::int32_t(verdict.rank);
+    return fmt::format("rank {} was slowest in {} of {} steps, {}% above the median", number, verdict.slowestCount,
+                       verdict.iterations, std::lround(verdict.percentAboveMedian));
+}
+
+std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
+{
+    struct Candidate
+    {
+        std::uint64_t count = 0;
+        TimeNs totalNs = 0;
+    };
+    std::map<StringId, Candidate> candidates;
+    for (const auto &rank : trace.ranks)
+        for (auto t : rank.threads) {
+            const auto &nvtx = trace.threads[t].nvtx;
+            // Depth-0 ranges are exactly level 0 of the nesting index.
+            if (nvtx.nesting.levelCount() == 0)
+                continue;
+            for (auto i : nvtx.nesting.level(0))
+                if (nvtx.name[i] != kEmptyString) {
+                    auto &c = candidates[nvtx.name[i]];
+                    ++c.count;
+                    c.totalNs += nvtx.end[i] - nvtx.start[i];
+                }
+        }
+    // A step repeats; among the most repeated names the step is the one covering the most
+    // time (train_step, not the DataLoader call repeated as often inside it); then by name.
+    std::optional<std::string> best;
+    Candidate bestCandidate;
+    for (const auto &[id, c] : candidates) {
+        if (c.count < 2)
+            continue;
+        const std::string &text = trace.str(id);
+        const bool better = !best || c.count > bestCandidate.count ||
+            (c.count == bestCandidate.count &&
+             (c.totalNs > bestCandidate.totalNs || (c.totalNs == bestCandidate.totalNs && text < *best)));
+        if (better) {
+            best = text;
+            bestCandidate = c;
+        }
+    }
+    return best;
+}
+
+std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceReport &pace,
+                                             const StepAccountingOptions &options)
+{
+    std::vector<RankSteps> out;
+    std::vector<detail::IntervalRun> runs;
+    std::vector<detail::CollectedIntervals> copies;
+    for (const auto &rp : pace.ranks) {
+        if (rp.rank >= trace.ranks.size())
+            continue;
+        const Rank &rank = trace.ranks[rp.rank];
+        RankSteps steps;
+        steps.rank = rp.rank;
+        for (std::uint32_t i = 0; i < rp.iterations.size(); ++i) {
+            const TimeRange step = rp.iterations[i].time;
+            const TimeWindow window = step;
+            StepUsage usage;
+            usage.iteration = i;
+            usage.step = step;
+            runs.clear();
+            copies.clear();
+            for (auto g : rank.gpus) {
+                const Gpu &gpu = trace.gpus[g];
+                for (const auto &stream : gpu.streams) {
+                    if (stream.rank != rp.rank)
+                        continue;
+                    const auto run = detail::kernelRun(stream.kernels, window);
+                    for (std::size_t k = run.lo; k < run.hi; ++k) {
+                        const auto c = detail::clip(run.start[k], run.end[k], window);
+                        if (c.end > c.start)
+                            usage.kernelNs += c.duration();
+                    }
+                    runs.push_back(run);
+                }
+                if (options.includeCopies)
+                    copies.push_back(detail::collectCopies(gpu.copies, window, rank.pid));
+            }
+            for (const auto &c : copies)
+                runs.push_back(c.run());
+            usage.busyNs = detail::totalLength(detail::unionOfRuns(runs, window));
+            if (step.duration() > 0)
+                usage.busyPercent = 100.0 * double(usage.busyNs) / double(step.duration());
+            steps.steps.push_back(usage);
+        }
+        out.push_back(std::move(steps));
+    }
+    return out;
+}
+
+} // namespace gaplens::core

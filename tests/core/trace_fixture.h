@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Builds small TraceSets by hand for analysis tests: fill columns, then finalizeTraceSet().
+//   FixtureBuilder b;
+//   auto r = b.addRank(0);            // own report, pid 1000
+//   auto g = b.addGpu(r, 0);          // GPU (report, device 0) used by rank r
+//   b.kernel(g, 7, 100, 200, "gemm", 42);
+//   auto t = b.addThread(r);          // main thread (tid == pid)
+//   b.api(t, 90, 95, "cudaLaunchKernel", 42);
+//   auto trace = b.finish();
+#include "gaplens/core/trace.h"
+#include "gaplens/core/trace_builder.h"
+
+#include <QTest>
+
+#include <cassert>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace gaplens::core {
+// Readable QCOMPARE failures for time ranges (found by ADL).
+inline char *toString(const TimeRange &range)
+{
+    return QTest::toString(QStringLiteral("[%1, %2)").arg(range.start).arg(range.end));
+}
+} // namespace gaplens::core
+
+namespace gaplens::test {
+
+using core::TimeNs;
+
+// A GPU as used by one rank: kernels added through it run in that rank's process.
+struct GpuRef
+{
+    std::uint32_t gpu = core::kNoIndex;
+    std::uint32_t rank = core::kNoIndex;
+};
+
+class FixtureBuilder
+{
+public:
+    static constexpr std::uint32_t kNewReport = core::kNoIndex;
+
+    FixtureBuilder()
+        : m_trace(std::make_unique<core::TraceSet>())
+    {
+    }
+
+    // Ranks must be added in ascending rank number (TraceSet::ranks is sorted by it).
+    // By default each rank is its own report (one file per rank) with pid 1000 + number.
+    std::uint32_t addRank(std::int32_t number, std::uint32_t report = kNewReport, std::uint32_t pid = 0)
+    {
+        auto &t = *m_trace;
+        assert(t.ranks.empty() || t.ranks.back().rank < number);
+        if (report == kNewReport) {
+            report = std::uint32_t(t.reports.size());
+            t.reports.push_back({});
+            t.reports.back().path = "rank" + std::to_string(number) + ".sqlite";
+        }
+        core::Rank rank;
+        rank.rank = number;
+        rank.report = report;
+        rank.pid = pid != 0 ? pid : 1000 + std::uint32_t(number);
+        t.ranks.push_back(rank);
+        return std::uint32_t(t.ranks.size() - 1);
+    }
+
+    // The GPU (rank's report, deviceId); a second rank of the same report shares it.
+    GpuRef addGpu(std::uint32_t rank, std::int32_t deviceId)
+    {
+        auto &t = *m_trace;
+        const auto report = t.ranks[rank].report;
+        for (std::uint32_t g = 0; g < t.gpus.size(); ++g)
+            if (t.gpus[g].report == report && t.gpus[g].deviceId == deviceId)
+                return {g, rank};
+        core::Gpu gpu;
+        gpu.report = report;
+        gpu.deviceId = deviceId;
+        t.gpus.push_back(std::move(gpu));
+        return {std::uint32_t(t.gpus.size() - 1), rank};
+    }
+
+    // A thread of the rank's process; tid 0 means the main thread (tid == pid).
+    std::uint32_t addThread(std::uint32_t rank, std::uint32_t tid = 0)
+    {
+        auto &t = *m_trace;
+        core::Thread thread;
+        thread.report = t.ranks[rank].report;
+        thread.pid = t.ranks[rank].pid;
+        thread.tid = tid != 0 ? tid : thread.pid;
+        thread.rank = rank;
+        t.threads.push_back(std::move(thread));
+        return std::uint32_t(t.threads.size() - 1);
+    }
+
+    void kernel(GpuRef g, std::int64_t streamId, TimeNs start, TimeNs end, std::string_view name,
+                std::uint32_t correlationId = 0, std::string_view demangled = {})
+    {
+        auto &k = stream(g, streamId).kernels;
+        k.start.push_back(start);
+        k.end.push_back(end);
+        k.shortName.push_back(intern(name));
+        k.demangledName.push_back(intern(demangled.empty() ? name : demangled));
+        k.correlationId.push_back(correlationId);
+    }
+
+    void copy(GpuRef g, std::int64_t streamId, TimeNs start, TimeNs end, std::uint32_t correlationId = 0,
+              core::CopyKind kind = core::CopyKind::HostToDevice, std::uint64_t bytes = 0)
+    {
+        auto &c = m_trace->gpus[g.gpu].copies;
+        c.start.push_back(start);
+        c.end.push_back(end);
+        c.bytes.push_back(bytes);
+        c.correlationId.push_back(correlationId);
+        c.pid.push_back(m_trace->ranks[g.rank].pid);
+        c.streamId.push_back(std::uint32_t(streamId));
+        c.kind.push_back(kind);
+        c.srcKind.push_back(core::MemKind::Unknown);
+        c.dstKind.push_back(core::MemKind::Unknown);
+    }
+
+    void api(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name, std::uint32_t correlationId = 0)
+    {
+        auto &a = m_trace->threads[thread].api;
+        a.start.push_back(start);
+        a.end.push_back(end);
+        a.name.push_back(intern(name));
+        a.correlationId.push_back(correlationId);
+    }
+
+    void nvtx(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name,
+              core::NvtxKind kind = core::NvtxKind::PushPop)
+    {
+        auto &n = m_trace->threads[thread].nvtx;
+        n.start.push_back(start);
+        n.end.push_back(end);
+        n.name.push_back(intern(name));
+        n.domain.push_back(core::kEmptyString);
+        n.kind.push_back(kind);
+    }
+
+    core::StringId intern(std::string_view text) { return m_trace->strings.intern(text); }
+
+    std::unique_ptr<core::TraceSet> finish()
+    {
+        core::finalizeTraceSet(*m_trace);
+        return std::move(m_trace);
+    }
+
+private:
+    core::Stream &stream(GpuRef g, std::int64_t streamId)
+    {
+        auto &gpu = m_trace->gpus[g.gpu];
+        const auto pid = m_trace->ranks[g.rank].pid;
+        for (auto &s : gpu.streams)
+            if (s.pid == pid && s.streamId == streamId)
+                return s;
+        core::Stream s;
+        s.pid = pid;
+        s.streamId = streamId;
+        s.rank = g.rank;
+        gpu.streams.push_back(std::move(s));
+        return gpu.streams.back();
+    }
+
+    std::unique_ptr<core::TraceSet> m_trace;
+};
+
+} // namespace gaplens::test

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// Gap blame: one fixture per rule. The GPU is idle in [1000, 2000) (midpoint 1500) between
+// kernel A [0, 1000) and kernel B [2000, 2100) unless a test says otherwise.
+#include "gaplens/core/analysis/gap_blame.h"
+#include "trace_fixture.h"
+
+#include <QTest>
+
+using namespace gaplens::core;
+using gaplens::test::FixtureBuilder;
+using gaplens::test::GpuRef;
+
+namespace {
+
+constexpr TimeNs T0 = 1'700'000'000'000'000'000;
+constexpr std::uint32_t kCorrB = 2;
+
+// Rank 0 (pid 1000) with GPU 0 running A then B; B has correlation id `corrB`.
+struct GapFixture
+{
+    FixtureBuilder b;
+    std::uint32_t rank = b.addRank(0);
+    GpuRef gpu = b.addGpu(rank, 0);
+    GapFixture(std::uint32_t corrB = kCorrB)
+    {
+        b.kernel(gpu, 1, T0 + 0, T0 + 1000, "A", 1);
+        b.kernel(gpu, 1, T0 + 2000, T0 + 2100, "B", corrB);
+    }
+};
+
+GapBlame blameOnlyGap(const TraceSet &trace)
+{
+    const auto report = blameGaps(trace, {.minGapNs = 100});
+    if (report.gaps.size() != 1)
+        qFatal("expected exactly one gap, got %d", int(report.gaps.size()));
+    return report.gaps.front();
+}
+
+std::vector<std::string> names(const TraceSet &trace, const std::vector<StringId> &ids)
+{
+    std::vector<std::string> out;
+    for (auto id : ids)
+        out.push_back(trace.str(id));
+    return out;
+}
+
+} // namespace
+
+class TestAnalysisGapBlame : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void launchThatEndedBeforeTheGapMeansQueuedDependencyWait()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 500, T0 + 600, "cudaLaunchKernel", kCorrB);
+        f.b.api(t, T0 + 1100, T0 + 1900, "cudaStreamSynchronize"); // irrelevant: work was queued
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.gap, (TimeRange{T0 + 1000, T0 + 2000}));
+        QCOMPARE(g.midpoint, T0 + 1500);
+        QCOMPARE(g.endKind, GapEndKind::Kernel);
+        QCOMPARE(g.endCorrelationId, kCorrB);
+        QCOMPARE(g.launchThread, t);
+        QCOMPARE(g.cause, GapCause::QueuedDependencyWait);
+        QCOMPARE(gapCauseLabel(g.cause), std::string_view("queued (dependency wait)"));
+        QCOMPARE(g.rank, f.rank);
+    }
+
+    void launchEndingExactlyAtTheGapStartIsStillQueued()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 900, T0 + 1000, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+        QCOMPARE(blameOnlyGap(*trace).cause, GapCause::QueuedDependencyWait);
+    }
+
+    void apiCallInProgressAtTheMidpointIsNamed()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1100, T0 + 1700, "cudaStreamSynchronize");
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::ApiCall);
+        QCOMPARE(g.apiThread, t);
+        QCOMPARE(trace->str(g.apiName), std::string("cudaStreamSynchronize"));
+        QCOMPARE(g.launchCall, 1u); // the launch is the second call by start
+    }
+
+    void outermostRuntimeCallIsNamedNotTheDriverCallInsideIt()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1100, T0 + 1700, "cudaStreamSynchronize");
+        f.b.api(t, T0 + 1150, T0 + 1650, "cuStreamSynchronize");
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::ApiCall);
+        QCOMPARE(trace->str(g.apiName), std::string("cudaStreamSynchronize"));
+    }
+
+    void noCallAtTheMidpointMeansHostBusyElsewhere()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1100, T0 + 1400, "cudaMemcpyAsync"); // ends before the midpoint
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        const auto other = f.b.addThread(f.rank, 1234); // another thread's call does not count
+        f.b.api(other, T0 + 1000, T0 + 2000, "cudaEventSynchronize");
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(gapCauseLabel(g.cause), std::string_view("no CUDA call (host busy elsewhere)"));
+        QCOMPARE(g.apiName, kEmptyString);
+        QCOMPARE(g.launchThread, t);
+    }
+
+    void unknownLaunchBlamesTheEarliestCallOfTheSameProcess()
+    {
+        GapFixture f(/*corrB*/ 99); // no call has correlation id 99
+        const auto t1 = f.b.addThread(f.rank, 1001);
+        const auto t2 = f.b.addThread(f.rank, 1002);
+        f.b.api(t1, T0 + 1200, T0 + 1600, "cudaMemcpy");
+        f.b.api(t2, T0 + 1100, T0 + 1700, "cudaDeviceSynchronize"); // started first: wins
+        f.b.nvtx(t2, T0 + 1000, T0 + 1800, "allreduce");
+        // Another process of the same report, with an even earlier call: ignored.
+        const auto r1 = f.b.addRank(1, /*report*/ 0, /*pid*/ 2000);
+        const auto foreign = f.b.addThread(r1);
+        f.b.api(foreign, T0 + 900, T0 + 1900, "cudaStreamSynchronize");
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.launchThread, kNoIndex);
+        QCOMPARE(g.cause, GapCause::ApiCall);
+        QCOMPARE(g.apiThread, t2);
+        QCOMPARE(trace->str(g.apiName), std::string("cudaDeviceSynchronize"));
+        QCOMPARE(g.phaseThread, t2); // phase from the thread of the call found
+        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string>{"allreduce"}));
+    }
+
+    void unknownLaunchAndNoCallMeansNoCudaCallWithTheMainThreadPhase()
+    {
+        GapFixture f(/*corrB*/ 99);
+        const auto worker = f.b.addThread(f.rank, 1001);
+        const auto main = f.b.addThread(f.rank); // tid == pid
+        f.b.api(worker, T0 + 100, T0 + 200, "cudaMalloc");
+        f.b.nvtx(worker, T0 + 1000, T0 + 2000, "worker_phase");
+        f.b.nvtx(main, T0 + 1400, T0 + 1600, "dataloader");
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(g.apiThread, kNoIndex);
+        QCOMPARE(g.phaseThread, main);
+        QCOMPARE(trace->str(g.phase()), std::string("dataloader"));
+    }
+
+    void phaseIsTheInnermostNvtxRangeWithItsStack()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        f.b.nvtx(t, T0 + 0, T0 + 3000, "train_step");
+        f.b.nvtx(t, T0 + 100, T0 + 200, "data");          // closed before the midpoint
+        f.b.nvtx(t, T0 + 1200, T0 + 1600, "forward");
+        f.b.nvtx(t, T0 + 1300, T0 + 1550, "attention");
+        f.b.nvtx(t, T0 + 1510, T0 + 1520, "after_midpoint"); // opens after the midpoint
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.phaseThread, t);
+        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string>{"train_step", "forward", "attention"}));
+        QCOMPARE(trace->str(g.phase()), std::string("attention"));
+        QCOMPARE(g.phaseRanges.size(), std::size_t(3));
+    }
+
+    void copyEndsTheGapOnlyWhenCopiesAreIncluded()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.copy(f.gpu, 3, T0 + 1500, T0 + 1600, /*corr*/ 5);
+        f.b.api(t, T0 + 1200, T0 + 1450, "cudaMemcpyAsync", 5); // spans the copy gap's midpoint 1250
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+
+        const auto withCopies = blameGaps(*trace, {.minGapNs = 100, .includeCopies = true});
+        QCOMPARE(withCopies.gaps.size(), std::size_t(2)); // [1000,1500) and [1600,2000)
+        QCOMPARE(withCopies.gaps[0].gap, (TimeRange{T0 + 1000, T0 + 1500}));
+        QCOMPARE(withCopies.gaps[0].endKind, GapEndKind::Copy);
+        QCOMPARE(withCopies.gaps[0].endCorrelationId, 5u);
+        QCOMPARE(withCopies.gaps[0].cause, GapCause::ApiCall);
+        QCOMPARE(trace->str(withCopies.gaps[0].apiName), std::string("cudaMemcpyAsync"));
+        QCOMPARE(withCopies.gaps[1].endKind, GapEndKind::Kernel);
+
+        const auto kernelsOnly = blameGaps(*trace, {.minGapNs = 100});
+        QCOMPARE(kernelsOnly.gaps.size(), std::size_t(1));
+        QCOMPARE(kernelsOnly.gaps[0].endKind, GapEndKind::Kernel);
+    }
+
+    void totalsGroupByCauseAndPhasePerGpuPerRankAndOverall()
+    {
+        FixtureBuilder b;
+        const auto r0 = b.addRank(0);
+        const auto g0 = b.addGpu(r0, 0);
+        // Gaps on GPU 0 (threshold 100): [100,300) 200, [400,1000) 600, [1100,1300) 200.
+        b.kernel(g0, 1, T0 + 0, T0 + 100, "k", 1);
+        b.kernel(g0, 1, T0 + 300, T0 + 400, "k", 2);
+        b.kernel(g0, 1, T0 + 1000, T0 + 1100, "k", 3);
+        b.kernel(g0, 1, T0 + 1300, T0 + 1400, "k", 4);
+        const auto t = b.addThread(r0);
+        b.api(t, T0 + 50, T0 + 60, "cudaLaunchKernel", 2);         // gap 1: queued
+        b.api(t, T0 + 420, T0 + 880, "cudaStreamSynchronize");      // gap 2: midpoint 700
+        b.api(t, T0 + 900, T0 + 950, "cudaLaunchKernel", 3);
+        b.api(t, T0 + 1150, T0 + 1240, "cudaStreamSynchronize");    // gap 3: midpoint 1200
+        b.api(t, T0 + 1250, T0 + 1260, "cudaLaunchKernel", 4);
+        b.nvtx(t, T0 + 0, T0 + 1500, "step");
+        b.nvtx(t, T0 + 350, T0 + 1000, "backward");
+        // Rank 1: one gap [100,500) of 400, no CPU threads at all.
+        const auto r1 = b.addRank(1);
+        const auto g1 = b.addGpu(r1, 0);
+        b.kernel(g1, 1, T0 + 0, T0 + 100, "k", 1);
+        b.kernel(g1, 1, T0 + 500, T0 + 600, "k", 2);
+        const auto trace = b.finish();
+
+        const auto report = blameGaps(*trace, {.minGapNs = 100});
+        QCOMPARE(report.gaps.size(), std::size_t(4));
+        QCOMPARE(report.gaps[0].cause, GapCause::QueuedDependencyWait);
+        QCOMPARE(report.gaps[1].cause, GapCause::ApiCall);
+        QCOMPARE(report.gaps[2].cause, GapCause::ApiCall);
+        QCOMPARE(report.gaps[3].cause, GapCause::NoCudaCall);
+
+        const auto &all = report.overall;
+        QCOMPARE(all.gapCount, std::uint64_t(4));
+        QCOMPARE(all.totalGapNs, TimeNs(1400));
+        QCOMPARE(all.byCause.size(), std::size_t(3));
+        QCOMPARE(all.byCause[0].key, std::string("cudaStreamSynchronize"));
+        QCOMPARE(all.byCause[0].count, std::uint64_t(2));
+        QCOMPARE(all.byCause[0].totalNs, TimeNs(800));
+        QCOMPARE(all.byCause[0].longestNs, TimeNs(600));
+        QCOMPARE(all.byCause[1].key, std::string("no CUDA call (host busy elsewhere)"));
+        QCOMPARE(all.byCause[1].totalNs, TimeNs(400));
+        QCOMPARE(all.byCause[2].key, std::string("queued (dependency wait)"));
+        QCOMPARE(all.byCause[2].cause, GapCause::QueuedDependencyWait);
+        QCOMPARE(all.byCause[2].totalNs, TimeNs(200));
+
+        QCOMPARE(all.byPhase.size(), std::size_t(3));
+        QCOMPARE(all.byPhase[0].key, std::string("backward"));
+        QCOMPARE(all.byPhase[0].totalNs, TimeNs(600));
+        // 400 each: ties ordered by key, "(none)" before "step".
+        QCOMPARE(all.byPhase[1].key, std::string("(none)"));
+        QCOMPARE(all.byPhase[1].totalNs, TimeNs(400));
+        QCOMPARE(all.byPhase[2].key, std::string("step"));
+        QCOMPARE(all.byPhase[2].count, std::uint64_t(2));
+        QCOMPARE(all.byPhase[2].totalNs, TimeNs(400));
+        QCOMPARE(all.byPhase[2].longestNs, TimeNs(200));
+
+        QCOMPARE(report.perGpu.size(), std::size_t(2));
+        QCOMPARE(report.perGpu[0].gpu, 0u);
+        QCOMPARE(report.perGpu[0].totals.totalGapNs, TimeNs(1000));
+        QCOMPARE(report.perGpu[1].totals.byCause.size(), std::size_t(1));
+        QCOMPARE(report.perRank.size(), std::size_t(2));
+        QCOMPARE(report.perRank[0].rank, r0);
+        QCOMPARE(report.perRank[0].totals.gapCount, std::uint64_t(3));
+        QCOMPARE(report.perRank[1].rank, r1);
+        QCOMPARE(report.perRank[1].totals.byPhase[0].key, std::string("(none)"));
+
+        // Restricting to GPU 1 leaves only its gap.
+        const auto onlyGpu1 = blameGaps(*trace, {.minGapNs = 100, .gpus = {1}});
+        QCOMPARE(onlyGpu1.overall.gapCount, std::uint64_t(1));
+        QCOMPARE(onlyGpu1.overall.totalGapNs, TimeNs(400));
+    }
+
+    void timeWindowLimitsTheGapsBlamed()
+    {
+        GapFixture f;
+        f.b.kernel(f.gpu, 1, T0 + 3000, T0 + 3100, "C", 3); // second gap [2100, 3000)
+        const auto trace = f.b.finish();
+        QCOMPARE(blameGaps(*trace, {.minGapNs = 100}).gaps.size(), std::size_t(2));
+        const auto windowed = blameGaps(*trace, {.minGapNs = 100, .window = TimeRange{T0 + 1500, T0 + 3050}});
+        QCOMPARE(windowed.gaps.size(), std::size_t(1));
+        QCOMPARE(windowed.gaps[0].gap, (TimeRange{T0 + 2100, T0 + 3000}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAnalysisGapBlame)
+#include "tst_analysis_gap_blame.moc"
