@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/trace_builder.h"
 
+#include "gaplens/core/nvtx_names.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -8,8 +10,21 @@
 namespace gaplens::core {
 namespace {
 
+// Already in (start asc, end desc) order? Readers mostly deliver sorted tracks: then the
+// order vector, the sort and its temporary buffer are skipped (stable sort = identity).
+bool isSorted(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+{
+    for (std::size_t i = 1; i < start.size(); ++i)
+        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
+            return false;
+    return true;
+}
+
+// Empty when the track is already sorted (permuteAll then leaves it as it is).
 std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
 {
+    if (isSorted(start, end))
+        return {};
     std::vector<std::uint32_t> order(start.size());
     std::iota(order.begin(), order.end(), 0u);
     // Outer ranges first when two start together, so nesting puts them above.
@@ -21,6 +36,8 @@ std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std
 
 bool isIdentity(const std::vector<std::uint32_t> &order)
 {
+    if (order.empty())
+        return true;
     for (std::uint32_t i = 0; i < order.size(); ++i)
         if (order[i] != i)
             return false;
@@ -32,9 +49,11 @@ void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
 {
     if (column.size() != order.size())
         return; // optional column left empty
-    std::vector<T> sorted(column.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        sorted[i] = column[order[i]];
+    // reserve + push_back: no zero-fill pass over memory that is overwritten anyway.
+    std::vector<T> sorted;
+    sorted.reserve(column.size());
+    for (auto i : order)
+        sorted.push_back(column[i]);
     column.swap(sorted);
 }
 
@@ -76,6 +95,8 @@ void sortNvtx(NvtxColumns &n)
 
 void sortMarks(MarkColumns &m)
 {
+    if (std::is_sorted(m.time.begin(), m.time.end()))
+        return;
     std::vector<std::uint32_t> order(m.time.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.time[a] < m.time[b]; });
@@ -94,6 +115,25 @@ struct Span
         hi = std::max(hi, *std::max_element(end.begin(), end.end()));
     }
 };
+
+void buildNvtxGroups(TraceSet &trace)
+{
+    std::vector<StringId> groups(trace.strings.size());
+    for (StringId id = 0; id < groups.size(); ++id)
+        groups[id] = id;
+    std::vector<bool> done(groups.size(), false);
+    for (const auto &thread : trace.threads)
+        for (auto name : thread.nvtx.name) {
+            if (done[name])
+                continue;
+            done[name] = true;
+            const auto &text = trace.strings.get(name);
+            const auto grouped = nvtxGroupName(text);
+            if (grouped.size() != text.size())
+                groups[name] = trace.strings.intern(grouped); // may grow the pool: ids stay valid
+        }
+    trace.nvtxGroups = std::move(groups);
+}
 
 } // namespace
 
@@ -138,6 +178,16 @@ void finalizeTraceSet(TraceSet &trace)
     }
 
     trace.launchesByReport.assign(trace.reports.size(), {});
+    // Exact sizes first: the launch index is the biggest single allocation after the columns.
+    {
+        std::vector<std::size_t> launches(trace.reports.size(), 0);
+        for (const auto &thread : trace.threads)
+            if (thread.report < launches.size())
+                launches[thread.report] += thread.api.size() -
+                    std::size_t(std::count(thread.api.correlationId.begin(), thread.api.correlationId.end(), 0u));
+        for (std::size_t r = 0; r < launches.size(); ++r)
+            trace.launchesByReport[r].reserve(launches[r]);
+    }
     for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
         auto &thread = trace.threads[t];
         sortApi(thread.api);
@@ -167,6 +217,7 @@ void finalizeTraceSet(TraceSet &trace)
             trace.ranks[trace.threads[t].rank].threads.push_back(t);
 
     trace.span = span.lo <= span.hi ? TimeRange{span.lo, span.hi} : TimeRange{};
+    buildNvtxGroups(trace);
 }
 
 } // namespace gaplens::core

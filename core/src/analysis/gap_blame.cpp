@@ -193,11 +193,12 @@ public:
         }
         addTo(cit->second, d);
 
-        std::string phaseKey = g.phaseStack.empty() ? std::string(kNoPhaseLabel) : m_trace.str(g.phase());
+        const StringId phase = m_trace.nvtxGroup(g.phase());
+        std::string phaseKey = g.phaseStack.empty() ? std::string(kNoPhaseLabel) : m_trace.str(phase);
         auto [pit, phaseNew] = m_byPhase.try_emplace(phaseKey);
         if (phaseNew) {
             pit->second.key = std::move(phaseKey);
-            pit->second.name = g.phase();
+            pit->second.name = phase;
         }
         addTo(pit->second, d);
     }

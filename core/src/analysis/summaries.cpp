@@ -128,7 +128,7 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
         const auto &n = thread.nvtx;
         const auto [lo, hi] = startsInWindow(n.start, options.window);
         for (std::size_t i = lo; i < hi; ++i)
-            groups.add({n.name[i], n.kind[i]}, n.end[i] - n.start[i]);
+            groups.add({trace.nvtxGroup(n.name[i]), n.kind[i]}, n.end[i] - n.start[i]);
     }
     NvtxSummary summary;
     summary.totalNs = groups.total();

@@ -215,11 +215,14 @@ struct TraceSet
     std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank
     std::vector<std::vector<LaunchRef>> launchesByReport; // one sorted vector per report
     TimeRange span; // first to last event over all ranks (absolute)
+    // NVTX name -> the name it is grouped under (nvtxGroupName), indexed by StringId.
+    std::vector<StringId> nvtxGroups;
     bool cancelled = false;
 
     // The call that launched (pid, correlationId) in a report, or nullptr.
     const LaunchRef *findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const;
     const std::string &str(StringId id) const { return strings.get(id); }
+    StringId nvtxGroup(StringId name) const { return name < nvtxGroups.size() ? nvtxGroups[name] : name; }
 };
 
 inline std::uint64_t launchKey(std::uint32_t pid, std::uint32_t correlationId)

@@ -57,7 +57,8 @@ struct GapBlame
 };
 
 // One row of a totals table. The key is the cause label, or the API name for ApiCall
-// ("cudaStreamSynchronize"); for phases the innermost NVTX name, "(none)" when none.
+// ("cudaStreamSynchronize"); for phases the innermost NVTX range's group name (nvtxGroupName),
+// "(none)" when none.
 struct BlameBucket
 {
     std::string key;

@@ -60,7 +60,8 @@ struct NvtxSummary
     std::vector<NvtxSummaryRow> rows; // grouped by (name, kind); ties ordered PushPop first
 };
 
-// Threads of the selected ranks (with "all": every thread). Domains are not part of the key.
+// Threads of the selected ranks (with "all": every thread). Rows group by the range's
+// nvtxGroupName (PyTorch's per-call ", op_id = N" dropped); domains are not part of the key.
 NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options = {});
 
 struct ApiSummaryRow
