@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "ui/timeline/timelinedata.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace gaplens::core {
+class CancelToken;
+}
+
+namespace gaplens::ui {
+
+// Runs core::loadTraceSet (and the timeline's derived data) on a worker thread.
+// Latest wins: load() cancels a running load; results of superseded jobs are dropped.
+// Signals are always emitted on the GUI thread. Progress is 0..1000, throttled to at most
+// one signal per 50 ms unless the stage changes.
+class LoadController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LoadController(QObject *parent = nullptr);
+    // Cancels a running load and waits for its worker to stop.
+    ~LoadController() override;
+
+    void load(const QStringList &paths);
+    void cancel();
+    bool isLoading() const { return m_running; }
+    QStringList currentPaths() const { return m_paths; }
+
+    // Synchronous variant for --render and tests: same work on the calling thread.
+    static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths);
+
+signals:
+    void loadingChanged(bool loading);
+    void progressChanged(int permille, const QString &message);
+    // Never null; trace->errors lists files that could not be read (the others are loaded).
+    void loadFinished(std::shared_ptr<const gaplens::ui::TimelineData> data);
+    void loadCancelled();
+
+private:
+    struct Job;
+    void onProgress(quint64 jobId, int permille, const QString &message);
+    void onFinished(quint64 jobId, std::shared_ptr<const TimelineData> data, bool cancelled);
+
+    QThreadPool m_pool;
+    std::shared_ptr<Job> m_job;
+    quint64 m_nextJobId = 1;
+    bool m_running = false;
+    QStringList m_paths;
+};
+
+} // namespace gaplens::ui

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+#include "ui/mainwindow.h"
+
+#include "ui/detailspanel.h"
+#include "ui/loading/loadcontroller.h"
+#include "ui/problemspanel.h"
+#include "ui/timeline/timeformat.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/zoomcontrol.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace gaplens::ui {
+
+namespace {
+const QString kRecentKey = QStringLiteral("recentCaptures");
+constexpr int kMaxRecent = 10;
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_view(new TimelineView(this))
+    , m_loader(new LoadController(this))
+{
+    setWindowTitle(QStringLiteral("gaplens"));
+    setCentralWidget(m_view);
+    setAcceptDrops(true);
+    resize(1400, 850);
+
+    m_details = new DetailsPanel(*m_view->model(), this);
+    auto *detailsDock = new QDockWidget(QStringLiteral("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("details"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    m_problems = new ProblemsPanel(this);
+    m_problemsDock = new QDockWidget(QStringLiteral("Problems"), this);
+    m_problemsDock->setObjectName(QStringLiteral("problems"));
+    m_problemsDock->setWidget(m_problems);
+    addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
+    m_problemsDock->hide();
+
+    createActions();
+    createToolBar();
+    createStatusBar();
+
+    connect(m_view, &TimelineView::selectionChanged, m_details, &DetailsPanel::showHit);
+    connect(m_view, &TimelineView::timeSelectionChanged, this, [this](core::TimeRange r) {
+        m_selectionLabel->setText(QStringLiteral("Selection: %1").arg(formatDuration(r.duration())));
+    });
+    connect(m_view, &TimelineView::findPositionChanged, this, [this](int current, int total) {
+        m_findStatus->setText(m_find->text().isEmpty() ? QString()
+                              : current > 0          ? QStringLiteral("%1 / %2").arg(current).arg(total)
+                                                     : QStringLiteral("%1 matches").arg(total));
+    });
+    connect(m_loader, &LoadController::progressChanged, this, [this](int permille, const QString &message) {
+        m_progress->setValue(permille);
+        m_status->setText(message);
+    });
+    connect(m_loader, &LoadController::loadingChanged, this, [this](bool loading) {
+        m_progress->setVisible(loading);
+        m_cancel->setVisible(loading);
+        if (!loading)
+            m_progress->setValue(0);
+    });
+    connect(m_loader, &LoadController::loadFinished, this, &MainWindow::onLoadFinished);
+    connect(m_loader, &LoadController::loadCancelled, this, [this] { m_status->setText(QStringLiteral("Loading cancelled.")); });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction *open = file->addAction(QStringLiteral("&Open…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Nsight Systems exports"), QString(),
+                                                                QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+        if (!files.isEmpty())
+            openPaths(files);
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(QStringLiteral("Open &Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open a folder of exports"));
+        if (!dir.isEmpty())
+            openPaths({dir});
+    });
+    m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
+    updateRecentMenu();
+    file->addSeparator();
+    QAction *quit = file->addAction(QStringLiteral("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    view->addAction(QStringLiteral("Fit All (Home)"), this, [this] { m_view->zoom()->fitAll(); });
+    QAction *back = view->addAction(QStringLiteral("Back"), this, [this] { m_view->zoom()->back(); });
+    back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    QAction *frameTime = view->addAction(QStringLiteral("Show Frame Time"));
+    frameTime->setCheckable(true);
+    connect(frameTime, &QAction::toggled, m_view, &TimelineView::setShowFrameTime);
+    view->addSeparator();
+    view->addAction(m_problemsDock->toggleViewAction());
+    for (auto *dock : findChildren<QDockWidget *>())
+        if (dock != m_problemsDock)
+            view->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar *bar = addToolBar(QStringLiteral("Timeline"));
+    bar->setObjectName(QStringLiteral("timelineToolBar"));
+    bar->addWidget(new QLabel(QStringLiteral(" Idle gaps ≥ "), bar));
+    m_threshold = new QComboBox(bar);
+    m_threshold->setEditable(true);
+    m_threshold->addItems({QStringLiteral("10 us"), QStringLiteral("50 us"), QStringLiteral("100 us"), QStringLiteral("500 us"),
+                           QStringLiteral("1 ms"), QStringLiteral("10 ms")});
+    m_threshold->setCurrentText(QStringLiteral("100 us"));
+    m_threshold->setToolTip(QStringLiteral("Idle-gap threshold, e.g. 100us, 0.5ms, 2ms"));
+    connect(m_threshold, &QComboBox::currentTextChanged, this, &MainWindow::applyThreshold);
+    bar->addWidget(m_threshold);
+    bar->addSeparator();
+
+    m_find = new QLineEdit(bar);
+    m_find->setPlaceholderText(QStringLiteral("Find kernel / NVTX name"));
+    m_find->setClearButtonEnabled(true);
+    m_find->setMaximumWidth(260);
+    connect(m_find, &QLineEdit::returnPressed, this, [this] {
+        if (m_view->findMatchCount() == 0)
+            runFind();
+        m_view->findNext();
+    });
+    connect(m_find, &QLineEdit::textChanged, this, &MainWindow::runFind);
+    bar->addWidget(m_find);
+    m_findRegex = new QCheckBox(QStringLiteral("Regex"), bar);
+    connect(m_findRegex, &QCheckBox::toggled, this, &MainWindow::runFind);
+    bar->addWidget(m_findRegex);
+    QAction *prev = bar->addAction(QStringLiteral("◀"), m_view, &TimelineView::findPrevious);
+    prev->setToolTip(QStringLiteral("Previous match (Shift+F3)"));
+    prev->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+    QAction *next = bar->addAction(QStringLiteral("▶"), m_view, &TimelineView::findNext);
+    next->setToolTip(QStringLiteral("Next match (F3)"));
+    next->setShortcut(QKeySequence(Qt::Key_F3));
+    m_findStatus = new QLabel(bar);
+    m_findStatus->setMinimumWidth(90);
+    bar->addWidget(m_findStatus);
+    QAction *findFocus = new QAction(this);
+    findFocus->setShortcut(QKeySequence::Find);
+    connect(findFocus, &QAction::triggered, m_find, [this] { m_find->setFocus(); m_find->selectAll(); });
+    addAction(findFocus);
+    bar->addSeparator();
+
+    bar->addWidget(new QLabel(QStringLiteral(" Align ranks: "), bar));
+    m_alignMode = new QComboBox(bar);
+    m_alignMode->addItems({QStringLiteral("absolute time"), QStringLiteral("k-th NVTX range")});
+    bar->addWidget(m_alignMode);
+    m_alignName = new QLineEdit(bar);
+    m_alignName->setPlaceholderText(QStringLiteral("NVTX range name"));
+    m_alignName->setMaximumWidth(160);
+    bar->addWidget(m_alignName);
+    m_alignOccurrence = new QSpinBox(bar);
+    m_alignOccurrence->setRange(1, 1'000'000);
+    m_alignOccurrence->setPrefix(QStringLiteral("#"));
+    bar->addWidget(m_alignOccurrence);
+    connect(m_alignMode, &QComboBox::currentIndexChanged, this, &MainWindow::applyAlignment);
+    connect(m_alignName, &QLineEdit::returnPressed, this, &MainWindow::applyAlignment);
+    connect(m_alignOccurrence, &QSpinBox::valueChanged, this, &MainWindow::applyAlignment);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_status = new QLabel(QStringLiteral("Ready"), this);
+    statusBar()->addWidget(m_status, 1);
+    m_selectionLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_selectionLabel);
+    m_problemsButton = new QToolButton(this);
+    m_problemsButton->setAutoRaise(true);
+    m_problemsButton->hide();
+    connect(m_problemsButton, &QToolButton::clicked, this, [this] { m_problemsDock->setVisible(!m_problemsDock->isVisible()); });
+    statusBar()->addPermanentWidget(m_problemsButton);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    m_cancel = new QPushButton(QStringLiteral("Cancel"), this);
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, m_loader, &LoadController::cancel);
+    statusBar()->addPermanentWidget(m_cancel);
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    addRecent(paths);
+    m_loader->load(paths);
+}
+
+void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
+{
+    m_view->setData(data);
+    applyThreshold();
+    const auto &trace = *data->trace;
+    const int problems = m_problems->showProblems(trace);
+    m_problemsButton->setVisible(problems > 0);
+    m_problemsButton->setText(QStringLiteral("⚠ %1 problem(s)").arg(problems));
+    if (!trace.errors.empty())
+        m_problemsDock->show();
+    std::size_t kernels = 0;
+    for (const auto &g : trace.gpus)
+        kernels += g.kernelCount();
+    m_status->setText(QStringLiteral("%1 report(s), %2 rank(s), %3 GPU(s), %4 kernels, %5 idle gaps ≥ %6")
+                          .arg(trace.reports.size())
+                          .arg(trace.ranks.size())
+                          .arg(trace.gpus.size())
+                          .arg(QLocale::system().toString(qulonglong(kernels)))
+                          .arg(m_view->model()->gapCount())
+                          .arg(formatDuration(m_view->model()->gapThreshold(), 0)));
+    QStringList names;
+    for (const auto &r : trace.reports)
+        names << QFileInfo(QString::fromStdString(r.path)).fileName();
+    setWindowTitle(QStringLiteral("gaplens — ") + (names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 reports").arg(names.size())));
+    if (!m_find->text().isEmpty())
+        runFind();
+    if (m_alignMode->currentIndex() == 1)
+        applyAlignment();
+}
+
+void MainWindow::applyThreshold()
+{
+    core::TimeNs ns = 0;
+    QString text = m_threshold->currentText();
+    text.remove(QLatin1Char(' '));
+    // A bare number means microseconds here (the unit of the presets).
+    bool plain = false;
+    text.toDouble(&plain);
+    if (plain)
+        text += QStringLiteral("us");
+    if (!parseDuration(text, ns) || ns <= 0)
+        return;
+    m_view->model()->setGapThreshold(ns);
+}
+
+void MainWindow::applyAlignment()
+{
+    auto *model = m_view->model();
+    if (m_alignMode->currentIndex() == 0 || m_alignName->text().isEmpty()) {
+        model->alignAbsolute();
+        return;
+    }
+    if (!model->alignOnNvtx(m_alignName->text(), m_alignOccurrence->value()))
+        m_status->setText(QStringLiteral("No rank has NVTX range \"%1\" #%2; ranks stay on absolute time.")
+                              .arg(m_alignName->text())
+                              .arg(m_alignOccurrence->value()));
+}
+
+void MainWindow::runFind()
+{
+    m_view->find(m_find->text(), m_findRegex->isChecked());
+}
+
+void MainWindow::addRecent(const QStringList &paths)
+{
+    QStringList absolute;
+    for (const auto &p : paths)
+        absolute << QFileInfo(p).absoluteFilePath();
+    const QString entry = absolute.join(QLatin1Char('\n'));
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(entry);
+    recent.prepend(entry);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString &entry : recent) {
+        const QStringList paths = entry.split(QLatin1Char('\n'));
+        const QString title = paths.size() == 1 ? paths.front()
+                                                : QStringLiteral("%1 + %2 more").arg(QFileInfo(paths.front()).fileName()).arg(paths.size() - 1);
+        m_recentMenu->addAction(title, this, [this, paths] { openPaths(paths); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *e)
+{
+    if (e->mimeData()->hasUrls())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *e)
+{
+    QStringList paths;
+    for (const QUrl &url : e->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (!paths.isEmpty()) {
+        e->acceptProposedAction();
+        openPaths(paths);
+    }
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "ui/timeline/hitresult.h"
+#include "ui/timeline/timelinedata.h"
+
+#include <QMainWindow>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace gaplens::ui {
+
+class DetailsPanel;
+class LoadController;
+class ProblemsPanel;
+class TimelineView;
+
+// File > Open (several files), Open Folder, drag and drop, recent captures; the timeline in the
+// centre, details and problems docks, progress + Cancel in the status bar, and a toolbar with
+// the idle-gap threshold, find box and rank alignment.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens files and/or folders as one capture (cancels a running load).
+    void openPaths(const QStringList &paths);
+    TimelineView *timelineView() const { return m_view; }
+    LoadController *loadController() const { return m_loader; }
+    ProblemsPanel *problemsPanel() const { return m_problems; }
+    QProgressBar *progressBar() const { return m_progress; }
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *) override;
+    void dropEvent(QDropEvent *) override;
+
+private:
+    void createActions();
+    void createToolBar();
+    void createStatusBar();
+    void onLoadFinished(std::shared_ptr<const TimelineData> data);
+    void updateRecentMenu();
+    void addRecent(const QStringList &paths);
+    void applyThreshold();
+    void applyAlignment();
+    void runFind();
+
+    TimelineView *m_view;
+    LoadController *m_loader;
+    DetailsPanel *m_details = nullptr;
+    ProblemsPanel *m_problems = nullptr;
+    QDockWidget *m_problemsDock = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QComboBox *m_threshold = nullptr;
+    QLineEdit *m_find = nullptr;
+    QCheckBox *m_findRegex = nullptr;
+    QLabel *m_findStatus = nullptr;
+    QComboBox *m_alignMode = nullptr;
+    QLineEdit *m_alignName = nullptr;
+    QSpinBox *m_alignOccurrence = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_selectionLabel = nullptr;
+    QToolButton *m_problemsButton = nullptr;
+};
+
+} // namespace gaplens::ui

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "ui/timeline/hitdescriber.h"
+
+#include "ui/timeline/timeformat.h"
+#include "ui/timeline/timelinemodel.h"
+
+#include <QLocale>
+#include <QStringList>
+
+namespace gaplens::ui {
+namespace {
+
+using Lines = QList<QPair<QString, QString>>; // (key, value); empty key = title line
+
+QString bytesText(std::uint64_t bytes)
+{
+    return QLocale::c().formattedDataSize(qint64(bytes), 2, QLocale::DataSizeTraditionalFormat);
+}
+
+Lines describe(const TimelineModel &model, const HitResult &hit)
+{
+    Lines l;
+    const auto *t = model.trace();
+    if (!t || !hit.isValid())
+        return l;
+    const core::TimeNs offset = model.rankOffset(hit.rank);
+    const auto at = [&](core::TimeNs abs) { return formatDuration(abs + offset - model.origin()); };
+    const auto add = [&](const QString &k, const QString &v) { l.append({k, v}); };
+    switch (hit.kind) {
+    case HitKind::Kernel: {
+        const auto &stream = t->gpus[hit.gpu].streams[hit.stream];
+        const auto &k = stream.kernels;
+        const auto i = hit.index;
+        add({}, model.str(k.shortName[i]));
+        add(QStringLiteral("Duration"), formatDuration(k.end[i] - k.start[i]));
+        add(QStringLiteral("Start"), at(k.start[i]));
+        add(QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2, pid %3)").arg(stream.streamId).arg(t->gpus[hit.gpu].deviceId).arg(stream.pid));
+        add(QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(k.gridX[i]).arg(k.gridY[i]).arg(k.gridZ[i]));
+        add(QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(k.blockX[i]).arg(k.blockY[i]).arg(k.blockZ[i]));
+        add(QStringLiteral("Registers/thread"), QString::number(k.registersPerThread[i]));
+        add(QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic").arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
+        add(QStringLiteral("Correlation id"), QString::number(k.correlationId[i]));
+        if (const auto *launch = t->findLaunch(t->gpus[hit.gpu].report, stream.pid, k.correlationId[i]))
+            add(QStringLiteral("Launched by"), model.str(t->threads[launch->thread].api.name[launch->call]));
+        break;
+    }
+    case HitKind::Copy: {
+        const auto &c = t->gpus[hit.gpu].copies;
+        const auto i = hit.index;
+        const core::TimeNs d = c.end[i] - c.start[i];
+        add({}, c.kind[i] == core::CopyKind::Memset ? QStringLiteral("Memset") : QStringLiteral("Memcpy %1").arg(QString::fromLatin1(core::copyKindName(c.kind[i]))));
+        add(QStringLiteral("Kind"), QString::fromLatin1(core::copyKindName(c.kind[i])));
+        add(QStringLiteral("Bytes"), bytesText(c.bytes[i]));
+        add(QStringLiteral("Duration"), formatDuration(d));
+        if (d > 0)
+            add(QStringLiteral("Bandwidth"), QStringLiteral("%1 GB/s").arg(double(c.bytes[i]) / double(d), 0, 'f', 2));
+        add(QStringLiteral("Start"), at(c.start[i]));
+        add(QStringLiteral("Stream"), QString::number(c.streamId[i]));
+        break;
+    }
+    case HitKind::Api: {
+        const auto &thread = t->threads[hit.thread];
+        const auto &a = thread.api;
+        const auto i = hit.index;
+        add({}, model.str(a.name[i]));
+        add(QStringLiteral("Duration"), formatDuration(a.end[i] - a.start[i]));
+        add(QStringLiteral("Start"), at(a.start[i]));
+        add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
+        add(QStringLiteral("Depth"), QString::number(a.depth[i]));
+        if (a.correlationId[i])
+            add(QStringLiteral("Correlation id"), QString::number(a.correlationId[i]));
+        break;
+    }
+    case HitKind::Nvtx: {
+        const auto &thread = t->threads[hit.thread];
+        const auto &n = thread.nvtx;
+        const auto i = hit.index;
+        add({}, model.str(n.name[i]));
+        add(QStringLiteral("Duration"), formatDuration(n.end[i] - n.start[i]));
+        add(QStringLiteral("Depth"), QString::number(n.depth[i]));
+        add(QStringLiteral("Start"), at(n.start[i]));
+        if (n.domain[i] != core::kEmptyString)
+            add(QStringLiteral("Domain"), model.str(n.domain[i]));
+        add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
+        break;
+    }
+    case HitKind::Fold:
+        add({}, countText(hit.count, hit.foldOf));
+        add(QStringLiteral("Span"), formatDuration(hit.end - hit.start));
+        add(QStringLiteral("Start"), at(hit.start));
+        add(QStringLiteral("Note"), QStringLiteral("too small to draw one by one; double-click to zoom"));
+        break;
+    case HitKind::Gap: {
+        const auto &b = model.gaps(hit.gpu).blame[hit.index];
+        add({}, QStringLiteral("Idle gap"));
+        add(QStringLiteral("Length"), formatDuration(b.gap.duration()));
+        add(QStringLiteral("Start"), at(b.gap.start));
+        add(QStringLiteral("Cause"), QString::fromLatin1(core::gapCauseLabel(b.cause)));
+        if (b.apiName != core::kEmptyString)
+            add(QStringLiteral("API call"), model.str(b.apiName));
+        QStringList phase;
+        for (auto id : b.phaseStack)
+            phase << model.str(id);
+        add(QStringLiteral("NVTX phase"), phase.isEmpty() ? QStringLiteral("(none)") : phase.join(QStringLiteral(" › ")));
+        if (b.endKind == core::GapEndKind::Kernel && b.endStream != core::kNoIndex)
+            add(QStringLiteral("Ended by"), model.str(t->gpus[hit.gpu].streams[b.endStream].kernels.shortName[b.endEvent]));
+        break;
+    }
+    case HitKind::None:
+        break;
+    }
+    return l;
+}
+
+} // namespace
+
+QString countText(std::uint64_t count, HitKind kind)
+{
+    const QString n = QLocale::system().toString(qulonglong(count));
+    const bool one = count == 1;
+    switch (kind) {
+    case HitKind::Kernel: return n + (one ? QStringLiteral(" kernel") : QStringLiteral(" kernels"));
+    case HitKind::Copy: return n + (one ? QStringLiteral(" copy") : QStringLiteral(" copies/memsets"));
+    case HitKind::Api: return n + (one ? QStringLiteral(" CUDA API call") : QStringLiteral(" CUDA API calls"));
+    case HitKind::Nvtx: return n + (one ? QStringLiteral(" NVTX range") : QStringLiteral(" NVTX ranges"));
+    case HitKind::Gap: return n + (one ? QStringLiteral(" gap") : QStringLiteral(" gaps"));
+    default: return n + QStringLiteral(" events");
+    }
+}
+
+QString tooltipText(const TimelineModel &model, const HitResult &hit)
+{
+    QStringList out;
+    for (const auto &[k, v] : describe(model, hit))
+        out << (k.isEmpty() ? v : k + QStringLiteral(": ") + v);
+    return out.join(QLatin1Char('\n'));
+}
+
+QString detailsHtml(const TimelineModel &model, const HitResult &hit)
+{
+    const Lines lines = describe(model, hit);
+    if (lines.isEmpty())
+        return QStringLiteral("<i>Nothing selected. Click a kernel, range, call or gap.</i>");
+    QString html;
+    for (const auto &[k, v] : lines) {
+        if (k.isEmpty())
+            html += QStringLiteral("<p><b>") + v.toHtmlEscaped() + QStringLiteral("</b></p><table>");
+        else
+            html += QStringLiteral("<tr><td><i>") + k.toHtmlEscaped() + QStringLiteral("</i>&nbsp;&nbsp;</td><td>")
+                + v.toHtmlEscaped() + QStringLiteral("</td></tr>");
+    }
+    if (hit.kind == HitKind::Kernel) {
+        const auto &k = model.trace()->gpus[hit.gpu].streams[hit.stream].kernels;
+        if (k.demangledName[hit.index] != k.shortName[hit.index])
+            html += QStringLiteral("<tr><td><i>Demangled</i></td><td>") + model.str(k.demangledName[hit.index]).toHtmlEscaped()
+                + QStringLiteral("</td></tr>");
+    }
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/trace.h"
+#include "ui/timeline/timelinemodel.h"
+
+namespace gaplens::ui {
+
+enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold };
+
+// What is drawn at a pixel: one event (index into its columns), a fold of events (first..last
+// indices, count) or an idle gap (index into TimelineModel::gaps(gpu).blame).
+// Times are absolute (not display) ns.
+struct HitResult
+{
+    HitKind kind = HitKind::None;
+    HitKind foldOf = HitKind::None; // for Fold: what was folded
+    int row = -1;
+    std::uint32_t rank = core::kNoIndex;
+    std::uint32_t gpu = core::kNoIndex;
+    std::uint32_t stream = core::kNoIndex;
+    std::uint32_t thread = core::kNoIndex;
+    std::uint32_t level = 0;
+    std::uint32_t index = core::kNoIndex; // event, first event of a fold, or gap index
+    std::uint32_t last = core::kNoIndex;  // last event of a fold
+    std::uint32_t count = 0;
+    core::TimeNs start = 0, end = 0;
+
+    bool isValid() const { return kind != HitKind::None; }
+    // Same thing (row may differ: a kernel shown on the merged and on its stream lane).
+    bool sameItem(const HitResult &o) const
+    {
+        return kind == o.kind && gpu == o.gpu && stream == o.stream && thread == o.thread && index == o.index
+            && count == o.count;
+    }
+};
+
+} // namespace gaplens::ui

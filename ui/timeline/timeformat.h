@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/time.h"
+
+#include <QString>
+
+class QFontMetrics;
+
+namespace gaplens::ui {
+
+// "1.235 ms", "17 ns", "2.500 s": picks the unit so the number is in [1, 1000).
+QString formatDuration(core::TimeNs ns, int decimals = 3);
+// A tick label for t (relative to the ruler origin) on a grid of step ns: the unit follows the
+// step and the decimals are just enough to tell neighbouring ticks apart ("1.25 ms").
+QString formatTick(core::TimeNs t, core::TimeNs step);
+// The smallest 1-2-5 step whose labels (measured with fm over [from, to]) are at least
+// minGapPx apart from each other at nsPerPx, so labels never overlap.
+core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const QFontMetrics &fm, int minGapPx = 16);
+// Parses "1.5ms", "20us", "3" (seconds), "250 ns" into ns; false on garbage.
+bool parseDuration(const QString &text, core::TimeNs &out);
+
+} // namespace gaplens::ui

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+#include "ui/timeline/timelinemodel.h"
+
+#include "ui/timeline/colors.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <limits>
+
+namespace gaplens::ui {
+
+using core::TimeNs;
+
+TimelineModel::TimelineModel(QObject *parent)
+    : QObject(parent)
+{
+}
+
+TimelineModel::~TimelineModel() = default;
+
+void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
+{
+    m_data = std::move(data);
+    m_collapsedRanks.clear();
+    m_expandedStreams.clear();
+    m_kernelColors.clear();
+    m_nvtxColors.clear();
+    m_findMatch.clear();
+    m_offsets.assign(trace() ? trace()->ranks.size() : 0, 0);
+    recomputeSpan();
+    recomputeGaps();
+    rebuildRows();
+    emit dataChanged();
+}
+
+QString TimelineModel::str(core::StringId id) const
+{
+    const auto *t = trace();
+    if (!t || id >= t->strings.size())
+        return {};
+    return QString::fromStdString(t->str(id));
+}
+
+QColor TimelineModel::kernelColor(core::StringId name) const
+{
+    if (m_kernelColors.size() <= name)
+        m_kernelColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
+    QRgb &c = m_kernelColors[name];
+    if (c == 0)
+        c = ui::kernelColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
+    return QColor::fromRgb(c);
+}
+
+QColor TimelineModel::nvtxColor(core::StringId name) const
+{
+    if (m_nvtxColors.size() <= name)
+        m_nvtxColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
+    QRgb &c = m_nvtxColors[name];
+    if (c == 0)
+        c = ui::nvtxColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
+    return QColor::fromRgb(c);
+}
+
+void TimelineModel::rebuildRows()
+{
+    m_rows.clear();
+    int y = 0;
+    auto add = [&](TimelineRow row, int height) {
+        row.y = y;
+        row.height = height;
+        y += height;
+        m_rows.push_back(std::move(row));
+    };
+    const auto *t = trace();
+    if (t) {
+        for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
+            const auto &rank = t->ranks[r];
+            TimelineRow header;
+            header.kind = RowKind::RankHeader;
+            header.rank = r;
+            header.expandable = true;
+            header.expanded = !isRankCollapsed(r);
+            QString label = QStringLiteral("Rank %1").arg(rank.rank);
+            if (!rank.host.empty())
+                label += QStringLiteral(" · ") + QString::fromStdString(rank.host);
+            label += QStringLiteral(" · pid %1").arg(rank.pid);
+            header.label = label;
+            add(header, kHeaderHeight);
+            if (isRankCollapsed(r))
+                continue;
+            for (auto g : rank.gpus) {
+                const auto &gpu = t->gpus[g];
+                const bool expanded = m_expandedStreams.count({r, g}) != 0;
+                TimelineRow merged;
+                merged.kind = RowKind::MergedKernels;
+                merged.rank = r;
+                merged.gpu = g;
+                merged.indent = 1;
+                std::uint32_t streamsOfRank = 0;
+                for (const auto &s : gpu.streams)
+                    if (s.rank == r || gpu.ranks.size() <= 1)
+                        ++streamsOfRank;
+                merged.expandable = streamsOfRank > 0;
+                merged.expanded = expanded;
+                merged.label = QStringLiteral("GPU %1").arg(gpu.deviceId);
+                if (!gpu.name.empty())
+                    merged.label += QStringLiteral(" · ") + QString::fromStdString(gpu.name);
+                merged.label += QStringLiteral(" · kernels");
+                add(merged, kLaneHeight);
+                if (expanded) {
+                    for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
+                        const auto &stream = gpu.streams[s];
+                        if (!(stream.rank == r || gpu.ranks.size() <= 1))
+                            continue;
+                        TimelineRow row;
+                        row.kind = RowKind::StreamKernels;
+                        row.rank = r;
+                        row.gpu = g;
+                        row.stream = s;
+                        row.indent = 2;
+                        row.label = QStringLiteral("stream %1").arg(stream.streamId);
+                        add(row, kLaneHeight);
+                    }
+                }
+                for (std::uint32_t d = 0; d < gpu.copies.nesting.levelCount(); ++d) {
+                    TimelineRow row;
+                    row.kind = RowKind::Copies;
+                    row.rank = r;
+                    row.gpu = g;
+                    row.level = d;
+                    row.indent = 1;
+                    if (d == 0)
+                        row.label = QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId);
+                    add(row, kLevelHeight);
+                }
+            }
+            for (auto th : rank.threads) {
+                const auto &thread = t->threads[th];
+                QString name = thread.name != core::kEmptyString ? QString::fromStdString(t->str(thread.name))
+                                                                 : QStringLiteral("thread");
+                name += QStringLiteral(" (%1)").arg(thread.tid);
+                for (std::uint32_t d = 0; d < thread.nvtx.nesting.levelCount(); ++d) {
+                    TimelineRow row;
+                    row.kind = RowKind::Nvtx;
+                    row.rank = r;
+                    row.thread = th;
+                    row.level = d;
+                    row.indent = 1;
+                    if (d == 0)
+                        row.label = name + QStringLiteral(" · NVTX");
+                    add(row, kLevelHeight);
+                }
+                for (std::uint32_t d = 0; d < thread.api.nesting.levelCount(); ++d) {
+                    TimelineRow row;
+                    row.kind = RowKind::Api;
+                    row.rank = r;
+                    row.thread = th;
+                    row.level = d;
+                    row.indent = 1;
+                    if (d == 0)
+                        row.label = name + QStringLiteral(" · CUDA API");
+                    add(row, kLevelHeight);
+                }
+            }
+        }
+    }
+    m_totalHeight = y;
+    emit rowsChanged();
+}
+
+int TimelineModel::rowAt(int y) const
+{
+    if (y < 0 || y >= m_totalHeight)
+        return -1;
+    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y, [](int v, const TimelineRow &r) { return v < r.y; });
+    return int(it - m_rows.begin()) - 1;
+}
+
+int TimelineModel::findRow(RowKind kind, std::uint32_t a, std::uint32_t level, std::uint32_t rank) const
+{
+    for (int i = 0; i < int(m_rows.size()); ++i) {
+        const auto &r = m_rows[i];
+        if (r.kind != kind || (rank != core::kNoIndex && r.rank != rank))
+            continue;
+        switch (kind) {
+        case RowKind::RankHeader:
+            if (r.rank == a)
+                return i;
+            break;
+        case RowKind::MergedKernels:
+            if (r.gpu == a)
+                return i;
+            break;
+        case RowKind::StreamKernels:
+            if (r.stream == a && r.gpu == level)
+                return i;
+            break;
+        case RowKind::Copies:
+            if (r.gpu == a && r.level == level)
+                return i;
+            break;
+        case RowKind::Nvtx:
+        case RowKind::Api:
+            if (r.thread == a && r.level == level)
+                return i;
+            break;
+        }
+    }
+    return -1;
+}
+
+void TimelineModel::toggleRow(int row)
+{
+    if (row < 0 || row >= int(m_rows.size()))
+        return;
+    const auto r = m_rows[row];
+    if (r.kind == RowKind::RankHeader)
+        setRankCollapsed(r.rank, !isRankCollapsed(r.rank));
+    else if (r.kind == RowKind::MergedKernels && r.expandable)
+        setStreamsExpanded(r.rank, r.gpu, !r.expanded);
+}
+
+void TimelineModel::setRankCollapsed(std::uint32_t rank, bool collapsed)
+{
+    if (collapsed)
+        m_collapsedRanks.insert(rank);
+    else
+        m_collapsedRanks.erase(rank);
+    rebuildRows();
+}
+
+void TimelineModel::setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded)
+{
+    if (expanded)
+        m_expandedStreams.insert({rank, gpu});
+    else
+        m_expandedStreams.erase({rank, gpu});
+    rebuildRows();
+}
+
+void TimelineModel::setGapThreshold(TimeNs ns)
+{
+    ns = std::max<TimeNs>(1, ns);
+    if (ns == m_gapThreshold)
+        return;
+    m_gapThreshold = ns;
+    recomputeGaps();
+    emit gapsChanged();
+}
+
+std::size_t TimelineModel::gapCount() const
+{
+    std::size_t n = 0;
+    for (const auto &g : m_gaps)
+        n += g.blame.size();
+    return n;
+}
+
+void TimelineModel::recomputeGaps()
+{
+    m_gaps.clear();
+    const auto *t = trace();
+    if (!t)
+        return;
+    m_gaps.resize(t->gpus.size());
+    // The busy intervals are precomputed on the loader thread; gaps at a threshold are one
+    // linear pass over them, and blaming each gap is a few binary searches.
+    const core::GapBlamer blamer(*t);
+    for (std::uint32_t g = 0; g < t->gpus.size(); ++g) {
+        const auto &lane = m_data->gpus[g];
+        auto &out = m_gaps[g];
+        for (std::size_t i = 1; i < lane.busyStart.size(); ++i) {
+            const TimeNs s = lane.busyEnd[i - 1], e = lane.busyStart[i];
+            if (e - s < m_gapThreshold)
+                continue;
+            out.blame.push_back(blamer.blame(g, core::TimeRange{s, e}));
+            out.start.push_back(s);
+            out.end.push_back(e);
+        }
+    }
+}
+
+void TimelineModel::recomputeSpan()
+{
+    const auto *t = trace();
+    if (!t) {
+        m_displaySpan = {};
+        return;
+    }
+    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+    auto addCols = [&](const std::vector<TimeNs> &s, const std::vector<TimeNs> &e, TimeNs off) {
+        if (s.empty())
+            return;
+        lo = std::min(lo, s.front() + off);
+        hi = std::max(hi, *std::max_element(e.begin(), e.end()) + off);
+    };
+    for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
+        const TimeNs off = rankOffset(r);
+        for (auto g : t->ranks[r].gpus) {
+            for (const auto &s : t->gpus[g].streams)
+                if (!s.kernels.start.empty()) {
+                    lo = std::min(lo, s.kernels.start.front() + off);
+                    hi = std::max(hi, s.kernels.end.back() + off);
+                }
+            addCols(t->gpus[g].copies.start, t->gpus[g].copies.end, off);
+        }
+        for (auto th : t->ranks[r].threads) {
+            addCols(t->threads[th].api.start, t->threads[th].api.end, off);
+            addCols(t->threads[th].nvtx.start, t->threads[th].nvtx.end, off);
+        }
+    }
+    m_displaySpan = lo <= hi ? core::TimeRange{lo, std::max(hi, lo + 1)} : t->span;
+    if (m_displaySpan.end <= m_displaySpan.start)
+        m_displaySpan.end = m_displaySpan.start + 1000;
+}
+
+void TimelineModel::alignAbsolute()
+{
+    std::fill(m_offsets.begin(), m_offsets.end(), 0);
+    recomputeSpan();
+    emit alignmentChanged();
+}
+
+bool TimelineModel::alignOnNvtx(const QString &name, int occurrence)
+{
+    const auto *t = trace();
+    if (!t || occurrence < 1)
+        return false;
+    const core::StringId id = t->strings.find(name.toStdString());
+    if (id == core::kEmptyString)
+        return false;
+    std::vector<TimeNs> anchor(t->ranks.size(), std::numeric_limits<TimeNs>::min());
+    bool any = false;
+    for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
+        // Occurrences over all threads of the rank, in start order.
+        std::vector<TimeNs> starts;
+        for (auto th : t->ranks[r].threads) {
+            const auto &n = t->threads[th].nvtx;
+            for (std::size_t i = 0; i < n.size(); ++i)
+                if (n.name[i] == id)
+                    starts.push_back(n.start[i]);
+        }
+        if (int(starts.size()) < occurrence)
+            continue;
+        std::nth_element(starts.begin(), starts.begin() + (occurrence - 1), starts.end());
+        anchor[r] = starts[occurrence - 1];
+        any = true;
+    }
+    if (!any)
+        return false;
+    TimeNs reference = 0;
+    for (auto a : anchor)
+        if (a != std::numeric_limits<TimeNs>::min()) {
+            reference = a;
+            break;
+        }
+    for (std::uint32_t r = 0; r < anchor.size(); ++r)
+        m_offsets[r] = anchor[r] == std::numeric_limits<TimeNs>::min() ? 0 : reference - anchor[r];
+    recomputeSpan();
+    emit alignmentChanged();
+    return true;
+}
+
+core::RowView TimelineModel::streamView(std::uint32_t gpu, std::uint32_t stream) const
+{
+    const auto &k = trace()->gpus[gpu].streams[stream].kernels;
+    return core::RowView{k.start, k.end, {}};
+}
+
+core::RowView TimelineModel::gapView(std::uint32_t gpu) const
+{
+    if (gpu >= m_gaps.size())
+        return {};
+    return core::RowView{m_gaps[gpu].start, m_gaps[gpu].end, {}};
+}
+
+core::RowView TimelineModel::rowView(const TimelineRow &row) const
+{
+    const auto *t = trace();
+    switch (row.kind) {
+    case RowKind::RankHeader:
+        return {};
+    case RowKind::MergedKernels:
+        return core::RowView{m_data->gpus[row.gpu].busyStart, m_data->gpus[row.gpu].busyEnd, {}};
+    case RowKind::StreamKernels:
+        return streamView(row.gpu, row.stream);
+    case RowKind::Copies: {
+        const auto &c = t->gpus[row.gpu].copies;
+        return core::RowView{c.start, c.end, c.nesting.level(row.level)};
+    }
+    case RowKind::Nvtx: {
+        const auto &n = t->threads[row.thread].nvtx;
+        return core::RowView{n.start, n.end, n.nesting.level(row.level)};
+    }
+    case RowKind::Api: {
+        const auto &a = t->threads[row.thread].api;
+        return core::RowView{a.start, a.end, a.nesting.level(row.level)};
+    }
+    }
+    return {};
+}
+
+void TimelineModel::setFindPattern(const QString &pattern, bool regex)
+{
+    m_findMatch.clear();
+    const auto *t = trace();
+    if (t && !pattern.isEmpty()) {
+        QRegularExpression re;
+        if (regex) {
+            re.setPattern(pattern);
+            re.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
+        }
+        m_findMatch.assign(t->strings.size(), false);
+        bool any = false;
+        // Strings are interned once, so matching per string (not per event) keeps find cheap.
+        for (core::StringId id = 1; id < t->strings.size(); ++id) {
+            const QString s = QString::fromStdString(t->str(id));
+            const bool m = regex ? (re.isValid() && re.match(s).hasMatch()) : s.contains(pattern, Qt::CaseInsensitive);
+            m_findMatch[id] = m;
+            any = any || m;
+        }
+        if (!any)
+            m_findMatch.assign(1, false); // a pattern with no match still counts as active
+    }
+    emit findPatternChanged();
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/lod.h"
+#include "ui/timeline/timelinedata.h"
+
+#include <QColor>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace gaplens::ui {
+
+enum class RowKind {
+    RankHeader,    // "Rank 0 · host · pid": click collapses the rank
+    MergedKernels, // union of a GPU's streams; idle-gap bands; click expands the streams
+    StreamKernels, // one stream's kernels
+    Copies,        // copies + memsets of a GPU, one row per nesting level
+    Nvtx,          // NVTX ranges of a thread, one row per depth
+    Api,           // CUDA API calls of a thread, one row per depth
+};
+
+struct TimelineRow
+{
+    RowKind kind = RowKind::RankHeader;
+    std::uint32_t rank = core::kNoIndex; // index into TraceSet::ranks
+    std::uint32_t gpu = core::kNoIndex;
+    std::uint32_t stream = core::kNoIndex; // index into Gpu::streams
+    std::uint32_t thread = core::kNoIndex;
+    std::uint32_t level = 0; // nesting depth for Copies / Nvtx / Api
+    int y = 0;
+    int height = 0;
+    int indent = 0;
+    bool expandable = false;
+    bool expanded = false;
+    QString label;
+};
+
+// The rows of the timeline for one loaded capture, their layout, the per-rank time offsets
+// (alignment) and the idle gaps at the current threshold. Owned by the GUI thread.
+// Display time of an event = its absolute time + rankOffset(rank).
+class TimelineModel : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kLaneHeight = 22;
+    static constexpr int kLevelHeight = 16;
+
+    explicit TimelineModel(QObject *parent = nullptr);
+    ~TimelineModel() override;
+
+    void setData(std::shared_ptr<const TimelineData> data);
+    const TimelineData *data() const { return m_data.get(); }
+    const core::TraceSet *trace() const { return m_data ? m_data->trace.get() : nullptr; }
+    bool isEmpty() const { return !trace(); }
+
+    const std::vector<TimelineRow> &rows() const { return m_rows; }
+    int totalHeight() const { return m_totalHeight; }
+    // Row index at content y (0 = top of the first row), or -1.
+    int rowAt(int y) const;
+    // First row index with kind/gpu/thread/level, or -1 (e.g. to draw a launch arrow).
+    int findRow(RowKind kind, std::uint32_t a, std::uint32_t level = 0, std::uint32_t rank = core::kNoIndex) const;
+
+    // Collapsing a rank hides everything but its header; expanding a merged lane shows streams.
+    void toggleRow(int row);
+    void setRankCollapsed(std::uint32_t rank, bool collapsed);
+    bool isRankCollapsed(std::uint32_t rank) const { return m_collapsedRanks.count(rank) != 0; }
+    void setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded);
+
+    // Idle gaps >= threshold on each GPU's merged lane, blamed (cause, API call, NVTX phase).
+    void setGapThreshold(core::TimeNs ns);
+    core::TimeNs gapThreshold() const { return m_gapThreshold; }
+    struct GpuGapList
+    {
+        std::vector<core::GapBlame> blame;            // sorted by start
+        std::vector<core::TimeNs> start, end;          // columns for draw lists
+    };
+    const GpuGapList &gaps(std::uint32_t gpu) const { return m_gaps[gpu]; }
+    std::size_t gapCount() const;
+
+    // Alignment: absolute time (all offsets 0), or the k-th (1-based) NVTX range named `name`
+    // of each rank starts at the same display time as rank 0's (first rank having it).
+    // Returns false (and keeps absolute) when no rank has that range.
+    void alignAbsolute();
+    bool alignOnNvtx(const QString &name, int occurrence);
+    core::TimeNs rankOffset(std::uint32_t rank) const { return rank < m_offsets.size() ? m_offsets[rank] : 0; }
+    // Display-time span of everything shown.
+    core::TimeRange displaySpan() const { return m_displaySpan; }
+    // The ruler shows times relative to this origin (start of the capture in display time).
+    core::TimeNs origin() const { return m_displaySpan.start; }
+
+    // The row's events as a draw-list row (MergedKernels: the busy intervals).
+    core::RowView rowView(const TimelineRow &row) const;
+    core::RowView streamView(std::uint32_t gpu, std::uint32_t stream) const;
+    core::RowView gapView(std::uint32_t gpu) const;
+
+    // Cached per StringId; kernel colours are stable across runs.
+    QColor kernelColor(core::StringId name) const;
+    QColor nvtxColor(core::StringId name) const;
+    QString str(core::StringId id) const;
+
+    // Find: marks which names match; matchesName is O(1) per event while painting.
+    void setFindPattern(const QString &pattern, bool regex);
+    bool hasFindPattern() const { return !m_findMatch.empty(); }
+    bool matchesName(core::StringId id) const { return id < m_findMatch.size() && m_findMatch[id]; }
+
+signals:
+    void dataChanged();
+    void rowsChanged();
+    void gapsChanged();
+    void alignmentChanged();
+    void findPatternChanged();
+
+private:
+    void rebuildRows();
+    void recomputeGaps();
+    void recomputeSpan();
+
+    std::shared_ptr<const TimelineData> m_data;
+    std::vector<TimelineRow> m_rows;
+    int m_totalHeight = 0;
+    std::set<std::uint32_t> m_collapsedRanks;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> m_expandedStreams; // (rank, gpu)
+    core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;
+    std::vector<GpuGapList> m_gaps;
+    std::vector<core::TimeNs> m_offsets;
+    core::TimeRange m_displaySpan;
+    mutable std::vector<QRgb> m_kernelColors, m_nvtxColors; // 0 = not computed yet
+    std::vector<bool> m_findMatch;
+};
+
+} // namespace gaplens::ui

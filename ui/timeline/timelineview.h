@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "ui/timeline/hitresult.h"
+#include "ui/timeline/trackpainter.h"
+
+#include <QAbstractScrollArea>
+
+#include <memory>
+#include <vector>
+
+namespace gaplens::ui {
+
+class GapLegend;
+class TimeRuler;
+class TimelineModel;
+class TrackLabels;
+class ZoomControl;
+struct TimelineData;
+
+// The timeline: ruler on top, labels on the left, and all visible rows painted into the
+// viewport by one TrackPainter. Navigation: wheel / Ctrl+wheel zoom around the cursor,
+// Shift+wheel scrolls rows, drag pans, Shift+drag or right-drag zooms to a range, W/S zoom,
+// A/D pan, Home fits all, Backspace / Alt+Left goes back. Click selects, double-click on a
+// fold or gap zooms to it.
+class TimelineView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    static constexpr int kLabelWidth = 270;
+    static constexpr int kRulerHeight = 24;
+
+    explicit TimelineView(QWidget *parent = nullptr);
+    ~TimelineView() override;
+
+    void setData(std::shared_ptr<const TimelineData> data);
+    TimelineModel *model() const { return m_model; }
+    ZoomControl *zoom() const { return m_zoom; }
+    TimeRuler *ruler() const { return m_ruler; }
+    TrackPainter &trackPainter() { return m_painter; }
+
+    // Viewport (track area) coordinates.
+    HitResult hitTest(QPoint viewportPos) const;
+    QRectF itemRect(const HitResult &hit) const;
+    void scrollToRow(int row);
+
+    const HitResult &selection() const { return m_overlay.selected; }
+    const HitResult &linkedItem() const { return m_overlay.linked; }
+    void setSelection(const HitResult &hit);
+
+    // Find over kernel and NVTX names (case-insensitive substring, or a regular expression).
+    // Returns the number of matches; findNext/Previous select the match and bring it into view.
+    int find(const QString &pattern, bool regex);
+    void findNext();
+    void findPrevious();
+    int findMatchCount() const { return int(m_matches.size()); }
+
+    // Paint statistics of the last viewport repaint.
+    qint64 lastPaintNs() const { return m_lastPaintNs; }
+    std::size_t lastItemCount() const { return m_painter.lastItemCount(); }
+    void setShowFrameTime(bool on);
+
+signals:
+    void selectionChanged(const gaplens::ui::HitResult &hit);
+    void timeSelectionChanged(gaplens::core::TimeRange range);
+    void findPositionChanged(int current, int total); // current is 1-based, 0 = none
+    void viewChanged();
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override;
+    void mousePressEvent(QMouseEvent *) override;
+    void mouseMoveEvent(QMouseEvent *) override;
+    void mouseReleaseEvent(QMouseEvent *) override;
+    void mouseDoubleClickEvent(QMouseEvent *) override;
+    void wheelEvent(QWheelEvent *) override;
+    void keyPressEvent(QKeyEvent *) override;
+    void leaveEvent(QEvent *) override;
+    bool viewportEvent(QEvent *) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void layoutChildren();
+    void updateScrollRange();
+    void computeLinked();
+    void jumpToMatch(int index);
+    void zoomToItem(const HitResult &hit);
+    double cursorXOrCenter() const;
+
+    TimelineModel *m_model;
+    ZoomControl *m_zoom;
+    TimeRuler *m_ruler;
+    TrackLabels *m_labels;
+    GapLegend *m_legend;
+    TrackPainter m_painter;
+    TrackPainter::Overlay m_overlay;
+
+    enum class Drag { None, Pan, RubberBand };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos, m_lastPos;
+    bool m_moved = false;
+    std::vector<HitResult> m_matches;
+    int m_matchIndex = -1;
+    qint64 m_lastPaintNs = 0;
+    bool m_showFrameTime = false;
+};
+
+} // namespace gaplens::ui

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+#include "ui/timeline/trackpainter.h"
+
+#include "ui/timeline/colors.h"
+#include "ui/timeline/timeformat.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/zoomcontrol.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gaplens::ui {
+
+using core::DrawItem;
+using core::TimeNs;
+
+namespace {
+
+constexpr int kMinTextPx = 28;
+constexpr int kGapStripPx = 4;
+const QColor kRowBackground(250, 250, 250);
+const QColor kRowBackgroundAlt(242, 244, 247);
+const QColor kHeaderBackground(222, 226, 232);
+
+QRect pixelRect(double x0, double x1, int top, int height, int width)
+{
+    // Clamp before converting: zoomed in, an event can be billions of pixels wide.
+    x0 = std::clamp(x0, -4.0, double(width) + 4.0);
+    x1 = std::clamp(x1, -4.0, double(width) + 4.0);
+    const int l = int(std::floor(x0));
+    int r = int(std::ceil(x1));
+    if (r <= l)
+        r = l + 1;
+    return QRect(l, top, r - l, height);
+}
+
+} // namespace
+
+TrackPainter::TrackPainter(const TimelineModel &model, const ZoomControl &zoom)
+    : m_model(model)
+    , m_zoom(zoom)
+{
+    m_font.setPointSizeF(7.5);
+}
+
+TrackPainter::RowWindow TrackPainter::windowFor(const TimelineRow &row) const
+{
+    RowWindow w;
+    w.offset = m_model.rankOffset(row.rank);
+    const auto vw = m_zoom.viewWindow();
+    w.window = core::ViewWindow{vw.start - w.offset, vw.end - w.offset, vw.widthPx};
+    return w;
+}
+
+double TrackPainter::xOf(TimeNs absolute, TimeNs offset) const
+{
+    return m_zoom.timeToX(absolute + offset);
+}
+
+QColor TrackPainter::kernelFoldColor(const core::KernelColumns &k, const DrawItem &item) const
+{
+    // The colour of the longest of a few evenly spaced samples: O(1) per fold, and at
+    // zoom-out it shows the dominant kernel rather than whichever was first.
+    std::uint32_t best = item.first;
+    TimeNs bestLen = -1;
+    const std::uint32_t n = item.last - item.first;
+    for (std::uint32_t s = 0; s <= 4; ++s) {
+        const std::uint32_t i = item.first + std::uint32_t(std::uint64_t(n) * s / 4);
+        const TimeNs len = k.end[i] - k.start[i];
+        if (len > bestLen) {
+            bestLen = len;
+            best = i;
+        }
+    }
+    return m_model.kernelColor(k.shortName[best]);
+}
+
+void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg)
+{
+    if (box.width() < kMinTextPx || text.isEmpty())
+        return;
+    const QRectF visible = box.intersected(QRectF(0, box.top(), m_zoom.width(), box.height()));
+    if (visible.width() < kMinTextPx)
+        return;
+    const QFontMetrics fm(m_font);
+    const QString elided = fm.elidedText(text, Qt::ElideRight, int(visible.width()) - 4);
+    if (elided.isEmpty() || elided == QStringLiteral("…"))
+        return;
+    p.setPen(textColorOn(bg));
+    p.drawText(visible.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, elided);
+}
+
+void TrackPainter::paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane)
+{
+    const auto &k = m_model.trace()->gpus[gpu].streams[stream].kernels;
+    core::buildDrawList(m_model.streamView(gpu, stream), w.window, m_items);
+    m_lastItemCount += m_items.size();
+    const int width = m_zoom.width();
+    const bool find = m_model.hasFindPattern();
+    for (const DrawItem &item : m_items) {
+        const QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
+        if (item.folded()) {
+            const QColor c = kernelFoldColor(k, item).darker(115);
+            p.fillRect(r, c);
+            // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
+            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), c.darker(160));
+            continue;
+        }
+        const auto name = k.shortName[item.first];
+        const QColor c = m_model.kernelColor(name);
+        p.fillRect(r, c);
+        if (find && m_model.matchesName(name)) {
+            p.setPen(QPen(QColor(255, 200, 0), 2));
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+        }
+        if (r.width() >= kMinTextPx) {
+            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), c.darker(130)); // separates neighbours
+            paintLabel(p, r, m_model.str(name), c);
+        }
+    }
+}
+
+void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w, const QRect &lane, bool strip)
+{
+    const auto &gaps = m_model.gaps(gpu);
+    if (gaps.blame.empty())
+        return;
+    core::buildDrawList(m_model.gapView(gpu), w.window, m_items, 1.0);
+    m_lastItemCount += m_items.size();
+    const int width = m_zoom.width();
+    for (const DrawItem &item : m_items) {
+        QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
+        if (r.width() < 2)
+            r.setWidth(2); // a gap >= threshold must stay visible at any zoom
+        const QColor c = gapCauseColor(gaps.blame[item.first].cause);
+        if (!strip) {
+            // Behind the kernels: fills the idle stretch itself.
+            p.fillRect(r, c);
+            continue;
+        }
+        // Over the kernels: a solid strip along the bottom edge stays visible where the
+        // gap is narrower than the kernel folds around it (zoomed out).
+        p.fillRect(QRect(r.left(), lane.bottom() - kGapStripPx + 1, r.width(), kGapStripPx), QColor(c.red(), c.green(), c.blue()));
+        if (!item.folded() && r.width() >= 60) {
+            p.setPen(Qt::black);
+            p.drawText(r.adjusted(0, 0, 0, -kGapStripPx), Qt::AlignCenter, formatDuration(item.end - item.start, 1));
+        }
+    }
+}
+
+void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane)
+{
+    const auto view = m_model.rowView(row);
+    core::buildDrawList(view, w.window, m_items);
+    m_lastItemCount += m_items.size();
+    const int width = m_zoom.width();
+    const auto *t = m_model.trace();
+    const bool find = m_model.hasFindPattern();
+    for (const DrawItem &item : m_items) {
+        const QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
+        const std::uint32_t ev = view.at(item.first);
+        QColor c;
+        QString text;
+        core::StringId name = core::kEmptyString;
+        switch (row.kind) {
+        case RowKind::Copies: {
+            const auto &cp = t->gpus[row.gpu].copies;
+            c = copyColor(cp.kind[ev]);
+            if (!item.folded() && r.width() >= kMinTextPx)
+                text = QString::fromLatin1(core::copyKindName(cp.kind[ev]));
+            break;
+        }
+        case RowKind::Nvtx:
+            name = t->threads[row.thread].nvtx.name[ev];
+            c = m_model.nvtxColor(name);
+            break;
+        case RowKind::Api:
+            name = t->threads[row.thread].api.name[ev];
+            c = apiColor(t->str(name));
+            break;
+        default:
+            break;
+        }
+        if (item.folded()) {
+            c = c.darker(120);
+            p.fillRect(r, c);
+            // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
+            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), c.darker(160));
+            continue;
+        }
+        p.fillRect(r, c);
+        if (find && name != core::kEmptyString && m_model.matchesName(name)) {
+            p.setPen(QPen(QColor(255, 170, 0), 2));
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+        }
+        if (r.width() >= kMinTextPx) {
+            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), c.darker(130));
+            paintLabel(p, r, name != core::kEmptyString ? m_model.str(name) : text, c);
+        }
+    }
+}
+
+void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &overlay)
+{
+    m_lastItemCount = 0;
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setFont(m_font);
+    // Rows paint their own background; only the area below the last row needs clearing.
+    const int below = std::max(0, m_model.totalHeight() - scrollY);
+    if (below < size.height())
+        p.fillRect(QRect(0, below, size.width(), size.height() - below), QColor(255, 255, 255));
+    const auto &rows = m_model.rows();
+    const int first = std::max(0, m_model.rowAt(scrollY));
+    for (int i = first; i < int(rows.size()); ++i) {
+        const TimelineRow &row = rows[i];
+        const int top = row.y - scrollY;
+        if (top >= size.height())
+            break;
+        const QRect band(0, top, size.width(), row.height);
+        if (row.kind == RowKind::RankHeader) {
+            p.fillRect(band, kHeaderBackground);
+            continue;
+        }
+        p.fillRect(band, (i % 2) ? kRowBackground : kRowBackgroundAlt);
+        const QRect lane = band.adjusted(0, 2, 0, -1);
+        const RowWindow w = windowFor(row);
+        switch (row.kind) {
+        case RowKind::MergedKernels: {
+            // The union of all streams: every stream's draw list painted into one lane, then
+            // the idle-gap bands on top so they stay visible under folded kernels.
+            const auto &gpu = m_model.trace()->gpus[row.gpu];
+            paintGaps(p, row.gpu, w, lane, false);
+            for (std::uint32_t s = 0; s < gpu.streams.size(); ++s)
+                paintKernels(p, row.gpu, s, w, lane);
+            paintGaps(p, row.gpu, w, lane, true);
+            break;
+        }
+        case RowKind::StreamKernels:
+            paintKernels(p, row.gpu, row.stream, w, lane);
+            break;
+        case RowKind::Copies:
+        case RowKind::Nvtx:
+        case RowKind::Api:
+            paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0));
+            break;
+        case RowKind::RankHeader:
+            break;
+        }
+    }
+
+    if (overlay.hasTimeSelection) {
+        const double x0 = m_zoom.timeToX(overlay.timeSelection.start);
+        const double x1 = m_zoom.timeToX(overlay.timeSelection.end);
+        const QRect r = pixelRect(x0, x1, 0, size.height(), size.width());
+        p.fillRect(r, QColor(60, 120, 220, 40));
+        p.fillRect(QRect(r.left(), 0, 1, size.height()), QColor(60, 120, 220, 160));
+        p.fillRect(QRect(r.right(), 0, 1, size.height()), QColor(60, 120, 220, 160));
+    }
+
+    auto outline = [&](const HitResult &hit, const QColor &color, int penWidth) {
+        if (!hit.isValid())
+            return;
+        const QRectF r = itemRect(hit, scrollY);
+        if (r.isEmpty())
+            return;
+        p.setPen(QPen(color, penWidth));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    };
+    outline(overlay.hovered, QColor(40, 40, 40, 160), 1);
+    outline(overlay.selected, QColor(0, 0, 0), 2);
+    outline(overlay.linked, QColor(0, 0, 0), 2);
+
+    if (overlay.selected.isValid() && overlay.linked.isValid()) {
+        // Arrow from the launching API call to its kernel (or the reverse when a call is selected).
+        const QRectF a = itemRect(overlay.selected, scrollY);
+        const QRectF b = itemRect(overlay.linked, scrollY);
+        if (!a.isEmpty() && !b.isEmpty()) {
+            const bool selectedIsKernel = overlay.selected.kind == HitKind::Kernel;
+            const QRectF &call = selectedIsKernel ? b : a;
+            const QRectF &kernel = selectedIsKernel ? a : b;
+            const QPointF from(call.left() + std::min(call.width(), 4.0), call.center().y());
+            const QPointF to(kernel.left(), kernel.top() > from.y() ? kernel.top() : kernel.bottom());
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(QPen(QColor(20, 20, 20), 1.5));
+            p.drawLine(from, to);
+            const QPointF d = to - from;
+            const double len = std::hypot(d.x(), d.y());
+            if (len > 1) {
+                const QPointF u = d / len, nrm(-u.y(), u.x());
+                const QPointF head[3] = {to, to - u * 8 + nrm * 4, to - u * 8 - nrm * 4};
+                p.setBrush(QColor(20, 20, 20));
+                p.drawPolygon(head, 3);
+            }
+            p.setRenderHint(QPainter::Antialiasing, false);
+        }
+    }
+}
+
+int TrackPainter::itemAt(const core::RowView &view, const RowWindow &w, double x, std::vector<DrawItem> &items) const
+{
+    core::buildDrawList(view, w.window, items);
+    int best = -1;
+    double bestDist = 1e9;
+    for (int i = 0; i < int(items.size()); ++i) {
+        double x0 = xOf(items[i].start, w.offset), x1 = xOf(items[i].end, w.offset);
+        if (x1 - x0 < 1)
+            x1 = x0 + 1;
+        const double dist = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0.0);
+        if (dist <= 1.0 && dist < bestDist) {
+            bestDist = dist;
+            best = i;
+        }
+    }
+    return best;
+}
+
+HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
+{
+    HitResult hit;
+    const int rowIndex = m_model.rowAt(pos.y() + scrollY);
+    if (rowIndex < 0 || m_model.isEmpty())
+        return hit;
+    const TimelineRow &row = m_model.rows()[rowIndex];
+    const RowWindow w = windowFor(row);
+    const double x = pos.x();
+    hit.row = rowIndex;
+    hit.rank = row.rank;
+    hit.gpu = row.gpu;
+    hit.thread = row.thread;
+    hit.level = row.level;
+    std::vector<DrawItem> items;
+
+    auto fromItem = [&](const core::RowView &view, const DrawItem &item, HitKind kind) {
+        hit.kind = item.folded() ? HitKind::Fold : kind;
+        hit.foldOf = item.folded() ? kind : HitKind::None;
+        hit.index = view.at(item.first);
+        hit.last = view.at(item.last);
+        hit.count = item.count;
+        hit.start = item.start;
+        hit.end = item.end;
+    };
+
+    switch (row.kind) {
+    case RowKind::RankHeader:
+        break;
+    case RowKind::MergedKernels: {
+        const auto &gpu = m_model.trace()->gpus[row.gpu];
+        for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
+            const auto view = m_model.streamView(row.gpu, s);
+            const int i = itemAt(view, w, x, items);
+            if (i >= 0) {
+                fromItem(view, items[i], HitKind::Kernel);
+                hit.stream = s;
+                return hit;
+            }
+        }
+        const auto gapView = m_model.gapView(row.gpu);
+        core::buildDrawList(gapView, w.window, items, 1.0);
+        for (const auto &item : items) {
+            double x0 = xOf(item.start, w.offset), x1 = xOf(item.end, w.offset);
+            if (x1 - x0 < 2)
+                x1 = x0 + 2; // bands are painted at least 2 px wide
+            if (x >= x0 - 1 && x <= x1 + 1) {
+                // Within a fold of gaps, pick the gap nearest to x.
+                std::uint32_t g = item.first;
+                const TimeNs t = m_zoom.xToTime(x) - w.offset;
+                for (std::uint32_t k = item.first; k <= item.last; ++k)
+                    if (gapView.startAt(k) <= t)
+                        g = k;
+                hit.kind = HitKind::Gap;
+                hit.index = g;
+                hit.count = 1;
+                hit.start = gapView.startAt(g);
+                hit.end = gapView.endAt(g);
+                return hit;
+            }
+        }
+        break;
+    }
+    case RowKind::StreamKernels: {
+        const auto view = m_model.streamView(row.gpu, row.stream);
+        const int i = itemAt(view, w, x, items);
+        if (i >= 0) {
+            fromItem(view, items[i], HitKind::Kernel);
+            hit.stream = row.stream;
+        }
+        break;
+    }
+    case RowKind::Copies:
+    case RowKind::Nvtx:
+    case RowKind::Api: {
+        const auto view = m_model.rowView(row);
+        const int i = itemAt(view, w, x, items);
+        if (i >= 0)
+            fromItem(view, items[i],
+                     row.kind == RowKind::Copies ? HitKind::Copy : (row.kind == RowKind::Nvtx ? HitKind::Nvtx : HitKind::Api));
+        break;
+    }
+    }
+    if (!hit.isValid())
+        hit.row = rowIndex; // the row is still useful (e.g. for labels)
+    return hit.isValid() ? hit : HitResult{HitKind::None, HitKind::None, rowIndex};
+}
+
+int TrackPainter::rowOf(const HitResult &hit) const
+{
+    const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
+    switch (kind) {
+    case HitKind::Kernel: {
+        const int streamRow = m_model.findRow(RowKind::StreamKernels, hit.stream, hit.gpu, hit.rank);
+        if (streamRow >= 0)
+            return streamRow;
+        if (hit.row >= 0 && hit.row < int(m_model.rows().size()) && m_model.rows()[hit.row].gpu == hit.gpu
+            && m_model.rows()[hit.row].kind == RowKind::MergedKernels)
+            return hit.row;
+        return m_model.findRow(RowKind::MergedKernels, hit.gpu, 0, hit.rank);
+    }
+    case HitKind::Gap:
+        return m_model.findRow(RowKind::MergedKernels, hit.gpu, 0, hit.rank);
+    case HitKind::Copy:
+        return m_model.findRow(RowKind::Copies, hit.gpu, hit.level, hit.rank);
+    case HitKind::Nvtx:
+        return m_model.findRow(RowKind::Nvtx, hit.thread, hit.level);
+    case HitKind::Api:
+        return m_model.findRow(RowKind::Api, hit.thread, hit.level);
+    default:
+        return -1;
+    }
+}
+
+QRectF TrackPainter::itemRect(const HitResult &hit, int scrollY) const
+{
+    const int r = rowOf(hit);
+    if (r < 0)
+        return {};
+    const auto &row = m_model.rows()[r];
+    const TimeNs off = m_model.rankOffset(row.rank);
+    double x0 = std::clamp(xOf(hit.start, off), -10.0, m_zoom.width() + 10.0);
+    double x1 = std::clamp(xOf(hit.end, off), -10.0, m_zoom.width() + 10.0);
+    if (x1 - x0 < 2) {
+        x0 = std::floor(x0);
+        x1 = x0 + 2;
+    }
+    return QRectF(x0, row.y - scrollY + 1, x1 - x0, row.height - 1);
+}
+
+} // namespace gaplens::ui
