@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/export_writer.h"
 
+#include "sqltestdb.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -18,59 +19,8 @@ using namespace gaplens::core;
 
 namespace {
 
-// Read-only connection for the assertions; raw SQL keeps the test independent of any reader.
-class Db
-{
-public:
-    explicit Db(const std::string &path)
-    {
-        if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            sqlite3_close(m_db);
-            m_db = nullptr;
-        }
-    }
-    ~Db() { sqlite3_close(m_db); }
-    bool isOpen() const { return m_db != nullptr; }
-
-    // All rows of a query, every value as text ("NULL" for NULL).
-    std::vector<std::vector<std::string>> rows(const std::string &sql) const
-    {
-        std::vector<std::vector<std::string>> out;
-        sqlite3_stmt *stmt = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-            out.push_back({"SQL ERROR: " + std::string(sqlite3_errmsg(m_db))});
-            return out;
-        }
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            std::vector<std::string> row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-                const auto *text = sqlite3_column_text(stmt, c);
-                row.push_back(text ? reinterpret_cast<const char *>(text) : "NULL");
-            }
-            out.push_back(std::move(row));
-        }
-        sqlite3_finalize(stmt);
-        return out;
-    }
-    std::string text(const std::string &sql) const
-    {
-        const auto r = rows(sql);
-        return r.empty() || r[0].empty() ? std::string("<no row>") : r[0][0];
-    }
-    std::int64_t integer(const std::string &sql) const { return std::stoll(text(sql)); }
-    bool hasTable(const std::string &name) const
-    {
-        return integer("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='" + name + "'") == 1;
-    }
-    // (name, declared type, notnull, pk) of every column, in order.
-    std::vector<std::vector<std::string>> columns(const std::string &table) const
-    {
-        return rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info('" + table + "') ORDER BY cid");
-    }
-
-private:
-    sqlite3 *m_db = nullptr;
-};
+// Raw SQL keeps the assertions independent of any reader.
+using Db = gaplens::test::SqlTestDb;
 
 QByteArray joined(const std::vector<std::vector<std::string>> &rows)
 {

@@ -3,30 +3,18 @@
 // names it and says what is wrong; data problems inside a good file are counted.
 #include "gaplens/core/loader.h"
 
+#include "sqltestdb.h"
+
 #include <QTemporaryDir>
 #include <QTest>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
 
 using namespace gaplens::core;
+using gaplens::test::execSql;
 
 namespace {
-
-void execSql(const std::string &path, const std::string &sql)
-{
-    sqlite3 *db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    char *err = nullptr;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        const std::string message = err ? err : "?";
-        sqlite3_free(err);
-        sqlite3_close(db);
-        qFatal("fixture SQL failed: %s", message.c_str());
-    }
-    sqlite3_close(db);
-}
 
 // A minimal but valid export: one kernel launched by one runtime call, one NVTX range.
 // Columns in an unusual order with an extra tool column, as real files vary.

@@ -3,26 +3,15 @@
 // (70/71), marks (34), domains (75), text vs textId, negative and shifted timestamps.
 #include "gaplens/core/loader.h"
 
+#include "sqltestdb.h"
+
 #include <QTemporaryDir>
 #include <QTest>
-#include <sqlite3.h>
 
 using namespace gaplens::core;
+using gaplens::test::execSql;
 
 namespace {
-
-void execSql(const std::string &path, const std::string &sql)
-{
-    sqlite3 *db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    char *err = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    const std::string message = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    if (rc != SQLITE_OK)
-        qFatal("fixture SQL failed: %s", message.c_str());
-}
 
 // Thread 7 of pid 7 is the main thread; thread 8 another one.
 constexpr const char *kNvtxExport = R"(

@@ -3,6 +3,7 @@
 // it equals an independent computation in SQL over the same file.
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/loader.h"
+#include "sqltestdb.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -16,24 +17,9 @@ using namespace gaplens::core;
 
 namespace {
 
-// Runs a query returning one integer.
-std::int64_t sqlInt(const std::string &file, const std::string &sql)
-{
-    sqlite3 *db = nullptr;
-    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt *stmt = nullptr;
-    std::int64_t value = -1;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
-        value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return value;
-}
+using gaplens::test::sqlInt;
 
-bool hasTable(const std::string &file, const char *table)
-{
-    return sqlInt(file, std::string("SELECT count(*) FROM sqlite_master WHERE name = '") + table + "'") == 1;
-}
+bool hasTable(const std::string &file, const char *table) { return gaplens::test::SqlTestDb(file).hasTable(table); }
 
 std::int64_t countRows(const std::string &file, const char *table, const char *where = "1")
 {
