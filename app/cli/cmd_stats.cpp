@@ -10,9 +10,9 @@ namespace gaplens::cli {
 namespace {
 
 // The statistics columns every summary shares, in nsys stats order.
-void addStatsColumns(Table &table)
+void addStatsColumns(Table &table, const char *countName)
 {
-    table.addColumn("calls", "calls");
+    table.addColumn(countName, countName);
     table.addColumn("total", "total_ns");
     table.addColumn("%", "pct");
     table.addColumn("avg", "avg_ns");
@@ -51,34 +51,82 @@ std::size_t rowLimit(const CommandContext &ctx, std::size_t size)
     return ctx.options.top ? std::min(ctx.options.top, size) : size;
 }
 
-Table kernelTable(const CommandContext &ctx, const core::KernelSummary &summary, const std::string &title)
+// What differs between the kernel, NVTX and API summaries: names, and NVTX's style column.
+struct SummaryLayout
 {
-    Table table(title);
-    table.addColumn("kernel", "name");
-    addStatsColumns(table);
+    const char *nameHeader;           // table header of the name column
+    const char *arrayKey;             // JSON array of rows
+    const char *countKey;             // JSON name of the count
+    const char *styleHeader = nullptr; // an extra text column (NVTX push/pop or start/end)
+};
+
+const char *nvtxStyle(core::NvtxKind k) { return k == core::NvtxKind::PushPop ? "PushPop" : "StartEnd"; }
+
+template<typename Row>
+const char *styleOf(const Row &row)
+{
+    if constexpr (requires { row.kind; })
+        return nvtxStyle(row.kind);
+    else
+        return "";
+}
+
+template<typename Summary>
+Table summaryTable(const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout, std::string title)
+{
+    Table table(std::move(title));
+    table.addColumn(layout.nameHeader, "name");
+    if (layout.styleHeader)
+        table.addColumn(layout.styleHeader, "style");
+    addStatsColumns(table, layout.countKey);
     for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
         const auto &row = summary.rows[i];
         std::vector<Cell> cells{textCell(ctx.str(row.name))};
+        if (layout.styleHeader)
+            cells.push_back(textCell(styleOf(row)));
         appendStatsCells(cells, row.stats, row.percent);
         table.addRow(std::move(cells));
     }
     return table;
 }
 
-void writeKernelRows(JsonWriter &json, const CommandContext &ctx, const core::KernelSummary &summary)
+template<typename Summary>
+void writeSummaryRows(JsonWriter &json, const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout)
 {
     json.field("total_ns", summary.totalNs);
     json.field("instances", summary.instances);
-    json.key("kernels").beginArray();
+    json.key(layout.arrayKey).beginArray();
     for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
         const auto &row = summary.rows[i];
         json.beginObject();
         json.field("name", ctx.str(row.name));
-        writeStatsFields(json, row.stats, row.percent, "calls");
+        if (layout.styleHeader)
+            json.field("style", styleOf(row));
+        writeStatsFields(json, row.stats, row.percent, layout.countKey);
         json.endObject();
     }
     json.endArray();
 }
+
+// nvtx and api: one summary, printed in the chosen format.
+template<typename Summary>
+int printSummary(const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout, std::string title)
+{
+    if (ctx.options.format == Format::Json) {
+        JsonWriter json;
+        beginJsonDocument(json, ctx);
+        writeSummaryRows(json, ctx, summary, layout);
+        json.endObject();
+        printJson(json);
+    } else {
+        printTables(ctx, {summaryTable(ctx, summary, layout, std::move(title))});
+    }
+    return 0;
+}
+
+constexpr SummaryLayout kKernelLayout{"kernel", "kernels", "calls"};
+constexpr SummaryLayout kNvtxLayout{"range", "ranges", "instances", "style"};
+constexpr SummaryLayout kApiLayout{"API", "calls", "calls"};
 
 } // namespace
 
@@ -96,13 +144,13 @@ int runKernels(const CommandContext &ctx)
         JsonWriter json;
         beginJsonDocument(json, ctx);
         json.field("name_kind", ctx.options.demangled ? "demangled" : "short");
-        writeKernelRows(json, ctx, overall);
+        writeSummaryRows(json, ctx, overall, kKernelLayout);
         if (ctx.options.perRank) {
             json.key("ranks").beginArray();
             for (const auto &s : perRank) {
                 json.beginObject();
                 json.field("rank", ctx.rankNumber(s.rank));
-                writeKernelRows(json, ctx, s);
+                writeSummaryRows(json, ctx, s, kKernelLayout);
                 json.endObject();
             }
             json.endArray();
@@ -111,11 +159,12 @@ int runKernels(const CommandContext &ctx)
         printJson(json);
         return 0;
     }
-    std::vector<Table> tables{kernelTable(
-        ctx, overall,
-        fmt::format("Top kernels over {} (% of all kernel time)", ctx.options.rankNumbers.empty() ? "all ranks" : "selected ranks"))};
+    std::vector<Table> tables{summaryTable(ctx, overall, kKernelLayout,
+                                           fmt::format("Top kernels over {} (% of all kernel time)",
+                                                       ctx.options.rankNumbers.empty() ? "all ranks" : "selected ranks"))};
     for (const auto &s : perRank)
-        tables.push_back(kernelTable(ctx, s, fmt::format("Top kernels of rank {}", ctx.rankNumber(s.rank))));
+        tables.push_back(
+            summaryTable(ctx, s, kKernelLayout, fmt::format("Top kernels of rank {}", ctx.rankNumber(s.rank))));
     printTables(ctx, tables);
     return 0;
 }
@@ -124,75 +173,15 @@ int runNvtx(const CommandContext &ctx)
 {
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
-    const auto summary = core::summarizeNvtx(ctx.t(), options);
-    auto style = [](core::NvtxKind k) { return k == core::NvtxKind::PushPop ? "PushPop" : "StartEnd"; };
-    if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("total_ns", summary.totalNs);
-        json.field("instances", summary.instances);
-        json.key("ranges").beginArray();
-        for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
-            const auto &row = summary.rows[i];
-            json.beginObject();
-            json.field("name", ctx.str(row.name));
-            json.field("style", style(row.kind));
-            writeStatsFields(json, row.stats, row.percent, "instances");
-            json.endObject();
-        }
-        json.endArray();
-        json.endObject();
-        printJson(json);
-        return 0;
-    }
-    Table table("NVTX ranges (CPU time; % of all range time)");
-    table.addColumn("range", "name");
-    table.addColumn("style", "style");
-    addStatsColumns(table);
-    for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
-        const auto &row = summary.rows[i];
-        std::vector<Cell> cells{textCell(ctx.str(row.name)), textCell(style(row.kind))};
-        appendStatsCells(cells, row.stats, row.percent);
-        table.addRow(std::move(cells));
-    }
-    printTables(ctx, {table});
-    return 0;
+    return printSummary(ctx, core::summarizeNvtx(ctx.t(), options), kNvtxLayout,
+                        "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
 }
 
 int runApi(const CommandContext &ctx)
 {
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
-    const auto summary = core::summarizeApi(ctx.t(), options);
-    if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("total_ns", summary.totalNs);
-        json.field("instances", summary.instances);
-        json.key("calls").beginArray();
-        for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
-            const auto &row = summary.rows[i];
-            json.beginObject();
-            json.field("name", ctx.str(row.name));
-            writeStatsFields(json, row.stats, row.percent, "calls");
-            json.endObject();
-        }
-        json.endArray();
-        json.endObject();
-        printJson(json);
-        return 0;
-    }
-    Table table("CUDA API calls (% of all API time)");
-    table.addColumn("API", "name");
-    addStatsColumns(table);
-    for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
-        const auto &row = summary.rows[i];
-        std::vector<Cell> cells{textCell(ctx.str(row.name))};
-        appendStatsCells(cells, row.stats, row.percent);
-        table.addRow(std::move(cells));
-    }
-    printTables(ctx, {table});
-    return 0;
+    return printSummary(ctx, core::summarizeApi(ctx.t(), options), kApiLayout, "CUDA API calls (% of all API time)");
 }
 
 } // namespace gaplens::cli
