@@ -9,8 +9,8 @@
 namespace gaplens::cli {
 namespace {
 
-const std::set<std::string> kCommands = {"summary", "kernels", "gaps", "blame", "pace",
-                                         "nvtx",    "api",     "ranks", "synth"};
+const std::set<std::string> kCommands = {"summary", "kernels", "gaps",  "blame", "pace", "nvtx",
+                                         "api",     "ranks",   "synth", "diff",  "check"};
 
 template<typename T>
 T parseNumber(const std::string &text, const std::string &option)
@@ -53,23 +53,34 @@ Commands:
   api       CUDA API summary (like cuda_api_sum)
   ranks     which file and process is which rank, and how that was decided
   synth     write a synthetic training capture: synth --out DIR [--ranks N] [--steps N]
+  diff      compare two captures: diff --before A... --after B... [--format table|csv|json|md]
+            headline per step with a noise verdict, kernels, idle time by cause and phase, NVTX
+  check     regression check against a stored summary:
+            check --baseline BASELINE.json [--tolerance 3%] FILES...
+            (BASELINE.json from `gaplens-cli summary --format json`); exit 3 when a GPU's busy %
+            fell or a rank's median step time rose by more than the tolerance (% of the baseline)
 
 Options:
-  --format table|csv|json   output format (default: table)
+  --format table|csv|json|md  output format (default: table; md = Markdown, diff and check only)
   --min-gap-us N            idle-gap threshold in microseconds (default: 100)
   --with-copies             count copies and memsets as GPU busy time (default: kernels only)
   --ranks LIST              only these rank numbers, e.g. --ranks 0,3
   --rank-map FILE[:PID]=N   set the rank of a file (or one process of it); repeatable
-  --range NAME              NVTX range for pace (e.g. train_step)
+  --range NAME              NVTX range for pace and diff steps (e.g. train_step)
   --gpu                     pace: use the GPU projection of the range instead of CPU time
   --demangled               kernels: group by demangled name instead of short name
   --per-rank                kernels, blame: also one table per rank
-  --top N                   kernels, nvtx, api: only the first N rows
+  --top N                   kernels, nvtx, api, diff: only the first N rows (diff: kernels, NVTX)
+  --before FILES...         diff: the capture before the change (files or folders)
+  --after FILES...          diff: the capture after the change
+  --baseline FILE           check: a `gaplens-cli summary --format json` document
+  --tolerance P[%]          check: allowed change, % of the baseline value (default: 3%)
   --threads N               reports read in parallel (default: all cores)
   -h, --help                this text
 
 Exit status: 0 on success; 1 when an input file could not be loaded (the others are still
-reported); 2 for a usage error.
+reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a
+regression.
 )";
 }
 
@@ -101,8 +112,28 @@ Options parseOptions(int argc, char **argv)
                 o.format = Format::Csv;
             else if (f == "json")
                 o.format = Format::Json;
+            else if (f == "md")
+                o.format = Format::Markdown;
             else
-                throw UsageError{fmt::format("--format must be table, csv or json, not '{}'", f)};
+                throw UsageError{fmt::format("--format must be table, csv, json or md, not '{}'", f)};
+        } else if (arg == "--before" || arg == "--after") {
+            // Takes every following argument up to the next option: shells expand
+            // `--before runs/base/*.sqlite` into many words.
+            auto &list = arg == "--before" ? o.beforeFiles : o.afterFiles;
+            const auto first = list.size();
+            while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
+                list.push_back(argv[++i]);
+            if (list.size() == first)
+                throw UsageError{fmt::format("{} needs at least one file or folder", arg)};
+        } else if (arg == "--baseline") {
+            o.baselinePath = next();
+        } else if (arg == "--tolerance") {
+            auto text = next();
+            if (!text.empty() && text.back() == '%')
+                text.pop_back();
+            o.tolerancePercent = parseDouble(text, arg);
+            if (!(o.tolerancePercent >= 0))
+                throw UsageError{"--tolerance must not be negative"};
         } else if (arg == "--min-gap-us") {
             const double us = parseDouble(next(), arg);
             if (us < 0)
@@ -160,9 +191,23 @@ Options parseOptions(int argc, char **argv)
             throw UsageError{"synth needs --out DIR"};
         if (o.synthRanks < 1 || o.synthSteps < 1)
             throw UsageError{"synth needs at least one rank and one step"};
+    } else if (o.command == "diff") {
+        if (o.beforeFiles.empty() || o.afterFiles.empty())
+            throw UsageError{"diff needs --before FILES... and --after FILES..."};
+        if (!o.files.empty())
+            throw UsageError{fmt::format("diff takes its files after --before and --after, not '{}'", o.files.front())};
+    } else if (o.command == "check") {
+        if (o.baselinePath.empty())
+            throw UsageError{"check needs --baseline BASELINE.json (from `gaplens-cli summary --format json`)"};
+        if (o.files.empty())
+            throw UsageError{"no input files"};
     } else if (o.command != "--help" && o.files.empty()) {
         throw UsageError{"no input files"};
     }
+    if (o.command != "--help" && o.format == Format::Markdown && o.command != "diff" && o.command != "check")
+        throw UsageError{"--format md is for diff and check only"};
+    if (o.command != "--help" && o.command != "diff" && (!o.beforeFiles.empty() || !o.afterFiles.empty()))
+        throw UsageError{"--before and --after are for diff only"};
     return o;
 }
 

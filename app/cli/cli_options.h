@@ -9,7 +9,7 @@
 
 namespace gaplens::cli {
 
-enum class Format { Table, Csv, Json };
+enum class Format { Table, Csv, Json, Markdown }; // Markdown: diff and check only
 
 // Thrown for a malformed command line; main prints it with the usage hint, exit code 2.
 struct UsageError
@@ -37,6 +37,11 @@ struct Options
     int synthRanks = 4;
     int synthSteps = 20;
     std::size_t synthKernelsPerRank = 0;
+    // diff: --before A... --after B... (each one or many files or folders)
+    std::vector<std::string> beforeFiles, afterFiles;
+    // check: --baseline FILE (a `summary --format json` document), --tolerance 3%
+    std::string baselinePath;
+    double tolerancePercent = 3.0;
 };
 
 // Parses argv after the program name; throws UsageError.

@@ -149,7 +149,7 @@ int runGaps(const CommandContext &ctx)
                       durationCell(double(gap.gap.duration())), textCell(causeText(ctx, gap)),
                       textCell(stackText(ctx, gap))});
     }
-    printTables(ctx, {table});
+    printTables(ctx.options.format, {table});
     return 0;
 }
 
@@ -202,7 +202,7 @@ int runBlame(const CommandContext &ctx)
             tables.push_back(bucketTable(fmt::format("Rank {}: idle time by NVTX phase", n), "NVTX phase",
                                          r.totals.byPhase, r.totals.totalGapNs));
         }
-    printTables(ctx, tables);
+    printTables(ctx.options.format, tables);
     return 0;
 }
 

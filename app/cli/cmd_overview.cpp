@@ -173,7 +173,7 @@ int runSummary(const CommandContext &ctx)
         }
     }
     std::vector<Table> tables{table};
-    printTables(ctx, tables);
+    printTables(ctx.options.format, tables);
     if (ctx.options.format == Format::Table) {
         if (pace)
             std::printf("\nmedian step: NVTX range '%s' (choose another with --range NAME)\n", pace->rangeName.c_str());
@@ -229,7 +229,7 @@ int runRanks(const CommandContext &ctx)
                       textCell(gpus.empty() ? "-" : gpus), textCell(std::string(core::rankSourceName(rank.source))),
                       textCell(rank.sourceDetail)});
     }
-    printTables(ctx, {table});
+    printTables(ctx.options.format, {table});
     if (ctx.options.format == Format::Table)
         for (const auto &w : trace.warnings)
             std::printf("warning: %s\n", w.c_str());

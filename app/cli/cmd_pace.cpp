@@ -133,7 +133,7 @@ int runPace(const CommandContext &ctx)
                         n ? durationCell(kernelSum / double(n)) : textCell("-"),
                         n ? percentCell(busyPctSum / double(n)) : textCell("-")});
     }
-    printTables(ctx, {matrix, perRank});
+    printTables(ctx.options.format, {matrix, perRank});
     if (ctx.options.format == Format::Table)
         std::printf("\nverdict: %s\n", verdict.c_str());
     return 0;

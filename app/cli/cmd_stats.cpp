@@ -119,7 +119,7 @@ int printSummary(const CommandContext &ctx, const Summary &summary, const Summar
         json.endObject();
         printJson(json);
     } else {
-        printTables(ctx, {summaryTable(ctx, summary, layout, std::move(title))});
+        printTables(ctx.options.format, {summaryTable(ctx, summary, layout, std::move(title))});
     }
     return 0;
 }
@@ -165,7 +165,7 @@ int runKernels(const CommandContext &ctx)
     for (const auto &s : perRank)
         tables.push_back(
             summaryTable(ctx, s, kKernelLayout, fmt::format("Top kernels of rank {}", ctx.rankNumber(s.rank))));
-    printTables(ctx, tables);
+    printTables(ctx.options.format, tables);
     return 0;
 }
 

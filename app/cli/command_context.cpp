@@ -41,14 +41,16 @@ std::string CommandContext::relativeTime(core::TimeNs t) const
     return "+" + core::formatDuration(double(t - trace->span.start));
 }
 
-void printTables(const CommandContext &ctx, const std::vector<Table> &tables)
+void printTables(Format format, const std::vector<Table> &tables)
 {
     bool first = true;
     for (const auto &table : tables) {
         if (!first)
             std::fputs("\n", stdout);
         first = false;
-        const auto text = ctx.options.format == Format::Csv ? table.toCsv() : table.toText();
+        const auto text = format == Format::Csv ? table.toCsv()
+            : format == Format::Markdown        ? table.toMarkdown()
+                                                : table.toText();
         std::fputs(text.c_str(), stdout);
     }
 }

@@ -31,8 +31,8 @@ struct CommandContext
     const std::string &str(core::StringId id) const { return trace->str(id); }
 };
 
-// Prints tables or CSV (several tables are separated by a blank line) to stdout.
-void printTables(const CommandContext &ctx, const std::vector<Table> &tables);
+// Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
+void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.
 void printJson(const JsonWriter &json);
 // Opens the top-level JSON object with the fields every command writes first.
@@ -47,5 +47,8 @@ int runGaps(const CommandContext &ctx);
 int runBlame(const CommandContext &ctx);
 int runPace(const CommandContext &ctx);
 int runSynth(const Options &options);
+// diff and check load their own captures (diff two of them; check reads a baseline first).
+int runDiff(const Options &options);
+int runCheck(const Options &options);
 
 } // namespace gaplens::cli

@@ -26,6 +26,10 @@ int main(int argc, char **argv)
     try {
         if (options.command == "synth")
             return cli::runSynth(options);
+        if (options.command == "diff")
+            return cli::runDiff(options);
+        if (options.command == "check")
+            return cli::runCheck(options);
 
         core::LoadOptions load;
         load.files = options.files;

@@ -103,4 +103,31 @@ std::string Table::toCsv() const
     return out;
 }
 
+std::string Table::toMarkdown() const
+{
+    auto escape = [](const std::string &text) {
+        std::string out;
+        for (char c : text)
+            out += c == '|' ? std::string("\\|") : std::string(1, c);
+        return out;
+    };
+    std::string out = m_title.empty() ? std::string() : "### " + escape(m_title) + "\n\n";
+    out += "|";
+    for (const auto &header : m_headers)
+        out += " " + escape(header) + " |";
+    out += "\n|";
+    for (std::size_t c = 0; c < m_headers.size(); ++c) {
+        const bool right = !m_rows.empty() && c < m_rows.front().size() && m_rows.front()[c].alignRight;
+        out += right ? "---:|" : "---|";
+    }
+    out += "\n";
+    for (const auto &row : m_rows) {
+        out += "|";
+        for (std::size_t c = 0; c < m_headers.size(); ++c)
+            out += " " + (c < row.size() ? escape(row[c].text) : std::string()) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
 } // namespace gaplens::cli

@@ -31,6 +31,7 @@ public:
 
     std::string toText() const;
     std::string toCsv() const;
+    std::string toMarkdown() const; // for pasting into a review
 
 private:
     std::string m_title;

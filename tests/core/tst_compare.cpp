@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+// Before/after comparison: the noise statistics on hand-computed samples, a built pair with
+// one kernel exactly 2x slower, two captures that differ only by noise, and the real
+// before/after pair against numbers computed independently (SQL and computeGpuBusy).
+#include "gaplens/core/analysis/compare.h"
+#include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/export_writer.h"
+#include "gaplens/core/loader.h"
+#include "gaplens/core/nvtx_names.h"
+#include "gaplens/core/synth.h"
+#include "testsupport.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <map>
+
+using namespace gaplens::core;
+
+namespace {
+
+std::shared_ptr<TraceSet> load(const std::vector<std::string> &files)
+{
+    LoadOptions options;
+    options.files = files;
+    return loadTraceSet(options);
+}
+
+// One rank, one GPU, `steps` train_step ranges. Each step launches "gemm_kernel" (gemmNs)
+// and then "relu_kernel" (50 us) back to back; the step ends 20 us after relu: step time =
+// 100 us + gemm + 10 us + 50 us + 20 us, exactly. A 2 ms host gap (no CUDA call) separates steps.
+void writeStepCapture(const std::string &path, TimeNs gemmNs, int steps)
+{
+    ExportWriter::Options options;
+    options.environment = {{"RANK", "0"}};
+    ExportWriter w(path, options);
+    const std::uint32_t pid = 100;
+    w.addProcess(pid, "python3");
+    w.addThreadName(pid, pid, "python3");
+    w.addGpu(0, "NVIDIA H100");
+    std::uint32_t correlation = 1;
+    TimeNs s = 10'000'000;
+    for (int k = 0; k < steps; ++k) {
+        const TimeNs gemmStart = s + 100'000;
+        const TimeNs reluStart = gemmStart + gemmNs + 10'000;
+        const TimeNs stepEnd = reluStart + 50'000 + 20'000;
+        for (const auto &[name, start, end, call] :
+             {std::tuple{"gemm_kernel", gemmStart, gemmStart + gemmNs, s + 10'000},
+              std::tuple{"relu_kernel", reluStart, reluStart + 50'000, s + 20'000}}) {
+            ExportWriter::RuntimeCall launch;
+            launch.start = call;
+            launch.end = call + 5'000;
+            launch.pid = pid;
+            launch.tid = pid;
+            launch.correlationId = correlation;
+            launch.name = "cudaLaunchKernel_v7000";
+            w.addRuntime(launch);
+            ExportWriter::Kernel kernel;
+            kernel.start = start;
+            kernel.end = end;
+            kernel.pid = pid;
+            kernel.correlationId = correlation++;
+            kernel.shortName = name;
+            w.addKernel(kernel);
+        }
+        ExportWriter::NvtxRange range;
+        range.start = s;
+        range.end = stepEnd;
+        range.pid = pid;
+        range.tid = pid;
+        range.text = "train_step";
+        w.addNvtx(range);
+        s = stepEnd + 2'000'000;
+    }
+    w.finish();
+}
+
+struct SqlKernelRow
+{
+    std::uint64_t calls = 0;
+    std::int64_t totalNs = 0;
+};
+
+// Kernels per short name straight from the export, independent of the reader.
+std::map<std::string, SqlKernelRow> sqlKernels(const std::string &file)
+{
+    std::map<std::string, SqlKernelRow> rows;
+    sqlite3 *db = nullptr;
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt *stmt = nullptr;
+    const char *sql = "SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                      "JOIN StringIds s ON s.id = k.shortName GROUP BY s.value";
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
+        qFatal("SQL failed: %s", sqlite3_errmsg(db));
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        rows[reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))] = {
+            std::uint64_t(sqlite3_column_int64(stmt, 1)), sqlite3_column_int64(stmt, 2)};
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return rows;
+}
+
+// NVTX push/pop and start/end ranges per group name, from the export.
+std::map<std::string, SqlKernelRow> sqlNvtx(const std::string &file)
+{
+    std::map<std::string, SqlKernelRow> rows;
+    sqlite3 *db = nullptr;
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt *stmt = nullptr;
+    const char *sql = "SELECT COALESCE(n.text, s.value), n.end - n.start FROM NVTX_EVENTS n "
+                      "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL";
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
+        qFatal("SQL failed: %s", sqlite3_errmsg(db));
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0));
+        auto &row = rows[std::string(nvtxGroupName(text ? text : ""))];
+        ++row.calls;
+        row.totalNs += sqlite3_column_int64(stmt, 1);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return rows;
+}
+
+const KernelChange *findKernel(const Comparison &c, const std::string &name)
+{
+    for (const auto &k : c.kernels)
+        if (k.name == name)
+            return &k;
+    return nullptr;
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private slots:
+    void rankSumTestMatchesTheHandComputedValueWithoutTies()
+    {
+        // U1 = 0 (no value of the first beats one of the second), mean 4.5, sigma^2 = 9/12 * 7.
+        const auto t = mannWhitneyU({1, 2, 3}, {4, 5, 6});
+        QCOMPARE(t.n1, std::size_t(3));
+        QCOMPARE(t.rankSum1, 6.0);
+        QCOMPARE(t.u1, 0.0);
+        QCOMPARE(t.meanU, 4.5);
+        QVERIFY(std::fabs(t.sigmaU - std::sqrt(5.25)) < 1e-12);
+        QVERIFY(std::fabs(t.z - (-4.0 / std::sqrt(5.25))) < 1e-12);
+        QVERIFY(std::fabs(t.pValue - 0.0808555983700523) < 1e-12); // scipy mannwhitneyu asymptotic
+    }
+
+    void rankSumTestUsesMidranksAndTheTieCorrection()
+    {
+        // Pooled: 1 f | 2 f f s | 3 f s | 4 s -> midranks 1, 3, 5.5, 7; R1 = 1 + 3 + 3 + 5.5.
+        // Ties: (27 - 3) + (8 - 2) = 30, so sigma^2 = 4 * 3 / 12 * (8 - 30 / 42).
+        const auto t = mannWhitneyU({1, 2, 2, 3}, {2, 3, 4});
+        QCOMPARE(t.rankSum1, 12.5);
+        QCOMPARE(t.u1, 2.5);
+        QCOMPARE(t.meanU, 6.0);
+        QVERIFY(std::fabs(t.sigmaU - std::sqrt(8.0 - 30.0 / 42.0)) < 1e-12);
+        QVERIFY(std::fabs(t.pValue - 0.2663799233424826) < 1e-12);
+    }
+
+    void rankSumTestOfAllTiedOrEmptySamplesIsNeverSignificant()
+    {
+        QCOMPARE(mannWhitneyU({5, 5, 5}, {5, 5}).pValue, 1.0);
+        QCOMPARE(mannWhitneyU({}, {1, 2}).pValue, 1.0);
+    }
+
+    void rankSumTestIsSymmetricInItsSamples()
+    {
+        const auto ab = mannWhitneyU({1, 4, 7, 9}, {2, 3, 10, 12, 15});
+        const auto ba = mannWhitneyU({2, 3, 10, 12, 15}, {1, 4, 7, 9});
+        QCOMPARE(ab.u1 + ba.u1, 20.0); // U1 + U2 = n1 n2
+        QCOMPARE(ab.pValue, ba.pValue);
+    }
+
+    void bootstrapOfConstantSamplesIsTheExactDifference()
+    {
+        const auto interval = bootstrapDifference({1, 1, 1}, {3, 3, 3});
+        QCOMPARE(interval.estimate, 2.0);
+        QCOMPARE(interval.low, 2.0);
+        QCOMPARE(interval.high, 2.0);
+        QCOMPARE(interval.halfWidth(), 0.0);
+    }
+
+    void bootstrapIntervalSpansTheResampledMedians()
+    {
+        // Resampled medians of {0, 10}: 0 (1/4), 5 (1/2), 10 (1/4); minus the constant {0}'s
+        // median. 2000 resamples put far more than 2.5% in each tail value, so the 95%
+        // interval is exactly [-10, 0] around the estimate -5.
+        const auto interval = bootstrapDifference({0, 10}, {0});
+        QCOMPARE(interval.estimate, -5.0);
+        QCOMPARE(interval.low, -10.0);
+        QCOMPARE(interval.high, 0.0);
+        QCOMPARE(interval.halfWidth(), 5.0);
+    }
+
+    void bootstrapIsDeterministicForOneSeed()
+    {
+        const std::vector<double> a{10, 12, 11, 13, 9, 14}, b{12, 15, 13, 16, 11};
+        const auto first = bootstrapDifference(a, b);
+        const auto second = bootstrapDifference(a, b);
+        QCOMPARE(first.low, second.low);
+        QCOMPARE(first.high, second.high);
+        QCOMPARE(first.estimate, 13.0 - 11.5);
+        QVERIFY(first.low <= first.estimate && first.estimate <= first.high);
+    }
+
+    void percentile95IsTheNearestRank()
+    {
+        std::vector<double> values;
+        for (int i = 20; i >= 1; --i)
+            values.push_back(i);
+        QCOMPARE(sampleStatistic(values, BootstrapStatistic::Percentile95), 19.0); // ceil(0.95 * 20) = 19th
+        QCOMPARE(sampleStatistic(values, BootstrapStatistic::Median), 10.5);
+    }
+
+    void aKernelTwiceAsSlowShowsExactlyTwoXAndTheVerdictSaysSlower()
+    {
+        const auto beforePath = m_dir.filePath(QStringLiteral("pair_before.sqlite")).toStdString();
+        const auto afterPath = m_dir.filePath(QStringLiteral("pair_after.sqlite")).toStdString();
+        writeStepCapture(beforePath, 1'000'000, 10);
+        writeStepCapture(afterPath, 2'000'000, 10);
+        const auto before = load({beforePath});
+        const auto after = load({afterPath});
+        QVERIFY(before->errors.empty() && after->errors.empty());
+        const auto c = compareTraces(*before, *after);
+
+        QCOMPARE(c.stepRange, std::string("train_step"));
+        QCOMPARE(c.rangeSource, std::string("proposed (before)"));
+        QVERIFY(c.hasSteps);
+        QCOMPARE(c.before.steps, std::size_t(10));
+        QCOMPARE(c.after.steps, std::size_t(10));
+
+        const auto *gemm = findKernel(c, "gemm_kernel");
+        QVERIFY(gemm);
+        QCOMPARE(gemm->presence, Presence::Both);
+        QCOMPARE(gemm->callsBefore, std::uint64_t(10));
+        QCOMPARE(gemm->callsAfter, std::uint64_t(10));
+        QCOMPARE(gemm->totalBefore, TimeNs(10'000'000));
+        QCOMPARE(gemm->totalAfter, TimeNs(20'000'000));
+        QCOMPARE(gemm->avgBefore, 1'000'000.0);
+        QCOMPARE(gemm->avgAfter, 2'000'000.0);
+        QCOMPARE(*gemm->avgRatio, 2.0);
+        QCOMPARE(gemm->deltaNs, TimeNs(10'000'000));
+        QCOMPARE(c.kernels.front().name, std::string("gemm_kernel")); // largest absolute change first
+        const auto *relu = findKernel(c, "relu_kernel");
+        QVERIFY(relu);
+        QCOMPARE(*relu->avgRatio, 1.0);
+        QCOMPARE(relu->deltaNs, TimeNs(0));
+
+        // Steps: 1.18 ms before, 2.18 ms after, identical in every step.
+        const auto *step = c.metric("median_step");
+        QVERIFY(step);
+        QCOMPARE(*step->before, 1'180'000.0);
+        QCOMPARE(*step->after, 2'180'000.0);
+        QVERIFY(std::fabs(*step->changePercent - 100.0 / 1.18) < 1e-9);
+        QCOMPARE(*step->noisePercent, 0.0);
+        QCOMPARE(step->judgement, NoiseJudgement::ExceedsNoise);
+        QVERIFY(*step->pValue < 1e-4);
+        QCOMPARE(*c.metric("kernel_per_step")->before, 1'050'000.0);
+        QCOMPARE(*c.metric("kernel_per_step")->after, 2'050'000.0);
+        // Idle in a step: 100 us before gemm + 10 us + 20 us after relu, unchanged.
+        QCOMPARE(*c.metric("idle_per_step")->before, 130'000.0);
+        QCOMPARE(*c.metric("idle_per_step")->after, 130'000.0);
+        QCOMPARE(c.metric("idle_per_step")->judgement, NoiseJudgement::WithinNoise);
+        QCOMPARE(*c.metric("kernel_total")->after, 20'500'000.0);
+
+        QCOMPARE(c.verdict, Verdict::Slower);
+        QCOMPARE(c.verdictText, std::string("after is 84.7% slower per step (noise +-0.0%)"));
+        QVERIFY(c.noiseMethod.find("Mann-Whitney U") != std::string::npos);
+        QVERIFY(c.noiseMethod.find("bootstrap") != std::string::npos);
+
+        // The other way round it is faster by (2.18 - 1.18) / 2.18.
+        const auto reverse = compareTraces(*after, *before);
+        QCOMPARE(reverse.verdict, Verdict::Faster);
+        QCOMPARE(reverse.verdictText, std::string("after is 45.9% faster per step (noise +-0.0%)"));
+    }
+
+    void capturesThatDifferOnlyByNoiseShowNoSignificantChange()
+    {
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 20;
+        options.stragglerRank = -1;
+        options.jitter = 0.05;
+        options.seed = 1;
+        const auto a = writeSyntheticCapture(m_dir.filePath(QStringLiteral("noise_a")).toStdString(), options);
+        options.seed = 2;
+        const auto b = writeSyntheticCapture(m_dir.filePath(QStringLiteral("noise_b")).toStdString(), options);
+        const auto before = load(a.files);
+        const auto after = load(b.files);
+        const auto c = compareTraces(*before, *after);
+        QVERIFY(c.hasSteps);
+        QCOMPARE(c.before.steps, std::size_t(20));
+        const auto *step = c.metric("median_step");
+        QVERIFY(*step->before != *step->after); // the jitter did change the numbers
+        QVERIFY(*step->noisePercent > 0);
+        QCOMPARE(step->judgement, NoiseJudgement::WithinNoise);
+        QCOMPARE(c.verdict, Verdict::NoSignificantChange);
+        QCOMPARE(c.verdictText, std::string("no significant change"));
+        // Every kernel exists in both; none is new or vanished.
+        for (const auto &k : c.kernels)
+            QCOMPARE(k.presence, Presence::Both);
+    }
+
+    void aRealSlowdownAboveTheJitterIsSignificant()
+    {
+        // Same jitter as above, but the after run's compute kernels take 1.5x: a real change.
+        SynthOptions options;
+        options.ranks = 1;
+        options.steps = 20;
+        options.stragglerRank = -1;
+        options.jitter = 0.05;
+        const auto a = writeSyntheticCapture(m_dir.filePath(QStringLiteral("slow_a")).toStdString(), options);
+        options.seed = 7;
+        options.stragglerRank = 0;
+        options.stragglerSlowdown = 1.5;
+        const auto b = writeSyntheticCapture(m_dir.filePath(QStringLiteral("slow_b")).toStdString(), options);
+        const auto c = compareTraces(*load(a.files), *load(b.files));
+        QCOMPARE(c.verdict, Verdict::Slower);
+        const auto *step = c.metric("median_step");
+        QVERIFY(*step->changePercent > *step->noisePercent);
+        QVERIFY(c.verdictText.starts_with("after is "));
+        QVERIFY(c.verdictText.find("% slower per step (noise +-") != std::string::npos);
+    }
+
+    void aRangeMissingFromOneCaptureFallsBackToTotals()
+    {
+        const auto path = m_dir.filePath(QStringLiteral("range_only.sqlite")).toStdString();
+        writeStepCapture(path, 1'000'000, 3);
+        const auto trace = load({path});
+        CompareOptions options;
+        options.rangeName = "no_such_range";
+        const auto c = compareTraces(*trace, *trace, options);
+        QVERIFY(!c.hasSteps);
+        QCOMPARE(c.verdict, Verdict::NoSteps);
+        QCOMPARE(c.warnings.size(), std::size_t(2));
+        QVERIFY(c.verdictText.starts_with("no step to judge noise by (NVTX range 'no_such_range'"));
+        QVERIFY(!c.metric("median_step"));
+        QCOMPARE(*c.metric("kernel_total")->delta, 0.0);
+    }
+
+    void realPairMatchesIndependentNumbers()
+    {
+        const auto beforePath = gaplens::test::realFile("nsysai_mfu_2gpu_before.sqlite");
+        const auto afterPath = gaplens::test::realFile("nsysai_mfu_2gpu_after.sqlite");
+        if (beforePath.empty() || afterPath.empty())
+            QSKIP("the real before/after pair is not available");
+        const auto before = load({beforePath});
+        const auto after = load({afterPath});
+        QVERIFY(before->errors.empty() && after->errors.empty());
+        const auto c = compareTraces(*before, *after);
+
+        // Every top-level NVTX name is unique (PyTorch's ", op_id = N"), so nothing repeats:
+        // there is no step, and the verdict says so instead of guessing.
+        QCOMPARE(c.stepRange, std::string());
+        QVERIFY(!c.hasSteps);
+        QCOMPARE(c.verdict, Verdict::NoSteps);
+        QVERIFY(c.verdictText.starts_with("no step to judge noise by (no repeating NVTX range); totals: GPU busy "));
+        QVERIFY(c.noiseMethod.starts_with("none: "));
+        QCOMPARE(c.before.ranks, std::size_t(2));
+        QCOMPARE(c.after.gpus, std::size_t(2));
+
+        // Busy % = summed per-GPU unions over summed windows, from computeGpuBusy directly.
+        for (const auto &[trace, figures, metricValue] :
+             {std::tuple{before.get(), &c.before, *c.metric("busy_pct_total")->before},
+              std::tuple{after.get(), &c.after, *c.metric("busy_pct_total")->after}}) {
+            TimeNs busy = 0, window = 0, gaps = 0;
+            for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
+                const auto b = computeGpuBusy(*trace, g);
+                busy += b.busyNs;
+                window += b.window.duration();
+                gaps += findIdleGaps(b, kDefaultMinGapNs).totalNs;
+            }
+            QCOMPARE(figures->busyNs, busy);
+            QCOMPARE(figures->windowNs, window);
+            QCOMPARE(figures->gapNs, gaps);
+            QCOMPARE(metricValue, 100.0 * double(busy) / double(window));
+        }
+        // What `summary` prints for these files: 89.4% -> 81.7%.
+        QCOMPARE(std::lround(10 * *c.metric("busy_pct_total")->before), 894L);
+        QCOMPARE(std::lround(10 * *c.metric("busy_pct_total")->after), 817L);
+
+        // Kernels by short name: calls and totals exactly as SQL sums them.
+        const auto sqlBefore = sqlKernels(beforePath);
+        const auto sqlAfter = sqlKernels(afterPath);
+        std::size_t names = sqlBefore.size();
+        for (const auto &[name, row] : sqlAfter)
+            names += sqlBefore.count(name) ? 0 : 1;
+        QCOMPARE(c.kernels.size(), names);
+        std::uint64_t callsBefore = 0;
+        TimeNs totalAfter = 0;
+        for (const auto &k : c.kernels) {
+            const auto b = sqlBefore.find(k.name);
+            const auto a = sqlAfter.find(k.name);
+            QCOMPARE(k.callsBefore, b == sqlBefore.end() ? 0 : b->second.calls);
+            QCOMPARE(k.totalBefore, b == sqlBefore.end() ? 0 : b->second.totalNs);
+            QCOMPARE(k.callsAfter, a == sqlAfter.end() ? 0 : a->second.calls);
+            QCOMPARE(k.totalAfter, a == sqlAfter.end() ? 0 : a->second.totalNs);
+            const Presence expected = b == sqlBefore.end() ? Presence::New
+                                                           : (a == sqlAfter.end() ? Presence::Vanished : Presence::Both);
+            QCOMPARE(k.presence, expected);
+            callsBefore += k.callsBefore;
+            totalAfter += k.totalAfter;
+        }
+        QCOMPARE(callsBefore, std::uint64_t(4010));
+        QCOMPARE(*c.metric("kernel_count")->before, 4010.0);
+        QCOMPARE(*c.metric("kernel_count")->after, 3587.0);
+        QCOMPARE(TimeNs(*c.metric("kernel_total")->after), totalAfter);
+        for (std::size_t i = 1; i < c.kernels.size(); ++i)
+            QVERIFY(std::llabs(c.kernels[i - 1].deltaNs) >= std::llabs(c.kernels[i].deltaNs));
+        // The biggest change: flash_fwd_kernel, 68 -> 60 calls.
+        QCOMPARE(c.kernels.front().name, std::string("flash_fwd_kernel"));
+        QCOMPARE(c.kernels.front().deltaNs,
+                 sqlAfter.at("flash_fwd_kernel").totalNs - sqlBefore.at("flash_fwd_kernel").totalNs);
+
+        // NVTX by group name, as SQL counts them after grouping.
+        const auto nvtxBefore = sqlNvtx(beforePath);
+        const auto nvtxAfter = sqlNvtx(afterPath);
+        for (const auto &n : c.nvtx) {
+            const auto b = nvtxBefore.find(n.name);
+            const auto a = nvtxAfter.find(n.name);
+            QCOMPARE(n.instancesBefore, b == nvtxBefore.end() ? 0 : b->second.calls);
+            QCOMPARE(n.totalBefore, b == nvtxBefore.end() ? 0 : b->second.totalNs);
+            QCOMPARE(n.instancesAfter, a == nvtxAfter.end() ? 0 : a->second.calls);
+            QCOMPARE(n.totalAfter, a == nvtxAfter.end() ? 0 : a->second.totalNs);
+        }
+        QCOMPARE(c.nvtx.front().name, std::string("aten::copy_"));
+        QCOMPARE(c.nvtx.front().instancesBefore, std::uint64_t(2840));
+        QCOMPARE(c.nvtx.front().instancesAfter, std::uint64_t(2524));
+
+        // Idle by cause and by phase add up to the idle totals of each capture.
+        for (const auto *rows : {&c.idleByCause, &c.idleByPhase}) {
+            TimeNs b = 0, a = 0;
+            std::uint64_t nb = 0, na = 0;
+            for (const auto &r : *rows) {
+                b += r.totalBefore;
+                a += r.totalAfter;
+                nb += r.countBefore;
+                na += r.countAfter;
+            }
+            QCOMPARE(b, c.before.gapNs);
+            QCOMPARE(a, c.after.gapNs);
+            QCOMPARE(nb, c.before.gapCount);
+            QCOMPARE(na, c.after.gapCount);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCompare)
+#include "tst_compare.moc"
