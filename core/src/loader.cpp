@@ -3,13 +3,16 @@
 
 #include "gaplens/core/rank_identity.h"
 #include "gaplens/core/trace_builder.h"
+#include "gaplens/core/units.h"
 #include "report_reader.h"
+#include "sqlite_db.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -186,7 +189,87 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
     });
 }
 
+// Bytes per row of each table once loaded, measured with gaplens-bench (tests/bench) at
+// 8 ranks x 1M kernels, rounded up: columns, nesting indices, the launch index, vector
+// slack and the sort's temporary order. Strings: pool entry + hash node + text.
+struct TableCost
+{
+    const char *table;
+    std::uint64_t bytesPerRow;
+};
+constexpr TableCost kTableCosts[] = {
+    {"CUPTI_ACTIVITY_KIND_KERNEL", 64}, {"CUPTI_ACTIVITY_KIND_MEMCPY", 56}, {"CUPTI_ACTIVITY_KIND_MEMSET", 56},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", 48}, {"NVTX_EVENTS", 40},          {"StringIds", 96},
+};
+
+// MemAvailable in bytes, or nullopt where /proc/meminfo does not say (not Linux).
+std::optional<std::uint64_t> memAvailableBytes()
+{
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib) {
+        std::getline(in, unit);
+        if (key == "MemAvailable:")
+            return kib * 1024;
+    }
+    return std::nullopt;
+}
+
+// Refuses a capture that would not fit, before reading rows: swapping a machine for minutes
+// and then failing is the worst outcome, and the row counts are known up front.
+std::optional<LoadError> checkMemory(const std::vector<std::string> &files, const LoadOptions &options)
+{
+    const auto limit = options.memoryLimitBytes ? std::optional(options.memoryLimitBytes) : memAvailableBytes();
+    if (!limit || files.empty())
+        return std::nullopt;
+    const auto estimate = estimateLoad(files);
+    if (estimate.bytes <= *limit)
+        return std::nullopt;
+    std::string names;
+    for (std::size_t i = 0; i < files.size() && i < 4; ++i)
+        names += fmt::format("{}{}", i ? ", " : "", files[i]);
+    if (files.size() > 4)
+        names += fmt::format(" and {} more", files.size() - 4);
+    const std::string available = options.memoryLimitBytes
+        ? fmt::format("the limit is {}", formatBytes(*limit))
+        : fmt::format("only {} is available (MemAvailable)", formatBytes(*limit));
+    return LoadError{files.size() == 1 ? files.front() : names,
+                     fmt::format("{}: too large to load: {} rows need an estimated {} of memory, but {}; "
+                                 "open fewer ranks or free memory",
+                                 names, estimate.rows, formatBytes(estimate.bytes), available)};
+}
+
 } // namespace
+
+LoadEstimate estimateLoad(const std::vector<std::string> &files)
+{
+    LoadEstimate estimate;
+    for (const auto &file : files) {
+        try {
+            std::error_code ec;
+            if (!fs::is_regular_file(file, ec))
+                continue;
+            detail::Database db(file);
+            for (const auto &[table, bytesPerRow] : kTableCosts) {
+                if (!db.hasTable(table))
+                    continue;
+                // nsys tables are rowid tables that are only appended to: max(rowid) is the row
+                // count (an upper bound otherwise) without scanning, unlike count(*).
+                detail::Statement stmt(db.handle(), fmt::format("SELECT max(rowid) FROM \"{}\"", table));
+                if (stmt.step() && !stmt.isNull(0) && stmt.int64(0) > 0) {
+                    const auto rows = std::uint64_t(stmt.int64(0));
+                    estimate.rows += rows;
+                    estimate.bytes += rows * bytesPerRow;
+                }
+            }
+        } catch (const std::exception &) {
+            // Unreadable here means unreadable when loading: readReport names the problem.
+        }
+    }
+    return estimate;
+}
 
 std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, std::vector<LoadError> &errors)
 {
@@ -217,6 +300,10 @@ std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const Progres
     auto trace = std::make_shared<TraceSet>();
     const auto files = expandInputs(options.files, trace->errors);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (auto tooLarge = checkMemory(files, options)) {
+        trace->errors.push_back(std::move(*tooLarge));
+        return trace;
+    }
     try {
         auto reports = readReports(files, threads, trace->strings, progress, cancel);
         mergeIntoTrace(*trace, reports, options);

@@ -25,6 +25,39 @@ constexpr std::uint64_t kCancelCheckRows = 1 << 16;
 std::uint32_t pidOf(std::int64_t globalId) { return std::uint32_t((globalId >> 24) & 0xFFFFFF); }
 std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0xFFFFFF); }
 
+// Columns of one track grow together, sized from the table's row count (a hint): once a few
+// thousand rows are seen, a track is given its share of the rows left (+2%), so the track
+// holding most of a table is allocated about once, not doubled ~20 times (each doubling
+// copies the column and faults in fresh pages: both showed up at the top of the profile),
+// and ends without push_back's up-to-2x slack. Growth is still at least 1.5x (amortised
+// O(1) when the prediction is low) and never past the rows the table has left.
+constexpr std::uint64_t kShareSampleRows = 4096;
+
+template<typename... Columns>
+void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs> &first, Columns &...rest)
+{
+    if (first.size() < first.capacity())
+        return;
+    const std::size_t size = first.size();
+    std::size_t step = std::max<std::size_t>(size, 64);
+    if (rowsLeft > 0 && rowsSeen >= kShareSampleRows) {
+        const double share = double(size + 1) / double(rowsSeen);
+        const auto predicted = std::size_t(share * double(rowsLeft) * 1.02) + 1;
+        step = std::max({predicted, size / 2, std::size_t(64)});
+    }
+    if (rowsLeft > 0) // 0: no hint, or it was wrong
+        step = std::min<std::size_t>(step, std::size_t(rowsLeft));
+    const std::size_t capacity = size + std::max<std::size_t>(step, 1);
+    first.reserve(capacity);
+    (rest.reserve(capacity), ...);
+}
+
+struct TextHash
+{
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
 // A problem with the file as a whole: the message names what is wrong, not SQLite's internals.
 struct FileError
 {
@@ -115,6 +148,24 @@ private:
     {
         if ((++m_data.report.notes.rowsRead & (kCancelCheckRows - 1)) == 0)
             checkCancel();
+    }
+
+    // Rows of a table from max(rowid): one b-tree descent, no scan. Only a growth hint.
+    std::uint64_t tableRows(std::string_view table) const
+    {
+        try {
+            Statement stmt(m_db.handle(), fmt::format("SELECT max(rowid) FROM \"{}\"", table));
+            if (stmt.step() && !stmt.isNull(0) && stmt.int64(0) > 0)
+                return std::uint64_t(stmt.int64(0));
+        } catch (const SqliteError &) {
+            // A WITHOUT ROWID table: no hint, columns grow by doubling.
+        }
+        return 0;
+    }
+
+    static std::uint64_t rowsLeft(std::uint64_t tableRows, std::uint64_t rowsSeen)
+    {
+        return tableRows >= rowsSeen ? tableRows - rowsSeen + 1 : 0;
     }
 
     bool isExport() const
@@ -336,14 +387,20 @@ private:
                                     "dynamicSharedMemory"});
         if (sql.empty())
             return;
+        const auto rows = tableRows(kTable);
+        std::uint64_t seen = 0;
         Statement stmt(m_db.handle(), sql);
         while (stmt.step()) {
             countRow();
+            ++seen;
             TimeNs start, end;
             if (!validInterval(stmt, 0, 1, start, end))
                 continue;
             const auto pid = pidOf(stmt.int64(6));
             auto &k = streamFor(stmt.int64(2), pid, stmt.int64(3));
+            makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
+                     k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
+                     k.dynamicSharedMemory);
             const auto shortName = stringFor(stmt.int64(4));
             k.start.push_back(start);
             k.end.push_back(end);
@@ -359,7 +416,7 @@ private:
             k.registersPerThread.push_back(std::uint16_t(stmt.int64(14)));
             k.staticSharedMemory.push_back(std::uint32_t(stmt.int64(15)));
             k.dynamicSharedMemory.push_back(std::uint32_t(stmt.int64(16)));
-            m_pidsWithGpuWork.insert(pid);
+            noteGpuPid(pid);
         }
         m_lastStream = nullptr;
         countOverlappingKernels();
@@ -372,6 +429,16 @@ private:
         for (auto &gpu : m_data.gpus)
             for (auto &stream : gpu.streams) {
                 auto &k = stream.kernels;
+                // Rows come in (start, end) order almost always: count without a sorted copy then.
+                bool sorted = true;
+                for (std::size_t i = 1; i < k.size() && sorted; ++i)
+                    sorted = k.start[i - 1] < k.start[i] || (k.start[i - 1] == k.start[i] && k.end[i - 1] <= k.end[i]);
+                if (sorted) {
+                    for (std::size_t i = 1; i < k.size(); ++i)
+                        if (k.start[i] < k.end[i - 1])
+                            ++m_data.report.notes.overlappingKernels;
+                    continue;
+                }
                 std::vector<std::pair<TimeNs, TimeNs>> spans(k.size());
                 for (std::size_t i = 0; i < k.size(); ++i)
                     spans[i] = {k.start[i], k.end[i]};
@@ -394,13 +461,18 @@ private:
                         {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
         if (sql.empty())
             return;
+        const auto rows = tableRows(table);
+        std::uint64_t seen = 0;
         Statement stmt(m_db.handle(), sql);
         while (stmt.step()) {
             countRow();
+            ++seen;
             TimeNs start, end;
             if (!validInterval(stmt, 0, 1, start, end))
                 continue;
             auto &c = gpuFor(stmt.int64(2)).copies;
+            makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
+                     c.srcKind, c.dstKind);
             const auto pid = pidOf(stmt.int64(5));
             c.start.push_back(start);
             c.end.push_back(end);
@@ -411,7 +483,7 @@ private:
             c.kind.push_back(memset ? CopyKind::Memset : copyKindFrom(stmt.int64(7)));
             c.srcKind.push_back(memKindFrom(stmt, 8));
             c.dstKind.push_back(memKindFrom(stmt, 9));
-            m_pidsWithGpuWork.insert(pid);
+            noteGpuPid(pid);
         }
     }
 
@@ -437,21 +509,45 @@ private:
 
     Thread &threadFor(std::int64_t globalTid)
     {
+        // Consecutive rows mostly come from one thread: skip the hash lookup then. An index,
+        // not a pointer, since adding a thread may move the others.
+        if (m_lastThread != kNoIndex && m_lastThreadTid == globalTid)
+            return m_data.threads[m_lastThread];
         auto [it, inserted] = m_threadIndex.try_emplace(globalTid, std::uint32_t(m_data.threads.size()));
         if (inserted) {
             auto &t = m_data.threads.emplace_back();
             t.pid = pidOf(globalTid);
             t.tid = tidOf(globalTid);
         }
+        m_lastThreadTid = globalTid;
+        m_lastThread = it->second;
         return m_data.threads[it->second];
+    }
+
+    void noteGpuPid(std::uint32_t pid)
+    {
+        if (m_lastGpuPid == pid)
+            return;
+        m_pidsWithGpuWork.insert(pid);
+        m_lastGpuPid = pid;
     }
 
     StringId apiName(std::int64_t nameId)
     {
+        // Name ids are dense StringIds ids: a vector lookup per row instead of a hash lookup.
+        const bool dense = nameId >= 0 && nameId < std::int64_t(16 * 1024 * 1024);
+        if (dense && std::size_t(nameId) < m_apiNameByDenseId.size() &&
+            m_apiNameByDenseId[std::size_t(nameId)] != kNoIndex)
+            return m_apiNameByDenseId[std::size_t(nameId)];
         auto [it, inserted] = m_apiNames.try_emplace(nameId, kEmptyString);
         if (inserted) {
             const auto full = stringFor(nameId);
             it->second = m_strings.intern(stripApiVersionSuffix(m_strings.get(full)));
+        }
+        if (dense) {
+            if (std::size_t(nameId) >= m_apiNameByDenseId.size())
+                m_apiNameByDenseId.resize(std::size_t(nameId) + 1, kNoIndex);
+            m_apiNameByDenseId[std::size_t(nameId)] = it->second;
         }
         return it->second;
     }
@@ -472,9 +568,12 @@ private:
             StringId name;
         };
         std::vector<Backtrace> backtraces;
+        m_apiRowsTotal = tableRows(kTable);
+        m_apiRowsSeen = 0;
         Statement stmt(m_db.handle(), sql);
         while (stmt.step()) {
             countRow();
+            ++m_apiRowsSeen;
             TimeNs start, end;
             if (!validInterval(stmt, 0, 1, start, end))
                 continue;
@@ -490,12 +589,31 @@ private:
         }
         if (backtraces.empty())
             return;
-        std::unordered_set<std::uint64_t> calls;
-        for (const auto &[globalTid, index] : m_threadIndex)
-            for (auto corr : m_data.threads[index].api.correlationId)
-                calls.insert(std::uint64_t(globalTid) * 0x9E3779B97F4A7C15ull ^ corr);
+        // Which backtrace rows duplicate a call: look every call up among the (few) backtrace
+        // keys, instead of hashing every call of the file.
+        using Key = std::pair<std::int64_t, std::uint32_t>; // (globalTid, correlationId)
+        std::vector<Key> keys;
+        keys.reserve(backtraces.size());
+        for (const auto &b : backtraces)
+            keys.emplace_back(b.globalTid, b.correlationId);
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        std::vector<char> hasCall(keys.size(), 0);
+        for (const auto &[globalTid, index] : m_threadIndex) {
+            const auto first = std::lower_bound(keys.begin(), keys.end(), Key{globalTid, 0});
+            if (first == keys.end() || first->first != globalTid)
+                continue;
+            const auto last = std::upper_bound(keys.begin(), keys.end(), Key{globalTid, 0xFFFFFFFFu});
+            for (auto corr : m_data.threads[index].api.correlationId) {
+                const auto it = std::lower_bound(first, last, Key{globalTid, corr});
+                if (it != last && it->second == corr)
+                    hasCall[std::size_t(it - keys.begin())] = 1;
+            }
+        }
+        m_apiRowsTotal = 0; // no growth hint for these few rows
         for (const auto &b : backtraces) {
-            if (calls.count(std::uint64_t(b.globalTid) * 0x9E3779B97F4A7C15ull ^ b.correlationId)) {
+            const auto it = std::lower_bound(keys.begin(), keys.end(), Key{b.globalTid, b.correlationId});
+            if (hasCall[std::size_t(it - keys.begin())]) {
                 ++m_data.report.notes.backtraceDuplicates;
                 continue;
             }
@@ -503,12 +621,39 @@ private:
         }
     }
 
-    static void addCall(Thread &t, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
+    void addCall(Thread &t, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
     {
+        makeRoom(rowsLeft(m_apiRowsTotal, m_apiRowsSeen), m_apiRowsSeen, t.api.start, t.api.end, t.api.name, t.api.correlationId);
         t.api.start.push_back(start);
         t.api.end.push_back(end);
         t.api.name.push_back(name);
         t.api.correlationId.push_back(corr);
+    }
+
+    // Domain ids are resolved after the table: domain-create rows (eventType 75) may come
+    // anywhere, and one pass over the biggest table costs half of two. Until then a row's
+    // domain holds kPendingDomain | index into m_pendingDomains.
+    static constexpr StringId kPendingDomain = 0x80000000u;
+
+    // Marks (34), ranges (35: ended marks of old exports, 59/60 push-pop/start-end, 70/71 the
+    // NVTXT variants) and domain creation (75).
+    static bool isNvtxEventKept(std::int64_t type)
+    {
+        switch (type) {
+        case 34: case 35: case 59: case 60: case 70: case 71: case 75: return true;
+        default: return false;
+        }
+    }
+
+    StringId pendingDomain(std::int64_t domainId)
+    {
+        if (m_lastDomain != kNoIndex && m_pendingDomains[m_lastDomain] == domainId)
+            return kPendingDomain | m_lastDomain;
+        auto it = std::find(m_pendingDomains.begin(), m_pendingDomains.end(), domainId);
+        if (it == m_pendingDomains.end())
+            it = m_pendingDomains.insert(m_pendingDomains.end(), domainId);
+        m_lastDomain = std::uint32_t(it - m_pendingDomains.begin());
+        return kPendingDomain | m_lastDomain;
     }
 
     void readNvtx()
@@ -519,24 +664,27 @@ private:
         const auto sql = selectSql(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"});
         if (sql.empty())
             return;
-        // Domain names first: domain-create rows may come anywhere in the table.
-        std::unordered_map<std::int64_t, StringId> domains;
-        {
-            Statement stmt(m_db.handle(), sql + " WHERE eventType = 75");
-            while (stmt.step())
+        std::unordered_map<std::int64_t, StringId> domains; // domainId -> name (the last create row wins)
+        const auto rows = tableRows(kTable);
+        std::uint64_t seen = 0;
+        // All rows, filtered here: `WHERE eventType IN (...)` made SQLite probe an ephemeral
+        // index for every row (sqlite3BtreeIndexMoveto in the profile).
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            ++seen;
+            if (stmt.isNull(1))
+                continue;
+            const auto type = stmt.int64(1);
+            if (!isNvtxEventKept(type))
+                continue;
+            if (type == 75) {
                 if (!stmt.isNull(6))
                     domains[stmt.int64(6)] = nvtxText(stmt, 3, 4);
-        }
-        Statement stmt(m_db.handle(), sql + " WHERE eventType IN (34, 35, 59, 60, 70, 71)");
-        while (stmt.step()) {
-            countRow();
-            const auto type = stmt.int64(1);
-            StringId domain = kEmptyString;
-            if (!stmt.isNull(6) && stmt.int64(6) != 0) {
-                auto it = domains.find(stmt.int64(6));
-                domain = it != domains.end() ? it->second
-                                             : m_strings.intern(fmt::format("domain {}", stmt.int64(6)));
+                continue;
             }
+            countRow();
+            const StringId domain =
+                !stmt.isNull(6) && stmt.int64(6) != 0 ? pendingDomain(stmt.int64(6)) : kEmptyString;
             const auto name = nvtxText(stmt, 3, 4);
             auto &t = threadFor(stmt.int64(5));
             if (type == 34) {
@@ -549,11 +697,29 @@ private:
             if (!validInterval(stmt, 0, 2, start, end))
                 continue;
             auto &n = t.nvtx;
+            makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.domain, n.kind);
             n.start.push_back(start);
             n.end.push_back(end);
             n.name.push_back(name);
             n.domain.push_back(domain);
             n.kind.push_back(type == 60 || type == 71 ? NvtxKind::StartEnd : NvtxKind::PushPop);
+        }
+        if (m_pendingDomains.empty())
+            return;
+        std::vector<StringId> resolved(m_pendingDomains.size());
+        for (std::size_t i = 0; i < resolved.size(); ++i) {
+            const auto it = domains.find(m_pendingDomains[i]);
+            resolved[i] = it != domains.end() ? it->second
+                                              : m_strings.intern(fmt::format("domain {}", m_pendingDomains[i]));
+        }
+        auto resolve = [&](std::vector<StringId> &column) {
+            for (auto &d : column)
+                if (d & kPendingDomain)
+                    d = resolved[d & ~kPendingDomain];
+        };
+        for (auto &t : m_data.threads) {
+            resolve(t.nvtx.domain);
+            resolve(t.marks.domain);
         }
     }
 
@@ -561,11 +727,24 @@ private:
     StringId nvtxText(const Statement &stmt, int textCol, int textIdCol)
     {
         if (!stmt.isNull(textCol))
-            return m_strings.intern(stmt.text(textCol));
+            return internText(stmt.text(textCol));
         if (!stmt.isNull(textIdCol))
             return stringFor(stmt.int64(textIdCol));
         return kEmptyString;
     }
+
+    // Inline NVTX texts repeat a lot: a reader-local cache avoids the shared pool's mutex per
+    // row. Bounded, so per-row unique texts do not keep a second copy of every string.
+    StringId internText(std::string_view text)
+    {
+        if (auto it = m_textCache.find(text); it != m_textCache.end())
+            return it->second;
+        const auto id = m_strings.intern(text);
+        if (m_textCache.size() < kTextCacheSize)
+            m_textCache.emplace(std::string(text), id);
+        return id;
+    }
+    static constexpr std::size_t kTextCacheSize = 1 << 16;
 
     void readThreadNames()
     {
@@ -623,6 +802,14 @@ private:
     std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
     std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
     std::unordered_map<std::int64_t, StringId> m_apiNames;
+    std::vector<StringId> m_apiNameByDenseId; // nameId -> m_apiNames' value, kNoIndex = not yet
+    std::unordered_map<std::string, StringId, TextHash, std::equal_to<>> m_textCache;
+    std::vector<std::int64_t> m_pendingDomains; // NVTX domain ids seen, resolved after the table
+    std::uint32_t m_lastDomain = kNoIndex;
+    std::uint64_t m_apiRowsTotal = 0, m_apiRowsSeen = 0; // runtime table growth hint
+    std::int64_t m_lastThreadTid = 0;
+    std::uint32_t m_lastThread = kNoIndex;
+    std::uint32_t m_lastGpuPid = kNoIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;
     std::unordered_set<std::uint32_t> m_pidsWithGpuWork;

@@ -95,6 +95,13 @@ const KernelShape &backwardKernel(int index) // 3 per layer
     }
 }
 
+// Op ranges as PyTorch's emit_nvtx names them (outermost first).
+const char *const kOpNames[] = {"aten::linear", "aten::addmm", "aten::matmul", "aten::mm",
+                                "aten::add_", "aten::layer_norm", "aten::copy_", "aten::empty"};
+
+// Caps the op ranges per launch: they must all end before the next call (kCallGapNs later).
+constexpr std::uint64_t kMaxOpRangesPerLaunch = 64;
+
 struct Interval
 {
     TimeNs start, end;
@@ -108,6 +115,7 @@ struct RankState
     Rng rng{0};
     double slowdown = 1.0;
     std::uint32_t nextCorrelation = 1000;
+    std::uint64_t launches = 0; // compute launches so far (for the scale options' spread)
     // Per step:
     TimeNs host = 0;        // the main thread's cursor
     TimeNs computeFree = 0; // end of the last work queued on the compute stream
@@ -188,11 +196,32 @@ private:
         return row.end;
     }
 
+    // This launch's share of `total` extra rows over all launches: an even (Bresenham) spread,
+    // so the counts are exact and the same on every rank.
+    std::uint64_t share(std::uint64_t launch, std::uint64_t total) const
+    {
+        if (total == 0 || m_launchesPerRank == 0)
+            return 0;
+        return (launch + 1) * total / m_launchesPerRank - launch * total / m_launchesPerRank;
+    }
+
     // A cudaLaunchKernel of a compute kernel queued behind the compute stream (and `after`).
+    // With the scale options it is preceded by extra calls and wrapped in nested op ranges
+    // (1 ns apart, so they nest strictly inside the surrounding phase range).
     void launchCompute(RankState &rank, const KernelShape &shape, double factor, TimeNs after = 0)
     {
+        const std::uint64_t launch = rank.launches++;
+        const std::uint64_t extraCalls = share(launch, m_extraRuntime);
+        const std::uint64_t opRanges = share(launch, m_extraNvtx);
+        const TimeNs opStart = rank.host;
+        rank.host += TimeNs(opRanges);
+        for (std::uint64_t i = 0; i < extraCalls; ++i)
+            call(rank, "cudaStreamIsCapturing_v10000", rank.nextCorrelation++);
         const std::uint32_t correlationId = rank.nextCorrelation++;
         const TimeNs callEnd = call(rank, "cudaLaunchKernel_v7000", correlationId);
+        for (std::uint64_t k = 0; k < opRanges; ++k)
+            range(rank, rank.truth.pid, opStart + TimeNs(k), callEnd + TimeNs(opRanges - k),
+                  kOpNames[k % std::size(kOpNames)], k % 2 == 1);
         const TimeNs start = std::max({callEnd + kLaunchLatencyNs, rank.computeFree, after});
         const TimeNs duration = jittered(rank, shape.baseNs, factor);
         rank.computeFree = kernel(rank, shape, kComputeStream, start, duration, correlationId);
@@ -213,6 +242,8 @@ private:
     ExportWriter::NvtxRange m_nvtxRow;
     int m_layers = 0;
     double m_computeFactor = 1.0; // 2 during warm-up steps
+    std::uint64_t m_launchesPerRank = 0;          // compute launches of one rank over all steps
+    std::uint64_t m_extraRuntime = 0, m_extraNvtx = 0; // rows the scale options add per rank
 };
 
 void Generator::openRank(const std::string &outputDir, int index)
@@ -430,6 +461,15 @@ SynthResult Generator::run(const std::string &outputDir)
     std::size_t totalSteps = std::size_t(m_options.warmupSteps + m_options.steps);
     if (m_options.scaleKernelsPerRank > 0)
         totalSteps = std::max(totalSteps, (m_options.scaleKernelsPerRank + kernelsPerStep - 1) / kernelsPerStep);
+
+    // Per step: 5 * layers + 1 compute launches (the optimizer's included), 4 more calls
+    // (copy, all-reduce, memset, synchronize) and 7 push/pop ranges.
+    m_launchesPerRank = totalSteps * std::uint64_t(5 * m_layers + 1);
+    const std::uint64_t baseRuntime = totalSteps * std::uint64_t(5 * m_layers + 5);
+    const std::uint64_t baseNvtx = totalSteps * 7;
+    m_extraRuntime = m_options.scaleRuntimePerRank > baseRuntime ? m_options.scaleRuntimePerRank - baseRuntime : 0;
+    m_extraNvtx = m_options.scaleNvtxPerRank > baseNvtx ? m_options.scaleNvtxPerRank - baseNvtx : 0;
+    m_extraNvtx = std::min(m_extraNvtx, m_launchesPerRank * kMaxOpRangesPerLaunch);
 
     m_ranks.resize(std::size_t(m_options.ranks));
     for (int r = 0; r < m_options.ranks; ++r)

@@ -459,6 +459,39 @@ private slots:
         QCOMPARE(result.ranks[0].stepDurationNs, result.ranks[1].stepDurationNs);
     }
 
+    void scaleAddsRuntimeCallsAndNvtxRangesInProportion()
+    {
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 1;
+        options.layers = 2; // 12 kernels, 11 compute launches, 15 calls, 7 ranges per step
+        options.stragglerRank = -1;
+        options.scaleKernelsPerRank = 1000;
+        options.scaleRuntimePerRank = 2000;
+        options.scaleNvtxPerRank = 4000;
+        const auto result = writeSyntheticCapture(folder("scale_ratio"), options);
+        compareWithSql(result);
+        for (const auto &truth : result.ranks) {
+            QCOMPARE(truth.kernels, std::uint64_t(84 * 12));
+            // max(target, what the base model already writes): the spread is exact.
+            QCOMPARE(truth.runtimeCalls, std::uint64_t(2000));
+            QCOMPARE(truth.nvtxRanges, std::uint64_t(4000));
+            Db db(truth.file);
+            QVERIFY(db.isOpen());
+            // Op ranges nest strictly inside the phase ranges: none crosses a train_step edge.
+            QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS o, NVTX_EVENTS s WHERE s.eventType = 59 AND "
+                                "o.eventType = 59 AND s.textId = (SELECT id FROM StringIds WHERE value = "
+                                "'train_step') AND o.start < s.start AND o.end > s.start"),
+                     0);
+        }
+        // A target below the base model's count adds nothing.
+        options.scaleRuntimePerRank = 10;
+        options.scaleNvtxPerRank = 10;
+        const auto base = writeSyntheticCapture(folder("scale_base"), options);
+        QCOMPARE(base.ranks[0].runtimeCalls, std::uint64_t(84 * 15));
+        QCOMPARE(base.ranks[0].nvtxRanges, std::uint64_t(84 * 7));
+    }
+
     void invalidOptionsThrow()
     {
         SynthOptions options;

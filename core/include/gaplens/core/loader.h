@@ -27,7 +27,21 @@ struct LoadOptions
     std::vector<std::string> files; // files or folders (a folder means every *.sqlite in it)
     std::vector<RankOverride> rankOverrides;
     unsigned threads = 0; // reports read in parallel; 0 = hardware concurrency
+    // A capture whose estimated in-memory size (estimateLoad) exceeds this many bytes is not
+    // loaded: one LoadError says so, before any row is read. 0 = MemAvailable from
+    // /proc/meminfo at load time (no check where that is unknown); tests set a tiny limit.
+    std::uint64_t memoryLimitBytes = 0;
 };
+
+// What loading the files would take, from row counts only: max(rowid) of each table the
+// reader keeps is one b-tree descent, so this costs milliseconds even for GB-sized files.
+// Files that cannot be opened count as zero (loading them reports the real problem).
+struct LoadEstimate
+{
+    std::uint64_t rows = 0;  // kernels, copies, memsets, runtime calls, NVTX events, strings
+    std::uint64_t bytes = 0; // rows times the model's measured bytes per row of each kind
+};
+LoadEstimate estimateLoad(const std::vector<std::string> &files);
 
 struct LoadProgress
 {

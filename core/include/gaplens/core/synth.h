@@ -26,6 +26,13 @@ struct SynthOptions
     std::uint64_t seed = 1;
     double jitter = 0.0; // relative uniform jitter of GPU durations in [-jitter, +jitter), < 0.5; 0 = exact
     std::size_t scaleKernelsPerRank = 0; // if > 0, add steps until each rank has at least this many kernels
+    // Benchmarks want real captures' proportions (several runtime calls and NVTX ranges per
+    // kernel). If > 0, extra calls (cudaStreamIsCapturing, no GPU work) and nested op ranges
+    // ("aten::*", text and registered names mixed) wrap the compute launches, spread evenly,
+    // until each rank has at least this many eventClass-0 runtime calls / push-pop ranges.
+    // Counts already reached by the base model add nothing; 0 keeps the base model's rows.
+    std::size_t scaleRuntimePerRank = 0;
+    std::size_t scaleNvtxPerRank = 0;
     TimeNs sessionStartUtcNs = 1'700'000'000'000'000'000; // shared by all files so ranks align
 };
 

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: MIT
+// gaplens-bench: generates (or reuses) a capture, then measures the single-threaded SQLite
+// floor, loading with 1 and 2 threads (per phase), peak memory per event and the analyses,
+// each measurement in a fresh child process so peaks and caches of one do not leak into the
+// next. Prints a table and optionally JSON; every time is also given as a ratio to the floor.
+// Usage: see --help and docs/PERFORMANCE.md.
+#include "bench_floor.h"
+
+#include "gaplens/core/analysis/analysis.h"
+#include "gaplens/core/loader.h"
+#include "gaplens/core/replicate.h"
+#include "gaplens/core/synth.h"
+
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gaplens::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace gaplens::core;
+using Clock = std::chrono::steady_clock;
+using Figures = std::map<std::string, double>;
+
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// CPU time of this process (all threads, user + system): on a shared machine wall time
+// includes waiting for a core, CPU time does not.
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto s = [](const timeval &t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return s(usage.ru_utime) + s(usage.ru_stime);
+}
+
+// VmHWM / VmRSS of this process in bytes.
+double procStatusBytes(const char *key)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string prefix = std::string(key) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(prefix, 0) == 0)
+            return std::stod(line.substr(prefix.size())) * 1024.0;
+    return 0;
+}
+
+// ---- child side: one measurement, figures printed as "key value" lines ----
+
+void print(const Figures &figures)
+{
+    for (const auto &[key, value] : figures)
+        fmt::print("{} {:.9g}\n", key, value);
+}
+
+int childFloor(const std::vector<std::string> &files)
+{
+    const auto t0 = Clock::now();
+    const double cpu0 = cpuSeconds();
+    const auto result = readFloor(files);
+    print({{"seconds", secondsSince(t0)},
+           {"cpu", cpuSeconds() - cpu0},
+           {"rows", double(result.rows)},
+           {"checksum", double(result.checksum % 1000)}});
+    return 0;
+}
+
+// Per-phase wall time of each worker, from the loader's stage callbacks: the time between a
+// worker's stage k and stage k+1 belongs to stage k.
+class PhaseClock
+{
+public:
+    explicit PhaseClock(Clock::time_point start) : m_start(start) {}
+    void onStage(const std::string &stage)
+    {
+        const auto now = Clock::now();
+        auto [it, inserted] = m_workers.try_emplace(std::this_thread::get_id(), Worker{m_start, "open"});
+        m_seconds[it->second.stage] += std::chrono::duration<double>(now - it->second.since).count();
+        it->second = {now, stage};
+        m_lastDone = now;
+    }
+    const std::map<std::string, double> &seconds() const { return m_seconds; }
+    Clock::time_point lastStage() const { return m_lastDone; }
+
+private:
+    struct Worker
+    {
+        Clock::time_point since;
+        std::string stage;
+    };
+    Clock::time_point m_start, m_lastDone;
+    std::map<std::thread::id, Worker> m_workers;
+    std::map<std::string, double> m_seconds;
+};
+
+std::string phaseKey(const std::string &stage)
+{
+    if (stage == "CUDA API calls")
+        return "runtime";
+    if (stage == "NVTX")
+        return "nvtx";
+    if (stage == "threads and processes")
+        return "threads";
+    return stage;
+}
+
+template<typename F>
+double timed(F &&f)
+{
+    const auto t0 = Clock::now();
+    f();
+    return secondsSince(t0);
+}
+
+int childLoad(unsigned threads, bool analyses, const std::vector<std::string> &files)
+{
+    Figures out;
+    out["rss_before"] = procStatusBytes("VmRSS");
+    LoadOptions options;
+    options.files = files;
+    options.threads = threads;
+    const double cpu0 = cpuSeconds();
+    const auto t0 = Clock::now();
+    PhaseClock phases(t0);
+    // The loader calls progress under its own lock: no further locking here.
+    const auto trace = loadTraceSet(options, [&](const LoadProgress &p) { phases.onStage(p.stage); });
+    const double loadSeconds = secondsSince(t0);
+    out["load"] = loadSeconds;
+    out["cpu_load"] = cpuSeconds() - cpu0;
+    out["hwm_load"] = procStatusBytes("VmHWM");
+    out["errors"] = double(trace->errors.size());
+    for (const auto &[stage, s] : phases.seconds())
+        if (stage != "done")
+            out["phase_" + phaseKey(stage)] = s;
+    out["phase_merge_finalize"] = std::chrono::duration<double>(Clock::now() - phases.lastStage()).count() -
+        (secondsSince(t0) - loadSeconds);
+    out["estimate_seconds"] = timed([&] { out["estimate_bytes"] = double(estimateLoad(files).bytes); });
+
+    double kernels = 0, copies = 0, calls = 0, ranges = 0, marks = 0, rows = 0;
+    for (const auto &gpu : trace->gpus) {
+        kernels += double(gpu.kernelCount());
+        copies += double(gpu.copies.size());
+    }
+    for (const auto &t : trace->threads) {
+        calls += double(t.api.size());
+        ranges += double(t.nvtx.size());
+        marks += double(t.marks.size());
+    }
+    for (const auto &r : trace->reports)
+        rows += double(r.notes.rowsRead);
+    out["kernels"] = kernels;
+    out["copies"] = copies;
+    out["api_calls"] = calls;
+    out["nvtx_ranges"] = ranges;
+    out["nvtx_marks"] = marks;
+    out["events"] = kernels + copies + calls + ranges + marks;
+    out["rows_read"] = rows;
+
+    if (analyses) {
+        const double cpuAnalyses = cpuSeconds();
+        std::vector<GpuBusy> busy;
+        out["a_busy_gaps"] = timed([&] {
+            busy = computeAllGpuBusy(*trace);
+            std::size_t gaps = 0;
+            for (const auto &b : busy)
+                gaps += findIdleGaps(b).count();
+            out["gaps"] = double(gaps);
+        });
+        out["a_blame"] = timed([&] { out["blamed_gaps"] = double(blameGaps(*trace).gaps.size()); });
+        out["a_top_kernels"] = timed([&] { out["kernel_names"] = double(summarizeKernels(*trace).rows.size()); });
+        out["a_pace_steps"] = timed([&] {
+            const auto name = proposePaceRangeName(*trace);
+            if (!name)
+                return;
+            PaceOptions pace;
+            pace.rangeName = *name;
+            const auto report = computePace(*trace, pace);
+            const auto steps = computeStepAccounting(*trace, report);
+            out["pace_iterations"] = double(report.iterations.size());
+            out["step_rows"] = double(steps.size());
+        });
+        out["a_nvtx_summary"] = timed([&] { out["nvtx_names"] = double(summarizeNvtx(*trace).rows.size()); });
+        out["a_api_summary"] = timed([&] { out["api_names"] = double(summarizeApi(*trace).rows.size()); });
+        out["analyses"] = out["a_busy_gaps"] + out["a_blame"] + out["a_top_kernels"] + out["a_pace_steps"] +
+            out["a_nvtx_summary"] + out["a_api_summary"];
+        out["hwm_analyses"] = procStatusBytes("VmHWM");
+        out["cpu_analyses"] = cpuSeconds() - cpuAnalyses;
+    }
+    print(out);
+    return 0;
+}
+
+// ---- parent side ----
+
+// Runs this program again with `args` and parses its "key value" lines: a fresh process per
+// measurement, so VmHWM is that measurement's peak alone.
+Figures runChild(const std::vector<std::string> &args)
+{
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0)
+        throw std::runtime_error("pipe failed");
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipeFds[1], STDOUT_FILENO);
+        close(pipeFds[0]);
+        close(pipeFds[1]);
+        std::vector<char *> argv;
+        std::string self = "/proc/self/exe";
+        argv.push_back(self.data());
+        for (const auto &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        execv("/proc/self/exe", argv.data());
+        _exit(127);
+    }
+    close(pipeFds[1]);
+    std::string text;
+    char buffer[4096];
+    ssize_t n;
+    while ((n = read(pipeFds[0], buffer, sizeof buffer)) > 0)
+        text.append(buffer, std::size_t(n));
+    close(pipeFds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fmt::format("measurement `{}` failed", args.front()));
+    Figures figures;
+    std::istringstream in(text);
+    std::string key;
+    double value;
+    while (in >> key >> value)
+        figures[key] = value;
+    return figures;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Runs a measurement `runs` times; every figure becomes the median over the runs.
+Figures medianOf(const std::vector<std::string> &args, int runs, std::vector<Figures> *all = nullptr)
+{
+    std::map<std::string, std::vector<double>> values;
+    for (int i = 0; i < runs; ++i) {
+        const auto f = runChild(args);
+        if (all)
+            all->push_back(f);
+        for (const auto &[k, v] : f)
+            values[k].push_back(v);
+    }
+    Figures result;
+    for (auto &[k, v] : values)
+        result[k] = median(v);
+    return result;
+}
+
+struct Args
+{
+    int ranks = 8;
+    std::size_t kernels = 1'000'000, runtime = 2'000'000, nvtx = 4'000'000;
+    std::string dir = "/tmp/gaplens-bench";
+    std::string json;
+    std::string fromReal;
+    int repeat = 10;
+    int runs = 3;
+    int scale = 10; // the small capture for the n log n check has 1/scale of the events
+    bool skipScaling = false;
+};
+
+void usage()
+{
+    fmt::print(
+        "usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
+        "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
+        "                     [--json FILE]\n"
+        "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
+        "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
+        "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
+        "  --dir DIR                   where captures are written and reused (default /tmp/gaplens-bench)\n"
+        "  --runs N                    repetitions of every measurement; medians are reported (3)\n"
+        "  --scale N                   the n log n check compares with a capture N times smaller (10)\n");
+}
+
+// Writes the capture unless DIR already holds one made with the same parameters.
+std::vector<std::string> ensureCapture(const Args &args, const std::string &dir, std::size_t divisor, double &genSeconds)
+{
+    std::string stamp;
+    if (args.fromReal.empty()) {
+        stamp = fmt::format("synth v2 ranks={} kernels={} runtime={} nvtx={}", args.ranks, args.kernels / divisor,
+                            args.runtime / divisor, args.nvtx / divisor);
+    } else {
+        const auto size = fs::file_size(args.fromReal);
+        stamp = fmt::format("real v1 {} size={} repeat={}", fs::absolute(args.fromReal).string(), size,
+                            std::max<std::size_t>(1, std::size_t(args.repeat) / divisor));
+    }
+    const auto stampFile = fs::path(dir) / "gaplens-bench.params";
+    std::vector<std::string> files;
+    {
+        std::ifstream in(stampFile);
+        std::string line;
+        std::getline(in, line);
+        if (line == stamp) {
+            while (std::getline(in, line))
+                if (!line.empty() && fs::exists(line))
+                    files.push_back(line);
+                else
+                    files.clear();
+            if (!files.empty())
+                return files;
+        }
+    }
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fmt::print(stderr, "writing capture in {} ({})...\n", dir, stamp);
+    const auto t0 = Clock::now();
+    if (args.fromReal.empty()) {
+        SynthOptions options;
+        options.ranks = args.ranks;
+        options.scaleKernelsPerRank = args.kernels / divisor;
+        options.scaleRuntimePerRank = args.runtime / divisor;
+        options.scaleNvtxPerRank = args.nvtx / divisor;
+        files = writeSyntheticCapture(dir, options).files;
+    } else {
+        ReplicateOptions options;
+        options.repeat = int(std::max<std::size_t>(1, std::size_t(args.repeat) / divisor));
+        const auto target = (fs::path(dir) / (fs::path(args.fromReal).stem().string() + ".sqlite")).string();
+        replicateExport(args.fromReal, target, options);
+        files = {target};
+    }
+    genSeconds = secondsSince(t0);
+    std::ofstream out(stampFile);
+    out << stamp << '\n';
+    for (const auto &f : files)
+        out << f << '\n';
+    return files;
+}
+
+std::string jsonObject(const Figures &f)
+{
+    std::string s = "{";
+    for (const auto &[k, v] : f)
+        s += fmt::format("{}\"{}\": {:.9g}", s.size() > 1 ? ", " : "", k, v);
+    return s + "}";
+}
+
+int runParent(const Args &args)
+{
+    double genSeconds = 0, smallGenSeconds = 0;
+    const auto files = ensureCapture(args, args.dir, 1, genSeconds);
+    std::uint64_t fileBytes = 0;
+    for (const auto &f : files)
+        fileBytes += fs::file_size(f);
+
+    auto withFiles = [&](std::vector<std::string> a, const std::vector<std::string> &fs) {
+        a.insert(a.end(), fs.begin(), fs.end());
+        return a;
+    };
+    fmt::print(stderr, "measuring: floor, 1-thread and 2-thread loads with analyses, {} runs each...\n", args.runs);
+    // Warm the page cache once so the first measured run is not the only one reading the disk.
+    runChild(withFiles({"--child-floor"}, files));
+    const auto floor = medianOf(withFiles({"--child-floor"}, files), args.runs);
+    const auto load1 = medianOf(withFiles({"--child-load", "1", "1"}, files), args.runs);
+    const auto load2 = medianOf(withFiles({"--child-load", "2", "1"}, files), args.runs);
+
+    Figures small;
+    std::vector<std::string> smallFiles;
+    if (!args.skipScaling) {
+        smallFiles = ensureCapture(args, args.dir + "-small", std::size_t(args.scale), smallGenSeconds);
+        runChild(withFiles({"--child-floor"}, smallFiles));
+        small = medianOf(withFiles({"--child-load", "2", "1"}, smallFiles), args.runs);
+    }
+
+    const double fl = floor.at("seconds");
+    const double events = load1.at("events");
+    auto ratio = [&](double s) { return fl > 0 ? s / fl : 0; };
+    auto perEvent = [&](const Figures &f, const char *key) { return (f.at(key) - f.at("rss_before")) / events; };
+
+    fmt::print("\ngaplens-bench: {} file(s), {:.1f} MiB of SQLite, {:.0f} events loaded "
+               "({:.0f} kernels, {:.0f} copies, {:.0f} API calls, {:.0f} NVTX ranges, {:.0f} marks)\n",
+               files.size(), double(fileBytes) / 1048576.0, events, load1.at("kernels"), load1.at("copies"),
+               load1.at("api_calls"), load1.at("nvtx_ranges"), load1.at("nvtx_marks"));
+    fmt::print("medians of {} runs; {} hardware threads (shared machine: expect noise)\n\n", args.runs,
+               std::thread::hardware_concurrency());
+    const double flCpu = floor.at("cpu");
+    fmt::print("{:<38} {:>10} {:>9} {:>12} {:>9} {:>9}\n", "figure", "wall s", "x floor", "rows/s", "CPU s",
+               "x floor");
+    auto row = [&](const std::string &name, double s, double rows = 0, double cpu = -1) {
+        fmt::print("{:<38} {:>10.3f} {:>9.2f} {:>12} {:>9} {:>9}\n", name, s, ratio(s),
+                   rows > 0 && s > 0 ? fmt::format("{:.2f}M", rows / s / 1e6) : std::string(),
+                   cpu >= 0 ? fmt::format("{:.3f}", cpu) : std::string(),
+                   cpu >= 0 ? fmt::format("{:.2f}", cpu / flCpu) : std::string());
+    };
+    row("floor: sqlite3_step, 1 thread", fl, floor.at("rows"), flCpu);
+    for (const auto *f : {&load1, &load2}) {
+        const bool one = f == &load1;
+        row(one ? "load, 1 thread" : "load, 2 threads", f->at("load"), f->at("rows_read"), f->at("cpu_load"));
+        for (const char *phase : {"open", "strings", "kernels", "copies", "runtime", "nvtx", "threads"})
+            if (f->count(std::string("phase_") + phase))
+                row(fmt::format("  {} (thread-seconds)", phase), f->at(std::string("phase_") + phase));
+        row("  merge + finalize", f->at("phase_merge_finalize"));
+        row(one ? "load + analyses, 1 thread" : "load + analyses, 2 threads", f->at("load") + f->at("analyses"), 0,
+            f->at("cpu_load") + f->at("cpu_analyses"));
+    }
+    row("analyses (after the 2-thread load)", load2.at("analyses"));
+    for (const char *a : {"a_busy_gaps", "a_blame", "a_top_kernels", "a_pace_steps", "a_nvtx_summary", "a_api_summary"})
+        row(fmt::format("  {}", a + 2), load2.at(a));
+    row("estimateLoad (memory guard)", load2.at("estimate_seconds"));
+
+    fmt::print("\n{:<38} {:>10} {:>14}\n", "memory", "MiB", "bytes/event");
+    auto mem = [&](const std::string &name, double bytes, double per) {
+        fmt::print("{:<38} {:>10.1f} {:>14.1f}\n", name, bytes / 1048576.0, per);
+    };
+    mem("peak RSS after load, 1 thread", load1.at("hwm_load"), load1.at("hwm_load") / events);
+    mem("  minus RSS before loading", load1.at("hwm_load") - load1.at("rss_before"), perEvent(load1, "hwm_load"));
+    mem("peak RSS after load, 2 threads", load2.at("hwm_load"), load2.at("hwm_load") / events);
+    mem("  minus RSS before loading", load2.at("hwm_load") - load2.at("rss_before"), perEvent(load2, "hwm_load"));
+    mem("peak RSS incl. analyses, 2 threads", load2.at("hwm_analyses"), load2.at("hwm_analyses") / events);
+    mem("memory guard estimate", load2.at("estimate_bytes"), load2.at("estimate_bytes") / events);
+    mem("SQLite files", double(fileBytes), double(fileBytes) / events);
+
+    Figures scaling;
+    if (!small.empty()) {
+        const double n = events, m = small.at("events");
+        const double nlogn = (n * std::log2(n)) / (m * std::log2(m));
+        scaling = {{"events_large", n}, {"events_small", m}, {"n_ratio", n / m}, {"nlogn_ratio", nlogn}};
+        fmt::print("\nscaling, {:.0f} vs {:.0f} events (x{:.1f}; n log n predicts x{:.1f}; target <= ~x{:.0f})\n", n, m,
+                   n / m, nlogn, 1.2 * n / m);
+        for (const char *a : {"a_blame", "a_pace_steps", "a_busy_gaps", "a_top_kernels", "a_nvtx_summary", "load"}) {
+            const double r = small.at(a) > 0 ? load2.at(a) / small.at(a) : 0;
+            scaling[std::string(a) + "_ratio"] = r;
+            fmt::print("  {:<20} {:>9.4f} s -> {:>9.4f} s   x{:.1f}\n", a, small.at(a), load2.at(a), r);
+        }
+    }
+
+    if (!args.json.empty()) {
+        std::ofstream out(args.json);
+        out << "{\n";
+        out << fmt::format("  \"params\": {{\"ranks\": {}, \"kernels\": {}, \"runtime\": {}, \"nvtx\": {}, "
+                           "\"from_real\": \"{}\", \"repeat\": {}, \"runs\": {}, \"hardware_threads\": {}}},\n",
+                           args.ranks, args.kernels, args.runtime, args.nvtx, args.fromReal, args.repeat, args.runs,
+                           std::thread::hardware_concurrency());
+        out << fmt::format("  \"files\": {}, \"file_bytes\": {}, \"generate_seconds\": {:.3f},\n", files.size(),
+                           fileBytes, genSeconds);
+        out << "  \"floor\": " << jsonObject(floor) << ",\n";
+        out << "  \"load_1_thread\": " << jsonObject(load1) << ",\n";
+        out << "  \"load_2_threads\": " << jsonObject(load2) << ",\n";
+        Figures ratios{{"load_1_thread", ratio(load1.at("load"))},
+                       {"cpu_load_1_thread", load1.at("cpu_load") / flCpu},
+                       {"cpu_load_analyses_1_thread", (load1.at("cpu_load") + load1.at("cpu_analyses")) / flCpu},
+                       {"load_2_threads", ratio(load2.at("load"))},
+                       {"load_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses"))},
+                       {"load_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses"))},
+                       {"bytes_per_event_net", perEvent(load2, "hwm_load")},
+                       {"bytes_per_event_gross", load2.at("hwm_load") / events},
+                       {"peak_over_file_bytes", load2.at("hwm_load") / double(fileBytes)}};
+        out << "  \"ratios_to_floor\": " << jsonObject(ratios) << ",\n";
+        out << "  \"small\": " << jsonObject(small) << ",\n";
+        out << "  \"scaling\": " << jsonObject(scaling) << "\n}\n";
+        fmt::print("\nJSON written to {}\n", args.json);
+    }
+    return 0;
+}
+
+} // namespace
+} // namespace gaplens::bench
+
+int main(int argc, char **argv)
+{
+    using namespace gaplens::bench;
+    std::vector<std::string> a(argv + 1, argv + argc);
+    try {
+        if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
+            if (a[0] == "--child-floor")
+                return childFloor({a.begin() + 1, a.end()});
+            return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) == "1", {a.begin() + 3, a.end()});
+        }
+        Args args;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            auto next = [&]() -> const std::string & {
+                if (i + 1 >= a.size())
+                    throw std::runtime_error(a[i] + " needs a value");
+                return a[++i];
+            };
+            if (a[i] == "--ranks")
+                args.ranks = std::stoi(next());
+            else if (a[i] == "--kernels")
+                args.kernels = std::stoull(next());
+            else if (a[i] == "--runtime")
+                args.runtime = std::stoull(next());
+            else if (a[i] == "--nvtx")
+                args.nvtx = std::stoull(next());
+            else if (a[i] == "--dir")
+                args.dir = next();
+            else if (a[i] == "--json")
+                args.json = next();
+            else if (a[i] == "--from-real")
+                args.fromReal = next();
+            else if (a[i] == "--repeat")
+                args.repeat = std::stoi(next());
+            else if (a[i] == "--runs")
+                args.runs = std::max(1, std::stoi(next()));
+            else if (a[i] == "--scale")
+                args.scale = std::max(2, std::stoi(next()));
+            else if (a[i] == "--no-scaling")
+                args.skipScaling = true;
+            else {
+                usage();
+                return a[i] == "--help" || a[i] == "-h" ? 0 : 2;
+            }
+        }
+        return runParent(args);
+    } catch (const std::exception &e) {
+        fmt::print(stderr, "gaplens-bench: {}\n", e.what());
+        return 1;
+    }
+}
