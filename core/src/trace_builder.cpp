@@ -4,8 +4,10 @@
 #include "gaplens/core/nvtx_names.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 namespace gaplens::core {
 namespace {
@@ -135,6 +137,41 @@ void buildNvtxGroups(TraceSet &trace)
     trace.nvtxGroups = std::move(groups);
 }
 
+std::size_t eventCount(const TraceSet &trace)
+{
+    std::size_t n = 0;
+    for (const auto &gpu : trace.gpus)
+        n += gpu.kernelCount() + gpu.copies.size();
+    for (const auto &thread : trace.threads)
+        n += thread.api.size() + thread.nvtx.size() + thread.marks.size();
+    return n;
+}
+
+// Runs fn(0..count-1) on up to hardware_concurrency threads; small captures (tests, tiny
+// exports) stay on the calling thread, where starting threads would cost more than it saves.
+template<typename Fn>
+void parallelFor(std::size_t count, std::size_t events, Fn fn)
+{
+    constexpr std::size_t kParallelFromEvents = 200'000;
+    const unsigned workers = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
+    if (workers <= 1 || events < kParallelFromEvents) {
+        for (std::size_t i = 0; i < count; ++i)
+            fn(i);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < count; i = next++)
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+        pool.emplace_back(work);
+    work();
+    for (auto &t : pool)
+        t.join();
+}
+
 } // namespace
 
 std::size_t Gpu::kernelCount() const
@@ -158,23 +195,43 @@ const LaunchRef *TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, s
 
 void finalizeTraceSet(TraceSet &trace)
 {
-    Span span;
-    for (auto &gpu : trace.gpus) {
-        for (auto &stream : gpu.streams) {
-            sortKernels(stream.kernels);
-            span.add(stream.kernels.start, stream.kernels.end);
+    // Sorting is independent per track and dominates finalize on big captures (NVTX ranges
+    // are written when they end, so every thread needs a real sort): one task per GPU and
+    // per thread, spread over the cores.
+    const std::size_t tasks = trace.gpus.size() + trace.threads.size();
+    std::vector<Span> spans(tasks);
+    parallelFor(tasks, eventCount(trace), [&](std::size_t task) {
+        Span &span = spans[task];
+        if (task < trace.gpus.size()) {
+            auto &gpu = trace.gpus[task];
+            for (auto &stream : gpu.streams) {
+                sortKernels(stream.kernels);
+                span.add(stream.kernels.start, stream.kernels.end);
+            }
+            std::sort(gpu.streams.begin(), gpu.streams.end(), [](const Stream &a, const Stream &b) {
+                return a.pid != b.pid ? a.pid < b.pid : a.streamId < b.streamId;
+            });
+            sortCopies(gpu.copies);
+            span.add(gpu.copies.start, gpu.copies.end);
+            gpu.ranks.clear();
+            for (const auto &stream : gpu.streams)
+                if (stream.rank != kNoIndex)
+                    gpu.ranks.push_back(stream.rank);
+            std::sort(gpu.ranks.begin(), gpu.ranks.end());
+            gpu.ranks.erase(std::unique(gpu.ranks.begin(), gpu.ranks.end()), gpu.ranks.end());
+        } else {
+            auto &thread = trace.threads[task - trace.gpus.size()];
+            sortApi(thread.api);
+            sortNvtx(thread.nvtx);
+            sortMarks(thread.marks);
+            span.add(thread.api.start, thread.api.end);
+            span.add(thread.nvtx.start, thread.nvtx.end);
         }
-        std::sort(gpu.streams.begin(), gpu.streams.end(), [](const Stream &a, const Stream &b) {
-            return a.pid != b.pid ? a.pid < b.pid : a.streamId < b.streamId;
-        });
-        sortCopies(gpu.copies);
-        span.add(gpu.copies.start, gpu.copies.end);
-        gpu.ranks.clear();
-        for (const auto &stream : gpu.streams)
-            if (stream.rank != kNoIndex)
-                gpu.ranks.push_back(stream.rank);
-        std::sort(gpu.ranks.begin(), gpu.ranks.end());
-        gpu.ranks.erase(std::unique(gpu.ranks.begin(), gpu.ranks.end()), gpu.ranks.end());
+    });
+    Span span;
+    for (const auto &s : spans) {
+        span.lo = std::min(span.lo, s.lo);
+        span.hi = std::max(span.hi, s.hi);
     }
 
     trace.launchesByReport.assign(trace.reports.size(), {});
@@ -189,12 +246,7 @@ void finalizeTraceSet(TraceSet &trace)
             trace.launchesByReport[r].reserve(launches[r]);
     }
     for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
-        auto &thread = trace.threads[t];
-        sortApi(thread.api);
-        sortNvtx(thread.nvtx);
-        sortMarks(thread.marks);
-        span.add(thread.api.start, thread.api.end);
-        span.add(thread.nvtx.start, thread.nvtx.end);
+        const auto &thread = trace.threads[t];
         if (thread.report >= trace.launchesByReport.size())
             continue;
         auto &refs = trace.launchesByReport[thread.report];
@@ -202,8 +254,10 @@ void finalizeTraceSet(TraceSet &trace)
             if (thread.api.correlationId[c] != 0)
                 refs.push_back({launchKey(thread.pid, thread.api.correlationId[c]), t, c});
     }
-    for (auto &refs : trace.launchesByReport)
+    parallelFor(trace.launchesByReport.size(), eventCount(trace), [&](std::size_t r) {
+        auto &refs = trace.launchesByReport[r];
         std::sort(refs.begin(), refs.end(), [](const LaunchRef &a, const LaunchRef &b) { return a.key < b.key; });
+    });
 
     for (auto &rank : trace.ranks) {
         rank.gpus.clear();
