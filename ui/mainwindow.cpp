@@ -3,15 +3,23 @@
 
 #include "ui/detailspanel.h"
 #include "ui/loading/loadcontroller.h"
+#include "ui/panels/gapblamepanel.h"
+#include "ui/panels/panelcontext.h"
+#include "ui/panels/rankpacepanel.h"
+#include "ui/panels/rankselector.h"
+#include "ui/panels/summarypanel.h"
+#include "ui/panels/topkernelspanel.h"
 #include "ui/problemspanel.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/timeruler.h"
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -34,6 +42,9 @@ namespace gaplens::ui {
 
 namespace {
 const QString kRecentKey = QStringLiteral("recentCaptures");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+constexpr int kStateVersion = 1; // bump when the docks change so an old layout is not restored
 constexpr int kMaxRecent = 10;
 } // namespace
 
@@ -52,6 +63,7 @@ MainWindow::MainWindow(QWidget *parent)
     detailsDock->setObjectName(QStringLiteral("details"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    m_detailsDock = detailsDock;
 
     m_problems = new ProblemsPanel(this);
     m_problemsDock = new QDockWidget(QStringLiteral("Problems"), this);
@@ -60,14 +72,31 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
     m_problemsDock->hide();
 
+    createPanels();
     createActions();
     createToolBar();
+    createAnalysisToolBar();
     createStatusBar();
+    resetPanelLayout();
+    {
+        // The dock and toolbar layout of the last session (objectNames identify them).
+        QSettings settings;
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    }
 
     connect(m_view, &TimelineView::selectionChanged, m_details, &DetailsPanel::showHit);
     connect(m_view, &TimelineView::timeSelectionChanged, this, [this](core::TimeRange r) {
         m_selectionLabel->setText(QStringLiteral("Selection: %1").arg(formatDuration(r.duration())));
+        applyTimeSelection(r);
     });
+    connect(m_view, &TimelineView::timeSelectionCleared, this, [this] {
+        m_selectionLabel->clear();
+        m_panelContext->setWindow(std::nullopt);
+    });
+    // One threshold for the timeline and the panels: the toolbar sets the timeline's, the panels follow.
+    connect(m_view->model(), &TimelineModel::gapsChanged, this,
+            [this] { m_panelContext->setGapThreshold(m_view->model()->gapThreshold()); });
     connect(m_view, &TimelineView::findPositionChanged, this, [this](int current, int total) {
         m_findStatus->setText(m_find->text().isEmpty() ? QString()
                               : current > 0          ? QStringLiteral("%1 / %2").arg(current).arg(total)
@@ -118,10 +147,99 @@ void MainWindow::createActions()
     frameTime->setCheckable(true);
     connect(frameTime, &QAction::toggled, m_view, &TimelineView::setShowFrameTime);
     view->addSeparator();
+    for (auto *dock : std::as_const(m_panelDocks))
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
     view->addAction(m_problemsDock->toggleViewAction());
     for (auto *dock : findChildren<QDockWidget *>())
-        if (dock != m_problemsDock)
+        if (dock != m_problemsDock && !m_panelDocks.contains(dock))
             view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(QStringLiteral("Reset Panel Layout"), this, &MainWindow::resetPanelLayout);
+}
+
+void MainWindow::createPanels()
+{
+    m_panelContext = new PanelContext(this);
+    m_summary = new SummaryPanel(*m_panelContext, m_view, this);
+    m_topKernels = new TopKernelsPanel(*m_panelContext, m_view, this);
+    m_gapBlame = new GapBlamePanel(*m_panelContext, m_view, this);
+    m_rankPace = new RankPacePanel(*m_panelContext, m_view, this);
+    const std::pair<QWidget *, QString> panels[] = {
+        {m_summary, QStringLiteral("Summary")},
+        {m_topKernels, QStringLiteral("Top Kernels")},
+        {m_gapBlame, QStringLiteral("Gap Blame")},
+        {m_rankPace, QStringLiteral("Rank Pace")},
+    };
+    for (const auto &[widget, title] : panels) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(title.toLower().remove(QLatin1Char(' ')) + QStringLiteral("Dock"));
+        dock->setWidget(widget);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        m_panelDocks << dock;
+    }
+}
+
+void MainWindow::resetPanelLayout()
+{
+    // Default: the four panels tabbed under the timeline, Summary in front; details on the right.
+    for (auto *dock : std::as_const(m_panelDocks)) {
+        dock->setFloating(false);
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        dock->show();
+    }
+    for (int i = 1; i < m_panelDocks.size(); ++i)
+        tabifyDockWidget(m_panelDocks.front(), m_panelDocks[i]);
+    m_panelDocks.front()->raise();
+    if (m_detailsDock) {
+        m_detailsDock->setFloating(false);
+        addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+        m_detailsDock->show();
+    }
+    resizeDocks({m_panelDocks.front()}, {height() * 2 / 5}, Qt::Vertical);
+}
+
+void MainWindow::createAnalysisToolBar()
+{
+    QToolBar *bar = addToolBar(QStringLiteral("Analysis scope"));
+    bar->setObjectName(QStringLiteral("analysisToolBar"));
+    bar->addWidget(new QLabel(QStringLiteral(" Panels: "), bar));
+    bar->addWidget(new RankSelector(*m_panelContext, bar));
+    m_scopeLabel = new QLabel(bar);
+    m_scopeLabel->setToolTip(QStringLiteral("Drag on the timeline's ruler to analyse a time range; click the ruler to go back to the whole capture"));
+    bar->addWidget(m_scopeLabel);
+    QAction *whole = bar->addAction(QStringLiteral("Whole capture"), this, [this] {
+        m_view->ruler()->clearTimeSelection();
+        m_panelContext->setWindow(std::nullopt);
+    });
+    whole->setToolTip(QStringLiteral("Analyse the whole capture (clears the ruler selection)"));
+    auto updateScope = [this, whole] {
+        const auto &w = m_panelContext->window();
+        m_scopeLabel->setText(w ? QStringLiteral(" window: %1 selection ").arg(formatDuration(w->duration()))
+                                : QStringLiteral(" window: whole capture "));
+        whole->setEnabled(w.has_value());
+    };
+    connect(m_panelContext, &PanelContext::scopeChanged, this, updateScope);
+    connect(m_panelContext, &PanelContext::dataChanged, this, updateScope);
+    updateScope();
+}
+
+void MainWindow::applyTimeSelection(core::TimeRange displayRange)
+{
+    // Panels analyse absolute time. With ranks aligned on an NVTX range, display time differs
+    // per rank; the window follows the first chosen rank's clock.
+    const auto &ranks = m_panelContext->ranks();
+    const std::uint32_t rank = ranks.isAll() ? 0 : ranks.ranks.front();
+    const core::TimeNs offset = m_view->model()->rankOffset(rank);
+    m_panelContext->setWindow(core::TimeRange{displayRange.start - offset, displayRange.end - offset});
+}
+
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kStateVersion));
+    QMainWindow::closeEvent(e);
 }
 
 void MainWindow::createToolBar()
@@ -219,6 +337,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
 {
     m_view->setData(data);
     applyThreshold();
+    m_panelContext->setGapThreshold(m_view->model()->gapThreshold());
+    m_panelContext->setData(data);
     const auto &trace = *data->trace;
     const int problems = m_problems->showProblems(trace);
     m_problemsButton->setVisible(problems > 0);

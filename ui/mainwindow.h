@@ -18,7 +18,12 @@ class QToolButton;
 namespace gaplens::ui {
 
 class DetailsPanel;
+class GapBlamePanel;
 class LoadController;
+class PanelContext;
+class RankPacePanel;
+class SummaryPanel;
+class TopKernelsPanel;
 class ProblemsPanel;
 class TimelineView;
 
@@ -38,15 +43,25 @@ public:
     LoadController *loadController() const { return m_loader; }
     ProblemsPanel *problemsPanel() const { return m_problems; }
     QProgressBar *progressBar() const { return m_progress; }
+    PanelContext *panelContext() const { return m_panelContext; }
+    TopKernelsPanel *topKernelsPanel() const { return m_topKernels; }
+    GapBlamePanel *gapBlamePanel() const { return m_gapBlame; }
+    RankPacePanel *rankPacePanel() const { return m_rankPace; }
+    SummaryPanel *summaryPanel() const { return m_summary; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent *) override;
     void dropEvent(QDropEvent *) override;
+    void closeEvent(QCloseEvent *) override;
 
 private:
     void createActions();
     void createToolBar();
     void createStatusBar();
+    void createPanels();
+    void createAnalysisToolBar();
+    void resetPanelLayout();
+    void applyTimeSelection(core::TimeRange displayRange);
     void onLoadFinished(std::shared_ptr<const TimelineData> data);
     void updateRecentMenu();
     void addRecent(const QStringList &paths);
@@ -72,6 +87,15 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_selectionLabel = nullptr;
     QToolButton *m_problemsButton = nullptr;
+
+    PanelContext *m_panelContext = nullptr;
+    TopKernelsPanel *m_topKernels = nullptr;
+    GapBlamePanel *m_gapBlame = nullptr;
+    RankPacePanel *m_rankPace = nullptr;
+    SummaryPanel *m_summary = nullptr;
+    QList<QDockWidget *> m_panelDocks;
+    QDockWidget *m_detailsDock = nullptr;
+    QLabel *m_scopeLabel = nullptr;
 };
 
 } // namespace gaplens::ui

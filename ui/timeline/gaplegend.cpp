@@ -4,6 +4,7 @@
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
+#include "ui/theme/theme.h"
 
 #include <QPainter>
 
@@ -35,10 +36,14 @@ QSize GapLegend::sizeHint() const
 void GapLegend::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), QColor(236, 238, 242));
-    const QFontMetrics fm(font());
+    const Theme &theme = Theme::current();
+    QFont themed = font();
+    themed.setPointSizeF(theme.legendFontPt);
+    p.setFont(themed);
+    p.fillRect(rect(), theme.rulerBackground);
+    const QFontMetrics fm(themed);
     int x = 4;
-    p.setPen(QColor(40, 40, 40));
+    p.setPen(theme.rulerText);
     const QString head = QStringLiteral("gaps ≥ ") + formatDuration(m_model.gapThreshold(), 0) + QLatin1Char(':');
     p.drawText(QRect(x, 0, width(), height()), Qt::AlignVCenter | Qt::AlignLeft, head);
     x += fm.horizontalAdvance(head) + 5;
@@ -50,7 +55,7 @@ void GapLegend::paintEvent(QPaintEvent *)
         p.drawText(QRect(x, 0, width(), height()), Qt::AlignVCenter | Qt::AlignLeft, label);
         x += fm.horizontalAdvance(label) + 6;
     }
-    p.setPen(QColor(150, 150, 150));
+    p.setPen(theme.separator);
     p.drawLine(0, height() - 1, width(), height() - 1);
 }
 

@@ -3,6 +3,8 @@
 
 #include "ui/timeline/colors.h"
 
+#include "gaplens/core/analysis/gap_blame.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -27,6 +29,9 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_kernelColors.clear();
     m_nvtxColors.clear();
     m_findMatch.clear();
+    m_gapHighlightKind = GapHighlight::None;
+    m_gapHighlightKey.clear();
+    m_gapHighlight.clear();
     m_offsets.assign(trace() ? trace()->ranks.size() : 0, 0);
     recomputeSpan();
     recomputeGaps();
@@ -246,6 +251,7 @@ void TimelineModel::setGapThreshold(TimeNs ns)
         return;
     m_gapThreshold = ns;
     recomputeGaps();
+    recomputeGapHighlight();
     emit gapsChanged();
 }
 
@@ -423,6 +429,84 @@ void TimelineModel::setFindPattern(const QString &pattern, bool regex)
         if (!any)
             m_findMatch.assign(1, false); // a pattern with no match still counts as active
     }
+    emit findPatternChanged();
+}
+
+void TimelineModel::setFindName(core::StringId name)
+{
+    m_findMatch.clear();
+    if (const auto *t = trace()) {
+        m_findMatch.assign(t->strings.size(), false);
+        if (name < m_findMatch.size() && name != core::kEmptyString)
+            m_findMatch[name] = true;
+        else
+            m_findMatch.assign(1, false); // active, matching nothing
+    }
+    emit findPatternChanged();
+}
+
+QString TimelineModel::gapCauseKey(const core::GapBlame &blame) const
+{
+    if (blame.cause == core::GapCause::ApiCall && blame.apiName != core::kEmptyString)
+        return str(blame.apiName);
+    return QString::fromLatin1(core::gapCauseLabel(blame.cause));
+}
+
+QString TimelineModel::gapPhaseKey(const core::GapBlame &blame) const
+{
+    const auto *t = trace();
+    if (!t || blame.phaseStack.empty())
+        return QString::fromLatin1(core::kNoPhaseLabel);
+    return str(t->nvtxGroup(blame.phase()));
+}
+
+int TimelineModel::setGapHighlight(GapHighlight kind, const QString &key)
+{
+    m_gapHighlightKind = key.isEmpty() ? GapHighlight::None : kind;
+    m_gapHighlightKey = m_gapHighlightKind == GapHighlight::None ? QString() : key;
+    recomputeGapHighlight();
+    emit findPatternChanged(); // the same repaint as a find highlight
+    int n = 0;
+    for (const auto &g : m_gapHighlight)
+        n += int(std::count(g.begin(), g.end(), true));
+    return n;
+}
+
+void TimelineModel::recomputeGapHighlight()
+{
+    m_gapHighlight.clear();
+    if (m_gapHighlightKind == GapHighlight::None)
+        return;
+    m_gapHighlight.resize(m_gaps.size());
+    for (std::size_t g = 0; g < m_gaps.size(); ++g) {
+        const auto &blame = m_gaps[g].blame;
+        m_gapHighlight[g].resize(blame.size());
+        for (std::size_t i = 0; i < blame.size(); ++i) {
+            const QString k = m_gapHighlightKind == GapHighlight::Cause ? gapCauseKey(blame[i]) : gapPhaseKey(blame[i]);
+            m_gapHighlight[g][i] = k == m_gapHighlightKey;
+        }
+    }
+}
+
+void TimelineModel::copyViewStateFrom(const TimelineModel &other)
+{
+    if (other.m_data != m_data || !m_data)
+        return;
+    m_offsets = other.m_offsets;
+    m_collapsedRanks = other.m_collapsedRanks;
+    m_expandedStreams = other.m_expandedStreams;
+    m_findMatch = other.m_findMatch;
+    recomputeSpan();
+    if (m_gapThreshold != other.m_gapThreshold) {
+        m_gapThreshold = other.m_gapThreshold;
+        recomputeGaps();
+    }
+    m_gapHighlightKind = other.m_gapHighlightKind;
+    m_gapHighlightKey = other.m_gapHighlightKey;
+    recomputeGapHighlight();
+    rebuildRows();
+    emit gapsChanged();
+    emit alignmentChanged();
     emit findPatternChanged();
 }
 

@@ -55,6 +55,7 @@ public:
 
     void setData(std::shared_ptr<const TimelineData> data);
     const TimelineData *data() const { return m_data.get(); }
+    const std::shared_ptr<const TimelineData> &sharedData() const { return m_data; }
     const core::TraceSet *trace() const { return m_data ? m_data->trace.get() : nullptr; }
     bool isEmpty() const { return !trace(); }
 
@@ -105,8 +106,32 @@ public:
 
     // Find: marks which names match; matchesName is O(1) per event while painting.
     void setFindPattern(const QString &pattern, bool regex);
+    // Marks exactly one name (e.g. the kernel chosen in the Top kernels panel).
+    void setFindName(core::StringId name);
     bool hasFindPattern() const { return !m_findMatch.empty(); }
     bool matchesName(core::StringId id) const { return id < m_findMatch.size() && m_findMatch[id]; }
+
+    // Gap highlight (the compare panel's clicked cause or phase): gaps whose blame key equals
+    // `key` are outlined. Keys are core's totals keys: the cause label or the API name
+    // (GapHighlight::Cause), the innermost NVTX group name or "(none)" (GapHighlight::Phase).
+    // Survives threshold changes; cleared by setData. Returns the number of highlighted gaps.
+    enum class GapHighlight { None, Cause, Phase };
+    int setGapHighlight(GapHighlight kind, const QString &key);
+    GapHighlight gapHighlightKind() const { return m_gapHighlightKind; }
+    QString gapHighlightKey() const { return m_gapHighlightKey; }
+    bool isGapHighlighted(std::uint32_t gpu, std::uint32_t gap) const
+    {
+        return gpu < m_gapHighlight.size() && gap < m_gapHighlight[gpu].size() && m_gapHighlight[gpu][gap];
+    }
+    // The blame keys of one gap, as core's totals name them.
+    QString gapCauseKey(const core::GapBlame &blame) const;
+    QString gapPhaseKey(const core::GapBlame &blame) const;
+
+    // Per-rank display offsets (alignment), e.g. to save them or give an export the same view.
+    const std::vector<core::TimeNs> &rankOffsets() const { return m_offsets; }
+    // Copies what is shown (alignment offsets, collapsed ranks, expanded streams, threshold,
+    // find and gap highlights) from a model over the same data; no-op for different data.
+    void copyViewStateFrom(const TimelineModel &other);
 
 signals:
     void dataChanged();
@@ -119,6 +144,7 @@ private:
     void rebuildRows();
     void recomputeGaps();
     void recomputeSpan();
+    void recomputeGapHighlight();
 
     std::shared_ptr<const TimelineData> m_data;
     std::vector<TimelineRow> m_rows;
@@ -131,6 +157,9 @@ private:
     core::TimeRange m_displaySpan;
     mutable std::vector<QRgb> m_kernelColors, m_nvtxColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
+    GapHighlight m_gapHighlightKind = GapHighlight::None;
+    QString m_gapHighlightKey;
+    std::vector<std::vector<bool>> m_gapHighlight; // per GPU, per gap
 };
 
 } // namespace gaplens::ui

@@ -78,6 +78,7 @@ TimelineView::TimelineView(QWidget *parent)
     connect(m_ruler, &TimeRuler::timeSelectionCleared, this, [this] {
         m_overlay.hasTimeSelection = false;
         viewport()->update();
+        emit timeSelectionCleared();
     });
     layoutChildren();
 }
@@ -422,9 +423,22 @@ bool TimelineView::viewportEvent(QEvent *e)
 
 int TimelineView::find(const QString &pattern, bool regex)
 {
+    m_model->setFindPattern(pattern, regex);
+    collectMatches();
+    return int(m_matches.size());
+}
+
+int TimelineView::findName(core::StringId name)
+{
+    m_model->setFindName(name);
+    collectMatches();
+    return int(m_matches.size());
+}
+
+void TimelineView::collectMatches()
+{
     m_matches.clear();
     m_matchIndex = -1;
-    m_model->setFindPattern(pattern, regex);
     const auto *t = m_model->trace();
     if (t && m_model->hasFindPattern()) {
         constexpr std::size_t kMaxMatches = 2'000'000;
@@ -469,7 +483,6 @@ int TimelineView::find(const QString &pattern, bool regex)
         });
     }
     emit findPositionChanged(0, int(m_matches.size()));
-    return int(m_matches.size());
 }
 
 void TimelineView::jumpToMatch(int index)
@@ -506,6 +519,75 @@ void TimelineView::findNext()
 void TimelineView::findPrevious()
 {
     jumpToMatch(m_matchIndex < 0 ? -1 : m_matchIndex - 1);
+}
+
+bool TimelineView::showGap(std::uint32_t gpu, core::TimeRange gap)
+{
+    const auto *t = m_model->trace();
+    if (!t || gpu >= t->gpus.size())
+        return false;
+    const auto &gaps = m_model->gaps(gpu);
+    // The timeline's gaps are sorted and disjoint: the first one ending after gap.start is the
+    // only candidate (a window-clipped gap from a panel still overlaps its full gap).
+    const auto it = std::upper_bound(gaps.end.begin(), gaps.end.end(), gap.start);
+    if (it == gaps.end.end())
+        return false;
+    const auto i = std::uint32_t(it - gaps.end.begin());
+    if (gaps.start[i] >= gap.end)
+        return false;
+    HitResult h;
+    h.kind = HitKind::Gap;
+    h.gpu = gpu;
+    h.rank = gaps.blame[i].rank != core::kNoIndex ? gaps.blame[i].rank
+                                                 : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
+    h.index = i;
+    h.count = 1;
+    h.start = gaps.start[i];
+    h.end = gaps.end[i];
+    if (h.rank != core::kNoIndex && m_model->isRankCollapsed(h.rank))
+        m_model->setRankCollapsed(h.rank, false);
+    h.row = m_painter.rowOf(h);
+    // Frame the gap with its neighbours visible: the gap takes the middle third.
+    const TimeNs off = m_model->rankOffset(h.rank);
+    const TimeNs d = std::max<TimeNs>(h.end - h.start, 100);
+    m_zoom->setWindow(h.start + off - d, h.end + off + d);
+    scrollToRow(h.row);
+    setSelection(h);
+    return true;
+}
+
+void TimelineView::showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread, std::uint32_t nvtxIndex)
+{
+    const auto *t = m_model->trace();
+    if (!t || rank >= t->ranks.size())
+        return;
+    const TimeNs off = m_model->rankOffset(rank);
+    const TimeNs margin = std::max<TimeNs>(range.duration() / 20, 50);
+    m_zoom->setWindow(range.start + off - margin, range.end + off + margin);
+    scrollToRank(rank);
+    if (thread < t->threads.size() && nvtxIndex < t->threads[thread].nvtx.size()) {
+        const auto &n = t->threads[thread].nvtx;
+        HitResult h;
+        h.kind = HitKind::Nvtx;
+        h.thread = thread;
+        h.rank = rank;
+        h.level = n.depth[nvtxIndex];
+        h.index = nvtxIndex;
+        h.count = 1;
+        h.start = n.start[nvtxIndex];
+        h.end = n.end[nvtxIndex];
+        h.row = m_painter.rowOf(h);
+        setSelection(h);
+    }
+}
+
+void TimelineView::scrollToRank(std::uint32_t rank)
+{
+    if (m_model->isRankCollapsed(rank))
+        m_model->setRankCollapsed(rank, false);
+    const int row = m_model->findRow(RowKind::RankHeader, rank);
+    if (row >= 0)
+        verticalScrollBar()->setValue(m_model->rows()[row].y);
 }
 
 } // namespace gaplens::ui

@@ -53,6 +53,20 @@ public:
     void findNext();
     void findPrevious();
     int findMatchCount() const { return int(m_matches.size()); }
+    // Highlights every kernel (and NVTX range) named exactly `name`; findNext/Previous then
+    // step through them. Returns the number of instances.
+    int findName(core::StringId name);
+
+    // Navigation hooks for the side panels (absolute times; rank offsets are applied here).
+    // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;
+    // false when no such gap is shown (e.g. a threshold mismatch).
+    bool showGap(std::uint32_t gpu, core::TimeRange gap);
+    // Shows [range) of `rank` with a small margin, expands the rank and scrolls to it; when
+    // thread/nvtxIndex name an NVTX range it is selected too.
+    void showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread = core::kNoIndex,
+                       std::uint32_t nvtxIndex = core::kNoIndex);
+    // Expands the rank and scrolls its header to the top.
+    void scrollToRank(std::uint32_t rank);
 
     // Paint statistics of the last viewport repaint.
     qint64 lastPaintNs() const { return m_lastPaintNs; }
@@ -62,6 +76,7 @@ public:
 signals:
     void selectionChanged(const gaplens::ui::HitResult &hit);
     void timeSelectionChanged(gaplens::core::TimeRange range);
+    void timeSelectionCleared();
     void findPositionChanged(int current, int total); // current is 1-based, 0 = none
     void viewChanged();
 
@@ -83,6 +98,7 @@ private:
     void updateScrollRange();
     void computeLinked();
     void jumpToMatch(int index);
+    void collectMatches();
     void zoomToItem(const HitResult &hit);
     double cursorXOrCenter() const;
 

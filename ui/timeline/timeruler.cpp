@@ -4,6 +4,7 @@
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/zoomcontrol.h"
+#include "ui/theme/theme.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -30,7 +31,9 @@ TimeRuler::TimeRuler(const TimelineModel &model, const ZoomControl &zoom, QWidge
 QList<TimeRuler::Tick> TimeRuler::ticks() const
 {
     QList<Tick> out;
-    const QFontMetrics fm(font());
+    QFont themed = font();
+    themed.setPointSizeF(Theme::current().rulerFontPt);
+    const QFontMetrics fm(themed);
     const TimeNs origin = m_model.origin();
     const TimeNs from = m_zoom.windowStart() - origin;
     const TimeNs to = m_zoom.windowEnd() - origin;
@@ -71,8 +74,12 @@ void TimeRuler::clearTimeSelection()
 void TimeRuler::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), QColor(236, 238, 242));
-    p.setPen(QColor(150, 150, 150));
+    const Theme &theme = Theme::current();
+    QFont themed = font();
+    themed.setPointSizeF(theme.rulerFontPt);
+    p.setFont(themed);
+    p.fillRect(rect(), theme.rulerBackground);
+    p.setPen(theme.separator);
     p.drawLine(0, height() - 1, width(), height() - 1);
     if (m_model.isEmpty())
         return;
@@ -81,7 +88,7 @@ void TimeRuler::paintEvent(QPaintEvent *)
         // Minor ticks: 5 per major interval when there is room.
         const double major = list[1].x - list[0].x;
         if (major / 5 >= 6) {
-            p.setPen(QColor(170, 170, 170));
+            p.setPen(theme.rulerMinorTick);
             for (const auto &tick : list)
                 for (int i = 1; i < 5; ++i) {
                     const int x = int(std::lround(tick.x + major * i / 5));
@@ -89,7 +96,7 @@ void TimeRuler::paintEvent(QPaintEvent *)
                 }
         }
     }
-    p.setPen(QColor(60, 60, 60));
+    p.setPen(theme.rulerText);
     for (const auto &tick : list) {
         const int x = int(std::lround(tick.x));
         p.drawLine(x, height() - 10, x, height() - 1);
@@ -101,7 +108,7 @@ void TimeRuler::paintEvent(QPaintEvent *)
         const QRectF r(x0, 0, std::max(1.0, x1 - x0), height());
         p.fillRect(r, QColor(60, 120, 220, 70));
         const QString text = formatDuration(m_selection.duration());
-        const QFontMetrics fm(font());
+        const QFontMetrics fm(themed);
         const int w = fm.horizontalAdvance(text) + 8;
         QRectF box(r.center().x() - w / 2.0, 2, w, height() - 6);
         p.fillRect(box, QColor(40, 90, 190));

@@ -2,6 +2,7 @@
 #include "ui/timeline/tracklabels.h"
 
 #include "ui/timeline/timelinemodel.h"
+#include "ui/theme/theme.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -32,11 +33,13 @@ void TrackLabels::setScrollY(int y)
 void TrackLabels::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), QColor(246, 247, 249));
+    const Theme &theme = Theme::current();
+    QFont normal = font();
+    normal.setPointSizeF(theme.labelFontPt);
+    p.fillRect(rect(), theme.labelBackground);
     const auto &rows = m_model.rows();
-    QFont bold = font();
+    QFont bold = normal;
     bold.setBold(true);
-    const QFontMetrics fm(font());
     for (int i = std::max(0, m_model.rowAt(m_scrollY)); i < int(rows.size()); ++i) {
         const auto &row = rows[i];
         const int top = row.y - m_scrollY;
@@ -44,7 +47,7 @@ void TrackLabels::paintEvent(QPaintEvent *)
             break;
         const QRect band(0, top, width(), row.height);
         if (row.kind == RowKind::RankHeader)
-            p.fillRect(band, QColor(222, 226, 232));
+            p.fillRect(band, theme.headerBackground);
         int x = 4 + row.indent * 10;
         if (row.expandable) {
             // A small triangle: pointing right when collapsed, down when expanded.
@@ -56,22 +59,22 @@ void TrackLabels::paintEvent(QPaintEvent *)
                 tri << c + QPointF(-2, -4) << c + QPointF(3, 0) << c + QPointF(-2, 4);
             p.setRenderHint(QPainter::Antialiasing, true);
             p.setPen(Qt::NoPen);
-            p.setBrush(QColor(70, 70, 70));
+            p.setBrush(theme.labelText);
             p.drawPolygon(tri);
             p.setRenderHint(QPainter::Antialiasing, false);
         }
         x += 12;
-        p.setFont(row.kind == RowKind::RankHeader ? bold : font());
-        p.setPen(QColor(30, 30, 30));
+        p.setFont(row.kind == RowKind::RankHeader ? bold : normal);
+        p.setPen(theme.labelText);
         const QFontMetrics m(p.font());
         p.drawText(QRect(x, top, width() - x - 4, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                    m.elidedText(row.label, Qt::ElideRight, width() - x - 4));
         if (row.kind == RowKind::RankHeader || row.kind == RowKind::MergedKernels) {
-            p.setPen(QColor(210, 210, 210));
+            p.setPen(theme.isDark() ? theme.separator : QColor(210, 210, 210));
             p.drawLine(0, top, width(), top);
         }
     }
-    p.setPen(QColor(170, 170, 170));
+    p.setPen(theme.separator);
     p.drawLine(width() - 1, 0, width() - 1, height());
 }
 

@@ -5,6 +5,7 @@
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/zoomcontrol.h"
+#include "ui/theme/theme.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -20,10 +21,6 @@ using core::TimeNs;
 namespace {
 
 constexpr int kMinTextPx = 28;
-constexpr int kGapStripPx = 4;
-const QColor kRowBackground(250, 250, 250);
-const QColor kRowBackgroundAlt(242, 244, 247);
-const QColor kHeaderBackground(222, 226, 232);
 
 QRect pixelRect(double x0, double x1, int top, int height, int width)
 {
@@ -113,7 +110,7 @@ void TrackPainter::paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t st
         const QColor c = m_model.kernelColor(name);
         p.fillRect(r, c);
         if (find && m_model.matchesName(name)) {
-            p.setPen(QPen(QColor(255, 200, 0), 2));
+            p.setPen(QPen(Theme::current().findOutline, Theme::current().findPenWidth));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
         if (r.width() >= kMinTextPx) {
@@ -131,22 +128,37 @@ void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w,
     core::buildDrawList(m_model.gapView(gpu), w.window, m_items, 1.0);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
+    const Theme &theme = Theme::current();
+    const bool highlight = m_model.gapHighlightKind() != TimelineModel::GapHighlight::None;
     for (const DrawItem &item : m_items) {
         QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
         if (r.width() < 2)
             r.setWidth(2); // a gap >= threshold must stay visible at any zoom
-        const QColor c = gapCauseColor(gaps.blame[item.first].cause);
+        QColor c = gapCauseColor(gaps.blame[item.first].cause);
+        c.setAlpha(theme.gapAlpha);
         if (!strip) {
             // Behind the kernels: fills the idle stretch itself.
             p.fillRect(r, c);
             continue;
         }
+        const int stripPx = theme.gapStripPx;
         // Over the kernels: a solid strip along the bottom edge stays visible where the
         // gap is narrower than the kernel folds around it (zoomed out).
-        p.fillRect(QRect(r.left(), lane.bottom() - kGapStripPx + 1, r.width(), kGapStripPx), QColor(c.red(), c.green(), c.blue()));
+        p.fillRect(QRect(r.left(), lane.bottom() - stripPx + 1, r.width(), stripPx), QColor(c.red(), c.green(), c.blue()));
+        if (highlight) {
+            // A fold is highlighted when any gap in it is (a scan bounded by the fold's count).
+            bool on = false;
+            for (std::uint32_t k = item.first; k <= item.last && !on; ++k)
+                on = m_model.isGapHighlighted(gpu, k);
+            if (on) {
+                p.setPen(QPen(theme.gapHighlight, theme.findPenWidth));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(r.adjusted(0, 0, -1, -1));
+            }
+        }
         if (!item.folded() && r.width() >= 60) {
             p.setPen(Qt::black);
-            p.drawText(r.adjusted(0, 0, 0, -kGapStripPx), Qt::AlignCenter, formatDuration(item.end - item.start, 1));
+            p.drawText(r.adjusted(0, 0, 0, -stripPx), Qt::AlignCenter, formatDuration(item.end - item.start, 1));
         }
     }
 }
@@ -193,7 +205,7 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
         }
         p.fillRect(r, c);
         if (find && name != core::kEmptyString && m_model.matchesName(name)) {
-            p.setPen(QPen(QColor(255, 170, 0), 2));
+            p.setPen(QPen(Theme::current().findOutline.darker(110), Theme::current().findPenWidth));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
         if (r.width() >= kMinTextPx) {
@@ -206,12 +218,14 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
 void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &overlay)
 {
     m_lastItemCount = 0;
+    const Theme &theme = Theme::current();
     p.setRenderHint(QPainter::Antialiasing, false);
+    m_font.setPointSizeF(theme.trackFontPt);
     p.setFont(m_font);
     // Rows paint their own background; only the area below the last row needs clearing.
     const int below = std::max(0, m_model.totalHeight() - scrollY);
     if (below < size.height())
-        p.fillRect(QRect(0, below, size.width(), size.height() - below), QColor(255, 255, 255));
+        p.fillRect(QRect(0, below, size.width(), size.height() - below), theme.emptyBackground);
     const auto &rows = m_model.rows();
     const int first = std::max(0, m_model.rowAt(scrollY));
     for (int i = first; i < int(rows.size()); ++i) {
@@ -221,10 +235,10 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             break;
         const QRect band(0, top, size.width(), row.height);
         if (row.kind == RowKind::RankHeader) {
-            p.fillRect(band, kHeaderBackground);
+            p.fillRect(band, theme.headerBackground);
             continue;
         }
-        p.fillRect(band, (i % 2) ? kRowBackground : kRowBackgroundAlt);
+        p.fillRect(band, (i % 2) ? theme.rowBackground : theme.rowBackgroundAlt);
         const QRect lane = band.adjusted(0, 2, 0, -1);
         const RowWindow w = windowFor(row);
         switch (row.kind) {
@@ -270,9 +284,11 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         p.setBrush(Qt::NoBrush);
         p.drawRect(r.adjusted(0, 0, -1, -1));
     };
-    outline(overlay.hovered, QColor(40, 40, 40, 160), 1);
-    outline(overlay.selected, QColor(0, 0, 0), 2);
-    outline(overlay.linked, QColor(0, 0, 0), 2);
+    QColor hover = theme.outline;
+    hover.setAlpha(160);
+    outline(overlay.hovered, hover, 1);
+    outline(overlay.selected, theme.outline, theme.selectionPenWidth);
+    outline(overlay.linked, theme.outline, theme.selectionPenWidth);
 
     if (overlay.selected.isValid() && overlay.linked.isValid()) {
         // Arrow from the launching API call to its kernel (or the reverse when a call is selected).
@@ -285,14 +301,14 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             const QPointF from(call.left() + std::min(call.width(), 4.0), call.center().y());
             const QPointF to(kernel.left(), kernel.top() > from.y() ? kernel.top() : kernel.bottom());
             p.setRenderHint(QPainter::Antialiasing, true);
-            p.setPen(QPen(QColor(20, 20, 20), 1.5));
+            p.setPen(QPen(theme.outline, theme.isPresentation() ? 2.5 : 1.5));
             p.drawLine(from, to);
             const QPointF d = to - from;
             const double len = std::hypot(d.x(), d.y());
             if (len > 1) {
                 const QPointF u = d / len, nrm(-u.y(), u.x());
                 const QPointF head[3] = {to, to - u * 8 + nrm * 4, to - u * 8 - nrm * 4};
-                p.setBrush(QColor(20, 20, 20));
+                p.setBrush(theme.outline);
                 p.drawPolygon(head, 3);
             }
             p.setRenderHint(QPainter::Antialiasing, false);

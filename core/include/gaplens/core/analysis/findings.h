@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The capture summary: per rank and GPU the figures a performance engineer reads first
+// (busy %, idle time and gaps, kernel time per step against step time, copies by direction)
+// and findings in plain words ("GPU 0 idle 39% of each step; most idle time is at step start
+// with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+struct CopyTotals
+{
+    CopyKind kind = CopyKind::Unknown;
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+    TimeNs totalNs = 0;
+};
+
+// Copies and memsets of `gpu` (of process `pid` only when pid != 0) that start in the window,
+// one entry per kind present, in CopyKind order.
+std::vector<CopyTotals> summarizeCopies(const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid = 0,
+                                        const TimeWindow &window = std::nullopt);
+
+// One row per (selected rank, GPU it uses); a rank without GPU work has one row with gpu == kNoIndex.
+struct GpuSummaryRow
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    std::uint32_t gpu = kNoIndex;  // index into TraceSet::gpus
+    TimeNs busyNs = 0;             // union of the GPU's kernels (all its processes) in the window
+    TimeRange window;              // first to last kernel in the window
+    double busyPercent = 0;
+    TimeNs idleNs = 0;             // sum of the idle gaps >= minGapNs
+    std::uint64_t gapCount = 0;
+    std::uint64_t steps = 0;                    // pace iterations of this rank in the window
+    std::optional<double> medianStepNs;         // median step duration
+    std::optional<double> medianKernelNsPerStep; // median summed kernel time inside a step
+    std::optional<double> medianStepBusyPercent; // median GPU busy % inside a step
+    std::vector<CopyTotals> copies;             // this rank's copies on this GPU
+};
+
+enum class FindingKind : std::uint8_t {
+    NvtxOnly,          // no kernels or copies at all
+    SingleRank,        // one rank loaded: no cross-rank comparison possible
+    IdleGpu,           // a GPU idle for a large share of each step (or of the window)
+    WarmUp,            // the first steps are much slower than the median
+    PageableCopies,    // asynchronous copies to/from pageable host memory
+    Straggler,         // one rank is consistently the slowest
+    NoStraggler,       // several ranks compared, none consistently the slowest
+    NoStepRange,       // no repeating NVTX range to define a step
+};
+
+struct Finding
+{
+    FindingKind kind = FindingKind::NvtxOnly;
+    std::string text;
+    std::uint32_t rank = kNoIndex; // the rank (IdleGpu, Straggler) when there is one
+    std::uint32_t gpu = kNoIndex;  // the GPU (IdleGpu)
+};
+
+struct CaptureSummaryOptions
+{
+    RankSelection ranks;
+    TimeWindow window;
+    TimeNs minGapNs = kDefaultMinGapNs;
+    std::optional<std::string> stepRange; // NVTX step range; nullopt = proposePaceRangeName()
+    double idleFindingPercent = 10;       // report a GPU idle at least this share of each step
+    std::size_t maxIdleFindings = 6;      // more idle GPUs are summed up in one line
+};
+
+struct CaptureSummary
+{
+    std::string stepRange; // empty when no step range was found
+    std::vector<GpuSummaryRow> rows;
+    std::vector<Finding> findings; // most important first
+};
+
+CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options = {});
+
+// "3x" for ratios >= 3, else one decimal ("1.8x").
+std::string formatRatio(double ratio);
+
+} // namespace gaplens::core

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/analysis/findings.h"
+
+#include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace gaplens::core {
+
+std::vector<CopyTotals> summarizeCopies(const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid,
+                                        const TimeWindow &window)
+{
+    std::map<CopyKind, CopyTotals> byKind;
+    if (gpu >= trace.gpus.size())
+        return {};
+    const auto &c = trace.gpus[gpu].copies;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (pid != 0 && c.pid[i] != pid)
+            continue;
+        if (window && !window->contains(c.start[i]))
+            continue;
+        auto &t = byKind[c.kind[i]];
+        t.kind = c.kind[i];
+        ++t.count;
+        t.bytes += c.bytes[i];
+        t.totalNs += c.end[i] - c.start[i];
+    }
+    std::vector<CopyTotals> out;
+    for (const auto &[kind, t] : byKind)
+        out.push_back(t);
+    return out;
+}
+
+std::string formatRatio(double ratio)
+{
+    if (ratio >= 3)
+        return fmt::format("{}x", std::lround(ratio));
+    return fmt::format("{:.1f}x", ratio);
+}
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string gpuLabel(const TraceSet &trace, std::uint32_t rank, std::uint32_t gpu)
+{
+    const auto device = trace.gpus[gpu].deviceId;
+    if (trace.ranks.size() > 1 && rank < trace.ranks.size())
+        return fmt::format("rank {} GPU {}", trace.ranks[rank].rank, device);
+    return fmt::format("GPU {}", device);
+}
+
+// Where inside their steps the idle time of these gaps falls: "at step start " when at least
+// half of it is in the first third of a step, "at step end " for the last third, else "".
+std::string idlePosition(const std::vector<GapBlame> &gaps, const std::vector<TimeRange> &steps)
+{
+    if (steps.empty())
+        return {};
+    double third[3] = {0, 0, 0};
+    double total = 0;
+    for (const auto &g : gaps) {
+        auto it = std::upper_bound(steps.begin(), steps.end(), g.midpoint,
+                                   [](TimeNs t, const TimeRange &s) { return t < s.start; });
+        if (it == steps.begin())
+            continue;
+        --it;
+        if (!it->contains(g.midpoint) || it->duration() <= 0)
+            continue;
+        const double f = double(g.midpoint - it->start) / double(it->duration());
+        third[std::min(2, int(f * 3))] += double(g.gap.duration());
+        total += double(g.gap.duration());
+    }
+    if (total <= 0)
+        return {};
+    if (third[0] >= total / 2)
+        return "at step start ";
+    if (third[2] >= total / 2)
+        return "at step end ";
+    return {};
+}
+
+std::string causePhrase(const BlameBucket &b)
+{
+    switch (b.cause) {
+    case GapCause::NoCudaCall:
+        return "with no CUDA call";
+    case GapCause::ApiCall:
+        return "in " + b.key;
+    case GapCause::QueuedDependencyWait:
+        return "queued behind other GPU work";
+    }
+    return b.key;
+}
+
+} // namespace
+
+CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options)
+{
+    CaptureSummary out;
+    const auto &window = options.window;
+
+    std::uint64_t gpuEvents = 0, nvtxRanges = 0;
+    for (const auto &g : trace.gpus)
+        gpuEvents += g.kernelCount() + g.copies.size();
+    for (const auto &t : trace.threads)
+        nvtxRanges += t.nvtx.size();
+
+    // Steps: the chosen (or proposed) repeating NVTX range, restricted to the window.
+    out.stepRange = options.stepRange ? *options.stepRange : proposeStepRange(trace).value_or(std::string());
+    PaceReport pace;
+    std::vector<RankSteps> steps;
+    if (!out.stepRange.empty()) {
+        PaceOptions po;
+        po.rangeName = out.stepRange;
+        po.ranks = options.ranks;
+        pace = computePaceInWindow(trace, po, window).report;
+        steps = computeStepAccounting(trace, pace);
+    }
+    auto stepsOf = [&](std::uint32_t rank) -> const RankSteps * {
+        for (const auto &s : steps)
+            if (s.rank == rank)
+                return &s;
+        return nullptr;
+    };
+
+    // Busy and gaps once per GPU (a GPU shared by two ranks appears in two rows).
+    GpuBusyOptions busyOptions;
+    busyOptions.window = window;
+    std::map<std::uint32_t, std::pair<GpuBusy, GpuGaps>> perGpu;
+    auto figures = [&](std::uint32_t g) -> const std::pair<GpuBusy, GpuGaps> & {
+        auto it = perGpu.find(g);
+        if (it == perGpu.end()) {
+            auto busy = computeGpuBusy(trace, g, busyOptions);
+            auto gaps = findIdleGaps(busy, options.minGapNs);
+            it = perGpu.emplace(g, std::make_pair(std::move(busy), std::move(gaps))).first;
+        }
+        return it->second;
+    };
+
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!options.ranks.includes(r))
+            continue;
+        const auto &rank = trace.ranks[r];
+        const RankSteps *rs = stepsOf(r);
+        auto fillSteps = [&](GpuSummaryRow &row) {
+            if (!rs || rs->steps.empty())
+                return;
+            std::vector<double> dur, kern, busy;
+            for (const auto &s : rs->steps) {
+                dur.push_back(double(s.step.duration()));
+                kern.push_back(double(s.kernelNs));
+                busy.push_back(s.busyPercent);
+            }
+            row.steps = rs->steps.size();
+            row.medianStepNs = median(dur);
+            if (!rank.gpus.empty()) {
+                row.medianKernelNsPerStep = median(kern);
+                row.medianStepBusyPercent = median(busy);
+            }
+        };
+        if (rank.gpus.empty()) {
+            GpuSummaryRow row;
+            row.rank = r;
+            fillSteps(row);
+            out.rows.push_back(std::move(row));
+            continue;
+        }
+        for (auto g : rank.gpus) {
+            const auto &[busy, gaps] = figures(g);
+            GpuSummaryRow row;
+            row.rank = r;
+            row.gpu = g;
+            row.busyNs = busy.busyNs;
+            row.window = busy.window;
+            row.busyPercent = busy.busyPercent;
+            row.idleNs = gaps.totalNs;
+            row.gapCount = gaps.count();
+            fillSteps(row);
+            row.copies = summarizeCopies(trace, g, trace.gpus[g].ranks.size() > 1 ? rank.pid : 0, window);
+            out.rows.push_back(std::move(row));
+        }
+    }
+
+    auto add = [&](FindingKind kind, std::string text, std::uint32_t rank = kNoIndex, std::uint32_t gpu = kNoIndex) {
+        out.findings.push_back({kind, std::move(text), rank, gpu});
+    };
+
+    if (gpuEvents == 0)
+        add(FindingKind::NvtxOnly, nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
+                                                  : "no GPU work in this capture: no kernels or copies were recorded");
+
+    // Idle GPUs, most idle first.
+    struct Idle
+    {
+        double percent;
+        Finding finding;
+    };
+    std::vector<Idle> idle;
+    for (const auto &row : out.rows) {
+        if (row.gpu == kNoIndex || row.window.duration() <= 0)
+            continue;
+        // One step is no pattern: per-step figures need at least two.
+        const bool perStep = row.medianStepBusyPercent.has_value() && row.steps >= 2;
+        const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
+        if (idlePercent < options.idleFindingPercent)
+            continue;
+        std::string text = fmt::format("{} idle {}% of {}", gpuLabel(trace, row.rank, row.gpu), std::lround(idlePercent),
+                                       perStep ? "each step" : "the time between its first and last kernel");
+        GapBlameOptions bo;
+        bo.minGapNs = options.minGapNs;
+        bo.window = window;
+        bo.gpus = {row.gpu};
+        const auto blame = blameGaps(trace, bo);
+        if (!blame.overall.byCause.empty() && blame.overall.totalGapNs > 0) {
+            const auto &cause = blame.overall.byCause.front();
+            const double share = 100.0 * double(cause.totalNs) / double(blame.overall.totalGapNs);
+            std::vector<GapBlame> ofCause;
+            for (const auto &g : blame.gaps)
+                if (g.cause == cause.cause && (g.cause != GapCause::ApiCall || g.apiName == cause.name))
+                    ofCause.push_back(g);
+            std::vector<TimeRange> stepRanges;
+            if (const RankSteps *rs = stepsOf(row.rank))
+                for (const auto &s : rs->steps)
+                    stepRanges.push_back(s.step);
+            std::sort(stepRanges.begin(), stepRanges.end(),
+                      [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+            const std::string where = idlePosition(ofCause, stepRanges);
+            text += fmt::format("; {} ({}%) is {}{}", share >= 50 ? "most idle time" : "the largest part of the idle time",
+                                std::lround(share), where.empty() ? "spent " : where, causePhrase(cause));
+            // The phase of that cause's idle time, when one phase holds most of it.
+            std::map<std::string, TimeNs> phases;
+            for (const auto &g : ofCause)
+                phases[g.phaseStack.empty() ? std::string(kNoPhaseLabel) : trace.str(trace.nvtxGroup(g.phase()))] +=
+                    g.gap.duration();
+            const auto top = std::max_element(phases.begin(), phases.end(),
+                                              [](const auto &a, const auto &b) { return a.second < b.second; });
+            if (top != phases.end() && top->first != kNoPhaseLabel && 2 * top->second >= cause.totalNs)
+                text += ", in " + top->first;
+        }
+        idle.push_back({idlePercent, {FindingKind::IdleGpu, std::move(text), row.rank, row.gpu}});
+    }
+    std::stable_sort(idle.begin(), idle.end(), [](const Idle &a, const Idle &b) { return a.percent > b.percent; });
+    for (std::size_t i = 0; i < idle.size() && i < options.maxIdleFindings; ++i)
+        out.findings.push_back(idle[i].finding);
+    if (idle.size() > options.maxIdleFindings)
+        add(FindingKind::IdleGpu, fmt::format("… and {} more GPUs idle at least {}% of each step",
+                                              idle.size() - options.maxIdleFindings, std::lround(options.idleFindingPercent)));
+
+    if (pace.straggler)
+        add(FindingKind::Straggler, describeStraggler(trace, *pace.straggler), pace.straggler->rank);
+
+    // Warm-up: leading iterations whose cross-rank median is well above the median of medians.
+    if (pace.iterations.size() >= 4) {
+        std::vector<double> medians;
+        for (const auto &it : pace.iterations)
+            medians.push_back(it.medianNs);
+        const double reference = median(medians);
+        std::size_t k = 0;
+        double sum = 0;
+        while (k < medians.size() / 2 && reference > 0 && medians[k] >= 1.5 * reference)
+            sum += medians[k++];
+        if (k > 0) {
+            const std::string ratio = formatRatio(sum / double(k) / reference);
+            add(FindingKind::WarmUp, k == 1 ? fmt::format("the first step is {} slower than the median: the capture includes warm-up", ratio)
+                                            : fmt::format("the first {} steps are {} slower than the median: the capture includes warm-up", k, ratio));
+        }
+    }
+
+    // Asynchronous copies touching pageable host memory run synchronously with the host.
+    std::uint64_t pageable = 0;
+    TimeNs pageableNs = 0;
+    bool fromPageable = false, toPageable = false;
+    for (const auto &[g, fig] : perGpu) {
+        const auto &gpu = trace.gpus[g];
+        const auto &c = gpu.copies;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            if (c.kind[i] == CopyKind::Memset || (window && !window->contains(c.start[i])))
+                continue;
+            const bool src = c.srcKind[i] == MemKind::Pageable, dst = c.dstKind[i] == MemKind::Pageable;
+            if (!src && !dst)
+                continue;
+            bool selected = false;
+            for (auto r : gpu.ranks)
+                if (options.ranks.includes(r) && (gpu.ranks.size() == 1 || trace.ranks[r].pid == c.pid[i]))
+                    selected = true;
+            if (!selected)
+                continue;
+            const auto *launch = trace.findLaunch(gpu.report, c.pid[i], c.correlationId[i]);
+            if (!launch)
+                continue;
+            const auto &name = trace.str(trace.threads[launch->thread].api.name[launch->call]);
+            if (name.find("Async") == std::string::npos)
+                continue;
+            ++pageable;
+            pageableNs += c.end[i] - c.start[i];
+            fromPageable = fromPageable || src;
+            toPageable = toPageable || dst;
+        }
+    }
+    if (pageable > 0)
+        add(FindingKind::PageableCopies,
+            fmt::format("asynchronous copies {} pageable memory: {} calls, {} (they block the host; pin the buffers)",
+                        fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
+                        formatDuration(double(pageableNs))));
+
+    if (!pace.straggler && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
+        add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));
+    if (out.stepRange.empty() && gpuEvents > 0)
+        add(FindingKind::NoStepRange, "no repeating NVTX range (such as train_step): per-step figures are not available");
+    if (trace.ranks.size() == 1)
+        add(FindingKind::SingleRank, "only one rank loaded: open the other ranks' exports (or their folder) to compare ranks");
+    return out;
+}
+
+} // namespace gaplens::core

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The capture summary and its plain-language findings on hand-built captures.
+#include "trace_fixture.h"
+
+#include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/analysis/gpu_busy.h"
+
+#include <QTest>
+
+using namespace gaplens;
+using namespace gaplens::core;
+using gaplens::test::FixtureBuilder;
+
+namespace {
+
+// Two ranks, six contiguous train_step iterations each (the first is a 3x warm-up step).
+// Rank 1's steps are 20% longer. In each step: data_loading [S, S+300) with no CUDA call, a
+// launch at S+290, one kernel [S+300, S+D-50): the idle gap from the previous kernel's end
+// (S-50) to S+300 sits at the step start with no CUDA call, in data_loading.
+// Rank 0 also has one cudaMemcpyAsync from pageable memory (1 MiB, 100 ns) in step 1.
+struct Capture
+{
+    std::unique_ptr<TraceSet> trace;
+    std::vector<std::vector<TimeRange>> steps; // per rank
+};
+
+Capture buildCapture()
+{
+    FixtureBuilder b;
+    Capture c;
+    c.steps.resize(2);
+    for (int r = 0; r < 2; ++r) {
+        const auto rank = b.addRank(r);
+        const auto gpu = b.addGpu(rank, r);
+        const auto thread = b.addThread(rank);
+        TimeNs s = 10'000;
+        for (int i = 0; i < 6; ++i) {
+            const TimeNs d = (i == 0 ? 3000 : 1000) * (r == 1 ? 12 : 10) / 10;
+            b.nvtx(thread, s, s + d, "train_step");
+            b.nvtx(thread, s, s + 300, "data_loading");
+            b.api(thread, s + 290, s + 295, "cudaLaunchKernel", std::uint32_t(i + 1));
+            b.kernel(gpu, 7, s + 300, s + d - 50, "gemm", std::uint32_t(i + 1));
+            if (r == 0 && i == 1) {
+                b.api(thread, s + 400, s + 410, "cudaMemcpyAsync", 99);
+                b.copy(gpu, 7, s + 500, s + 600, 99, CopyKind::HostToDevice, 1 << 20);
+            }
+            c.steps[r].push_back({s, s + d});
+            s += d;
+        }
+    }
+    c.trace = b.finish();
+    c.trace->gpus[0].copies.srcKind[0] = MemKind::Pageable;
+    c.trace->gpus[0].copies.dstKind[0] = MemKind::Device;
+    return c;
+}
+
+const Finding *findKind(const CaptureSummary &s, FindingKind kind)
+{
+    for (const auto &f : s.findings)
+        if (f.kind == kind)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestFindings : public QObject
+{
+    Q_OBJECT
+private slots:
+    void rowsHoldBusyGapsStepsAndCopiesPerRankAndGpu()
+    {
+        const auto c = buildCapture();
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*c.trace, o);
+        QCOMPARE(s.stepRange, std::string("train_step"));
+        QCOMPARE(s.rows.size(), std::size_t(2));
+        for (std::uint32_t r = 0; r < 2; ++r) {
+            const auto &row = s.rows[r];
+            QCOMPARE(row.rank, r);
+            QCOMPARE(row.gpu, r);
+            const auto busy = computeGpuBusy(*c.trace, r);
+            QCOMPARE(row.busyNs, busy.busyNs);
+            QCOMPARE(row.window, busy.window);
+            QCOMPARE(row.gapCount, std::uint64_t(5)); // one per step after the first
+            QCOMPARE(row.idleNs, TimeNs(5 * 350));
+            QCOMPARE(row.steps, std::uint64_t(6));
+            QVERIFY(row.medianStepNs);
+            QCOMPARE(*row.medianStepNs, r == 0 ? 1000.0 : 1200.0);
+            QCOMPARE(*row.medianKernelNsPerStep, r == 0 ? 650.0 : 850.0);
+        }
+        QCOMPARE(s.rows[0].copies.size(), std::size_t(1));
+        QCOMPARE(int(s.rows[0].copies[0].kind), int(CopyKind::HostToDevice));
+        QCOMPARE(s.rows[0].copies[0].bytes, std::uint64_t(1 << 20));
+        QCOMPARE(s.rows[0].copies[0].totalNs, TimeNs(100));
+        QVERIFY(s.rows[1].copies.empty());
+    }
+
+    void findingsNameTheIdleCauseStragglerWarmUpAndPageableCopies()
+    {
+        const auto c = buildCapture();
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*c.trace, o);
+        const Finding *idle = findKind(s, FindingKind::IdleGpu);
+        QVERIFY(idle);
+        // Rank 0: busy 650 of 1000 in the median step -> 35% idle, all of it at step start.
+        QCOMPARE(QString::fromStdString(idle->text),
+                 QStringLiteral("rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
+                                "CUDA call, in data_loading"));
+        const Finding *straggler = findKind(s, FindingKind::Straggler);
+        QVERIFY(straggler);
+        QCOMPARE(straggler->rank, 1u);
+        QVERIFY(QString::fromStdString(straggler->text).startsWith(QStringLiteral("rank 1 was slowest in 6 of 6 steps")));
+        const Finding *warm = findKind(s, FindingKind::WarmUp);
+        QVERIFY(warm);
+        // Iteration medians: (3000 + 3600) / 2 = 3300, then 1100 -> 3x.
+        QCOMPARE(QString::fromStdString(warm->text),
+                 QStringLiteral("the first step is 3x slower than the median: the capture includes warm-up"));
+        const Finding *pageable = findKind(s, FindingKind::PageableCopies);
+        QVERIFY(pageable);
+        QVERIFY(QString::fromStdString(pageable->text)
+                    .startsWith(QStringLiteral("asynchronous copies from pageable memory: 1 calls, 100 ns")));
+        QVERIFY(!findKind(s, FindingKind::SingleRank));
+        QVERIFY(!findKind(s, FindingKind::NvtxOnly));
+        QVERIFY(!findKind(s, FindingKind::NoStraggler));
+    }
+
+    void aWindowAfterTheWarmUpDropsTheWarmUpFindingAndItsSteps()
+    {
+        const auto c = buildCapture();
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        // From the end of rank 0's step 1: four steps of each rank start after it.
+        o.window = TimeRange{c.steps[0][1].end, c.steps[1][5].end + 10'000};
+        const auto s = summarizeCapture(*c.trace, o);
+        QVERIFY(!findKind(s, FindingKind::WarmUp));
+        QVERIFY(!findKind(s, FindingKind::PageableCopies)); // the copy is in step 1
+        QCOMPARE(s.rows[0].steps, std::uint64_t(4));
+        QVERIFY(s.rows[0].copies.empty());
+        const auto busy = computeGpuBusy(*c.trace, 0, {false, o.window});
+        QCOMPARE(s.rows[0].busyNs, busy.busyNs);
+    }
+
+    void selectingOneRankLimitsRowsAndSkipsCrossRankFindings()
+    {
+        const auto c = buildCapture();
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        o.ranks = RankSelection::only({1});
+        const auto s = summarizeCapture(*c.trace, o);
+        QCOMPARE(s.rows.size(), std::size_t(1));
+        QCOMPARE(s.rows[0].rank, 1u);
+        QVERIFY(!findKind(s, FindingKind::Straggler));
+        QVERIFY(!findKind(s, FindingKind::PageableCopies)); // rank 0's copy
+        const Finding *idle = findKind(s, FindingKind::IdleGpu);
+        QVERIFY(idle);
+        QVERIFY(QString::fromStdString(idle->text).startsWith(QStringLiteral("rank 1 GPU 1 idle 29% of each step")));
+    }
+
+    void anNvtxOnlySingleRankCaptureSaysSo()
+    {
+        FixtureBuilder b;
+        const auto rank = b.addRank(0);
+        const auto thread = b.addThread(rank);
+        b.nvtx(thread, 0, 100, "step");
+        b.nvtx(thread, 100, 200, "step");
+        const auto trace = b.finish();
+        const auto s = summarizeCapture(*trace);
+        QCOMPARE(s.rows.size(), std::size_t(1));
+        QCOMPARE(s.rows[0].gpu, kNoIndex);
+        QCOMPARE(s.rows[0].steps, std::uint64_t(2));
+        QVERIFY(!s.rows[0].medianKernelNsPerStep);
+        const Finding *nvtx = findKind(s, FindingKind::NvtxOnly);
+        QVERIFY(nvtx);
+        QVERIFY(QString::fromStdString(nvtx->text).startsWith(QStringLiteral("NVTX-only capture: no GPU lanes")));
+        QVERIFY(findKind(s, FindingKind::SingleRank));
+        QCOMPARE(int(s.findings.front().kind), int(FindingKind::NvtxOnly));
+    }
+
+    void ratiosReadAsMultiples()
+    {
+        QCOMPARE(formatRatio(3.2), std::string("3x"));
+        QCOMPARE(formatRatio(1.84), std::string("1.8x"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFindings)
+#include "tst_findings.moc"

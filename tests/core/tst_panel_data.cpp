@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// Chart reduction, the pace chooser's names and pace restricted to a time selection.
+#include "trace_fixture.h"
+
+#include "gaplens/core/analysis/panel_data.h"
+
+#include <QTest>
+
+using namespace gaplens;
+using namespace gaplens::core;
+using gaplens::test::FixtureBuilder;
+
+namespace {
+// Two ranks, 5 "step" ranges each ([1000 i, 1000 i + 500 + 100 r)), one "once" range, and
+// 3 nested "op" ranges inside the first step.
+std::unique_ptr<TraceSet> paceTrace()
+{
+    FixtureBuilder b;
+    for (int r = 0; r < 2; ++r) {
+        const auto rank = b.addRank(r);
+        const auto t = b.addThread(rank);
+        for (int i = 0; i < 5; ++i)
+            b.nvtx(t, 1000 * i, 1000 * i + 500 + 100 * r, "step");
+        b.nvtx(t, 6000, 6100, "once");
+        for (int k = 0; k < 3; ++k)
+            b.nvtx(t, 10 + 10 * k, 15 + 10 * k, "op");
+    }
+    return b.finish();
+}
+} // namespace
+
+class TestPanelData : public QObject
+{
+    Q_OBJECT
+private slots:
+    void shortSeriesPassUnchanged()
+    {
+        const std::vector<double> y{3, 1, 2};
+        const auto p = downsampleMinMax(y, 10);
+        QCOMPARE(p.size(), std::size_t(3));
+        QCOMPARE(p[1], (SeriesPoint{1, 1}));
+    }
+
+    void longSeriesKeepTheirSpikesWithinTheBudget()
+    {
+        std::vector<double> y(100'000, 5.0);
+        y[54'321] = 900; // one slow iteration
+        y[77'777] = -3;
+        const auto p = downsampleMinMax(y, 2000);
+        QVERIFY(p.size() <= 2000);
+        QVERIFY(p.size() >= 1000);
+        bool spike = false, dip = false;
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            spike = spike || p[i] == SeriesPoint{54'321, 900};
+            dip = dip || p[i] == SeriesPoint{77'777, -3};
+            if (i > 0)
+                QVERIFY(p[i].x > p[i - 1].x); // in index order
+        }
+        QVERIFY(spike);
+        QVERIFY(dip);
+    }
+
+    void theChooserOffersNamesThatRepeatOnARank()
+    {
+        const auto t = paceTrace();
+        const auto names = repeatingRangeNames(*t);
+        QCOMPARE(names.size(), std::size_t(2));
+        QCOMPARE(names[0].name, std::string("step")); // 10 instances, all top-level
+        QCOMPARE(names[0].count, std::uint64_t(10));
+        QCOMPARE(names[0].topLevel, std::uint64_t(10));
+        QCOMPARE(names[1].name, std::string("op"));
+        QCOMPARE(repeatingRangeNames(*t, 1).size(), std::size_t(1));
+    }
+
+    void aStepRangeMustRepeatOnOneRank()
+    {
+        QCOMPARE(proposeStepRange(*paceTrace()), std::optional<std::string>("step"));
+        // One instance per rank of the same per-call name: proposePaceRangeName counts it
+        // twice over the capture, but it is no step.
+        FixtureBuilder b;
+        for (int r = 0; r < 2; ++r)
+            b.nvtx(b.addThread(b.addRank(r)), 0, 100, "aten::mul, op_id = 7");
+        const auto t = b.finish();
+        QCOMPARE(proposePaceRangeName(*t), std::optional<std::string>("aten::mul, op_id = 7"));
+        QVERIFY(!proposeStepRange(*t));
+    }
+
+    void withoutAWindowPaceIsComputePace()
+    {
+        const auto t = paceTrace();
+        PaceOptions o;
+        o.rangeName = "step";
+        const auto full = computePace(*t, o);
+        const auto w = computePaceInWindow(*t, o, std::nullopt);
+        QCOMPARE(w.firstIteration, 0u);
+        QCOMPARE(w.report.ranks.size(), full.ranks.size());
+        QCOMPARE(w.report.iterations.size(), std::size_t(5));
+        QVERIFY(w.report.straggler.has_value());
+        QCOMPARE(w.report.straggler->slowestCount, 5u);
+    }
+
+    void aWindowKeepsTheIterationsStartingInItAndRecomputesTheVerdict()
+    {
+        const auto t = paceTrace();
+        PaceOptions o;
+        o.rangeName = "step";
+        // Iterations 1 and 2 start in [1000, 2500); 3 and 4 do not.
+        const auto w = computePaceInWindow(*t, o, TimeRange{1000, 2500});
+        QCOMPARE(w.firstIteration, 1u);
+        QCOMPARE(w.report.ranks.size(), std::size_t(2));
+        QCOMPARE(w.report.ranks[0].iterations.size(), std::size_t(2));
+        QCOMPARE(w.report.ranks[0].iterations[0].cpu.start, TimeNs(1000));
+        QCOMPARE(w.report.ranks[0].iterations[0].deltaToPreviousNs, TimeNs(0));
+        QCOMPARE(w.report.ranks[1].timesSlowest, 2u);
+        QCOMPARE(w.report.iterations.size(), std::size_t(2));
+        QCOMPARE(w.report.iterations[0].medianNs, 550.0);
+        QVERIFY(!w.report.straggler); // fewer than 3 common iterations
+        // A window with no iteration start leaves no rank.
+        QVERIFY(computePaceInWindow(*t, o, TimeRange{5500, 5600}).report.ranks.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPanelData)
+#include "tst_panel_data.moc"

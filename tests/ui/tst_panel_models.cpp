@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// The side panels' tables on the hand-built two-rank capture (ui_fixture.h): every model passes
+// QAbstractItemModelTester through its resets, and the numbers are the ones core computes.
+#include "ui_fixture.h"
+
+#include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/summaries.h"
+#include "ui/panels/gapblamepanel.h"
+#include "ui/panels/panelcontext.h"
+#include "ui/panels/paneltable.h"
+#include "ui/panels/rankpacepanel.h"
+#include "ui/panels/summarypanel.h"
+#include "ui/panels/topkernelspanel.h"
+#include "ui/timeline/timelinedata.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QChart>
+#include <QListWidget>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace gaplens;
+using namespace gaplens::ui;
+
+namespace {
+
+// The panels and the timeline over one capture, wired as MainWindow wires them.
+struct Harness
+{
+    TimelineView view;
+    PanelContext context;
+    TopKernelsPanel kernels{context, &view};
+    GapBlamePanel blame{context, &view};
+    RankPacePanel pace{context, &view};
+    SummaryPanel summary{context, &view};
+    std::shared_ptr<const TimelineData> data;
+
+    QList<AnalysisPanel *> panels() { return {&kernels, &blame, &pace, &summary}; }
+    QList<PanelTable *> tables() { return {kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table()}; }
+
+    void load(std::shared_ptr<gaplens::core::TraceSet> trace)
+    {
+        data = prepareTimelineData(std::move(trace));
+        view.setData(data);
+        context.setGapThreshold(view.model()->gapThreshold());
+        context.setData(data);
+    }
+    // Waits until every panel applied a result newer than `before`.
+    bool waitAll(const QList<int> &before)
+    {
+        const auto list = panels();
+        for (int i = 0; i < list.size(); ++i)
+            if (!QTest::qWaitFor([&] { return list[i]->generation() > before[i] && !list[i]->isComputing(); }, 10000))
+                return false;
+        return true;
+    }
+    QList<int> generations()
+    {
+        QList<int> g;
+        for (auto *p : panels())
+            g << p->generation();
+        return g;
+    }
+};
+
+double raw(PanelTable *t, int row, int column)
+{
+    return t->tableModel()->data(t->tableModel()->index(row, column), PanelTableModel::SortRole).toDouble();
+}
+QString shown(PanelTable *t, int row, int column)
+{
+    return t->tableModel()->data(t->tableModel()->index(row, column)).toString();
+}
+
+} // namespace
+
+class TestPanelModels : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyPanelModelPassesTheModelTesterThroughLoadsAndScopeChanges()
+    {
+        Harness h;
+        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+        for (auto *t : h.tables()) {
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(t->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(t->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        }
+        auto before = h.generations();
+        h.load(fixture::buildTrace(2));
+        QVERIFY(h.waitAll(before));
+        QVERIFY(h.kernels.table()->tableModel()->rowCount() > 0);
+        before = h.generations();
+        h.context.setRanks({1});
+        QVERIFY(h.waitAll(before));
+        before = h.generations();
+        h.context.setWindow(gaplens::core::TimeRange{fixture::kT0, fixture::kT0 + fixture::us(1500)});
+        QVERIFY(h.waitAll(before));
+        // Sorting through the proxy is checked by the tester too.
+        for (auto *t : h.tables())
+            for (int c = 0; c < t->tableModel()->columnCount(); ++c)
+                t->sortByColumn(c, Qt::AscendingOrder);
+        before = h.generations();
+        h.load(fixture::buildTrace(1));
+        QVERIFY(h.waitAll(before));
+    }
+
+    void topKernelsHoldWhatCoreSummarizes()
+    {
+        Harness h;
+        const auto before = h.generations();
+        h.load(fixture::buildTrace(2));
+        QVERIFY(h.waitAll(before));
+        const auto expected = gaplens::core::summarizeKernels(*h.data->trace);
+        auto *t = h.kernels.table();
+        QCOMPARE(t->tableModel()->rowCount(), int(expected.rows.size()));
+        QCOMPARE(expected.rows.size(), std::size_t(4));
+        for (int r = 0; r < t->tableModel()->rowCount(); ++r) {
+            const auto &e = expected.rows[std::size_t(r)];
+            QCOMPARE(shown(t, r, TopKernelsPanel::NameColumn), QString::fromStdString(h.data->trace->str(e.name)));
+            QCOMPARE(raw(t, r, TopKernelsPanel::CallsColumn), double(e.stats.count));
+            QCOMPARE(raw(t, r, TopKernelsPanel::TotalColumn), double(e.stats.totalNs));
+            QCOMPARE(raw(t, r, TopKernelsPanel::PercentColumn), e.percent);
+            QCOMPARE(raw(t, r, TopKernelsPanel::MedianColumn), e.stats.medianNs);
+            QCOMPARE(raw(t, r, TopKernelsPanel::StddevColumn), e.stats.stddevNs);
+        }
+        // Durations read in units, sort on raw ns: sgemm (2 x 1 ms) totals 2 ms.
+        QCOMPARE(shown(t, 0, TopKernelsPanel::TotalColumn), QStringLiteral("2.000 ms"));
+        // The view is sorted by total time, largest first.
+        QCOMPARE(t->proxy()->data(t->proxy()->index(0, TopKernelsPanel::TotalColumn), PanelTableModel::SortRole).toDouble(),
+                 double(expected.rows.front().stats.totalNs));
+        // One bar set with the top N kernels.
+        QCOMPARE(h.kernels.chart()->series().size(), 1);
+    }
+
+    void gapBlameHoldsWhatCoreBlames()
+    {
+        Harness h;
+        const auto before = h.generations();
+        h.load(fixture::buildTrace(2));
+        QVERIFY(h.waitAll(before));
+        const auto expected = gaplens::core::blameGaps(*h.data->trace);
+        auto *t = h.blame.table();
+        QCOMPARE(t->tableModel()->rowCount(), int(expected.overall.byCause.size()));
+        // The fixture: one 500 us gap per GPU, in cudaStreamSynchronize.
+        QCOMPARE(shown(t, 0, GapBlamePanel::KeyColumn), QStringLiteral("cudaStreamSynchronize"));
+        QCOMPARE(raw(t, 0, GapBlamePanel::CountColumn), double(expected.overall.byCause[0].count));
+        QCOMPARE(raw(t, 0, GapBlamePanel::CountColumn), 2.0);
+        QCOMPARE(raw(t, 0, GapBlamePanel::TotalColumn), double(expected.overall.byCause[0].totalNs));
+        QCOMPARE(raw(t, 0, GapBlamePanel::LongestColumn), double(fixture::us(500)));
+        // Share of the window: 2 x 500 us idle over two GPU windows of 3000 us (first to last kernel).
+        QCOMPARE(raw(t, 0, GapBlamePanel::ShareColumn), 100.0 * 1000.0 / 6000.0);
+
+        h.blame.setGroupBy(GapBlamePanel::GroupBy::Phase);
+        QCOMPARE(t->tableModel()->rowCount(), int(expected.overall.byPhase.size()));
+        QCOMPARE(shown(t, 0, GapBlamePanel::KeyColumn), QString::fromStdString(expected.overall.byPhase[0].key));
+        h.blame.setSplitBy(GapBlamePanel::SplitBy::Rank);
+        QCOMPARE(t->tableModel()->rowCount(), 2);
+        QCOMPARE(shown(t, 1, GapBlamePanel::ScopeColumn), QStringLiteral("rank 1"));
+        QCOMPARE(raw(t, 1, GapBlamePanel::TotalColumn), double(fixture::us(500)));
+        // The stacked chart: one bar per rank, one set per cause.
+        const auto series = h.blame.chart()->series();
+        QCOMPARE(series.size(), 1);
+    }
+
+    void tablesCopyAsTextAndExportRawCsv()
+    {
+        Harness h;
+        const auto before = h.generations();
+        h.load(fixture::buildTrace(2));
+        QVERIFY(h.waitAll(before));
+        auto *t = h.kernels.table();
+        const QString text = t->selectionText();
+        QVERIFY(text.startsWith(QStringLiteral("Name\tCalls\tTotal")));
+        QVERIFY(text.contains(QStringLiteral("sgemm_kernel\t2\t2.000 ms")));
+        const QString csv = t->csvText();
+        QVERIFY(csv.startsWith(QStringLiteral("Name,Calls,Total [ns]")));
+        QVERIFY(csv.contains(QStringLiteral("sgemm_kernel,2,2000000,")));
+        t->sortByColumn(TopKernelsPanel::TotalColumn, Qt::AscendingOrder);
+        QCOMPARE(t->csvText().split(QLatin1Char('\n')).value(1).section(QLatin1Char(','), 0, 0), QStringLiteral("relu_kernel")); // 2 x 500 us
+    }
+
+    void theSummaryListsEveryRankAndItsFindings()
+    {
+        Harness h;
+        const auto before = h.generations();
+        h.load(fixture::buildTrace(1));
+        QVERIFY(h.waitAll(before));
+        QCOMPARE(h.summary.table()->tableModel()->rowCount(), 1);
+        QCOMPARE(shown(h.summary.table(), 0, SummaryPanel::GpuColumn), QStringLiteral("GPU 0 · Test GPU"));
+        QCOMPARE(raw(h.summary.table(), 0, SummaryPanel::GapsColumn), 1.0);
+        // H->D: 1 MiB.
+        QCOMPARE(raw(h.summary.table(), 0, SummaryPanel::FirstCopyColumn), double(1 << 20));
+        bool single = false;
+        for (const auto &f : h.summary.summary().findings)
+            single = single || f.kind == gaplens::core::FindingKind::SingleRank;
+        QVERIFY(single);
+        QCOMPARE(h.summary.findingsList()->count(), int(h.summary.summary().findings.size()));
+    }
+};
+
+QTEST_MAIN(TestPanelModels)
+#include "tst_panel_models.moc"

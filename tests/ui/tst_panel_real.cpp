@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The main window with its panels on the real exports (../shared/nsys-real) and on a synthetic
+// capture: every panel computes and shows what the capture holds. With GAPLENS_SCREENSHOT_DIR
+// set, each case also writes the window with each panel in front as PNGs (for looking at them).
+#include "testsupport.h"
+
+#include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/synth.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/gapblamepanel.h"
+#include "ui/panels/panelcontext.h"
+#include "ui/panels/paneltable.h"
+#include "ui/panels/rankpacepanel.h"
+#include "ui/panels/summarypanel.h"
+#include "ui/panels/topkernelspanel.h"
+
+#include <QChart>
+#include <QDir>
+#include <QDockWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gaplens;
+using namespace gaplens::ui;
+
+class TestPanelReal : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_synth;
+
+    void shoot(MainWindow &w, const QString &name)
+    {
+        const QString dir = qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        QDir().mkpath(dir);
+        for (auto *dock : w.findChildren<QDockWidget *>()) {
+            if (!qobject_cast<AnalysisPanel *>(dock->widget()))
+                continue;
+            dock->raise();
+            QTest::qWait(50);
+            const QString file = QDir(dir).filePath(name + QLatin1Char('_') + dock->objectName() + QStringLiteral(".png"));
+            QVERIFY(w.grab().save(file));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_synth.isValid());
+        core::SynthOptions o;
+        o.warmupSteps = 2;
+        o.jitter = 0.05;
+        core::writeSyntheticCapture(m_synth.path().toStdString(), o);
+    }
+
+    void everyPanelShowsTheCapture_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<bool>("nvtxOnly");
+        QTest::newRow("synthetic") << m_synth.path() << 4 << false;
+        const auto real = [](const char *p) { return QString::fromStdString(test::realFile(p)); };
+        QTest::newRow("ring_6ranks") << real("ring_6ranks") << 6 << false;
+        QTest::newRow("h100_2gpu") << real("nsysai_h100_2gpu_1s.sqlite") << 2 << false;
+        QTest::newRow("nvtx_only") << real("centerformer_nvtx_only.sqlite") << 1 << true;
+        QTest::newRow("mfu_before") << real("nsysai_mfu_2gpu_before.sqlite") << 2 << false;
+        QTest::newRow("openmp_offload") << real("sc23_openmp_offload_report3.sqlite") << 1 << false;
+    }
+
+    void everyPanelShowsTheCapture()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, ranks);
+        QFETCH(bool, nvtxOnly);
+        if (path.isEmpty())
+            QSKIP("real exports not found (../shared/nsys-real)");
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        const QList<AnalysisPanel *> panels{w.summaryPanel(), w.topKernelsPanel(), w.gapBlamePanel(), w.rankPacePanel()};
+        w.openPaths({path});
+        QVERIFY(QTest::qWaitFor([&] { return w.panelContext()->trace() != nullptr; }, 60000));
+        for (auto *p : panels)
+            QVERIFY(QTest::qWaitFor([&] { return p->generation() > 0 && !p->isComputing(); }, 60000));
+        const auto &trace = *w.panelContext()->trace();
+        QCOMPARE(int(trace.ranks.size()), ranks);
+        QVERIFY(w.summaryPanel()->table()->tableModel()->rowCount() >= ranks);
+        bool saysNvtxOnly = false;
+        for (const auto &f : w.summaryPanel()->summary().findings)
+            saysNvtxOnly = saysNvtxOnly || f.kind == core::FindingKind::NvtxOnly;
+        QCOMPARE(saysNvtxOnly, nvtxOnly);
+        QCOMPARE(w.topKernelsPanel()->table()->tableModel()->rowCount() == 0, nvtxOnly);
+        // The pace chart has one line per rank with the range, plus the median.
+        const auto &pace = w.rankPacePanel()->pace();
+        if (!pace.ranks.empty())
+            QCOMPARE(w.rankPacePanel()->chart()->series().size(), int(pace.ranks.size()) + (pace.iterations.empty() ? 0 : 1));
+        shoot(w, QString::fromLatin1(QTest::currentDataTag()));
+    }
+};
+
+QTEST_MAIN(TestPanelReal)
+#include "tst_panel_real.moc"

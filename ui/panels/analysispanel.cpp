@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/analysispanel.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QThread>
+#include <QTimer>
+
+namespace gaplens::ui {
+
+AnalysisPanel::AnalysisPanel(PanelContext &context, TimelineView *view, QWidget *parent)
+    : QWidget(parent)
+    , m_context(context)
+    , m_view(view)
+    , m_scopeLabel(new QLabel(this))
+    , m_latest(std::make_shared<std::atomic<quint64>>(0))
+    , m_timer(new QTimer(this))
+{
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(0);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        m_scopeLabel->setText(m_context.scopeText());
+        recompute();
+    });
+    // Results of the previous capture must never reach the new one.
+    connect(&m_context, &PanelContext::dataChanged, this, [this] {
+        cancelJobs();
+        scheduleUpdate();
+    });
+    connect(&m_context, &PanelContext::scopeChanged, this, &AnalysisPanel::scheduleUpdate);
+    connect(&m_context, &PanelContext::gapThresholdChanged, this, &AnalysisPanel::scheduleUpdate);
+    m_scopeLabel->setText(m_context.scopeText());
+    QPalette pal = m_scopeLabel->palette();
+    pal.setColor(QPalette::WindowText, QColor(90, 90, 90));
+    m_scopeLabel->setPalette(pal);
+}
+
+AnalysisPanel::~AnalysisPanel()
+{
+    m_latest->store(0); // a job finishing now must not deliver
+}
+
+void AnalysisPanel::scheduleUpdate()
+{
+    m_timer->start();
+}
+
+void AnalysisPanel::cancelJobs()
+{
+    m_latest->store(++m_nextJob);
+    setComputing(false);
+}
+
+void AnalysisPanel::addAdaptiveSplitter(QSplitter *splitter, bool inverse, double firstShare)
+{
+    m_splitters.append({splitter, inverse, firstShare});
+}
+
+void AnalysisPanel::resizeEvent(QResizeEvent *e)
+{
+    QWidget::resizeEvent(e);
+    const bool wide = width() > 2 * height();
+    for (auto &a : m_splitters) {
+        const Qt::Orientation o = wide != a.inverse ? Qt::Horizontal : Qt::Vertical;
+        if (a.sized && a.splitter->orientation() == o)
+            continue; // keep what the user dragged
+        a.splitter->setOrientation(o);
+        // Size hints of tables are large: without explicit sizes a chart would get a sliver.
+        const int total = o == Qt::Horizontal ? a.splitter->width() : a.splitter->height();
+        if (total > 0 && a.splitter->count() == 2) {
+            const int first = int(total * a.firstShare);
+            a.splitter->setSizes({first, total - first});
+            a.sized = true;
+        }
+    }
+}
+
+void AnalysisPanel::setComputing(bool on)
+{
+    m_computing = on;
+    const QString scope = m_context.scopeText();
+    m_scopeLabel->setText(on ? scope + QStringLiteral(" · computing…") : scope);
+}
+
+void AnalysisPanel::finishJob()
+{
+    setComputing(false);
+    ++m_generation;
+    emit updated();
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/gapblamepanel.h"
+
+#include "gaplens/core/analysis/gpu_busy.h"
+#include "ui/panels/chartutil.h"
+#include "ui/panels/paneltable.h"
+#include "ui/timeline/timeformat.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace gaplens::ui {
+
+namespace {
+constexpr int kChartCauses = 6; // the largest causes get a colour each, the rest are "other"
+
+GapBlamePanel::Result computeBlame(std::shared_ptr<const core::TraceSet> trace, core::RankSelection ranks,
+                                   core::TimeWindow window, core::TimeNs threshold)
+{
+    GapBlamePanel::Result r;
+    r.trace = trace;
+    r.threshold = threshold;
+    core::GapBlameOptions o;
+    o.minGapNs = threshold;
+    o.window = window;
+    if (!ranks.isAll()) {
+        for (auto rank : ranks.ranks)
+            if (rank < trace->ranks.size())
+                for (auto g : trace->ranks[rank].gpus)
+                    o.gpus.push_back(g);
+        if (o.gpus.empty())
+            return r; // the chosen ranks have no GPU
+    }
+    auto report = core::blameGaps(*trace, o);
+    // A GPU shared by two processes also has the other rank's gaps: keep the chosen ranks'.
+    if (!ranks.isAll())
+        std::erase_if(report.gaps, [&](const core::GapBlame &g) { return !ranks.includes(g.rank); });
+    r.gaps = std::move(report.gaps);
+    r.overall = core::totalBlame(*trace, r.gaps);
+    std::map<std::uint32_t, std::vector<core::GapBlame>> byRank, byGpu;
+    for (const auto &g : r.gaps) {
+        if (g.rank != core::kNoIndex)
+            byRank[g.rank].push_back(g);
+        byGpu[g.gpu].push_back(g);
+    }
+    for (const auto &[rank, gaps] : byRank)
+        r.perRank.emplace_back(rank, core::totalBlame(*trace, gaps));
+    for (const auto &[gpu, gaps] : byGpu)
+        r.perGpu.emplace_back(gpu, core::totalBlame(*trace, gaps));
+    const std::vector<std::uint32_t> gpus = [&] {
+        if (!o.gpus.empty())
+            return o.gpus;
+        std::vector<std::uint32_t> all(trace->gpus.size());
+        for (std::uint32_t g = 0; g < all.size(); ++g)
+            all[g] = g;
+        return all;
+    }();
+    for (auto g : gpus)
+        r.gpuWindowNs[g] = core::computeGpuBusy(*trace, g, {false, window}).window.duration();
+    return r;
+}
+} // namespace
+
+GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget *parent)
+    : AnalysisPanel(context, view, parent)
+    , m_table(new PanelTable(this))
+    , m_chartView(makePanelChartView(this))
+    , m_chart(m_chartView->chart())
+    , m_groupBy(new QComboBox(this))
+    , m_splitBy(new QComboBox(this))
+    , m_threshold(new QLabel(this))
+    , m_stepLabel(new QLabel(QStringLiteral("Click a row to step through its gaps on the timeline."), this))
+    , m_prev(new QPushButton(QStringLiteral("◀ Previous gap"), this))
+    , m_next(new QPushButton(QStringLiteral("Next gap ▶"), this))
+{
+    m_groupBy->addItems({QStringLiteral("by cause"), QStringLiteral("by NVTX phase")});
+    m_splitBy->addItems({QStringLiteral("all selected"), QStringLiteral("per rank"), QStringLiteral("per GPU")});
+    m_threshold->setToolTip(QStringLiteral("The idle-gap threshold is the toolbar's: changing it updates the timeline and this panel."));
+    m_prev->setEnabled(false);
+    m_next->setEnabled(false);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_scopeLabel, 1);
+    top->addWidget(m_threshold);
+    top->addWidget(m_groupBy);
+    top->addWidget(m_splitBy);
+    auto *nav = new QHBoxLayout;
+    nav->addWidget(m_stepLabel, 1);
+    nav->addWidget(m_prev);
+    nav->addWidget(m_next);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_chartView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    addAdaptiveSplitter(split, false, 0.5);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    layout->addLayout(nav);
+
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
+    connect(m_splitBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
+    connect(m_table, &PanelTable::rowClicked, this, [this](int row, int) { stepRow(row, row == m_stepRow ? 1 : 0); });
+    connect(m_prev, &QPushButton::clicked, this, [this] { stepRow(m_stepRow, -1); });
+    connect(m_next, &QPushButton::clicked, this, [this] { stepRow(m_stepRow, 1); });
+}
+
+void GapBlamePanel::setGroupBy(GroupBy g)
+{
+    m_groupBy->setCurrentIndex(int(g));
+}
+
+void GapBlamePanel::setSplitBy(SplitBy s)
+{
+    m_splitBy->setCurrentIndex(int(s));
+}
+
+void GapBlamePanel::recompute()
+{
+    const auto trace = m_context.trace();
+    m_threshold->setText(QStringLiteral("gaps ≥ %1").arg(formatDuration(m_context.gapThreshold(), 0)));
+    if (!trace) {
+        cancelJobs();
+        m_result = {};
+        rebuildTable();
+        return;
+    }
+    run<Result>([trace, ranks = m_context.ranks(), window = m_context.window(), threshold = m_context.gapThreshold()] {
+        return computeBlame(trace, ranks, window, threshold);
+    },
+                [this](const Result &r) {
+                    m_result = r;
+                    rebuildTable();
+                });
+}
+
+bool GapBlamePanel::matches(const RowFilter &f, const core::GapBlame &g) const
+{
+    if (f.split == SplitBy::Rank && g.rank != f.id)
+        return false;
+    if (f.split == SplitBy::Gpu && g.gpu != f.id)
+        return false;
+    if (GroupBy(m_groupBy->currentIndex()) == GroupBy::Cause)
+        return g.cause == f.bucket.cause && (g.cause != core::GapCause::ApiCall || g.apiName == f.bucket.name);
+    const auto &t = *m_result.trace;
+    const std::string key = g.phaseStack.empty() ? std::string(core::kNoPhaseLabel) : t.str(t.nvtxGroup(g.phase()));
+    return key == f.bucket.key;
+}
+
+void GapBlamePanel::rebuildTable()
+{
+    m_filters.clear();
+    m_stepRow = m_stepIndex = -1;
+    m_prev->setEnabled(false);
+    m_next->setEnabled(false);
+    const bool byCause = GroupBy(m_groupBy->currentIndex()) == GroupBy::Cause;
+    const auto split = SplitBy(m_splitBy->currentIndex());
+    const QList<PanelColumn> columns{
+        {split == SplitBy::Gpu ? QStringLiteral("GPU") : QStringLiteral("Rank"), false, {}, {}},
+        {byCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase"), false, {},
+         byCause ? QStringLiteral("What the launching thread was doing in the middle of the gap")
+                 : QStringLiteral("Innermost NVTX range open in the middle of the gap")},
+        {QStringLiteral("Gaps"), true, {}, {}},
+        {QStringLiteral("Total idle"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("% of window"), true, QStringLiteral("%"),
+         QStringLiteral("Idle time over the GPU time in the window (first to last kernel of each GPU)")},
+        {QStringLiteral("Longest"), true, QStringLiteral("ns"), {}},
+    };
+    std::vector<std::vector<PanelCell>> rows;
+    const auto *t = m_result.trace.get();
+    auto windowOf = [&](SplitBy s, std::uint32_t id) {
+        core::TimeNs sum = 0;
+        for (const auto &[g, ns] : m_result.gpuWindowNs)
+            if (s == SplitBy::None || (s == SplitBy::Gpu && g == id)
+                || (s == SplitBy::Rank && std::find(t->gpus[g].ranks.begin(), t->gpus[g].ranks.end(), id) != t->gpus[g].ranks.end()))
+                sum += ns;
+        return sum;
+    };
+    auto addGroup = [&](SplitBy s, std::uint32_t id, const core::BlameTotals &totals, const QString &scope) {
+        const core::TimeNs window = windowOf(s, id);
+        for (const auto &b : byCause ? totals.byCause : totals.byPhase) {
+            rows.push_back({PanelCell::text(scope), PanelCell::text(QString::fromStdString(b.key)), PanelCell::count(b.count),
+                            PanelCell::duration(double(b.totalNs)),
+                            PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
+                            PanelCell::duration(double(b.longestNs))});
+            m_filters.push_back({s, id, b});
+        }
+    };
+    if (t) {
+        if (split == SplitBy::None)
+            addGroup(split, core::kNoIndex, m_result.overall, QStringLiteral("all selected"));
+        else if (split == SplitBy::Rank)
+            for (const auto &[rank, totals] : m_result.perRank)
+                addGroup(split, rank, totals, QStringLiteral("rank %1").arg(t->ranks[rank].rank));
+        else
+            for (const auto &[gpu, totals] : m_result.perGpu) {
+                const auto &g = t->gpus[gpu];
+                QString label = QStringLiteral("GPU %1").arg(g.deviceId);
+                if (t->ranks.size() > 1 && !g.ranks.empty())
+                    label = QStringLiteral("rank %1 · ").arg(t->ranks[g.ranks.front()].rank) + label;
+                addGroup(split, gpu, totals, label);
+            }
+    }
+    std::vector<qint64> keys(rows.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = qint64(i);
+    m_table->tableModel()->setTable(columns, std::move(rows), std::move(keys));
+    m_table->setColumnHidden(ScopeColumn, split == SplitBy::None);
+    m_table->sortByColumn(TotalColumn, Qt::DescendingOrder);
+    if (!t)
+        m_stepLabel->setText(QString());
+    else if (m_result.gaps.empty())
+        m_stepLabel->setText(QStringLiteral("No idle gaps ≥ %1 in this selection.").arg(formatDuration(m_result.threshold, 0)));
+    else
+        m_stepLabel->setText(QStringLiteral("%1 gaps, %2 idle. Click a row to step through its gaps on the timeline.")
+                                 .arg(m_result.overall.gapCount)
+                                 .arg(formatDuration(m_result.overall.totalGapNs)));
+    rebuildChart();
+}
+
+void GapBlamePanel::rebuildChart()
+{
+    clearChart(m_chart);
+    const auto *t = m_result.trace.get();
+    if (!t || m_result.perRank.empty()) {
+        m_chart->setTitle(QString());
+        return;
+    }
+    m_chart->setTitle(QStringLiteral("Idle time by cause per rank"));
+    // Colours per cause: the largest causes overall, the rest summed as "other".
+    std::vector<std::string> causes;
+    for (const auto &b : m_result.overall.byCause)
+        if (int(causes.size()) < kChartCauses)
+            causes.push_back(b.key);
+    const bool other = m_result.overall.byCause.size() > causes.size();
+    double maxNs = 0;
+    for (const auto &[rank, totals] : m_result.perRank)
+        maxNs = std::max(maxNs, double(totals.totalGapNs));
+    const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
+    const QString unitName = unit == 1e9 ? QStringLiteral("s") : unit == 1e6 ? QStringLiteral("ms") : unit == 1e3 ? QStringLiteral("us") : QStringLiteral("ns");
+
+    auto *series = new QStackedBarSeries;
+    std::vector<QBarSet *> sets;
+    for (std::size_t c = 0; c < causes.size() + (other ? 1 : 0); ++c) {
+        auto *set = new QBarSet(c < causes.size() ? elideMiddle(QString::fromStdString(causes[c]), 34) : QStringLiteral("other"));
+        set->setColor(c < causes.size() ? seriesColor(int(c)) : QColor(170, 170, 170));
+        sets.push_back(set);
+    }
+    QStringList categories;
+    for (const auto &[rank, totals] : m_result.perRank) {
+        categories << QString::number(t->ranks[rank].rank);
+        std::vector<double> v(sets.size(), 0.0);
+        for (const auto &b : totals.byCause) {
+            const auto it = std::find(causes.begin(), causes.end(), b.key);
+            v[it != causes.end() ? std::size_t(it - causes.begin()) : causes.size()] += double(b.totalNs) / unit;
+        }
+        for (std::size_t c = 0; c < sets.size(); ++c)
+            *sets[c] << v[c];
+    }
+    for (auto *set : sets)
+        series->append(set);
+    m_chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(QStringLiteral("rank"));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = new QValueAxis;
+    y->setTitleText(QStringLiteral("idle (%1)").arg(unitName));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setMin(0);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    y->applyNiceNumbers();
+    m_chart->legend()->setVisible(true);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+}
+
+std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int direction)
+{
+    if (sourceRow < 0 || std::size_t(sourceRow) >= m_filters.size() || !m_result.trace)
+        return std::nullopt;
+    const RowFilter &f = m_filters[std::size_t(sourceRow)];
+    // The row's gaps in time order (display time, so aligned ranks step left to right).
+    std::vector<const core::GapBlame *> gaps;
+    for (const auto &g : m_result.gaps)
+        if (matches(f, g))
+            gaps.push_back(&g);
+    if (gaps.empty())
+        return std::nullopt;
+    std::stable_sort(gaps.begin(), gaps.end(), [](const core::GapBlame *a, const core::GapBlame *b) {
+        return a->gap.start < b->gap.start;
+    });
+    if (sourceRow != m_stepRow) {
+        m_stepRow = sourceRow;
+        m_stepIndex = direction < 0 ? int(gaps.size()) - 1 : 0;
+    } else {
+        m_stepIndex = (m_stepIndex + direction + int(gaps.size())) % int(gaps.size());
+    }
+    const core::GapBlame &g = *gaps[std::size_t(m_stepIndex)];
+    if (m_view)
+        m_view->showGap(g.gpu, g.gap);
+    m_prev->setEnabled(gaps.size() > 1);
+    m_next->setEnabled(gaps.size() > 1);
+    const QString key = QString::fromStdString(f.bucket.key);
+    m_stepLabel->setText(QStringLiteral("%1: gap %2 of %3 · %4").arg(elideMiddle(key, 40)).arg(m_stepIndex + 1).arg(gaps.size())
+                             .arg(formatDuration(g.gap.duration())));
+    return g;
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/analysis/gap_blame.h"
+#include "ui/panels/analysispanel.h"
+
+#include <map>
+#include <optional>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace gaplens::ui {
+
+class PanelTable;
+
+// Where the idle time went: idle gaps (threshold = the toolbar's, shared with the timeline)
+// by cause (queued dependency wait, each CUDA API call, no CUDA call) or by NVTX phase, with
+// count, total idle, share of the GPU time in the window and longest gap; for the selection
+// as a whole, per rank or per GPU. A stacked bar chart shows idle time by cause per rank.
+// Clicking a row steps through its gaps on the timeline (zoomed to each, gap selected).
+class GapBlamePanel : public AnalysisPanel
+{
+    Q_OBJECT
+public:
+    enum class GroupBy { Cause, Phase };
+    enum class SplitBy { None, Rank, Gpu };
+    enum Column { ScopeColumn, KeyColumn, CountColumn, TotalColumn, ShareColumn, LongestColumn, ColumnCount };
+
+    struct Result
+    {
+        std::shared_ptr<const core::TraceSet> trace;
+        core::TimeNs threshold = 0;
+        std::vector<core::GapBlame> gaps; // of the selected ranks, ordered by (gpu, start)
+        core::BlameTotals overall;
+        std::vector<std::pair<std::uint32_t, core::BlameTotals>> perRank; // ascending rank index
+        std::vector<std::pair<std::uint32_t, core::BlameTotals>> perGpu;  // ascending GPU index
+        std::map<std::uint32_t, core::TimeNs> gpuWindowNs; // first-to-last kernel per analysed GPU
+    };
+
+    GapBlamePanel(PanelContext &context, TimelineView *view, QWidget *parent = nullptr);
+
+    PanelTable *table() const { return m_table; }
+    QChart *chart() const { return m_chart; }
+    const Result &result() const { return m_result; }
+    void setGroupBy(GroupBy g);
+    void setSplitBy(SplitBy s);
+    // Shows the next (direction > 0) or previous gap of a table row on the timeline; the first
+    // click on a row shows its first gap. Returns the gap shown, nullopt when the row has none.
+    std::optional<core::GapBlame> stepRow(int sourceRow, int direction = 1);
+
+protected:
+    void recompute() override;
+
+private:
+    struct RowFilter
+    {
+        SplitBy split = SplitBy::None;
+        std::uint32_t id = core::kNoIndex; // rank or GPU index
+        core::BlameBucket bucket;
+    };
+    bool matches(const RowFilter &f, const core::GapBlame &g) const;
+    void rebuildTable();
+    void rebuildChart();
+
+    PanelTable *m_table;
+    QChartView *m_chartView;
+    QChart *m_chart;
+    QComboBox *m_groupBy, *m_splitBy;
+    QLabel *m_threshold;
+    QLabel *m_stepLabel;
+    QPushButton *m_prev, *m_next;
+    Result m_result;
+    std::vector<RowFilter> m_filters; // one per source row
+    int m_stepRow = -1;
+    int m_stepIndex = -1;
+};
+
+} // namespace gaplens::ui

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/summarypanel.h"
+
+#include "gaplens/core/units.h"
+#include "ui/panels/paneltable.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace gaplens::ui {
+
+namespace {
+// Copy directions shown as columns, in this order; anything else goes to "other".
+struct Direction
+{
+    core::CopyKind kind;
+    const char *title;
+};
+constexpr Direction kDirections[] = {
+    {core::CopyKind::HostToDevice, "H→D"},
+    {core::CopyKind::DeviceToHost, "D→H"},
+    {core::CopyKind::DeviceToDevice, "D→D"},
+    {core::CopyKind::PeerToPeer, "P2P"},
+    {core::CopyKind::Memset, "memset"},
+};
+constexpr int kCopyColumns = int(std::size(kDirections)) + 1;
+
+PanelCell copyCell(const core::CopyTotals &t)
+{
+    if (t.count == 0)
+        return PanelCell::empty();
+    const QString bytes = QString::fromStdString(core::formatBytes(t.bytes));
+    const QString time = QString::fromStdString(core::formatDuration(double(t.totalNs)));
+    PanelCell c{QString(bytes + QStringLiteral(" · ") + time), qulonglong(t.bytes), {}, {}};
+    c.toolTip = QStringLiteral("%1 operations, %2 in %3").arg(t.count).arg(bytes, time);
+    return c;
+}
+} // namespace
+
+SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *parent)
+    : AnalysisPanel(context, view, parent)
+    , m_findings(new QListWidget(this))
+    , m_table(new PanelTable(this))
+{
+    m_findings->setWordWrap(true);
+    m_findings->setAlternatingRowColors(true);
+    m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_findings->setToolTip(QStringLiteral("Findings over the chosen ranks and window; click one about a rank to show it"));
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_findings);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_scopeLabel);
+    layout->addWidget(split, 1);
+    connect(m_findings, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
+        const auto rank = item->data(Qt::UserRole).toUInt();
+        if (m_view && m_trace && rank < m_trace->ranks.size())
+            m_view->scrollToRank(rank);
+    });
+}
+
+void SummaryPanel::recompute()
+{
+    const auto trace = m_context.trace();
+    if (!trace) {
+        cancelJobs();
+        apply({}, nullptr);
+        return;
+    }
+    core::CaptureSummaryOptions options;
+    options.ranks = m_context.ranks();
+    options.window = m_context.window();
+    options.minGapNs = m_context.gapThreshold();
+    run<core::CaptureSummary>([trace, options] { return core::summarizeCapture(*trace, options); },
+                              [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
+}
+
+void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace)
+{
+    m_summary = s;
+    m_trace = std::move(trace);
+    const auto *t = m_trace.get();
+
+    m_findings->clear();
+    for (const auto &f : s.findings) {
+        auto *item = new QListWidgetItem(QStringLiteral("• ") + QString::fromStdString(f.text), m_findings);
+        item->setData(Qt::UserRole, f.rank == core::kNoIndex ? uint(core::kNoIndex) : uint(f.rank));
+        if (f.kind == core::FindingKind::IdleGpu || f.kind == core::FindingKind::Straggler
+            || f.kind == core::FindingKind::PageableCopies || f.kind == core::FindingKind::WarmUp)
+            item->setForeground(QColor(150, 40, 20));
+    }
+    if (t && s.findings.empty())
+        new QListWidgetItem(QStringLiteral("Nothing stands out in this selection."), m_findings);
+
+    const QString step = s.stepRange.empty() ? QStringLiteral("step") : QString::fromStdString(s.stepRange);
+    QList<PanelColumn> columns{
+        {QStringLiteral("Rank"), true, {}, {}},
+        {QStringLiteral("GPU"), false, {}, {}},
+        {QStringLiteral("Busy %"), true, QStringLiteral("%"), QStringLiteral("Union of the GPU's kernels over its window")},
+        {QStringLiteral("Window"), true, QStringLiteral("ns"), QStringLiteral("First to last kernel of the GPU in the selection")},
+        {QStringLiteral("Busy"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("Idle in gaps"), true, QStringLiteral("ns"), QStringLiteral("Idle gaps at least the toolbar's threshold")},
+        {QStringLiteral("Gaps"), true, {}, {}},
+        {QStringLiteral("Steps"), true, {}, QStringLiteral("Iterations of \"%1\"").arg(step)},
+        {QStringLiteral("Step"), true, QStringLiteral("ns"), QStringLiteral("Median duration of \"%1\"").arg(step)},
+        {QStringLiteral("Kernel / step"), true, QStringLiteral("ns"), QStringLiteral("Median summed kernel time inside a step")},
+        {QStringLiteral("GPU busy / step"), true, QStringLiteral("%"), QStringLiteral("Median GPU busy share of a step")},
+    };
+    for (const auto &d : kDirections)
+        columns.push_back({QString::fromUtf8(d.title), true, QStringLiteral("bytes"), QStringLiteral("Bytes · time (hover for the count)")});
+    columns.push_back({QStringLiteral("other copies"), true, QStringLiteral("bytes"), {}});
+
+    std::vector<std::vector<PanelCell>> rows;
+    for (const auto &row : s.rows) {
+        std::vector<PanelCell> cells;
+        cells.push_back(PanelCell::count(std::uint64_t(std::max(0, t->ranks[row.rank].rank))));
+        if (row.gpu == core::kNoIndex) {
+            cells.push_back(PanelCell::text(QStringLiteral("no GPU work")));
+            for (int c = BusyPercentColumn; c < StepsColumn; ++c)
+                cells.push_back(PanelCell::empty());
+        } else {
+            const auto &gpu = t->gpus[row.gpu];
+            QString label = QStringLiteral("GPU %1").arg(gpu.deviceId);
+            if (!gpu.name.empty())
+                label += QStringLiteral(" · ") + QString::fromStdString(gpu.name);
+            cells.push_back(PanelCell::text(label));
+            cells.push_back(PanelCell::percent(row.busyPercent));
+            cells.push_back(PanelCell::duration(double(row.window.duration())));
+            cells.push_back(PanelCell::duration(double(row.busyNs)));
+            cells.push_back(PanelCell::duration(double(row.idleNs)));
+            cells.push_back(PanelCell::count(row.gapCount));
+        }
+        cells.push_back(row.steps ? PanelCell::count(row.steps) : PanelCell::empty());
+        cells.push_back(row.medianStepNs ? PanelCell::duration(*row.medianStepNs) : PanelCell::empty());
+        cells.push_back(row.medianKernelNsPerStep ? PanelCell::duration(*row.medianKernelNsPerStep) : PanelCell::empty());
+        cells.push_back(row.medianStepBusyPercent ? PanelCell::percent(*row.medianStepBusyPercent) : PanelCell::empty());
+        std::vector<core::CopyTotals> byColumn(kCopyColumns);
+        for (const auto &c : row.copies) {
+            int col = kCopyColumns - 1;
+            for (int d = 0; d < int(std::size(kDirections)); ++d)
+                if (kDirections[d].kind == c.kind)
+                    col = d;
+            auto &dst = byColumn[std::size_t(col)];
+            dst.count += c.count;
+            dst.bytes += c.bytes;
+            dst.totalNs += c.totalNs;
+        }
+        for (const auto &c : byColumn)
+            cells.push_back(copyCell(c));
+        rows.push_back(std::move(cells));
+    }
+    m_table->tableModel()->setTable(columns, std::move(rows));
+    m_table->sortByColumn(RankColumn, Qt::AscendingOrder);
+}
+
+} // namespace gaplens::ui

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/topkernelspanel.h"
+
+#include "ui/panels/chartutil.h"
+#include "ui/panels/paneltable.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace gaplens::ui {
+
+namespace {
+// The chart's unit follows the largest bar so labels stay short ("12.5" ms, not 12500000 ns).
+struct Unit
+{
+    double ns;
+    const char *name;
+};
+Unit unitFor(double maxNs)
+{
+    if (maxNs >= 1e9)
+        return {1e9, "s"};
+    if (maxNs >= 1e6)
+        return {1e6, "ms"};
+    if (maxNs >= 1e3)
+        return {1e3, "us"};
+    return {1, "ns"};
+}
+} // namespace
+
+TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWidget *parent)
+    : AnalysisPanel(context, view, parent)
+    , m_table(new PanelTable(this))
+    , m_chartView(makePanelChartView(this))
+    , m_chart(m_chartView->chart())
+    , m_demangled(new QCheckBox(QStringLiteral("Demangled names"), this))
+    , m_topN(new QSpinBox(this))
+    , m_instanceLabel(new QLabel(QStringLiteral("Click a kernel to highlight its instances."), this))
+    , m_prev(new QPushButton(QStringLiteral("◀ Previous"), this))
+    , m_next(new QPushButton(QStringLiteral("Next ▶"), this))
+{
+    m_topN->setRange(3, 50);
+    m_topN->setValue(10);
+    m_topN->setPrefix(QStringLiteral("Chart top "));
+    m_prev->setEnabled(false);
+    m_next->setEnabled(false);
+    m_prev->setToolTip(QStringLiteral("Previous instance on the timeline (Shift+F3)"));
+    m_next->setToolTip(QStringLiteral("Next instance on the timeline (F3)"));
+    m_instanceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_scopeLabel, 1);
+    top->addWidget(m_demangled);
+    top->addWidget(m_topN);
+    auto *nav = new QHBoxLayout;
+    nav->addWidget(m_instanceLabel, 1);
+    nav->addWidget(m_prev);
+    nav->addWidget(m_next);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_chartView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    addAdaptiveSplitter(split, false, 0.55);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    layout->addLayout(nav);
+
+    m_chart->legend()->hide();
+    connect(m_demangled, &QCheckBox::toggled, this, &AnalysisPanel::scheduleUpdate);
+    connect(m_topN, &QSpinBox::valueChanged, this, &TopKernelsPanel::updateChart);
+    connect(m_table, &PanelTable::rowClicked, this, [this](int row, int) { selectKernelRow(row); });
+    connect(m_prev, &QPushButton::clicked, this, &TopKernelsPanel::previousInstance);
+    connect(m_next, &QPushButton::clicked, this, &TopKernelsPanel::nextInstance);
+}
+
+void TopKernelsPanel::setDemangledNames(bool on)
+{
+    m_demangled->setChecked(on);
+}
+
+void TopKernelsPanel::setTopN(int n)
+{
+    m_topN->setValue(n);
+}
+
+void TopKernelsPanel::recompute()
+{
+    const auto trace = m_context.trace();
+    if (!trace) {
+        cancelJobs();
+        m_trace.reset();
+        apply({});
+        return;
+    }
+    core::KernelSummaryOptions options;
+    options.ranks = m_context.ranks();
+    options.window = m_context.window();
+    options.useDemangledName = m_demangled->isChecked();
+    run<core::KernelSummary>([trace, options] { return core::summarizeKernels(*trace, options); },
+                             [this, trace](const core::KernelSummary &s) {
+                                 m_trace = trace;
+                                 apply(s);
+                             });
+}
+
+void TopKernelsPanel::apply(const core::KernelSummary &summary)
+{
+    m_summary = summary;
+    const QList<PanelColumn> columns{
+        {QStringLiteral("Name"), false, {}, {}},
+        {QStringLiteral("Calls"), true, {}, {}},
+        {QStringLiteral("Total"), true, QStringLiteral("ns"), QStringLiteral("Summed kernel durations")},
+        {QStringLiteral("% GPU time"), true, QStringLiteral("%"),
+         QStringLiteral("Share of the summed duration of all kernels in the selection")},
+        {QStringLiteral("Avg"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("Median"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("Min"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("Max"), true, QStringLiteral("ns"), {}},
+        {QStringLiteral("StdDev"), true, QStringLiteral("ns"), QStringLiteral("Sample standard deviation, as nsys stats")},
+    };
+    std::vector<std::vector<PanelCell>> rows;
+    std::vector<qint64> keys;
+    rows.reserve(summary.rows.size());
+    const auto &trace = m_trace;
+    for (const auto &r : summary.rows) {
+        const QString name = trace ? QString::fromStdString(trace->str(r.name)) : QString();
+        PanelCell nameCell = PanelCell::text(name);
+        nameCell.toolTip = name;
+        rows.push_back({nameCell, PanelCell::count(r.stats.count), PanelCell::duration(double(r.stats.totalNs)),
+                        PanelCell::percent(r.percent), PanelCell::duration(r.stats.avgNs),
+                        PanelCell::duration(r.stats.medianNs), PanelCell::duration(double(r.stats.minNs)),
+                        PanelCell::duration(double(r.stats.maxNs)), PanelCell::duration(r.stats.stddevNs)});
+        keys.push_back(qint64(r.name));
+    }
+    m_table->tableModel()->setTable(columns, std::move(rows), std::move(keys));
+    m_table->sortByColumn(TotalColumn, Qt::DescendingOrder);
+    m_prev->setEnabled(false);
+    m_next->setEnabled(false);
+    m_instanceLabel->setText(summary.rows.empty()
+                                 ? (trace ? QStringLiteral("No kernels in this selection.") : QString())
+                                 : QStringLiteral("%1 kernels, %2 instances. Click one to highlight its instances.")
+                                       .arg(summary.rows.size())
+                                       .arg(summary.instances));
+    updateChart();
+}
+
+void TopKernelsPanel::updateChart()
+{
+    clearChart(m_chart);
+    const auto &trace = m_trace;
+    const int n = std::min<int>(m_topN->value(), int(m_summary.rows.size()));
+    m_chart->setTitle(n > 1 ? QStringLiteral("Top %1 kernels by total time").arg(n)
+                      : n == 1 ? QStringLiteral("Kernel time") : QString());
+    if (n == 0 || !trace)
+        return;
+    const Unit unit = unitFor(double(m_summary.rows.front().stats.totalNs));
+    auto *set = new QBarSet(QStringLiteral("total"));
+    set->setColor(seriesColor(0));
+    QStringList categories;
+    // Horizontal bars are laid out bottom-up: add the smallest first so the largest is on top.
+    for (int i = n - 1; i >= 0; --i) {
+        const auto &row = m_summary.rows[std::size_t(i)];
+        *set << double(row.stats.totalNs) / unit.ns;
+        // Category labels must be unique: prefix the rank in the table.
+        categories << QStringLiteral("%1. %2").arg(i + 1).arg(elideMiddle(QString::fromStdString(trace->str(row.name)), 38));
+    }
+    auto *series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setBarWidth(0.7);
+    m_chart->addSeries(series);
+    auto *y = new QBarCategoryAxis;
+    y->append(categories);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    auto *x = new QValueAxis;
+    x->setTitleText(QStringLiteral("total time (%1)").arg(QLatin1String(unit.name)));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    x->setMin(0);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    x->applyNiceNumbers();
+}
+
+int TopKernelsPanel::selectKernelRow(int sourceRow)
+{
+    if (!m_view || sourceRow < 0 || sourceRow >= m_table->tableModel()->rowCount())
+        return 0;
+    const auto name = core::StringId(m_table->tableModel()->rowKey(sourceRow));
+    const int count = m_view->findName(name);
+    const QString text = m_table->tableModel()->cell(sourceRow, NameColumn).display.toString();
+    m_instanceLabel->setText(QStringLiteral("%1: %2 instances highlighted on the timeline")
+                                 .arg(elideMiddle(text, 60))
+                                 .arg(count));
+    m_prev->setEnabled(count > 0);
+    m_next->setEnabled(count > 0);
+    return count;
+}
+
+void TopKernelsPanel::nextInstance()
+{
+    if (m_view)
+        m_view->findNext();
+}
+
+void TopKernelsPanel::previousInstance()
+{
+    if (m_view)
+        m_view->findPrevious();
+}
+
+} // namespace gaplens::ui
