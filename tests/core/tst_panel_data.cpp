@@ -74,29 +74,13 @@ private slots:
 
     void aStepRangeMustRepeatOnOneRank()
     {
-        QCOMPARE(proposeStepRange(*paceTrace()), std::optional<std::string>("step"));
-        // One instance per rank of the same per-call name: proposePaceRangeName counts it
-        // twice over the capture, but it is no step.
+        QCOMPARE(proposePaceRangeName(*paceTrace()), std::optional<std::string>("step"));
+        // One instance per rank of the same per-call name is counted twice over the capture,
+        // but it is no step.
         FixtureBuilder b;
         for (int r = 0; r < 2; ++r)
             b.nvtx(b.addThread(b.addRank(r)), 0, 100, "aten::mul, op_id = 7");
-        const auto t = b.finish();
-        QCOMPARE(proposePaceRangeName(*t), std::optional<std::string>("aten::mul, op_id = 7"));
-        QVERIFY(!proposeStepRange(*t));
-    }
-
-    void withoutAWindowPaceIsComputePace()
-    {
-        const auto t = paceTrace();
-        PaceOptions o;
-        o.rangeName = "step";
-        const auto full = computePace(*t, o);
-        const auto w = computePaceInWindow(*t, o, std::nullopt);
-        QCOMPARE(w.firstIteration, 0u);
-        QCOMPARE(w.report.ranks.size(), full.ranks.size());
-        QCOMPARE(w.report.iterations.size(), std::size_t(5));
-        QVERIFY(w.report.straggler.has_value());
-        QCOMPARE(w.report.straggler->slowestCount, 5u);
+        QVERIFY(!proposePaceRangeName(*b.finish()));
     }
 
     void aWindowKeepsTheIterationsStartingInItAndRecomputesTheVerdict()
@@ -104,19 +88,27 @@ private slots:
         const auto t = paceTrace();
         PaceOptions o;
         o.rangeName = "step";
+        const auto full = computePace(*t, o);
+        QCOMPARE(full.ranks[0].firstIteration, 0u);
+        QCOMPARE(full.iterations.size(), std::size_t(5));
+        QVERIFY(full.straggler.has_value());
+        QCOMPARE(full.straggler->slowestCount, 5u);
+
         // Iterations 1 and 2 start in [1000, 2500); 3 and 4 do not.
-        const auto w = computePaceInWindow(*t, o, TimeRange{1000, 2500});
-        QCOMPARE(w.firstIteration, 1u);
-        QCOMPARE(w.report.ranks.size(), std::size_t(2));
-        QCOMPARE(w.report.ranks[0].iterations.size(), std::size_t(2));
-        QCOMPARE(w.report.ranks[0].iterations[0].cpu.start, TimeNs(1000));
-        QCOMPARE(w.report.ranks[0].iterations[0].deltaToPreviousNs, TimeNs(0));
-        QCOMPARE(w.report.ranks[1].timesSlowest, 2u);
-        QCOMPARE(w.report.iterations.size(), std::size_t(2));
-        QCOMPARE(w.report.iterations[0].medianNs, 550.0);
-        QVERIFY(!w.report.straggler); // fewer than 3 common iterations
+        o.window = TimeRange{1000, 2500};
+        const auto w = computePace(*t, o);
+        QCOMPARE(w.ranks.size(), std::size_t(2));
+        QCOMPARE(w.ranks[0].firstIteration, 1u);
+        QCOMPARE(w.ranks[0].iterations.size(), std::size_t(2));
+        QCOMPARE(w.ranks[0].iterations[0].cpu.start, TimeNs(1000));
+        QCOMPARE(w.ranks[0].iterations[0].deltaToPreviousNs, TimeNs(1000)); // to iteration 0, outside
+        QCOMPARE(w.ranks[1].timesSlowest, 2u);
+        QCOMPARE(w.iterations.size(), std::size_t(2));
+        QCOMPARE(w.iterations[0].medianNs, 550.0);
+        QVERIFY(!w.straggler); // fewer than 3 common iterations
         // A window with no iteration start leaves no rank.
-        QVERIFY(computePaceInWindow(*t, o, TimeRange{5500, 5600}).report.ranks.empty());
+        o.window = TimeRange{5500, 5600};
+        QVERIFY(computePace(*t, o).ranks.empty());
     }
 };
 

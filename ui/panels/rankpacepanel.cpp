@@ -47,6 +47,12 @@ QString signedPercent(double p)
     return QStringLiteral("%1%2%").arg(p >= 0 ? QStringLiteral("+") : QString()).arg(p, 0, 'f', std::abs(p) < 10 ? 1 : 0);
 }
 
+// The capture's own number of the first iteration shown (the selection may start later).
+std::uint32_t firstIteration(const core::PaceReport &pace)
+{
+    return pace.ranks.empty() ? 0 : pace.ranks.front().firstIteration;
+}
+
 } // namespace
 
 RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget *parent)
@@ -111,7 +117,7 @@ RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget 
 
 QString RankPacePanel::rangeName() const
 {
-    return QString::fromStdString(m_result.pace.report.rangeName);
+    return QString::fromStdString(m_result.pace.rangeName);
 }
 
 QString RankPacePanel::verdictText() const
@@ -152,14 +158,15 @@ void RankPacePanel::recompute()
             r.namesValid = true;
         }
         if (options.rangeName.empty()) {
-            if (auto proposed = core::proposeStepRange(*trace))
+            if (auto proposed = core::proposePaceRangeName(*trace))
                 options.rangeName = *proposed;
             else if (const auto names = r.namesValid ? r.names : core::repeatingRangeNames(*trace, 1); !names.empty())
                 options.rangeName = names.front().name; // no top-level name repeats: the most frequent one
         }
+        options.window = window;
         if (!options.rangeName.empty())
-            r.pace = core::computePaceInWindow(*trace, options, window);
-        r.pace.report.rangeName = options.rangeName;
+            r.pace = core::computePace(*trace, options);
+        r.pace.rangeName = options.rangeName;
         return r;
     },
                 [this](const Result &r) { apply(r); });
@@ -168,7 +175,7 @@ void RankPacePanel::recompute()
 void RankPacePanel::apply(const Result &r)
 {
     m_result = r;
-    const auto &pace = m_result.pace.report;
+    const auto &pace = m_result.pace;
     if (r.namesValid) {
         m_range->clear();
         for (const auto &n : r.names)
@@ -209,7 +216,7 @@ void RankPacePanel::apply(const Result &r)
 
 void RankPacePanel::rebuildMatrix()
 {
-    const auto &pace = m_result.pace.report;
+    const auto &pace = m_result.pace;
     const auto *t = m_result.trace.get();
     QList<PanelColumn> columns{{QStringLiteral("Iteration"), true, {}, {}},
                                {QStringLiteral("Median"), true, QStringLiteral("ns"), QStringLiteral("Median across the ranks")}};
@@ -225,7 +232,7 @@ void RankPacePanel::rebuildMatrix()
     rows.reserve(rowsShown);
     for (std::size_t i = 0; i < rowsShown; ++i) {
         std::vector<PanelCell> row;
-        row.push_back(PanelCell::count(m_result.pace.firstIteration + i));
+        row.push_back(PanelCell::count(firstIteration(m_result.pace) + i));
         const bool common = i < pace.iterations.size();
         const double median = common ? pace.iterations[i].medianNs : 0;
         row.push_back(common ? PanelCell::duration(median) : PanelCell::empty());
@@ -242,7 +249,7 @@ void RankPacePanel::rebuildMatrix()
                 c.background = deltaColor(delta);
                 c.toolTip = QStringLiteral("rank %1, iteration %2: %3, %4 vs the median %5")
                                 .arg(t->ranks[rp.rank].rank)
-                                .arg(m_result.pace.firstIteration + i)
+                                .arg(firstIteration(m_result.pace) + i)
                                 .arg(QString::fromStdString(core::formatDuration(d)))
                                 .arg(signedPercent(delta))
                                 .arg(QString::fromStdString(core::formatDuration(median)));
@@ -292,7 +299,7 @@ void RankPacePanel::rebuildChart()
 {
     clearChart(m_chart);
     m_series.clear();
-    const auto &pace = m_result.pace.report;
+    const auto &pace = m_result.pace;
     const auto *t = m_result.trace.get();
     if (!t || pace.ranks.empty()) {
         m_chart->setTitle(QString());
@@ -306,7 +313,7 @@ void RankPacePanel::rebuildChart()
             maxNs = std::max(maxNs, double(it.durationNs));
     const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
     const QString unitName = unit == 1e9 ? QStringLiteral("s") : unit == 1e6 ? QStringLiteral("ms") : unit == 1e3 ? QStringLiteral("us") : QStringLiteral("ns");
-    const double first = m_result.pace.firstIteration;
+    const double first = firstIteration(m_result.pace);
 
     auto *x = new QValueAxis;
     x->setTitleText(QStringLiteral("iteration"));
@@ -376,7 +383,7 @@ void RankPacePanel::rebuildChart()
 
 bool RankPacePanel::activateCell(int sourceRow, int sourceColumn)
 {
-    const auto &pace = m_result.pace.report;
+    const auto &pace = m_result.pace;
     const int k = sourceColumn - kFirstRankColumn;
     if (k < 0 || k >= int(pace.ranks.size()) || sourceRow < 0 || sourceRow >= m_matrix->tableModel()->rowCount())
         return false;
@@ -409,7 +416,7 @@ void RankPacePanel::selectRank(int k)
     m_matrix->selectColumn(m_matrix->viewIndex(0, column).column());
     m_matrix->scrollTo(m_matrix->viewIndex(0, column));
     if (m_view)
-        m_view->scrollToRank(m_result.pace.report.ranks[std::size_t(k)].rank);
+        m_view->scrollToRank(m_result.pace.ranks[std::size_t(k)].rank);
 }
 
 } // namespace gaplens::ui

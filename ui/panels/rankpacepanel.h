@@ -32,7 +32,7 @@ public:
         std::shared_ptr<const core::TraceSet> trace;
         std::vector<core::RangeNameCount> names; // filled when the chooser is (re)built
         bool namesValid = false;
-        core::WindowedPace pace;
+        core::PaceReport pace;
     };
 
     RankPacePanel(PanelContext &context, TimelineView *view, QWidget *parent = nullptr);
@@ -40,7 +40,7 @@ public:
     PanelTable *matrix() const { return m_matrix; }
     PanelTable *rankTable() const { return m_rankTable; }
     QChart *chart() const { return m_chart; }
-    const core::PaceReport &pace() const { return m_result.pace.report; }
+    const core::PaceReport &pace() const { return m_result.pace; }
     QString rangeName() const;
     QString verdictText() const;
     void setRangeName(const QString &name);

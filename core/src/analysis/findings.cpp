@@ -121,14 +121,15 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
         nvtxRanges += t.nvtx.size();
 
     // Steps: the chosen (or proposed) repeating NVTX range, restricted to the window.
-    out.stepRange = options.stepRange ? *options.stepRange : proposeStepRange(trace).value_or(std::string());
+    out.stepRange = options.stepRange ? *options.stepRange : proposePaceRangeName(trace).value_or(std::string());
     PaceReport pace;
     std::vector<RankSteps> steps;
     if (!out.stepRange.empty()) {
         PaceOptions po;
         po.rangeName = out.stepRange;
         po.ranks = options.ranks;
-        pace = computePaceInWindow(trace, po, window).report;
+        po.window = window;
+        pace = computePace(trace, po);
         steps = computeStepAccounting(trace, pace);
     }
     auto stepsOf = [&](std::uint32_t rank) -> const RankSteps * {

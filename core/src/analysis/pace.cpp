@@ -102,6 +102,16 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
                          [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
         for (std::size_t i = 1; i < pace.iterations.size(); ++i)
             pace.iterations[i].deltaToPreviousNs = pace.iterations[i].time.start - pace.iterations[i - 1].time.start;
+        // A time selection keeps the iterations that start in it; their deltas and numbering
+        // (firstIteration) still refer to the whole capture.
+        if (options.window) {
+            const auto &w = *options.window;
+            pace.firstIteration = std::uint32_t(std::count_if(pace.iterations.begin(), pace.iterations.end(),
+                                                              [&](const PaceIteration &it) { return it.time.start < w.start; }));
+            std::erase_if(pace.iterations, [&](const PaceIteration &it) { return !w.contains(it.time.start); });
+            if (pace.iterations.empty())
+                continue;
+        }
         std::vector<TimeNs> durations;
         durations.reserve(pace.iterations.size());
         for (const auto &it : pace.iterations)
@@ -178,11 +188,14 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
 {
     struct Candidate
     {
-        std::uint64_t count = 0;
+        std::uint64_t count = 0;       // depth-0 instances over all ranks
+        std::uint64_t mostOnARank = 0; // a step repeats on one rank
         TimeNs totalNs = 0;
     };
     std::map<StringId, Candidate> candidates;
-    for (const auto &rank : trace.ranks)
+    std::map<StringId, std::uint64_t> onThisRank;
+    for (const auto &rank : trace.ranks) {
+        onThisRank.clear();
         for (auto t : rank.threads) {
             const auto &nvtx = trace.threads[t].nvtx;
             // Depth-0 ranges are exactly level 0 of the nesting index.
@@ -193,14 +206,19 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
                     auto &c = candidates[nvtx.name[i]];
                     ++c.count;
                     c.totalNs += nvtx.end[i] - nvtx.start[i];
+                    ++onThisRank[nvtx.name[i]];
                 }
         }
-    // A step repeats; among the most repeated names the step is the one covering the most
-    // time (train_step, not the DataLoader call repeated as often inside it); then by name.
+        for (const auto &[id, n] : onThisRank)
+            candidates[id].mostOnARank = std::max(candidates[id].mostOnARank, n);
+    }
+    // A step repeats on a rank (PyTorch's per-call names, once on each of two ranks, do not);
+    // among the most repeated names the step is the one covering the most time (train_step,
+    // not the DataLoader call repeated as often inside it); then by name.
     std::optional<std::string> best;
     Candidate bestCandidate;
     for (const auto &[id, c] : candidates) {
-        if (c.count < 2)
+        if (c.mostOnARank < 2)
             continue;
         const std::string &text = trace.str(id);
         const bool better = !best || c.count > bestCandidate.count ||

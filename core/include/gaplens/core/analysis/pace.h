@@ -19,6 +19,9 @@ struct PaceOptions
     // Use each range's GPU projection instead of its CPU time; ranges that launched no GPU
     // work are then dropped (copies and memsets count as GPU work).
     bool useGpuProjection = false;
+    // Only iterations whose measured start lies in the window (a time selection); statistics,
+    // medians and the verdict are over those.
+    TimeWindow window;
 };
 
 struct PaceIteration
@@ -37,6 +40,7 @@ struct RankPace
     // Outermost instances on all threads of the rank (a range nested in a same-named one is
     // skipped), sorted by start.
     std::vector<PaceIteration> iterations;
+    std::uint32_t firstIteration = 0; // iterations of this rank before the window (their numbering)
     double medianNs = 0;
     TimeNs p95Ns = 0;              // nearest-rank
     std::uint32_t timesSlowest = 0; // over the common iterations
@@ -74,9 +78,9 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options);
 // "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
 
-// The default range for pace: the name with most instances among depth-0 NVTX ranges over
-// all threads of all ranks, repeated at least twice; ties -> the larger total time, then
-// alphabetical; nullopt when no top-level name repeats.
+// The default range for pace: among depth-0 NVTX names that repeat on at least one rank, the
+// one with most instances over all ranks; ties -> the larger total time, then alphabetical;
+// nullopt when no top-level name repeats on a rank.
 std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
 
 struct StepUsage

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What the GUI side panels need from core besides the analyses themselves: chart series
-// reduced to a bounded number of points, the NVTX names a pace chooser offers, and pace
-// restricted to a time selection. Qt-free so the CLI can use the same reductions.
+// reduced to a bounded number of points and the NVTX names a pace chooser offers. Qt-free
+// so the CLI can use the same reductions.
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/trace.h"
@@ -40,22 +40,5 @@ struct RangeNameCount
 // NVTX range names with at least two instances on some rank, most instances first (ties:
 // more top-level instances, then the name); at most `limit` names. The pace chooser's list.
 std::vector<RangeNameCount> repeatingRangeNames(const TraceSet &trace, std::size_t limit = 200);
-
-// The step range the panels and findings use: proposePaceRangeName() when that name repeats
-// on at least one rank; nullopt otherwise. (proposePaceRangeName counts over all ranks, so a
-// per-call unique PyTorch name seen once on each of two ranks would pass as a "step".)
-std::optional<std::string> proposeStepRange(const TraceSet &trace);
-
-// computePace over the iterations that START inside the window (all of them without a
-// window): per-rank median, p95 and times-slowest, the per-iteration medians and the straggler
-// verdict are recomputed over what is left, with the same rules as computePace.
-// firstIteration = how many iterations of the first reported rank came before the window,
-// so the GUI can keep showing the capture's own iteration numbers.
-struct WindowedPace
-{
-    PaceReport report;
-    std::uint32_t firstIteration = 0;
-};
-WindowedPace computePaceInWindow(const TraceSet &trace, const PaceOptions &options, const TimeWindow &window);
 
 } // namespace gaplens::core
