@@ -2,6 +2,7 @@
 // `summary` and `ranks`: what was loaded, which rank is which, and how busy each GPU was.
 #include "command_context.h"
 
+#include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/units.h"
@@ -81,9 +82,20 @@ int runSummary(const CommandContext &ctx)
     };
 
     const auto selection = ctx.rankSelection();
+    // Plain-language findings, the same the GUI's Summary panel shows.
+    core::CaptureSummaryOptions findingOptions;
+    findingOptions.ranks = selection;
+    findingOptions.minGapNs = ctx.options.minGapNs;
+    if (pace)
+        findingOptions.stepRange = pace->rangeName;
+    const auto findings = core::summarizeCapture(trace, findingOptions).findings;
     if (ctx.options.format == Format::Json) {
         JsonWriter json;
         beginJsonDocument(json, ctx);
+        json.key("findings").beginArray();
+        for (const auto &f : findings)
+            json.value(f.text);
+        json.endArray();
         json.field("min_gap_ns", ctx.options.minGapNs);
         json.field("with_copies", ctx.options.withCopies);
         json.field("step_range", pace ? pace->rangeName : std::string());
@@ -177,6 +189,10 @@ int runSummary(const CommandContext &ctx)
     if (ctx.options.format == Format::Table) {
         if (pace)
             std::printf("\nmedian step: NVTX range '%s' (choose another with --range NAME)\n", pace->rangeName.c_str());
+        if (!findings.empty())
+            std::printf("\nfindings:\n");
+        for (const auto &f : findings)
+            std::printf("- %s\n", f.text.c_str());
         for (const auto &w : trace.warnings)
             std::printf("warning: %s\n", w.c_str());
         for (const auto &report : trace.reports)

@@ -71,6 +71,13 @@ private slots:
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("command")].toString(), QStringLiteral("summary"));
         QCOMPARE(doc[QStringLiteral("min_gap_ns")].toInteger(), 100000);
+        // The straggler and the input-bound gaps are named in plain words.
+        const auto findings = doc[QStringLiteral("findings")].toArray();
+        QStringList texts;
+        for (const auto &f : findings)
+            texts << f.toString();
+        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("rank 1 was slowest")), qPrintable(texts.join(QLatin1Char('\n'))));
+        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("no CUDA call")), qPrintable(texts.join(QLatin1Char('\n'))));
         const auto ranks = doc[QStringLiteral("ranks")].toArray();
         QCOMPARE(ranks.size(), 3);
         for (int i = 0; i < 3; ++i) {
