@@ -229,6 +229,12 @@ private slots:
         once.nvtx(o0, T0 + 200, T0 + 300, "op_id = 2");
         QVERIFY(!proposePaceRangeName(*once.finish())); // nothing repeats: no step to pace
 
+        FixtureBuilder tiny;
+        const auto y0 = tiny.addThread(tiny.addRank(0));
+        for (int i = 0; i < 50; ++i) // a 10 ns poll repeated 50 times over 100 us: 0.5% coverage
+            tiny.nvtx(y0, T0 + 2000 * i, T0 + 2000 * i + 10, "poll");
+        QVERIFY(!proposePaceRangeName(*tiny.finish()));
+
         FixtureBuilder c;
         const auto t = c.addThread(c.addRank(0));
         for (int i = 0; i < 3; ++i)

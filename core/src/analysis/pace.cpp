@@ -190,6 +190,7 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
     {
         std::uint64_t count = 0;       // depth-0 instances over all ranks
         std::uint64_t mostOnARank = 0; // a step repeats on one rank
+        std::uint32_t ranksWithIt = 0;
         TimeNs totalNs = 0;
     };
     std::map<StringId, Candidate> candidates;
@@ -209,16 +210,24 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
                     ++onThisRank[nvtx.name[i]];
                 }
         }
-        for (const auto &[id, n] : onThisRank)
-            candidates[id].mostOnARank = std::max(candidates[id].mostOnARank, n);
+        for (const auto &[id, n] : onThisRank) {
+            auto &c = candidates[id];
+            c.mostOnARank = std::max(c.mostOnARank, n);
+            ++c.ranksWithIt;
+        }
     }
-    // A step repeats on a rank (PyTorch's per-call names, once on each of two ranks, do not);
+    // Steps fill a good part of the capture; a 300 ns range repeated thousands of times
+    // (NCCL's progress polls) is no step, however often it repeats.
+    constexpr double kMinStepCoverage = 0.10;
+    const double span = double(std::max<TimeNs>(1, trace.span.duration()));
+    // A step repeats on a rank (PyTorch's per-call names, once on each of two ranks, do not)
+    // and covers at least a tenth of the capture on the ranks that have it;
     // among the most repeated names the step is the one covering the most time (train_step,
     // not the DataLoader call repeated as often inside it); then by name.
     std::optional<std::string> best;
     Candidate bestCandidate;
     for (const auto &[id, c] : candidates) {
-        if (c.mostOnARank < 2)
+        if (c.mostOnARank < 2 || double(c.totalNs) < kMinStepCoverage * span * c.ranksWithIt)
             continue;
         const std::string &text = trace.str(id);
         const bool better = !best || c.count > bestCandidate.count ||

@@ -78,9 +78,10 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options);
 // "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
 
-// The default range for pace: among depth-0 NVTX names that repeat on at least one rank, the
-// one with most instances over all ranks; ties -> the larger total time, then alphabetical;
-// nullopt when no top-level name repeats on a rank.
+// The default range for pace: among depth-0 NVTX names that repeat on at least one rank and
+// cover at least 10% of the capture's span on the ranks that have them, the one with most
+// instances over all ranks; ties -> the larger total time, then alphabetical; nullopt when
+// no name qualifies.
 std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
 
 struct StepUsage
