@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "ui/session/session.h"
 #include "ui/timeline/hitresult.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QMainWindow>
+#include <QPointer>
+
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -17,6 +21,9 @@ class QToolButton;
 
 namespace gaplens::ui {
 
+class BookmarkModel;
+class BookmarkPanel;
+class CompareWindow;
 class DetailsPanel;
 class GapBlamePanel;
 class LoadController;
@@ -49,6 +56,25 @@ public:
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
     SummaryPanel *summaryPanel() const { return m_summary; }
 
+    // Review (issue 6). File > Compare with…: a CompareWindow with this capture as "before"
+    // (no reload) and `after` loading; empty = ask for the files.
+    CompareWindow *openCompareWith(const QStringList &after = {});
+    CompareWindow *compareWindow() const;
+    BookmarkModel *bookmarks() const { return m_bookmarks; }
+    // Bookmarks the ruler selection, else the selected event, else the view; returns the row.
+    int addBookmark(const QString &name = {}, const QString &note = {});
+    void jumpToBookmark(int row);
+    // Sessions: what is on screen (capture, rank overrides, alignment, view, threshold, find,
+    // selection, bookmarks, theme, dock layout). openSession reports missing files
+    // (sessionProblems), loads the rest and emits sessionApplied once restored.
+    Session captureSession() const;
+    bool saveSession(const QString &path, QString *error = nullptr) const;
+    bool openSession(const QString &path, const SessionFile::Resolver &resolver, QString *error = nullptr);
+
+signals:
+    void sessionApplied();
+    void sessionProblems(const QStringList &messages);
+
 protected:
     void dragEnterEvent(QDragEnterEvent *) override;
     void dropEvent(QDropEvent *) override;
@@ -68,6 +94,8 @@ private:
     void applyThreshold();
     void applyAlignment();
     void runFind();
+    void createReviewActions(QMenu *file, QMenu *view);
+    void applySession(const Session &session);
 
     TimelineView *m_view;
     LoadController *m_loader;
@@ -96,6 +124,12 @@ private:
     QList<QDockWidget *> m_panelDocks;
     QDockWidget *m_detailsDock = nullptr;
     QLabel *m_scopeLabel = nullptr;
+
+    BookmarkModel *m_bookmarks = nullptr;
+    BookmarkPanel *m_bookmarkPanel = nullptr;
+    QDockWidget *m_bookmarkDock = nullptr;
+    QPointer<CompareWindow> m_compare;
+    std::optional<Session> m_pendingSession;
 };
 
 } // namespace gaplens::ui

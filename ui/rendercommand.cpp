@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/rendercommand.h"
 
+#include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
@@ -8,7 +9,9 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QFileInfo>
+#include <QPainter>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QRegularExpression>
 
 namespace gaplens::ui {
@@ -26,12 +29,15 @@ bool parseSize(const QString &text, QSize &out)
     return true;
 }
 
-QImage renderTimeline(const RenderRequest &request, QString *error)
+namespace {
+
+// Loads the request's files into `view` and frames the requested range at the final size.
+bool prepareView(TimelineView &view, const RenderRequest &request, QString *error)
 {
     auto fail = [&](const QString &message) {
         if (error)
             *error = message;
-        return QImage();
+        return false;
     };
     if (request.files.isEmpty())
         return fail(QStringLiteral("no input files"));
@@ -47,7 +53,6 @@ QImage renderTimeline(const RenderRequest &request, QString *error)
         return fail(message);
     }
 
-    TimelineView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.resize(request.size);
     view.setData(data);
@@ -74,14 +79,46 @@ QImage renderTimeline(const RenderRequest &request, QString *error)
             return fail(QStringLiteral("--range: end must be after start"));
         view.zoom()->setWindow(view.model()->origin() + start, view.model()->origin() + end, false);
     }
+    return true;
+}
+
+} // namespace
+
+QImage renderTimeline(const RenderRequest &request, QString *error)
+{
+    TimelineView view;
+    if (!prepareView(view, request, error))
+        return QImage();
     QImage image = view.grab().toImage();
     if (image.size() != request.size)
         image = image.scaled(request.size); // only with a device pixel ratio != 1
     return image;
 }
 
+QByteArray renderTimelineSvg(const RenderRequest &request, QString *error)
+{
+    TimelineView view;
+    if (!prepareView(view, request, error))
+        return {};
+    // The same widgets painted into an SVG: rectangles and <text> instead of pixels.
+    return ViewExporter::paintSvg(request.size, QFileInfo(request.files.front()).fileName(),
+                                  [&view](QPainter &p, QSize) { view.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); });
+}
+
 int runRender(const RenderRequest &request, QString *error)
 {
+    if (ViewExporter::formatFor(request.output) == ViewExporter::Format::Svg) {
+        const QByteArray svg = renderTimelineSvg(request, error);
+        if (svg.isEmpty())
+            return 2;
+        QSaveFile file(request.output);
+        if (!file.open(QIODevice::WriteOnly) || file.write(svg) != svg.size() || !file.commit()) {
+            if (error)
+                *error = QStringLiteral("%1: cannot write the SVG").arg(request.output);
+            return 3;
+        }
+        return 0;
+    }
     const QImage image = renderTimeline(request, error);
     if (image.isNull())
         return 2;

@@ -9,8 +9,8 @@
 
 namespace gaplens::ui {
 
-// `gaplens --render OUT.png [--range START:END] [--size WxH] FILES...`: the timeline drawn
-// headless (offscreen platform), exactly size pixels. START/END are relative to the capture
+// `gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] FILES...`: the timeline
+// drawn headless (offscreen platform), exactly size pixels; SVG when OUT ends in .svg. START/END are relative to the capture
 // start, with s/ms/us/ns units (a bare number is seconds); an empty side means the capture edge.
 struct RenderRequest
 {
@@ -24,10 +24,12 @@ struct RenderRequest
 // Parses "1920x1080"; false on garbage or non-positive sizes.
 bool parseSize(const QString &text, QSize &out);
 
-// Loads the files (on the calling thread), renders and writes the PNG. Returns 0 on success,
+// Loads the files (on the calling thread), renders and writes the PNG or SVG. Returns 0 on success,
 // otherwise non-zero with a message in *error. Needs a QApplication.
 int runRender(const RenderRequest &request, QString *error);
 // Same view as runRender, into an image (for tests).
 QImage renderTimeline(const RenderRequest &request, QString *error);
+// The same view as an SVG document (empty on failure).
+QByteArray renderTimelineSvg(const RenderRequest &request, QString *error);
 
 } // namespace gaplens::ui

@@ -26,9 +26,10 @@ struct LoadController::Job
 
 namespace {
 
-core::LoadOptions optionsFor(const QStringList &paths)
+core::LoadOptions optionsFor(const QStringList &paths, const std::vector<core::RankOverride> &overrides)
 {
     core::LoadOptions options;
+    options.rankOverrides = overrides;
     for (const auto &p : paths)
         options.files.push_back(p.toStdString());
     return options;
@@ -63,14 +64,15 @@ LoadController::~LoadController()
     m_pool.waitForDone();
 }
 
-std::shared_ptr<const TimelineData> LoadController::loadNow(const QStringList &paths)
+std::shared_ptr<const TimelineData> LoadController::loadNow(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
-    auto trace = core::loadTraceSet(optionsFor(paths));
+    auto trace = core::loadTraceSet(optionsFor(paths, rankOverrides));
     return prepareTimelineData(std::move(trace));
 }
 
-void LoadController::load(const QStringList &paths)
+void LoadController::load(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
+    m_overrides = rankOverrides;
     if (m_job)
         m_job->cancel.cancel(); // latest wins
     auto job = std::make_shared<Job>();
@@ -84,7 +86,7 @@ void LoadController::load(const QStringList &paths)
     }
     emit progressChanged(0, QStringLiteral("Opening %1 file(s)…").arg(paths.size()));
 
-    const core::LoadOptions options = optionsFor(paths);
+    const core::LoadOptions options = optionsFor(paths, rankOverrides);
     m_pool.start([this, job, options] {
         auto progress = [this, job](const core::LoadProgress &p) {
             int permille;

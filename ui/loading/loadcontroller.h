@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/loader.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QObject>
@@ -26,13 +27,16 @@ public:
     // Cancels a running load and waits for its worker to stop.
     ~LoadController() override;
 
-    void load(const QStringList &paths);
+    // rankOverrides: user rank mapping (e.g. from a session file).
+    void load(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides = {});
     void cancel();
     bool isLoading() const { return m_running; }
     QStringList currentPaths() const { return m_paths; }
 
     // Synchronous variant for --render and tests: same work on the calling thread.
-    static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths);
+    static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths,
+                                                       const std::vector<core::RankOverride> &rankOverrides = {});
+    const std::vector<core::RankOverride> &currentRankOverrides() const { return m_overrides; }
 
 signals:
     void loadingChanged(bool loading);
@@ -51,6 +55,7 @@ private:
     quint64 m_nextJobId = 1;
     bool m_running = false;
     QStringList m_paths;
+    std::vector<core::RankOverride> m_overrides;
 };
 
 } // namespace gaplens::ui

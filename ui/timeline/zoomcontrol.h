@@ -43,6 +43,8 @@ public:
     // Positive dx moves the view right (later times come into view).
     void panPixels(double dx);
     void fitAll();
+    // True while the window is the fitted whole trace (it then refits when the width changes).
+    bool isFitted() const { return m_fitted; }
     // Returns to the previous window; false when there is none.
     bool back();
     bool canGoBack() const { return !m_history.empty(); }

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/analysis/compare.h"
+#include "ui/compare/comparisonmodel.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace gaplens::ui {
+
+// The compare panel: the plain verdict ("after is 7.9% faster per step (noise ±1.2%)") with
+// the numbers behind it and the noise method in words, the headline table (before, after,
+// change, noise, judgement), and tabs of kernels, idle time by cause and by NVTX phase, and
+// NVTX ranges. Clicking a row asks for it to be highlighted on both timelines.
+class ComparePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ComparePanel(QWidget *parent = nullptr);
+
+    void setComparison(std::shared_ptr<const core::Comparison> comparison);
+    void setBusy(bool busy);
+    // Names offered as the step range (the comparison's own range is always offered).
+    void setRangeNames(const QStringList &names);
+
+    ComparisonModel *model(ComparisonModel::Table table) const;
+    QTableView *tableView(ComparisonModel::Table table) const;
+    QTableView *currentTableView() const; // the visible tab's table
+    QString verdictText() const;
+    QString noiseText() const;
+    QLabel *verdictLabel() const { return m_verdict; }
+    QTabWidget *tabs() const { return m_tabs; }
+    // What a click on row `row` (source order) of `table` does.
+    void activateRow(ComparisonModel::Table table, int row);
+
+signals:
+    void kernelActivated(const QString &name);
+    void causeActivated(const QString &key);
+    void phaseActivated(const QString &key);
+    void nvtxActivated(const QString &name);
+    void stepRangeRequested(const QString &name); // "" = proposed
+
+private:
+    QTableView *addTable(ComparisonModel::Table table);
+
+    QLabel *m_verdict;
+    QLabel *m_detail;
+    QLabel *m_noise;
+    QComboBox *m_stepRange;
+    QTabWidget *m_tabs;
+    QList<ComparisonModel *> m_models;  // indexed by Table
+    QList<QTableView *> m_views;        // indexed by Table
+    std::shared_ptr<const core::Comparison> m_comparison;
+};
+
+} // namespace gaplens::ui

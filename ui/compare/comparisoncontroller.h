@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "gaplens/core/analysis/compare.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace gaplens::ui {
+
+// Runs core::compareTraces on a worker thread (it walks every kernel and gap of both captures
+// and bootstraps the noise). Latest wins: a new compute() supersedes a running one, whose result
+// is dropped. comparisonReady is emitted on the GUI thread.
+class ComparisonController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ComparisonController(QObject *parent = nullptr);
+    // Waits for a running job: it delivers into this object.
+    ~ComparisonController() override;
+
+    void compute(std::shared_ptr<const core::TraceSet> before, std::shared_ptr<const core::TraceSet> after,
+                 const core::CompareOptions &options = {});
+    bool isBusy() const { return m_busy; }
+    const std::shared_ptr<const core::Comparison> &comparison() const { return m_comparison; }
+    const core::CompareOptions &options() const { return m_options; }
+
+signals:
+    void busyChanged(bool busy);
+    void comparisonReady(std::shared_ptr<const gaplens::core::Comparison> comparison);
+
+private:
+    void onFinished(quint64 job, std::shared_ptr<const core::Comparison> comparison);
+
+    QThreadPool m_pool;
+    quint64 m_job = 0;
+    bool m_busy = false;
+    core::CompareOptions m_options;
+    std::shared_ptr<const core::Comparison> m_comparison;
+};
+
+} // namespace gaplens::ui
