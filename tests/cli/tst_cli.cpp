@@ -3,6 +3,8 @@
 // exit codes, and a bad file among good ones.
 #include "gaplens/core/synth.h"
 
+#include "cli_runner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,29 +18,9 @@ using namespace gaplens::core;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(GAPLENS_CLI_PATH), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-QJsonObject json(const Run &run)
-{
-    QJsonParseError error;
-    const auto doc = QJsonDocument::fromJson(run.out, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s\n%s", qPrintable(error.errorString()), run.out.constData());
-    return doc.object();
-}
+using Run = gaplens::test::CliRun;
+using gaplens::test::json;
+using gaplens::test::runCli;
 
 } // namespace
 

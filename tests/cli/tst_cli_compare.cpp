@@ -3,6 +3,8 @@
 // output format, the regression gate's exit codes and its bad-baseline messages.
 #include "gaplens/core/synth.h"
 
+#include "cli_runner.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,29 +17,9 @@ using namespace gaplens::core;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(GAPLENS_CLI_PATH), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-QJsonObject json(const Run &run)
-{
-    QJsonParseError error;
-    const auto doc = QJsonDocument::fromJson(run.out, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s\n%s", qPrintable(error.errorString()), run.out.constData());
-    return doc.object();
-}
+using Run = gaplens::test::CliRun;
+using gaplens::test::json;
+using gaplens::test::runCli;
 
 QJsonObject findRow(const QJsonArray &rows, const char *key, const QString &value)
 {

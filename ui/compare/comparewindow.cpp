@@ -361,11 +361,7 @@ bool CompareWindow::openSession(const QString &path, const SessionFile::Resolver
             *error = r.error;
         return false;
     }
-    QStringList problems;
-    for (const auto &m : r.missing)
-        problems << QStringLiteral("missing capture file (skipped): %1").arg(m);
-    for (const auto &m : r.relocated)
-        problems << QStringLiteral("found elsewhere: %1").arg(m);
+    const QStringList problems = r.problems();
     if (!problems.isEmpty()) {
         m_status->setText(problems.join(QStringLiteral("; ")));
         emit sessionProblems(problems);

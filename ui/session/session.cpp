@@ -344,4 +344,14 @@ void apply(TimelineView &view, const Session &session, int captureIndex)
 
 } // namespace SessionView
 
+QStringList SessionFile::ReadResult::problems() const
+{
+    QStringList lines;
+    for (const auto &m : missing)
+        lines << QStringLiteral("missing capture file (skipped): %1").arg(m);
+    for (const auto &m : relocated)
+        lines << QStringLiteral("found elsewhere: %1").arg(m);
+    return lines;
+}
+
 } // namespace gaplens::ui

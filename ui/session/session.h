@@ -75,6 +75,8 @@ struct ReadResult
     Session session;         // paths resolved and absolute; missing ones dropped
     QStringList missing;     // capture files that could not be found (reported; the rest loads)
     QStringList relocated;   // "old -> new" for files found elsewhere
+    // One line per missing or relocated file, for the status bar and sessionProblems().
+    QStringList problems() const;
 };
 
 QJsonObject toJson(const Session &session, const QString &sessionPath);
