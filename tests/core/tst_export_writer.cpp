@@ -429,7 +429,7 @@ private slots:
         QVERIFY2(threw, "adding after finish() must throw a runtime_error naming the file");
     }
 
-    void writesManyRowsQuickly()
+    void writesManyRowsThroughTheBulkPath()
     {
         // Not a benchmark (cores are shared); checks the bulk path end to end and reports the rate.
         const auto file = path("bulk.sqlite");
