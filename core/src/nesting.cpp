@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/nesting.h"
 
+#include "resident_memory.h"
+
 #include <algorithm>
 
 namespace gaplens::core {
@@ -8,7 +10,10 @@ namespace gaplens::core {
 std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     m_levels.clear();
-    std::vector<std::uint8_t> depth(start.size(), 0);
+    std::vector<std::uint8_t> depth;
+    detail::reserveResident(depth, start.size());
+    depth.resize(start.size(), 0);
+    std::vector<std::size_t> levelSizes;
     std::vector<std::uint32_t> stack;
     for (std::uint32_t i = 0; i < start.size(); ++i) {
         // Pop only from the top: a range stays "open" for nesting until everything started
@@ -17,11 +22,18 @@ std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std
             stack.pop_back();
         const std::size_t d = std::min(stack.size(), kMaxDepth);
         depth[i] = static_cast<std::uint8_t>(d);
-        if (m_levels.size() <= d)
-            m_levels.resize(d + 1);
-        m_levels[d].push_back(i);
+        if (levelSizes.size() <= d)
+            levelSizes.resize(d + 1, 0);
+        ++levelSizes[d];
         stack.push_back(i);
     }
+    // Levels sized exactly before they are filled: growing them by doubling copied and
+    // faulted in each big level several times.
+    m_levels.resize(levelSizes.size());
+    for (std::size_t d = 0; d < levelSizes.size(); ++d)
+        detail::reserveResident(m_levels[d], levelSizes[d]);
+    for (std::uint32_t i = 0; i < start.size(); ++i)
+        m_levels[depth[i]].push_back(i);
     return depth;
 }
 

@@ -30,6 +30,14 @@ std::string_view Statement::text(int column) const
     return p ? std::string_view(p, std::size_t(sqlite3_column_bytes(m_stmt, column))) : std::string_view();
 }
 
+std::optional<std::string_view> Statement::optionalText(int column) const
+{
+    const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
+    if (!p)
+        return std::nullopt;
+    return std::string_view(p, std::size_t(sqlite3_column_bytes(m_stmt, column)));
+}
+
 Database::Database(const std::string &path)
 {
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);

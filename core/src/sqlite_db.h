@@ -36,6 +36,17 @@ public:
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
     std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
     std::string_view text(int column) const;
+    // The value, or nullopt for NULL. NULL reads as 0, so only a 0 costs a type check: the
+    // reader's per-row NULL checks were 4% of a load when every column asked for its type.
+    std::optional<std::int64_t> optionalInt64(int column) const
+    {
+        const auto value = sqlite3_column_int64(m_stmt, column);
+        if (value == 0 && sqlite3_column_type(m_stmt, column) == SQLITE_NULL)
+            return std::nullopt;
+        return value;
+    }
+    // The text, or nullopt for NULL (SQLite hands out no pointer for NULL).
+    std::optional<std::string_view> optionalText(int column) const;
 
 private:
     sqlite3 *m_db;

@@ -3,6 +3,8 @@
 
 #include "gaplens/core/nvtx_names.h"
 
+#include "resident_memory.h"
+
 #include <algorithm>
 #include <atomic>
 #include <limits>
@@ -53,7 +55,7 @@ void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
         return; // optional column left empty
     // reserve + push_back: no zero-fill pass over memory that is overwritten anyway.
     std::vector<T> sorted;
-    sorted.reserve(column.size());
+    detail::reserveResident(sorted, column.size());
     for (auto i : order)
         sorted.push_back(column[i]);
     column.swap(sorted);
@@ -195,9 +197,9 @@ const LaunchRef *TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, s
 
 void finalizeTraceSet(TraceSet &trace)
 {
-    // Sorting is independent per track and dominates finalize on big captures (NVTX ranges
-    // are written when they end, so every thread needs a real sort): one task per GPU and
-    // per thread, spread over the cores.
+    // Sorting, nesting and checking order are independent per track: one task per GPU and
+    // per thread, spread over the cores. Exports list rows in start order per thread, so the
+    // sort is mostly skipped; files that do not still load right, only slower.
     const std::size_t tasks = trace.gpus.size() + trace.threads.size();
     std::vector<Span> spans(tasks);
     parallelFor(tasks, eventCount(trace), [&](std::size_t task) {
