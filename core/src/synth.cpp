@@ -122,6 +122,18 @@ struct RankState
     TimeNs backwardPush = 0, bucketReady = 0, ncclCallEnd = 0, ncclStart = 0;
     int nextBackward = 0;
     std::vector<Interval> gpu; // this step's GPU work, for the busy union
+    // This step's NVTX ranges, written at the step's end in start order as nsys writes them
+    // (every real export has each thread's ranges in start order; the phases here are only
+    // known when they end).
+    struct PendingRange
+    {
+        TimeNs start, end;
+        std::uint32_t tid;
+        const char *text;
+        bool registered;
+        std::int64_t domain;
+    };
+    std::vector<PendingRange> nvtx;
     // Running union over all steps:
     bool anyGpu = false;
     TimeNs mergedStart = 0, mergedEnd = 0;
@@ -146,16 +158,28 @@ private:
     void range(RankState &rank, std::uint32_t tid, TimeNs start, TimeNs end, const char *text, bool registered,
                std::int64_t domain = 0)
     {
-        ExportWriter::NvtxRange &row = m_nvtxRow;
-        row.start = start;
-        row.end = end;
-        row.pid = rank.truth.pid;
-        row.tid = tid;
-        row.text = text;
-        row.registeredString = registered;
-        row.domainId = domain;
-        rank.writer->addNvtx(row);
+        rank.nvtx.push_back({start, end, tid, text, registered, domain});
         ++rank.truth.nvtxRanges;
+    }
+
+    void writeStepRanges(RankState &rank)
+    {
+        // Outer ranges first on equal starts; stable, so equal ranges keep their order.
+        std::stable_sort(rank.nvtx.begin(), rank.nvtx.end(), [](const auto &a, const auto &b) {
+            return a.start != b.start ? a.start < b.start : a.end > b.end;
+        });
+        ExportWriter::NvtxRange &row = m_nvtxRow;
+        for (const auto &r : rank.nvtx) {
+            row.start = r.start;
+            row.end = r.end;
+            row.pid = rank.truth.pid;
+            row.tid = r.tid;
+            row.text = r.text;
+            row.registeredString = r.registered;
+            row.domainId = r.domain;
+            rank.writer->addNvtx(row);
+        }
+        rank.nvtx.clear();
     }
 
     // A runtime call on the main thread starting at the host cursor; returns its end.
@@ -413,6 +437,7 @@ TimeNs Generator::stepFinish(RankState &rank, TimeNs stepStart, TimeNs allReduce
     call(rank, "cudaStreamSynchronize_v3020", rank.nextCorrelation++, syncEnd - syncStart);
     const TimeNs stepEnd = syncEnd + kNvtxSlackNs;
     range(rank, truth.pid, stepStart, stepEnd, "train_step", true);
+    writeStepRanges(rank);
     truth.stepDurationNs.push_back(stepEnd - stepStart);
     accountGpu(rank);
     return stepEnd;
