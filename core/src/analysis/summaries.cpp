@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/summaries.h"
 
+#include "resident_memory.h"
+
 #include <algorithm>
-#include <map>
+#include <limits>
 
 namespace gaplens::core {
 namespace {
@@ -18,32 +20,51 @@ std::pair<std::size_t, std::size_t> startsInWindow(const std::vector<TimeNs> &st
 }
 
 // Durations grouped by a key; the only place rows are built, for all three summaries.
+// Keys are string ids (with the NVTX kind), so a key's slot indexes a flat table: no tree
+// lookup per event. Each group's durations grow in prefaulted steps (doubling fresh memory
+// page by page cost more than the statistics on captures of tens of millions of ranges).
 template<typename Key>
 class DurationGroups
 {
 public:
-    void add(const Key &key, TimeNs duration)
+    explicit DurationGroups(std::size_t slots) : m_groupOfSlot(slots, kNoGroup) {}
+
+    void add(std::size_t slot, const Key &key, TimeNs duration)
     {
-        m_groups[key].push_back(duration);
+        if (slot >= m_groupOfSlot.size())
+            m_groupOfSlot.resize(slot + 1, kNoGroup);
+        auto &group = m_groupOfSlot[slot];
+        if (group == kNoGroup) {
+            group = std::uint32_t(m_keys.size());
+            m_keys.push_back(key);
+            m_durations.emplace_back();
+        }
+        auto &durations = m_durations[group];
+        if (durations.size() == durations.capacity())
+            detail::reserveResident(durations, std::max<std::size_t>(1024, 2 * durations.capacity()));
+        durations.push_back(duration);
         m_total += duration;
         ++m_count;
     }
     TimeNs total() const { return m_total; }
     std::uint64_t count() const { return m_count; }
 
-    // Calls make(key, stats, percent) per group.
+    // Calls make(key, stats, percent) per group, in no particular order (callers sort rows).
     template<typename Make>
     void build(Make make)
     {
-        for (auto &[key, durations] : m_groups) {
-            const DurationStats stats = computeDurationStats(durations);
+        for (std::size_t g = 0; g < m_keys.size(); ++g) {
+            const DurationStats stats = computeDurationStats(m_durations[g]);
             const double pct = m_total > 0 ? 100.0 * double(stats.totalNs) / double(m_total) : 0.0;
-            make(key, stats, pct);
+            make(m_keys[g], stats, pct);
         }
     }
 
 private:
-    std::map<Key, std::vector<TimeNs>> m_groups;
+    static constexpr std::uint32_t kNoGroup = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> m_groupOfSlot;
+    std::vector<Key> m_keys;
+    std::vector<std::vector<TimeNs>> m_durations;
     TimeNs m_total = 0;
     std::uint64_t m_count = 0;
 };
@@ -100,17 +121,17 @@ void forEachKernel(const TraceSet &trace, const KernelSummaryOptions &options, V
 
 KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions &options)
 {
-    DurationGroups<StringId> groups;
-    forEachKernel(trace, options, [&](std::uint32_t, StringId name, TimeNs d) { groups.add(name, d); });
+    DurationGroups<StringId> groups(trace.strings.size());
+    forEachKernel(trace, options, [&](std::uint32_t, StringId name, TimeNs d) { groups.add(name, name, d); });
     return buildKernelSummary(trace, groups, kNoIndex);
 }
 
 std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const KernelSummaryOptions &options)
 {
-    std::vector<DurationGroups<StringId>> perRank(trace.ranks.size());
+    std::vector<DurationGroups<StringId>> perRank(trace.ranks.size(), DurationGroups<StringId>(trace.strings.size()));
     forEachKernel(trace, options, [&](std::uint32_t rank, StringId name, TimeNs d) {
         if (rank < perRank.size())
-            perRank[rank].add(name, d);
+            perRank[rank].add(name, name, d);
     });
     std::vector<KernelSummary> out;
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
@@ -121,14 +142,17 @@ std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const 
 
 NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
 {
-    DurationGroups<std::pair<StringId, NvtxKind>> groups;
+    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
     for (const auto &thread : trace.threads) {
         if (!threadSelected(thread, options.ranks))
             continue;
         const auto &n = thread.nvtx;
         const auto [lo, hi] = startsInWindow(n.start, options.window);
-        for (std::size_t i = lo; i < hi; ++i)
-            groups.add({trace.nvtxGroup(n.name[i]), n.kind[i]}, n.end[i] - n.start[i]);
+        for (std::size_t i = lo; i < hi; ++i) {
+            const StringId group = trace.nvtxGroup(n.name[i]);
+            const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
+            groups.add(slot, {group, n.kind[i]}, n.end[i] - n.start[i]);
+        }
     }
     NvtxSummary summary;
     summary.totalNs = groups.total();
@@ -142,14 +166,14 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
 
 ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options)
 {
-    DurationGroups<StringId> groups;
+    DurationGroups<StringId> groups(trace.strings.size());
     for (const auto &thread : trace.threads) {
         if (!threadSelected(thread, options.ranks))
             continue;
         const auto &a = thread.api;
         const auto [lo, hi] = startsInWindow(a.start, options.window);
         for (std::size_t i = lo; i < hi; ++i)
-            groups.add(a.name[i], a.end[i] - a.start[i]);
+            groups.add(a.name[i], a.name[i], a.end[i] - a.start[i]);
     }
     ApiSummary summary;
     summary.totalNs = groups.total();
