@@ -24,31 +24,51 @@ namespace fs = std::filesystem;
 using detail::ReportData;
 
 // Reads every report, several at once: each worker opens its own read-only connection.
+// With fewer files than a few per core, each file is read as two parts (GPU + CUDA API
+// tables, NVTX table) on two connections, so one or two big files also keep every core
+// busy; the parts are joined afterwards.
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, StringPool &strings,
                                     const ProgressFn &progress, const CancelToken *cancel)
 {
-    std::vector<ReportData> results(files.size());
+    const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
+    struct Item
+    {
+        std::size_t file;
+        detail::ReportPart part;
+    };
+    std::vector<Item> items;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        if (split) {
+            items.push_back({f, detail::ReportPart::GpuAndApi});
+            items.push_back({f, detail::ReportPart::Nvtx});
+        } else {
+            items.push_back({f, detail::ReportPart::Everything});
+        }
+    }
+    std::vector<ReportData> results(items.size());
     std::atomic<std::size_t> next{0};
     std::atomic<bool> cancelled{false};
     std::mutex progressMutex;
-    std::vector<int> permilleByReport(files.size(), 0);
+    std::vector<int> permilleByItem(items.size(), 0);
 
-    auto report = [&](std::size_t index, const char *stage, int permille) {
+    auto report = [&](std::size_t item, const char *stage, int permille) {
         if (!progress)
             return;
         std::lock_guard lock(progressMutex);
-        permilleByReport[index] = permille;
+        permilleByItem[item] = permille;
         long sum = 0;
-        for (int p : permilleByReport)
+        for (int p : permilleByItem)
             sum += p;
-        progress({index, files.size(), files[index], stage, int(sum / long(files.size()))});
+        const auto file = items[item].file;
+        progress({file, files.size(), files[file], stage, int(sum / long(items.size()))});
     };
 
     auto worker = [&] {
-        for (std::size_t i = next++; i < files.size() && !cancelled; i = next++) {
+        for (std::size_t i = next++; i < items.size() && !cancelled; i = next++) {
             try {
                 results[i] = detail::readReport(
-                    files[i], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel);
+                    files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); },
+                    cancel, items[i].part);
                 report(i, "done", 1000);
             } catch (const detail::CancelledError &) {
                 cancelled = true;
@@ -56,7 +76,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         }
     };
 
-    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(files.size())));
+    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(items.size())));
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < count; ++t)
         pool.emplace_back(worker);
@@ -65,7 +85,14 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         t.join();
     if (cancelled)
         throw detail::CancelledError();
-    return results;
+    if (!split)
+        return results;
+    std::vector<ReportData> joined(files.size());
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        joined[f] = std::move(results[2 * f]);
+        detail::joinParts(joined[f], std::move(results[2 * f + 1]));
+    }
+    return joined;
 }
 
 // A report is one rank, unless several of its processes ran GPU work: then one rank each.
@@ -312,7 +339,7 @@ std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const Progres
         cancelled->cancelled = true;
         return cancelled;
     }
-    finalizeTraceSet(*trace);
+    finalizeTraceSet(*trace, threads);
     return trace;
 }
 

@@ -100,8 +100,9 @@ std::string describeSqliteError(const SqliteError &e)
 class Reader
 {
 public:
-    Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel)
-        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel)
+    Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
+           ReportPart part)
+        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel), m_part(part)
     {
         m_data.report.path = path;
     }
@@ -111,18 +112,26 @@ public:
         if (!isExport())
             throw FileError{"is an SQLite database but not an Nsight Systems export "
                             "(it has no META_DATA_EXPORT, EXPORT_META_DATA or StringIds table)"};
+        // Both parts need the time base and the string table (names by id).
         readMetadata();
         stage("strings", 50);
+        const auto rowsBeforeStrings = m_data.report.notes.rowsRead;
         readStrings();
-        stage("kernels", 150);
-        readKernels();
-        stage("copies", 350);
-        readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
-        readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
-        stage("CUDA API calls", 450);
-        readRuntime();
-        stage("NVTX", 700);
-        readNvtx();
+        if (m_part == ReportPart::Nvtx) // the other part counts the string table's rows
+            m_data.report.notes.rowsRead = rowsBeforeStrings;
+        if (m_part != ReportPart::Nvtx) {
+            stage("kernels", 150);
+            readKernels();
+            stage("copies", 350);
+            readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
+            readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
+            stage("CUDA API calls", 450);
+            readRuntime();
+        }
+        if (m_part != ReportPart::GpuAndApi) {
+            stage("NVTX", 700);
+            readNvtx();
+        }
         stage("threads and processes", 950);
         readThreadNames();
         readProcesses();
@@ -815,6 +824,7 @@ private:
     StringPool &m_strings;
     const StageFn &m_stage;
     const CancelToken *m_cancel;
+    ReportPart m_part;
     ReportData m_data;
 
     std::vector<StringId> m_stringIds;
@@ -849,13 +859,14 @@ std::string_view stripApiVersionSuffix(std::string_view name)
     return name.substr(0, pos);
 }
 
-ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel)
+ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
+                      ReportPart part)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel);
+        Reader reader(path, strings, stage, cancel, part);
         return reader.run();
     } catch (const CancelledError &) {
         throw;
@@ -869,6 +880,49 @@ ReportData readReport(const std::string &path, StringPool &strings, const StageF
         failed.error = LoadError{path, fmt::format("{}: could not be read ({})", path, e.what())};
     }
     return failed;
+}
+
+void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
+{
+    if (gpuAndApi.error)
+        return;
+    if (nvtx.error) {
+        gpuAndApi = std::move(nvtx);
+        return;
+    }
+    auto &report = gpuAndApi.report;
+    const auto &other = nvtx.report;
+    report.problems.nullEnd += other.problems.nullEnd;
+    report.problems.endBeforeStart += other.problems.endBeforeStart;
+    report.problems.nullStart += other.problems.nullStart;
+    report.problems.unknownStringId += other.problems.unknownStringId;
+    report.notes.rowsRead += other.notes.rowsRead;
+    // Both parts read the metadata: its warnings came twice.
+    for (auto &warning : nvtx.report.warnings)
+        if (std::find(report.warnings.begin(), report.warnings.end(), warning) == report.warnings.end())
+            report.warnings.push_back(std::move(warning));
+
+    // A thread with both CUDA calls and NVTX ranges was seen by both parts.
+    std::unordered_map<std::uint64_t, std::size_t> threadIndex;
+    auto keyOf = [](const Thread &t) { return (std::uint64_t(t.pid) << 32) | t.tid; };
+    for (std::size_t i = 0; i < gpuAndApi.threads.size(); ++i)
+        threadIndex.emplace(keyOf(gpuAndApi.threads[i]), i);
+    for (auto &thread : nvtx.threads) {
+        auto it = threadIndex.find(keyOf(thread));
+        if (it == threadIndex.end()) {
+            gpuAndApi.threads.push_back(std::move(thread));
+            continue;
+        }
+        Thread &joined = gpuAndApi.threads[it->second];
+        joined.nvtx = std::move(thread.nvtx);
+        joined.marks = std::move(thread.marks);
+        if (joined.name == kEmptyString)
+            joined.name = thread.name;
+    }
+    for (auto &[pid, name] : nvtx.processNames)
+        gpuAndApi.processNames.emplace(pid, std::move(name));
+    for (const auto &[pid, events] : nvtx.activityByPid)
+        gpuAndApi.activityByPid[pid] += events;
 }
 
 } // namespace gaplens::core::detail

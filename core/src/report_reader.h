@@ -32,9 +32,18 @@ public:
 
 using StageFn = std::function<void(const char *stage, int permilleOfReport)>;
 
+// Which tables of a file one reader reads. A file can be read as two parts on two
+// connections at once (GPU + CUDA API tables, NVTX table), then joined with joinParts,
+// so that one big file also uses two cores.
+enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
+
 // Never throws except CancelledError: problems with the file end up in ReportData::error.
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage,
-                      const CancelToken *cancel);
+                      const CancelToken *cancel, ReportPart part = ReportPart::Everything);
+
+// Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
+// counts add up. The first error of either part is the file's error.
+void joinParts(ReportData &gpuAndApi, ReportData &&nvtx);
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel"; other names unchanged.
 std::string_view stripApiVersionSuffix(std::string_view name);

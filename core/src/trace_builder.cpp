@@ -149,13 +149,13 @@ std::size_t eventCount(const TraceSet &trace)
     return n;
 }
 
-// Runs fn(0..count-1) on up to hardware_concurrency threads; small captures (tests, tiny
-// exports) stay on the calling thread, where starting threads would cost more than it saves.
+// Runs fn(0..count-1) on up to `threads` threads; small captures (tests, tiny exports)
+// stay on the calling thread, where starting threads would cost more than it saves.
 template<typename Fn>
-void parallelFor(std::size_t count, std::size_t events, Fn fn)
+void parallelFor(unsigned threads, std::size_t count, std::size_t events, Fn fn)
 {
     constexpr std::size_t kParallelFromEvents = 200'000;
-    const unsigned workers = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
+    const unsigned workers = std::min<std::size_t>(std::max(1u, threads), count);
     if (workers <= 1 || events < kParallelFromEvents) {
         for (std::size_t i = 0; i < count; ++i)
             fn(i);
@@ -195,14 +195,16 @@ const LaunchRef *TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, s
     return it != refs.end() && it->key == key ? &*it : nullptr;
 }
 
-void finalizeTraceSet(TraceSet &trace)
+void finalizeTraceSet(TraceSet &trace, unsigned threads)
 {
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
     // Sorting, nesting and checking order are independent per track: one task per GPU and
     // per thread, spread over the cores. Exports list rows in start order per thread, so the
     // sort is mostly skipped; files that do not still load right, only slower.
     const std::size_t tasks = trace.gpus.size() + trace.threads.size();
     std::vector<Span> spans(tasks);
-    parallelFor(tasks, eventCount(trace), [&](std::size_t task) {
+    parallelFor(threads, tasks, eventCount(trace), [&](std::size_t task) {
         Span &span = spans[task];
         if (task < trace.gpus.size()) {
             auto &gpu = trace.gpus[task];
@@ -256,7 +258,7 @@ void finalizeTraceSet(TraceSet &trace)
             if (thread.api.correlationId[c] != 0)
                 refs.push_back({launchKey(thread.pid, thread.api.correlationId[c]), t, c});
     }
-    parallelFor(trace.launchesByReport.size(), eventCount(trace), [&](std::size_t r) {
+    parallelFor(threads, trace.launchesByReport.size(), eventCount(trace), [&](std::size_t r) {
         auto &refs = trace.launchesByReport[r];
         std::sort(refs.begin(), refs.end(), [](const LaunchRef &a, const LaunchRef &b) { return a.key < b.key; });
     });

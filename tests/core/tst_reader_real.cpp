@@ -349,6 +349,60 @@ private slots:
         QVERIFY(trace->warnings.empty());
     }
 
+    void fileReadAsTwoPartsEqualsFileReadWhole_data() { everyRealFileLoadsWithItsRowsCountedOnce_data(); }
+
+    // With more cores than files, a file is read as two parts on two connections (GPU + API
+    // tables, NVTX table) and joined; the joined capture must be the one read in one pass.
+    void fileReadAsTwoPartsEqualsFileReadWhole()
+    {
+        QFETCH(QString, file);
+        LoadOptions whole;
+        whole.files = {file.toStdString()};
+        whole.threads = 1;
+        LoadOptions parts = whole;
+        parts.threads = 2;
+        const auto a = loadTraceSet(whole);
+        const auto b = loadTraceSet(parts);
+        QVERIFY(a->errors.empty());
+        QVERIFY(b->errors.empty());
+        QCOMPARE(b->warnings, a->warnings);
+        QCOMPARE(b->reports.size(), std::size_t(1));
+        const auto &ra = a->reports[0], &rb = b->reports[0];
+        QCOMPARE(rb.warnings, ra.warnings);
+        QCOMPARE(rb.problems.total(), ra.problems.total());
+        QCOMPARE(rb.problems.nullEnd, ra.problems.nullEnd);
+        QCOMPARE(rb.problems.unknownStringId, ra.problems.unknownStringId);
+        QCOMPARE(rb.notes.rowsRead, ra.notes.rowsRead);
+        QCOMPARE(rb.notes.backtraceDuplicates, ra.notes.backtraceDuplicates);
+        QCOMPARE(b->ranks.size(), a->ranks.size());
+        for (std::size_t r = 0; r < a->ranks.size(); ++r) {
+            QCOMPARE(b->ranks[r].rank, a->ranks[r].rank);
+            QCOMPARE(b->ranks[r].pid, a->ranks[r].pid);
+            QCOMPARE(b->ranks[r].source, a->ranks[r].source);
+        }
+        QCOMPARE(kernels(*b), kernels(*a));
+        QCOMPARE(b->threads.size(), a->threads.size());
+        for (std::size_t t = 0; t < a->threads.size(); ++t) {
+            const auto &ta = a->threads[t], &tb = b->threads[t];
+            QCOMPARE(tb.pid, ta.pid);
+            QCOMPARE(tb.tid, ta.tid);
+            QCOMPARE(tb.rank, ta.rank);
+            QCOMPARE(b->str(tb.name), a->str(ta.name));
+            QCOMPARE(tb.api.start, ta.api.start);
+            QCOMPARE(tb.api.end, ta.api.end);
+            QCOMPARE(tb.nvtx.start, ta.nvtx.start);
+            QCOMPARE(tb.nvtx.end, ta.nvtx.end);
+            QCOMPARE(tb.nvtx.depth, ta.nvtx.depth);
+            QCOMPARE(tb.marks.time, ta.marks.time);
+            for (std::size_t i = 0; i < ta.nvtx.size(); ++i) {
+                QCOMPARE(b->str(tb.nvtx.name[i]), a->str(ta.nvtx.name[i]));
+                QCOMPARE(b->str(tb.nvtx.domain[i]), a->str(ta.nvtx.domain[i]));
+            }
+            for (std::size_t i = 0; i < ta.api.size(); ++i)
+                QCOMPARE(b->str(tb.api.name[i]), a->str(ta.api.name[i]));
+        }
+    }
+
     void cancelledLoadReturnsNoData()
     {
         CancelToken cancel;

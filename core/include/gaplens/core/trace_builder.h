@@ -8,6 +8,7 @@ namespace gaplens::core {
 // by (start, end desc), computes nesting depths and indices, builds the per-report
 // (pid, correlationId) launch index, the GPUs' rank lists and the capture's span.
 // The reader calls it once after loading; tests call it after filling columns by hand.
-void finalizeTraceSet(TraceSet &trace);
+// Independent tracks are finalized on up to `threads` threads (0: one per core).
+void finalizeTraceSet(TraceSet &trace, unsigned threads = 0);
 
 } // namespace gaplens::core
