@@ -117,8 +117,11 @@ MainWindow::MainWindow(QWidget *parent)
         m_panelContext->setWindow(std::nullopt);
     });
     // One threshold for the timeline and the panels: the toolbar sets the timeline's, the panels follow.
-    connect(m_view->model(), &TimelineModel::gapsChanged, this,
-            [this] { m_panelContext->setGapThreshold(m_view->model()->gapThreshold()); });
+    connect(m_view->model(), &TimelineModel::gapThresholdChanged, m_panelContext, &PanelContext::setGapThreshold);
+    connect(m_view->model(), &TimelineModel::gapsChanged, this, [this] {
+        if (!m_loader->isLoading())
+            showCaptureStatus();
+    });
     connect(m_view, &TimelineView::findPositionChanged, this, [this](int current, int total) {
         m_findStatus->setText(m_find->text().isEmpty() ? QString()
                               : current > 0          ? QStringLiteral("%1 / %2").arg(current).arg(total)
@@ -368,16 +371,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
     m_problemsButton->setText(QStringLiteral("⚠ %1 problem(s)").arg(problems));
     if (!trace.errors.empty())
         m_problemsDock->show();
-    std::size_t kernels = 0;
-    for (const auto &g : trace.gpus)
-        kernels += g.kernelCount();
-    m_status->setText(QStringLiteral("%1 report(s), %2 rank(s), %3 GPU(s), %4 kernels, %5 idle gaps ≥ %6")
-                          .arg(trace.reports.size())
-                          .arg(trace.ranks.size())
-                          .arg(trace.gpus.size())
-                          .arg(QLocale::system().toString(qulonglong(kernels)))
-                          .arg(m_view->model()->gapCount())
-                          .arg(formatDuration(m_view->model()->gapThreshold(), 0)));
+    showCaptureStatus();
     QStringList names;
     for (const auto &r : trace.reports)
         names << QFileInfo(QString::fromStdString(r.path)).fileName();
@@ -394,6 +388,26 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
         applySession(session);
         emit sessionApplied();
     }
+}
+
+void MainWindow::showCaptureStatus()
+{
+    const auto *model = m_view->model();
+    const auto *trace = model->trace();
+    if (!trace)
+        return;
+    std::size_t kernels = 0;
+    for (const auto &g : trace->gpus)
+        kernels += g.kernelCount();
+    const QString threshold = formatDuration(model->gapThreshold(), 0);
+    const QString gaps = model->gapsReady() ? QStringLiteral("%1 idle gaps ≥ %2").arg(model->gapCount()).arg(threshold)
+                                            : QStringLiteral("idle gaps ≥ %1: computing…").arg(threshold);
+    m_status->setText(QStringLiteral("%1 report(s), %2 rank(s), %3 GPU(s), %4 kernels, %5")
+                          .arg(trace->reports.size())
+                          .arg(trace->ranks.size())
+                          .arg(trace->gpus.size())
+                          .arg(QLocale::system().toString(qulonglong(kernels)))
+                          .arg(gaps));
 }
 
 void MainWindow::applyThreshold()

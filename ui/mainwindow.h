@@ -89,6 +89,8 @@ private:
     void resetPanelLayout();
     void applyTimeSelection(core::TimeRange displayRange);
     void onLoadFinished(std::shared_ptr<const TimelineData> data);
+    // "N report(s), … kernels, M idle gaps ≥ T" (the gaps once the timeline has them).
+    void showCaptureStatus();
     void updateRecentMenu();
     void addRecent(const QStringList &paths);
     void applyThreshold();

@@ -58,6 +58,8 @@ bool prepareView(TimelineView &view, const RenderRequest &request, QString *erro
     view.setData(data);
     if (request.gapThresholdNs > 0)
         view.model()->setGapThreshold(request.gapThresholdNs);
+    // The gaps are blamed on the model's worker; the picture must show their bands.
+    view.model()->waitForGaps();
     // Lay out at the final size before choosing the window (the zoom depends on the width).
     view.show();
     view.resize(request.size);

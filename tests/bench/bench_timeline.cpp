@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 // gaplens-bench-timeline: offscreen timeline frame time over a capture, at full zoom-out, a
 // mid zoom (1/100 of the capture) and a 1 ms window, each the median of several repaints.
-// Usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] FILE_OR_FOLDER...
+// Like the app, the view gets the capture as soon as it is loaded: the first frame is timed
+// before the worker's gaps and fold indexes arrive, the medians after.
+// --verify also checks, for every row at each window, that the draw list built through the fold
+// index equals core::buildDrawList's (what the painter drew before the index existed).
+// Usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] FILE_OR_FOLDER...
 #include "ui/timeline/timelinedata.h"
+#include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
 
 #include "gaplens/core/loader.h"
+#include "gaplens/core/lod.h"
 
 #include <QApplication>
 
@@ -23,6 +29,7 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     int frames = 15, width = 1920, height = 1080;
+    bool verify = false;
     gaplens::core::LoadOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -32,26 +39,39 @@ int main(int argc, char **argv)
             width = std::stoi(argv[++i]);
         else if (a == "--height" && i + 1 < argc)
             height = std::stoi(argv[++i]);
+        else if (a == "--verify")
+            verify = true;
         else
             options.files.push_back(a);
     }
     if (options.files.empty()) {
-        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] FILES...\n");
+        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] FILES...\n");
         return 2;
     }
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     const auto trace = gaplens::core::loadTraceSet(options);
-    const auto data = gaplens::ui::prepareTimelineData(trace);
-    const double prepareS = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double loadS = std::chrono::duration<double>(Clock::now() - t0).count();
     std::size_t kernels = 0;
     for (const auto &gpu : trace->gpus)
         kernels += gpu.kernelCount();
 
     gaplens::ui::TimelineView view;
     view.resize(width, height);
-    view.setData(data);
     view.show();
+    QApplication::processEvents();
+    view.viewport()->repaint(); // the empty view's message: fonts are set up before the timing
+    const auto shown = Clock::now();
+    view.setData(gaplens::ui::timelineDataOf(trace));
+    const double setDataMs = std::chrono::duration<double, std::milli>(Clock::now() - shown).count();
+    view.viewport()->repaint();
+    const double firstFrameMs = std::chrono::duration<double, std::milli>(Clock::now() - shown).count() - setDataMs;
+    // The first frame of the process also fills Qt's glyph caches; the second is the drawing alone.
+    const auto second = Clock::now();
+    view.viewport()->repaint();
+    const double secondFrameMs = std::chrono::duration<double, std::milli>(Clock::now() - second).count();
+    view.model()->waitForGaps();
+    const double derivedS = std::chrono::duration<double>(Clock::now() - shown).count();
     QApplication::processEvents();
 
     const auto span = trace->span;
@@ -66,8 +86,41 @@ int main(int argc, char **argv)
         {"mid zoom (1/100 of the capture)", mid - span.duration() / 200, mid + span.duration() / 200},
         {"1 ms window", mid - 500'000, mid + 500'000},
     };
-    fmt::print("timeline: {} ranks, {} kernels, {}x{} px, load + prepare {:.2f} s; median of {} repaints\n",
-               trace->ranks.size(), kernels, width, height, prepareS, frames);
+    fmt::print("timeline: {} ranks, {} kernels, {}x{} px, load {:.2f} s; median of {} repaints\n", trace->ranks.size(),
+               kernels, width, height, loadS, frames);
+    fmt::print("before the worker's results (full zoom-out): setData {:.1f} ms, first frame {:.1f} ms, second {:.1f} ms; "
+               "busy lanes, {} gaps and fold indexes after {:.2f} s\n",
+               setDataMs, firstFrameMs, secondFrameMs, view.model()->gapCount(), derivedS);
+    // Every row of the capture (not only the visible ones), each stream of a merged lane.
+    auto countDifferentDrawLists = [&view] {
+        const auto *model = view.model();
+        const auto window = view.zoom()->viewWindow();
+        std::vector<gaplens::core::DrawItem> indexed, plain;
+        auto same = [&] {
+            return indexed.size() == plain.size()
+                && std::equal(indexed.begin(), indexed.end(), plain.begin(), [](const auto &a, const auto &b) {
+                       return a.start == b.start && a.end == b.end && a.first == b.first && a.last == b.last && a.count == b.count;
+                   });
+        };
+        std::size_t checked = 0, different = 0;
+        for (const auto &row : model->rows()) {
+            using gaplens::ui::RowKind;
+            if (row.kind == RowKind::MergedKernels) {
+                for (std::uint32_t s = 0; s < model->trace()->gpus[row.gpu].streams.size(); ++s) {
+                    model->streamDrawList(row.gpu, s, window, indexed);
+                    gaplens::core::buildDrawList(model->streamView(row.gpu, s), window, plain);
+                    ++checked;
+                    different += !same();
+                }
+            } else if (row.kind != RowKind::RankHeader) {
+                model->rowDrawList(row, window, indexed);
+                gaplens::core::buildDrawList(model->rowView(row), window, plain);
+                ++checked;
+                different += !same();
+            }
+        }
+        return std::pair{checked, different};
+    };
     fmt::print("{:<34} {:>12} {:>12} {:>10}\n", "window", "paint ms", "frame ms", "items");
     for (const auto &w : windows) {
         view.zoom()->setWindow(w.start, w.end, false);
@@ -83,6 +136,11 @@ int main(int argc, char **argv)
         std::sort(frame.begin(), frame.end());
         fmt::print("{:<34} {:>12.3f} {:>12.3f} {:>10}\n", w.name, paint[paint.size() / 2], frame[frame.size() / 2],
                    view.lastItemCount());
+        if (verify) {
+            const auto [checked, different] = countDifferentDrawLists();
+            fmt::print("  draw lists through the fold index vs core::buildDrawList: {} rows, {} different\n", checked,
+                       different);
+        }
     }
     return 0;
 }

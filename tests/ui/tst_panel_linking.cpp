@@ -234,6 +234,7 @@ private slots:
     {
         auto *blame = m_window->gapBlamePanel();
         auto *view = m_window->timelineView();
+        QTRY_VERIFY_WITH_TIMEOUT(view->model()->gapsReady(), 30000); // the timeline's own gaps, from its worker
         const int row = blame->table()->sourceRow(blame->table()->proxy()->index(0, 0)); // largest cause
         const auto first = blame->stepRow(row, 0);
         QVERIFY(first);

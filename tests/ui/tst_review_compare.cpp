@@ -388,6 +388,7 @@ private slots:
         QVERIFY(cause >= 0);
         panel->activateRow(Table::IdleByCause, cause);
         for (auto *v : {b, a}) {
+            QTRY_VERIFY_WITH_TIMEOUT(v->model()->gapsReady(), 10000); // highlights follow the worker's gaps
             QCOMPARE(v->model()->gapHighlightKind(), TimelineModel::GapHighlight::Cause);
             QCOMPARE(v->model()->gapCount(), std::size_t(2));
             QVERIFY(v->model()->isGapHighlighted(0, 0));

@@ -141,6 +141,7 @@ private slots:
         view.resize(1270, 600);
         view.setData(fixtureData());
         view.zoom()->setWindow(kT0, kT0 + us(3200), false);
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000); // blamed on the model's worker
         const auto *zoom = view.zoom();
         auto xAt = [&](double t) { return int(std::lround(zoom->timeToX(kT0 + us(t)))); };
 
@@ -229,6 +230,7 @@ private slots:
         view.resize(1270, 400);
         view.setData(fixtureData());
         view.zoom()->setWindow(kT0, kT0 + us(3200), false);
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000); // the bands come from the worker
         const QImage image = view.grab().toImage();
         const int vpLeft = view.viewport()->geometry().left();
         const int vpTop = view.viewport()->geometry().top();
@@ -253,6 +255,7 @@ private slots:
 
         // Raising the threshold above 500 us removes the band.
         view.model()->setGapThreshold(us(600));
+        QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000);
         QCOMPARE(view.model()->gapCount(), std::size_t(0));
         const QImage after = view.grab().toImage();
         QVERIFY(!near(after.pixelColor(xAt(1350), laneBottom - 1), gapColour));

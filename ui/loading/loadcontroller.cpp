@@ -111,9 +111,8 @@ void LoadController::load(const QStringList &paths, const std::vector<core::Rank
         if (!trace || trace->cancelled || job->cancel.isCancelled()) {
             cancelled = true;
         } else {
-            QMetaObject::invokeMethod(this, [this, id = job->id] { onProgress(id, 1000, QStringLiteral("Computing GPU busy time…")); },
-                                      Qt::QueuedConnection);
-            data = prepareTimelineData(std::move(trace));
+            // No derived data here: the first paint must not wait for the busy merge or blame.
+            data = timelineDataOf(std::move(trace));
         }
         QMetaObject::invokeMethod(this, [this, id = job->id, data, cancelled] { onFinished(id, data, cancelled); },
                                   Qt::QueuedConnection);

@@ -15,7 +15,8 @@ class CancelToken;
 
 namespace gaplens::ui {
 
-// Runs core::loadTraceSet (and the timeline's derived data) on a worker thread.
+// Runs core::loadTraceSet on a worker thread and hands the capture over as soon as it is
+// loaded: the timeline draws it at once and derives busy lanes and gaps on its own worker.
 // Latest wins: load() cancels a running load; results of superseded jobs are dropped.
 // Signals are always emitted on the GUI thread. Progress is 0..1000, throttled to at most
 // one signal per 50 ms unless the stage changes.
@@ -33,7 +34,8 @@ public:
     bool isLoading() const { return m_running; }
     QStringList currentPaths() const { return m_paths; }
 
-    // Synchronous variant for --render and tests: same work on the calling thread.
+    // Synchronous variant for --render, reports and tests: the load and the busy lanes
+    // (prepareTimelineData) on the calling thread.
     static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths,
                                                        const std::vector<core::RankOverride> &rankOverrides = {});
     const std::vector<core::RankOverride> &currentRankOverrides() const { return m_overrides; }

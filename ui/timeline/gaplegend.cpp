@@ -26,6 +26,8 @@ GapLegend::GapLegend(const TimelineModel &model, QWidget *parent)
         tip += QStringLiteral("\n") + gapCauseShortLabel(c) + QStringLiteral(" = ") + QString::fromLatin1(core::gapCauseLabel(c));
     setToolTip(tip);
     connect(&m_model, &TimelineModel::gapsChanged, this, qOverload<>(&QWidget::update));
+    connect(&m_model, &TimelineModel::gapThresholdChanged, this, qOverload<>(&QWidget::update));
+    connect(&m_model, &TimelineModel::dataChanged, this, qOverload<>(&QWidget::update));
 }
 
 QSize GapLegend::sizeHint() const
@@ -44,7 +46,10 @@ void GapLegend::paintEvent(QPaintEvent *)
     const QFontMetrics fm(themed);
     int x = 4;
     p.setPen(theme.rulerText);
-    const QString head = QStringLiteral("gaps ≥ ") + formatDuration(m_model.gapThreshold(), 0) + QLatin1Char(':');
+    // The bands fill in after the kernels (the worker blames the gaps): say so meanwhile.
+    const bool computing = !m_model.isEmpty() && !m_model.gapsReady();
+    const QString head = QStringLiteral("gaps ≥ ") + formatDuration(m_model.gapThreshold(), 0)
+        + (computing ? QStringLiteral(" (computing…):") : QStringLiteral(":"));
     p.drawText(QRect(x, 0, width(), height()), Qt::AlignVCenter | Qt::AlignLeft, head);
     x += fm.horizontalAdvance(head) + 5;
     for (auto c : kCauses) {

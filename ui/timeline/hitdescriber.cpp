@@ -91,7 +91,16 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add(QStringLiteral("Note"), QStringLiteral("too small to draw one by one; double-click to zoom"));
         break;
     case HitKind::Gap: {
-        const auto &b = model.gaps(hit.gpu).blame[hit.index];
+        const auto &blame = model.gaps(hit.gpu).blame;
+        if (hit.index >= blame.size()) {
+            // A gap restored (e.g. from a session) before the worker delivered the blame.
+            add({}, QStringLiteral("Idle gap"));
+            add(QStringLiteral("Length"), formatDuration(hit.end - hit.start));
+            add(QStringLiteral("Start"), at(hit.start));
+            add(QStringLiteral("Cause"), QStringLiteral("computing…"));
+            break;
+        }
+        const auto &b = blame[hit.index];
         add({}, QStringLiteral("Idle gap"));
         add(QStringLiteral("Length"), formatDuration(b.gap.duration()));
         add(QStringLiteral("Start"), at(b.gap.start));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/trace.h"
 
 #include <memory>
@@ -8,19 +7,32 @@
 
 namespace gaplens::ui {
 
-// A loaded capture plus what the timeline derives from it once, off the GUI thread:
-// each GPU's merged busy intervals in columns (for draw lists and gap search). Immutable.
+// Each GPU's merged busy intervals (the union of all its streams' kernels) in columns, for
+// gap search. Immutable.
+struct GpuBusyLanes
+{
+    struct Lane
+    {
+        std::vector<core::TimeNs> start, end;
+    };
+    std::vector<Lane> gpus; // one per TraceSet::gpus
+};
+
+// O(n log k) per GPU (core::computeGpuBusy); call it on a worker thread for big captures.
+std::shared_ptr<const GpuBusyLanes> computeBusyLanes(const core::TraceSet &trace);
+
+// A loaded capture, shared by the timeline and the panels. Immutable.
 struct TimelineData
 {
     std::shared_ptr<const core::TraceSet> trace;
-    struct GpuLane
-    {
-        std::vector<core::TimeNs> busyStart, busyEnd; // union of all streams' kernels
-    };
-    std::vector<GpuLane> gpus; // one per TraceSet::gpus
+    // Null when the capture was handed over as soon as it was loaded (LoadController): the
+    // timeline model then computes the lanes with the gaps, on its worker thread.
+    std::shared_ptr<const GpuBusyLanes> busy;
 };
 
-// O(n log k) per GPU; call on a worker thread for big captures.
+// The capture alone, ready to draw at once: no derived data is computed.
+std::shared_ptr<const TimelineData> timelineDataOf(std::shared_ptr<const core::TraceSet> trace);
+// The capture with its busy lanes computed on the calling thread (tools, tests, exports).
 std::shared_ptr<const TimelineData> prepareTimelineData(std::shared_ptr<const core::TraceSet> trace);
 
 } // namespace gaplens::ui

@@ -6,6 +6,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 
 #include <QRegularExpression>
+#include <QThread>
 
 #include <algorithm>
 #include <limits>
@@ -16,7 +17,9 @@ using core::TimeNs;
 
 TimelineModel::TimelineModel(QObject *parent)
     : QObject(parent)
+    , m_worker(new TimelineWorker(this))
 {
+    connect(m_worker, &TimelineWorker::derived, this, &TimelineModel::applyDerived);
 }
 
 TimelineModel::~TimelineModel() = default;
@@ -28,14 +31,17 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_expandedStreams.clear();
     m_kernelColors.clear();
     m_nvtxColors.clear();
+    m_apiColors.clear();
     m_findMatch.clear();
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
     m_gapHighlight.clear();
+    m_derived.reset();
     m_offsets.assign(trace() ? trace()->ranks.size() : 0, 0);
     recomputeSpan();
-    recomputeGaps();
     rebuildRows();
+    // Last: the rows are drawable now, the gaps follow from the worker.
+    requestGaps();
     emit dataChanged();
 }
 
@@ -54,6 +60,17 @@ QColor TimelineModel::kernelColor(core::StringId name) const
     QRgb &c = m_kernelColors[name];
     if (c == 0)
         c = ui::kernelColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
+    return QColor::fromRgb(c);
+}
+
+QColor TimelineModel::apiColor(core::StringId name) const
+{
+    // Cached like the others: ui::apiColor searches the name, far too slow per drawn item.
+    if (m_apiColors.size() <= name)
+        m_apiColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
+    QRgb &c = m_apiColors[name];
+    if (c == 0)
+        c = ui::apiColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
     return QColor::fromRgb(c);
 }
 
@@ -250,41 +267,55 @@ void TimelineModel::setGapThreshold(TimeNs ns)
     if (ns == m_gapThreshold)
         return;
     m_gapThreshold = ns;
-    recomputeGaps();
+    emit gapThresholdChanged(ns);
+    requestGaps();
+}
+
+const TimelineModel::GpuGapList &TimelineModel::gaps(std::uint32_t gpu) const
+{
+    static const GpuGapList kNone;
+    return m_derived && gpu < m_derived->gaps.size() ? m_derived->gaps[gpu] : kNone;
+}
+
+bool TimelineModel::gapsReady() const
+{
+    return m_derived && m_derived->data == m_data && m_derived->threshold == m_gapThreshold;
+}
+
+int TimelineModel::gapIndexOf(std::uint32_t gpu, core::TimeRange range) const
+{
+    const auto &list = gaps(gpu);
+    const auto it = std::lower_bound(list.start.begin(), list.start.end(), range.start);
+    if (it == list.start.end() || *it != range.start)
+        return -1;
+    const auto i = int(it - list.start.begin());
+    return list.end[i] == range.end ? i : -1;
+}
+
+void TimelineModel::requestGaps()
+{
+    // Blaming every gap of a big capture takes a second: never on the GUI thread.
+    if (!trace() || gapsReady())
+        m_worker->cancel(); // nothing to compute, or back at the threshold shown
+    else
+        m_worker->start(m_data, m_gapThreshold);
+}
+
+void TimelineModel::applyDerived(std::shared_ptr<const TimelineDerived> derived)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!derived || derived == m_derived || derived->data != m_data || derived->threshold != m_gapThreshold)
+        return; // already shown (waitForGaps applied it), or for an earlier request
+    m_derived = std::move(derived);
     recomputeGapHighlight();
     emit gapsChanged();
 }
 
-std::size_t TimelineModel::gapCount() const
+bool TimelineModel::waitForGaps()
 {
-    std::size_t n = 0;
-    for (const auto &g : m_gaps)
-        n += g.blame.size();
-    return n;
-}
-
-void TimelineModel::recomputeGaps()
-{
-    m_gaps.clear();
-    const auto *t = trace();
-    if (!t)
-        return;
-    m_gaps.resize(t->gpus.size());
-    // The busy intervals are precomputed on the loader thread; gaps at a threshold are one
-    // linear pass over them, and blaming each gap is a few binary searches.
-    const core::GapBlamer blamer(*t);
-    for (std::uint32_t g = 0; g < t->gpus.size(); ++g) {
-        const auto &lane = m_data->gpus[g];
-        auto &out = m_gaps[g];
-        for (std::size_t i = 1; i < lane.busyStart.size(); ++i) {
-            const TimeNs s = lane.busyEnd[i - 1], e = lane.busyStart[i];
-            if (e - s < m_gapThreshold)
-                continue;
-            out.blame.push_back(blamer.blame(g, core::TimeRange{s, e}));
-            out.start.push_back(s);
-            out.end.push_back(e);
-        }
-    }
+    if (!gapsReady() && trace())
+        applyDerived(m_worker->wait());
+    return gapsReady();
 }
 
 void TimelineModel::recomputeSpan()
@@ -295,11 +326,23 @@ void TimelineModel::recomputeSpan()
         return;
     }
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-    auto addCols = [&](const std::vector<TimeNs> &s, const std::vector<TimeNs> &e, TimeNs off) {
+    auto addCols = [&](const auto &columns, TimeNs off) {
+        const auto &s = columns.start;
+        const auto &e = columns.end;
         if (s.empty())
             return;
         lo = std::min(lo, s.front() + off);
-        hi = std::max(hi, *std::max_element(e.begin(), e.end()) + off);
+        // setData runs before the first paint: no scan of every end. Ends are sorted on each
+        // nesting level, so the latest end is the last one of some level, unless the
+        // deepest level is the clamped one that may overlap (then scan).
+        const auto &nesting = columns.nesting;
+        if (nesting.levelCount() == 0 || nesting.levelCount() > core::NestingIndex::kMaxDepth) {
+            hi = std::max(hi, *std::max_element(e.begin(), e.end()) + off);
+            return;
+        }
+        for (std::size_t d = 0; d < nesting.levelCount(); ++d)
+            if (!nesting.level(d).empty())
+                hi = std::max(hi, e[nesting.level(d).back()] + off);
     };
     for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
         const TimeNs off = rankOffset(r);
@@ -309,11 +352,11 @@ void TimelineModel::recomputeSpan()
                     lo = std::min(lo, s.kernels.start.front() + off);
                     hi = std::max(hi, s.kernels.end.back() + off);
                 }
-            addCols(t->gpus[g].copies.start, t->gpus[g].copies.end, off);
+            addCols(t->gpus[g].copies, off);
         }
         for (auto th : t->ranks[r].threads) {
-            addCols(t->threads[th].api.start, t->threads[th].api.end, off);
-            addCols(t->threads[th].nvtx.start, t->threads[th].nvtx.end, off);
+            addCols(t->threads[th].api, off);
+            addCols(t->threads[th].nvtx, off);
         }
     }
     m_displaySpan = lo <= hi ? core::TimeRange{lo, std::max(hi, lo + 1)} : t->span;
@@ -376,9 +419,51 @@ core::RowView TimelineModel::streamView(std::uint32_t gpu, std::uint32_t stream)
 
 core::RowView TimelineModel::gapView(std::uint32_t gpu) const
 {
-    if (gpu >= m_gaps.size())
-        return {};
-    return core::RowView{m_gaps[gpu].start, m_gaps[gpu].end, {}};
+    const auto &list = gaps(gpu);
+    return core::RowView{list.start, list.end, {}};
+}
+
+const RowFoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
+{
+    if (!m_derived || !m_derived->folds)
+        return nullptr;
+    const auto &folds = *m_derived->folds;
+    auto at = [](const std::vector<std::vector<RowFoldIndex>> &rows, std::uint32_t a, std::uint32_t b) -> const RowFoldIndex * {
+        return a < rows.size() && b < rows[a].size() ? &rows[a][b] : nullptr;
+    };
+    switch (row.kind) {
+    case RowKind::StreamKernels:
+        return at(folds.streams, row.gpu, row.stream);
+    case RowKind::Copies:
+        return at(folds.copies, row.gpu, row.level);
+    case RowKind::Nvtx:
+        return at(folds.nvtx, row.thread, row.level);
+    case RowKind::Api:
+        return at(folds.api, row.thread, row.level);
+    case RowKind::RankHeader:
+    case RowKind::MergedKernels:
+        break;
+    }
+    return nullptr;
+}
+
+void TimelineModel::rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
+{
+    const core::RowView view = rowView(row);
+    if (const RowFoldIndex *index = foldIndex(row))
+        buildIndexedDrawList(view, *index, window, out);
+    else
+        core::buildDrawList(view, window, out);
+}
+
+void TimelineModel::streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
+                                   std::vector<core::DrawItem> &out) const
+{
+    TimelineRow row;
+    row.kind = RowKind::StreamKernels;
+    row.gpu = gpu;
+    row.stream = stream;
+    rowDrawList(row, window, out);
 }
 
 core::RowView TimelineModel::rowView(const TimelineRow &row) const
@@ -387,8 +472,13 @@ core::RowView TimelineModel::rowView(const TimelineRow &row) const
     switch (row.kind) {
     case RowKind::RankHeader:
         return {};
-    case RowKind::MergedKernels:
-        return core::RowView{m_data->gpus[row.gpu].busyStart, m_data->gpus[row.gpu].busyEnd, {}};
+    case RowKind::MergedKernels: {
+        // The busy lanes come with the gaps; until then the row has no intervals of its own.
+        if (!m_derived || !m_derived->busy || row.gpu >= m_derived->busy->gpus.size())
+            return {};
+        const auto &lane = m_derived->busy->gpus[row.gpu];
+        return core::RowView{lane.start, lane.end, {}};
+    }
     case RowKind::StreamKernels:
         return streamView(row.gpu, row.stream);
     case RowKind::Copies: {
@@ -477,9 +567,11 @@ void TimelineModel::recomputeGapHighlight()
     m_gapHighlight.clear();
     if (m_gapHighlightKind == GapHighlight::None)
         return;
-    m_gapHighlight.resize(m_gaps.size());
-    for (std::size_t g = 0; g < m_gaps.size(); ++g) {
-        const auto &blame = m_gaps[g].blame;
+    if (!m_derived)
+        return;
+    m_gapHighlight.resize(m_derived->gaps.size());
+    for (std::size_t g = 0; g < m_derived->gaps.size(); ++g) {
+        const auto &blame = m_derived->gaps[g].blame;
         m_gapHighlight[g].resize(blame.size());
         for (std::size_t i = 0; i < blame.size(); ++i) {
             const QString k = m_gapHighlightKind == GapHighlight::Cause ? gapCauseKey(blame[i]) : gapPhaseKey(blame[i]);
@@ -497,14 +589,23 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     m_expandedStreams = other.m_expandedStreams;
     m_findMatch = other.m_findMatch;
     recomputeSpan();
-    if (m_gapThreshold != other.m_gapThreshold) {
-        m_gapThreshold = other.m_gapThreshold;
-        recomputeGaps();
+    const bool thresholdChanged = m_gapThreshold != other.m_gapThreshold;
+    m_gapThreshold = other.m_gapThreshold;
+    // Share the other model's gaps (an export's hidden view must show what the screen shows)
+    // rather than computing them again; wait for them if they are still being computed.
+    const auto shared = other.gapsReady() ? other.m_derived : other.m_worker->wait();
+    if (shared && shared->data == m_data && shared->threshold == m_gapThreshold) {
+        m_worker->cancel();
+        m_derived = shared;
+    } else {
+        requestGaps();
     }
     m_gapHighlightKind = other.m_gapHighlightKind;
     m_gapHighlightKey = other.m_gapHighlightKey;
     recomputeGapHighlight();
     rebuildRows();
+    if (thresholdChanged)
+        emit gapThresholdChanged(m_gapThreshold);
     emit gapsChanged();
     emit alignmentChanged();
     emit findPatternChanged();

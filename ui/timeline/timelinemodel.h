@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/lod.h"
 #include "ui/timeline/timelinedata.h"
+#include "ui/timeline/timelineworker.h"
 
 #include <QColor>
 #include <QObject>
@@ -42,6 +43,9 @@ struct TimelineRow
 // The rows of the timeline for one loaded capture, their layout, the per-rank time offsets
 // (alignment) and the idle gaps at the current threshold. Owned by the GUI thread.
 // Display time of an event = its absolute time + rankOffset(rank).
+// Rows are ready as soon as setData returns; the GPUs' busy lanes, the blamed gaps and the
+// rows' fold indexes are computed on a worker thread (TimelineWorker) and arrive later
+// (gapsChanged), so the kernels are drawn first.
 class TimelineModel : public QObject
 {
     Q_OBJECT
@@ -73,15 +77,21 @@ public:
     void setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded);
 
     // Idle gaps >= threshold on each GPU's merged lane, blamed (cause, API call, NVTX phase).
+    // Setting a threshold starts the worker (the newest request wins); the gaps shown so far
+    // stay until the new ones arrive with gapsChanged.
     void setGapThreshold(core::TimeNs ns);
     core::TimeNs gapThreshold() const { return m_gapThreshold; }
-    struct GpuGapList
-    {
-        std::vector<core::GapBlame> blame;            // sorted by start
-        std::vector<core::TimeNs> start, end;          // columns for draw lists
-    };
-    const GpuGapList &gaps(std::uint32_t gpu) const { return m_gaps[gpu]; }
-    std::size_t gapCount() const;
+    using GpuGapList = ui::GpuGapList;
+    // The gaps shown: an empty list until the first result arrives (or for a bad gpu index).
+    const GpuGapList &gaps(std::uint32_t gpu) const;
+    std::size_t gapCount() const { return m_derived ? m_derived->gapCount() : 0; }
+    // The gaps shown are those of the current data at the current threshold.
+    bool gapsReady() const;
+    // Blocks until the worker has finished the current gaps and applies them (offscreen
+    // renders and exports, tests). Returns gapsReady(); false without data.
+    bool waitForGaps();
+    // Index of the gap [range) of `gpu` among the gaps shown, or -1.
+    int gapIndexOf(std::uint32_t gpu, core::TimeRange range) const;
 
     // Alignment: absolute time (all offsets 0), or the k-th (1-based) NVTX range named `name`
     // of each rank starts at the same display time as rank 0's (first rank having it).
@@ -94,14 +104,20 @@ public:
     // The ruler shows times relative to this origin (start of the capture in display time).
     core::TimeNs origin() const { return m_displaySpan.start; }
 
-    // The row's events as a draw-list row (MergedKernels: the busy intervals).
+    // The row's events as a draw-list row (MergedKernels: the busy intervals, once computed).
     core::RowView rowView(const TimelineRow &row) const;
     core::RowView streamView(std::uint32_t gpu, std::uint32_t stream) const;
     core::RowView gapView(std::uint32_t gpu) const;
+    // The draw list of rowView(row) / streamView(gpu, stream) in a window: through the row's
+    // fold index once the worker has built it, else core::buildDrawList (the same items).
+    void rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const;
+    void streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
+                        std::vector<core::DrawItem> &out) const;
 
     // Cached per StringId; kernel colours are stable across runs.
     QColor kernelColor(core::StringId name) const;
     QColor nvtxColor(core::StringId name) const;
+    QColor apiColor(core::StringId name) const;
     QString str(core::StringId id) const;
 
     // Find: marks which names match; matchesName is O(1) per event while painting.
@@ -131,18 +147,25 @@ public:
     const std::vector<core::TimeNs> &rankOffsets() const { return m_offsets; }
     // Copies what is shown (alignment offsets, collapsed ranks, expanded streams, threshold,
     // find and gap highlights) from a model over the same data; no-op for different data.
+    // The other model's gaps are shared, not recomputed; when they are still being computed
+    // this waits for them (an export shows the gaps the screen is about to show).
     void copyViewStateFrom(const TimelineModel &other);
 
 signals:
     void dataChanged();
     void rowsChanged();
+    // The gaps shown changed: the worker's result for the current threshold was applied.
     void gapsChanged();
+    // Emitted at once by setGapThreshold (the gaps follow with gapsChanged).
+    void gapThresholdChanged(gaplens::core::TimeNs ns);
     void alignmentChanged();
     void findPatternChanged();
 
 private:
     void rebuildRows();
-    void recomputeGaps();
+    void requestGaps();
+    void applyDerived(std::shared_ptr<const TimelineDerived> derived);
+    const RowFoldIndex *foldIndex(const TimelineRow &row) const;
     void recomputeSpan();
     void recomputeGapHighlight();
 
@@ -152,10 +175,11 @@ private:
     std::set<std::uint32_t> m_collapsedRanks;
     std::set<std::pair<std::uint32_t, std::uint32_t>> m_expandedStreams; // (rank, gpu)
     core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;
-    std::vector<GpuGapList> m_gaps;
+    TimelineWorker *m_worker;
+    std::shared_ptr<const TimelineDerived> m_derived; // null until the worker's first result for m_data
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;
-    mutable std::vector<QRgb> m_kernelColors, m_nvtxColors; // 0 = not computed yet
+    mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
     GapHighlight m_gapHighlightKind = GapHighlight::None;
     QString m_gapHighlightKey;

@@ -58,9 +58,15 @@ TimelineView::TimelineView(QWidget *parent)
         viewport()->update();
     });
     connect(m_model, &TimelineModel::gapsChanged, this, [this] {
-        if (m_overlay.selected.kind == HitKind::Gap || m_overlay.hovered.kind == HitKind::Gap) {
+        if (m_overlay.hovered.kind == HitKind::Gap)
             m_overlay.hovered = {};
-            setSelection({});
+        if (m_overlay.selected.kind == HitKind::Gap) {
+            // Gap indices refer to the previous list: keep a selected gap that is still one at
+            // the new threshold (or was selected before the gaps arrived) under its new index.
+            HitResult kept = m_overlay.selected;
+            const int index = m_model->gapIndexOf(kept.gpu, core::TimeRange{kept.start, kept.end});
+            kept.index = std::uint32_t(index);
+            setSelection(index >= 0 ? kept : HitResult{});
         }
         viewport()->update();
     });

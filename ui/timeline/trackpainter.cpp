@@ -75,6 +75,17 @@ QColor TrackPainter::kernelFoldColor(const core::KernelColumns &k, const DrawIte
     return m_model.kernelColor(k.shortName[best]);
 }
 
+QColor TrackPainter::darker(const QColor &color, int factor)
+{
+    // QColor::darker goes through HSV and back; a zoomed-out frame asks for the same few
+    // shades thousands of times.
+    const std::uint64_t key = (std::uint64_t(color.rgba()) << 16) | std::uint64_t(factor);
+    auto it = m_shades.find(key);
+    if (it == m_shades.end())
+        it = m_shades.emplace(key, color.darker(factor).rgba()).first;
+    return QColor::fromRgba(it->second);
+}
+
 void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg)
 {
     if (box.width() < kMinTextPx || text.isEmpty())
@@ -93,17 +104,17 @@ void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &tex
 void TrackPainter::paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane)
 {
     const auto &k = m_model.trace()->gpus[gpu].streams[stream].kernels;
-    core::buildDrawList(m_model.streamView(gpu, stream), w.window, m_items);
+    m_model.streamDrawList(gpu, stream, w.window, m_items);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
     const bool find = m_model.hasFindPattern();
     for (const DrawItem &item : m_items) {
         const QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
         if (item.folded()) {
-            const QColor c = kernelFoldColor(k, item).darker(115);
+            const QColor c = darker(kernelFoldColor(k, item), 115);
             p.fillRect(r, c);
             // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
-            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), c.darker(160));
+            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), darker(c, 160));
             continue;
         }
         const auto name = k.shortName[item.first];
@@ -114,7 +125,7 @@ void TrackPainter::paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t st
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
         if (r.width() >= kMinTextPx) {
-            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), c.darker(130)); // separates neighbours
+            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), darker(c, 130)); // separates neighbours
             paintLabel(p, r, m_model.str(name), c);
         }
     }
@@ -125,12 +136,15 @@ void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w,
     const auto &gaps = m_model.gaps(gpu);
     if (gaps.blame.empty())
         return;
-    core::buildDrawList(m_model.gapView(gpu), w.window, m_items, 1.0);
-    m_lastItemCount += m_items.size();
+    // The bands are painted twice per lane (behind and over the kernels): one list serves both.
+    if (!strip) {
+        core::buildDrawList(m_model.gapView(gpu), w.window, m_gapItems, 1.0);
+        m_lastItemCount += m_gapItems.size();
+    }
     const int width = m_zoom.width();
     const Theme &theme = Theme::current();
     const bool highlight = m_model.gapHighlightKind() != TimelineModel::GapHighlight::None;
-    for (const DrawItem &item : m_items) {
+    for (const DrawItem &item : m_gapItems) {
         QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
         if (r.width() < 2)
             r.setWidth(2); // a gap >= threshold must stay visible at any zoom
@@ -166,7 +180,7 @@ void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w,
 void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane)
 {
     const auto view = m_model.rowView(row);
-    core::buildDrawList(view, w.window, m_items);
+    m_model.rowDrawList(row, w.window, m_items);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
     const auto *t = m_model.trace();
@@ -191,16 +205,16 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
             break;
         case RowKind::Api:
             name = t->threads[row.thread].api.name[ev];
-            c = apiColor(t->str(name));
+            c = m_model.apiColor(name);
             break;
         default:
             break;
         }
         if (item.folded()) {
-            c = c.darker(120);
+            c = darker(c, 120);
             p.fillRect(r, c);
             // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
-            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), c.darker(160));
+            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), darker(c, 160));
             continue;
         }
         p.fillRect(r, c);
@@ -209,7 +223,7 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
         if (r.width() >= kMinTextPx) {
-            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), c.darker(130));
+            p.fillRect(QRect(r.right(), r.top(), 1, r.height()), darker(c, 130));
             paintLabel(p, r, name != core::kEmptyString ? m_model.str(name) : text, c);
         }
     }
@@ -316,9 +330,8 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
     }
 }
 
-int TrackPainter::itemAt(const core::RowView &view, const RowWindow &w, double x, std::vector<DrawItem> &items) const
+int TrackPainter::itemAt(const std::vector<DrawItem> &items, const RowWindow &w, double x) const
 {
-    core::buildDrawList(view, w.window, items);
     int best = -1;
     double bestDist = 1e9;
     for (int i = 0; i < int(items.size()); ++i) {
@@ -367,7 +380,8 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         const auto &gpu = m_model.trace()->gpus[row.gpu];
         for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
             const auto view = m_model.streamView(row.gpu, s);
-            const int i = itemAt(view, w, x, items);
+            m_model.streamDrawList(row.gpu, s, w.window, items);
+            const int i = itemAt(items, w, x);
             if (i >= 0) {
                 fromItem(view, items[i], HitKind::Kernel);
                 hit.stream = s;
@@ -399,7 +413,8 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
     }
     case RowKind::StreamKernels: {
         const auto view = m_model.streamView(row.gpu, row.stream);
-        const int i = itemAt(view, w, x, items);
+        m_model.streamDrawList(row.gpu, row.stream, w.window, items);
+        const int i = itemAt(items, w, x);
         if (i >= 0) {
             fromItem(view, items[i], HitKind::Kernel);
             hit.stream = row.stream;
@@ -410,7 +425,8 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
     case RowKind::Nvtx:
     case RowKind::Api: {
         const auto view = m_model.rowView(row);
-        const int i = itemAt(view, w, x, items);
+        m_model.rowDrawList(row, w.window, items);
+        const int i = itemAt(items, w, x);
         if (i >= 0)
             fromItem(view, items[i],
                      row.kind == RowKind::Copies ? HitKind::Copy : (row.kind == RowKind::Nvtx ? HitKind::Nvtx : HitKind::Api));

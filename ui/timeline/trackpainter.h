@@ -3,9 +3,11 @@
 #include "gaplens/core/lod.h"
 #include "ui/timeline/hitresult.h"
 
+#include <QColor>
 #include <QFont>
 #include <QRect>
 
+#include <unordered_map>
 #include <vector>
 
 class QPainter;
@@ -16,8 +18,8 @@ class TimelineModel;
 class ZoomControl;
 
 // Paints every vertically visible row of the timeline with one QPainter (no per-event
-// objects): per row one core::buildDrawList over the visible window, so the cost grows with
-// pixels, not events. Hit testing replays the same draw list, so what you hover is what is drawn.
+// objects): per row one draw list over the visible window (TimelineModel::rowDrawList, folds
+// found through the row's fold index), so the cost grows with pixels, not events. Hit testing replays the same draw list, so what you hover is what is drawn.
 class TrackPainter
 {
 public:
@@ -51,16 +53,21 @@ private:
     RowWindow windowFor(const TimelineRow &row) const;
     double xOf(core::TimeNs absolute, core::TimeNs offset) const;
     void paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane);
+    // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
     void paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w, const QRect &lane, bool strip);
     void paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
-    // Finds the drawn item of a row view under x (±1 px), or -1.
-    int itemAt(const core::RowView &view, const RowWindow &w, double x, std::vector<core::DrawItem> &items) const;
+    // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
+    int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
     QColor kernelFoldColor(const core::KernelColumns &k, const core::DrawItem &item) const;
+    // color.darker(factor), remembered.
+    QColor darker(const QColor &color, int factor);
 
     const TimelineModel &m_model;
     const ZoomControl &m_zoom;
     mutable std::vector<core::DrawItem> m_items;
+    std::vector<core::DrawItem> m_gapItems;
+    std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
     std::size_t m_lastItemCount = 0;
     QFont m_font;
 };
