@@ -2,9 +2,14 @@
 // Gap blame: one fixture per rule. The GPU is idle in [1000, 2000) (midpoint 1500) between
 // kernel A [0, 1000) and kernel B [2000, 2100) unless a test says otherwise.
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/loader.h"
+#include "gaplens/core/synth.h"
 #include "trace_fixture.h"
 
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <numeric>
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -44,13 +49,61 @@ std::vector<std::string> names(const TraceSet &trace, const std::vector<StringId
     return out;
 }
 
+// Every field, so a difference names the field that differs.
+void compareGaps(const GapBlame &actual, const GapBlame &expected)
+{
+    QCOMPARE(actual.gpu, expected.gpu);
+    QCOMPARE(actual.rank, expected.rank);
+    QCOMPARE(actual.gap, expected.gap);
+    QCOMPARE(actual.midpoint, expected.midpoint);
+    QCOMPARE(actual.endKind, expected.endKind);
+    QCOMPARE(actual.endStream, expected.endStream);
+    QCOMPARE(actual.endEvent, expected.endEvent);
+    QCOMPARE(actual.endPid, expected.endPid);
+    QCOMPARE(actual.endCorrelationId, expected.endCorrelationId);
+    QCOMPARE(actual.launchThread, expected.launchThread);
+    QCOMPARE(actual.launchCall, expected.launchCall);
+    QCOMPARE(actual.cause, expected.cause);
+    QCOMPARE(actual.apiThread, expected.apiThread);
+    QCOMPARE(actual.apiCall, expected.apiCall);
+    QCOMPARE(actual.apiName, expected.apiName);
+    QCOMPARE(actual.phaseThread, expected.phaseThread);
+    QCOMPARE(actual.phaseRanges, expected.phaseRanges);
+    QCOMPARE(actual.phaseStack, expected.phaseStack);
+}
+
 } // namespace
 
 class TestAnalysisGapBlame : public QObject
 {
     Q_OBJECT
 
+    QTemporaryDir m_dir;
+    SynthResult m_synth;
+    std::shared_ptr<TraceSet> m_capture; // a generated training job: nested calls and NVTX levels
+
+    static constexpr TimeNs k100us = 100'000;
+
 private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 1;
+        options.layers = 2;
+        options.stragglerRank = 1;
+        options.scaleKernelsPerRank = 1000; // 84 steps
+        options.scaleRuntimePerRank = 2000;
+        options.scaleNvtxPerRank = 4000;
+        m_synth = writeSyntheticCapture(m_dir.path().toStdString(), options);
+        LoadOptions load;
+        load.files = m_synth.files;
+        m_capture = loadTraceSet(load);
+        QVERIFY(m_capture && m_capture->errors.empty());
+        QCOMPARE(m_capture->gpus.size(), std::size_t(2));
+    }
+
     void launchThatEndedBeforeTheGapMeansQueuedDependencyWait()
     {
         GapFixture f;
@@ -271,6 +324,154 @@ private slots:
         const auto onlyGpu1 = blameGaps(*trace, {.minGapNs = 100, .gpus = {1}});
         QCOMPARE(onlyGpu1.overall.gapCount, std::uint64_t(1));
         QCOMPARE(onlyGpu1.overall.totalGapNs, TimeNs(400));
+    }
+
+    void causeAndPhaseBucketsWithTheSameKeyAreOneRow()
+    {
+        // Totals are keyed by their text: an API call named like a cause label shares that
+        // label's row, an NVTX range named "(none)" shares the no-phase row; the row keeps the
+        // cause and name of the gap seen first.
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto g = b.addGpu(r, 0);
+        // Gaps (threshold 100): [100,300) 200, [400,1000) 600, [1100,1400) 300.
+        b.kernel(g, 1, T0 + 0, T0 + 100, "k", 1);
+        b.kernel(g, 1, T0 + 300, T0 + 400, "k", 2);
+        b.kernel(g, 1, T0 + 1000, T0 + 1100, "k", 3);
+        b.kernel(g, 1, T0 + 1400, T0 + 1500, "k", 4);
+        const auto t = b.addThread(r);
+        b.api(t, T0 + 250, T0 + 260, "cudaLaunchKernel", 2);
+        b.api(t, T0 + 950, T0 + 960, "cudaLaunchKernel", 3);
+        b.api(t, T0 + 1200, T0 + 1300, "no CUDA call (host busy elsewhere)"); // gap 3: midpoint 1250
+        b.api(t, T0 + 1310, T0 + 1320, "cudaLaunchKernel", 4);
+        b.nvtx(t, T0 + 150, T0 + 250, "(none)"); // gap 1: midpoint 200
+        b.nvtx(t, T0 + 1000, T0 + 1500, "step"); // gap 3
+        const auto trace = b.finish();
+
+        const auto report = blameGaps(*trace, {.minGapNs = 100});
+        QCOMPARE(report.gaps.size(), std::size_t(3));
+        QCOMPARE(report.gaps[1].cause, GapCause::NoCudaCall);
+        QCOMPARE(report.gaps[2].cause, GapCause::ApiCall);
+        const auto &all = report.overall;
+        QCOMPARE(all.byCause.size(), std::size_t(1));
+        QCOMPARE(all.byCause[0].key, std::string("no CUDA call (host busy elsewhere)"));
+        QCOMPARE(all.byCause[0].cause, GapCause::NoCudaCall); // gap 1 came first
+        QCOMPARE(all.byCause[0].name, kEmptyString);
+        QCOMPARE(all.byCause[0].count, std::uint64_t(3));
+        QCOMPARE(all.byCause[0].totalNs, TimeNs(1100));
+        QCOMPARE(all.byCause[0].longestNs, TimeNs(600));
+
+        QCOMPARE(all.byPhase.size(), std::size_t(2));
+        QCOMPARE(all.byPhase[0].key, std::string("(none)"));
+        QCOMPARE(all.byPhase[0].name, trace->strings.find("(none)")); // gap 1's range came first
+        QCOMPARE(all.byPhase[0].count, std::uint64_t(2));
+        QCOMPARE(all.byPhase[0].totalNs, TimeNs(800));
+        QCOMPARE(all.byPhase[0].longestNs, TimeNs(600));
+        QCOMPARE(all.byPhase[1].key, std::string("step"));
+        QCOMPARE(all.byPhase[1].totalNs, TimeNs(300));
+    }
+
+    void gapsAreTheHolesOfTheBusyUnion()
+    {
+        // blameGaps finds the gaps without computeGpuBusy's vectors; they must be its gaps.
+        const auto &trace = *m_capture;
+        std::uint64_t holesAtLeast100us = 0;
+        for (const auto &truth : m_synth.ranks)
+            holesAtLeast100us += truth.idleGapsAtLeast100us;
+        const auto report = blameGaps(trace, {.minGapNs = k100us, .includeCopies = true});
+        QCOMPARE(report.gaps.size(), std::size_t(holesAtLeast100us));
+        QCOMPARE(report.gaps.size(), std::size_t(166));
+
+        const TimeNs third = trace.span.duration() / 3;
+        const TimeWindow windows[] = {std::nullopt, TimeRange{trace.span.start + third, trace.span.end - third}};
+        for (const TimeWindow &window : windows)
+            for (const bool copies : {false, true})
+                for (const TimeNs minGap : {TimeNs(1), k100us}) {
+                    const auto blamed = blameGaps(trace, {.minGapNs = minGap, .includeCopies = copies, .window = window});
+                    std::size_t next = 0;
+                    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
+                        const auto holes = findIdleGaps(computeGpuBusy(trace, g, {copies, window}), minGap);
+                        QVERIFY(holes.count() > 0);
+                        for (const auto &hole : holes.gaps) {
+                            QVERIFY(next < blamed.gaps.size());
+                            QCOMPARE(blamed.gaps[next].gpu, g);
+                            QCOMPARE(blamed.gaps[next].gap, hole);
+                            ++next;
+                        }
+                        QCOMPARE(blamed.perGpu[g].totals.totalGapNs, holes.totalNs);
+                    }
+                    QCOMPARE(next, blamed.gaps.size());
+                }
+    }
+
+    void searchCursorGivesThePlainAnswerInAnyOrder()
+    {
+        const auto &trace = *m_capture;
+        // The real gaps, then a range ending at every kernel and copy start with lengths from
+        // 2 us to 2 ms, so midpoints land inside launches, syncs and every NVTX depth.
+        struct Query
+        {
+            std::uint32_t gpu;
+            TimeRange gap;
+        };
+        std::vector<Query> queries;
+        for (const auto &g : blameGaps(trace, {.minGapNs = 1, .includeCopies = true}).gaps)
+            queries.push_back({g.gpu, g.gap});
+        QCOMPARE(queries.size(), std::size_t(166));
+        std::uint64_t events = 0;
+        const TimeNs lengths[] = {2'000, 20'000, 200'000, 2'000'000};
+        for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
+            std::vector<TimeNs> starts = trace.gpus[g].copies.start;
+            for (const auto &stream : trace.gpus[g].streams)
+                starts.insert(starts.end(), stream.kernels.start.begin(), stream.kernels.start.end());
+            events += starts.size();
+            std::sort(starts.begin(), starts.end());
+            for (std::size_t i = 0; i < starts.size(); ++i)
+                queries.push_back({g, {starts[i] - lengths[i % 4], starts[i]}});
+        }
+        std::uint64_t expectedEvents = 0;
+        for (const auto &truth : m_synth.ranks)
+            expectedEvents += truth.kernels + truth.memcpys + truth.memsets;
+        QCOMPARE(events, expectedEvents);
+
+        const GapBlamer blamer(trace);
+        std::vector<GapBlame> plain;
+        for (const auto &q : queries)
+            plain.push_back(blamer.blame(q.gpu, q.gap, true));
+        // The capture exercises every search: each cause, copies ending gaps, deep NVTX stacks.
+        const auto count = [&](auto predicate) { return std::count_if(plain.begin(), plain.end(), predicate); };
+        QVERIFY(count([](const GapBlame &g) { return g.cause == GapCause::QueuedDependencyWait; }) > 0);
+        QVERIFY(count([](const GapBlame &g) { return g.cause == GapCause::ApiCall; }) > 0);
+        QVERIFY(count([](const GapBlame &g) { return g.cause == GapCause::NoCudaCall; }) > 0);
+        QVERIFY(count([](const GapBlame &g) { return g.endKind == GapEndKind::Copy; }) > 0);
+        QVERIFY(count([](const GapBlame &g) { return g.phaseStack.size() >= 3; }) > 0);
+
+        std::vector<std::size_t> forward(queries.size());
+        std::iota(forward.begin(), forward.end(), 0);
+        std::vector<std::size_t> backward(forward.rbegin(), forward.rend());
+        // Jumps back and forth across both GPUs: 997 is prime and does not divide the count,
+        // so i * 997 mod n visits every query once.
+        QVERIFY(queries.size() % 997 != 0);
+        std::vector<std::size_t> scattered(queries.size());
+        for (std::size_t i = 0; i < queries.size(); ++i)
+            scattered[i] = i * 997 % queries.size();
+        for (const auto *order : {&forward, &backward, &scattered}) {
+            GapBlamer::SearchCursor cursor; // a fresh one per order
+            for (const auto i : *order) {
+                compareGaps(blamer.blame(queries[i].gpu, queries[i].gap, true, cursor), plain[i]);
+                if (QTest::currentTestFailed())
+                    QFAIL(qPrintable(QStringLiteral("query %1 differs").arg(i)));
+            }
+        }
+        // blameGaps blames with a cursor: its gaps are the plain answers.
+        const auto report = blameGaps(trace, {.minGapNs = 1, .includeCopies = true});
+        for (std::size_t i = 0; i < report.gaps.size(); ++i)
+            compareGaps(report.gaps[i], plain[i]);
+        // A range where nothing starts at its end is no gap, with or without a cursor.
+        GapBlamer::SearchCursor cursor;
+        const TimeRange notAGap{queries[5].gap.start, queries[5].gap.end - 1};
+        QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true, cursor).endKind, GapEndKind::Unknown);
+        QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true).endKind, GapEndKind::Unknown);
     }
 
     void timeWindowLimitsTheGapsBlamed()

@@ -2,9 +2,14 @@
 // Rank pace (nvtx_pace), step accounting and NVTX GPU projection on hand-built traces.
 #include "gaplens/core/analysis/gpu_projection.h"
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/loader.h"
+#include "gaplens/core/synth.h"
 #include "trace_fixture.h"
 
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -69,6 +74,49 @@ struct ProjectionFixture
 TimeRange at(TimeNs start, TimeNs end)
 {
     return {T0 + start, T0 + end};
+}
+
+// A step's usage the slow way: every kernel (and copy) of the rank clipped to the step, with
+// no searching, and the busy union by sorting.
+StepUsage usageByScanning(const TraceSet &trace, std::uint32_t rankIndex, TimeRange step, bool includeCopies)
+{
+    StepUsage usage;
+    usage.step = step;
+    std::vector<TimeRange> busy;
+    const auto addClipped = [&](TimeNs start, TimeNs end, bool isKernel) {
+        const TimeRange c{std::max(start, step.start), std::min(end, step.end)};
+        if (c.end <= c.start)
+            return;
+        if (isKernel)
+            usage.kernelNs += c.duration();
+        busy.push_back(c);
+    };
+    const Rank &rank = trace.ranks[rankIndex];
+    for (const auto g : rank.gpus) {
+        const Gpu &gpu = trace.gpus[g];
+        for (const auto &stream : gpu.streams)
+            if (stream.rank == rankIndex)
+                for (std::size_t k = 0; k < stream.kernels.size(); ++k)
+                    addClipped(stream.kernels.start[k], stream.kernels.end[k], true);
+        if (includeCopies)
+            for (std::size_t c = 0; c < gpu.copies.size(); ++c)
+                if (gpu.copies.pid[c] == rank.pid)
+                    addClipped(gpu.copies.start[c], gpu.copies.end[c], false);
+    }
+    std::sort(busy.begin(), busy.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    TimeRange current{};
+    for (std::size_t i = 0; i < busy.size(); ++i) {
+        if (i > 0 && busy[i].start <= current.end) {
+            current.end = std::max(current.end, busy[i].end);
+            continue;
+        }
+        usage.busyNs += current.duration();
+        current = busy[i];
+    }
+    usage.busyNs += current.duration();
+    if (step.duration() > 0)
+        usage.busyPercent = 100.0 * double(usage.busyNs) / double(step.duration());
+    return usage;
 }
 
 } // namespace
@@ -310,6 +358,67 @@ private slots:
         QCOMPARE(withCopies[0].steps[1].kernelNs, TimeNs(450));
         QCOMPARE(withCopies[0].steps[1].busyNs, TimeNs(500)); // + copy [1200,1300)
         QCOMPARE(withCopies[0].steps[1].busyPercent, 50.0);
+    }
+
+    void stepAccountingOfAGeneratedJobMatchesScanningEveryKernel()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 1;
+        options.layers = 2;
+        options.stragglerRank = 1;
+        options.scaleKernelsPerRank = 1000; // 84 steps
+        const auto synth = writeSyntheticCapture(dir.path().toStdString(), options);
+        LoadOptions load;
+        load.files = synth.files;
+        const auto trace = loadTraceSet(load);
+        QVERIFY(trace && trace->errors.empty());
+
+        TimeNs allKernelNs = 0, allBusyNs = 0; // busy: kernels, copies and memsets
+        for (const auto &truth : synth.ranks) {
+            allKernelNs += truth.computeKernelNs + truth.ncclKernelNs;
+            allBusyNs += truth.busyNs;
+        }
+        QCOMPARE(allBusyNs, TimeNs(259'350'000));
+
+        for (const bool projected : {false, true}) {
+            auto pace = computePace(*trace, {.rangeName = "train_step", .useGpuProjection = projected});
+            QCOMPARE(pace.ranks.size(), std::size_t(2));
+            QCOMPARE(pace.ranks[1].iterations.size(), std::size_t(84));
+            // Steps in time order (as computePace gives them), then reversed: step accounting
+            // searches each stream from where the previous step's search ended.
+            for (const bool reversed : {false, true}) {
+                if (reversed)
+                    for (auto &rank : pace.ranks)
+                        std::reverse(rank.iterations.begin(), rank.iterations.end());
+                for (const bool copies : {false, true}) {
+                    const auto steps = computeStepAccounting(*trace, pace, {.includeCopies = copies});
+                    QCOMPARE(steps.size(), pace.ranks.size());
+                    TimeNs kernelNs = 0, busyNs = 0;
+                    for (std::size_t r = 0; r < steps.size(); ++r) {
+                        QCOMPARE(steps[r].steps.size(), pace.ranks[r].iterations.size());
+                        for (std::uint32_t i = 0; i < steps[r].steps.size(); ++i) {
+                            const auto &actual = steps[r].steps[i];
+                            const auto expected =
+                                usageByScanning(*trace, steps[r].rank, pace.ranks[r].iterations[i].time, copies);
+                            QCOMPARE(actual.iteration, i);
+                            QCOMPARE(actual.step, expected.step);
+                            QCOMPARE(actual.kernelNs, expected.kernelNs);
+                            QCOMPARE(actual.busyNs, expected.busyNs);
+                            QCOMPARE(actual.busyPercent, expected.busyPercent);
+                            kernelNs += actual.kernelNs;
+                            busyNs += actual.busyNs;
+                        }
+                    }
+                    // The steps hold all of the job's GPU work: the generator's totals.
+                    QCOMPARE(kernelNs, allKernelNs);
+                    QCOMPARE(kernelNs, TimeNs(221'760'000));
+                    QCOMPARE(busyNs, copies ? allBusyNs : TimeNs(197'190'000));
+                }
+            }
+        }
     }
 
     void stepAccountingCountsOnlyTheRanksOwnWork()

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/gap_blame.h"
 
+#include "merged_intervals.h"
+#include "search_cursor.h"
+
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace gaplens::core {
 namespace {
@@ -12,23 +16,80 @@ std::uint64_t processKey(std::uint32_t report, std::uint32_t pid)
     return (std::uint64_t(report) << 32) | pid;
 }
 
-// First event of a track sorted by start that starts exactly at t, or kNoIndex.
-std::uint32_t startingAt(const std::vector<TimeNs> &start, TimeNs t)
+// The element at `index`, the vector grown (value-initialised) to hold it.
+template<typename T>
+T &grownAt(std::vector<T> &values, std::size_t index)
 {
-    auto it = std::lower_bound(start.begin(), start.end(), t);
-    return it != start.end() && *it == t ? std::uint32_t(it - start.begin()) : kNoIndex;
+    if (values.size() <= index)
+        values.resize(index + 1);
+    return values[index];
 }
 
-std::vector<BlameBucket> sortedBuckets(std::map<std::string, BlameBucket> &byKey)
+// First event of a track sorted by start that starts exactly at t, or kNoIndex. Gallops from
+// *position when given one, else a plain binary search.
+std::uint32_t startingAt(const std::vector<TimeNs> &start, TimeNs t, std::uint32_t *position)
 {
-    std::vector<BlameBucket> rows;
-    rows.reserve(byKey.size());
-    for (auto &[key, bucket] : byKey)
-        rows.push_back(std::move(bucket));
-    // The map already ordered by key; stable_sort keeps that for equal totals (deterministic).
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
-    return rows;
+    const std::size_t i = position
+        ? detail::gallopFrom(*position, start.size(), [&](std::size_t k) { return start[k] < t; })
+        : std::size_t(std::lower_bound(start.begin(), start.end(), t) - start.begin());
+    return i < start.size() && start[i] == t ? std::uint32_t(i) : kNoIndex;
+}
+
+// TraceSet::findLaunch, galloping from *position when given one.
+const LaunchRef *findLaunch(const TraceSet &trace, std::uint32_t report, std::uint32_t pid,
+                            std::uint32_t correlationId, std::uint32_t *position)
+{
+    if (!position)
+        return trace.findLaunch(report, pid, correlationId);
+    if (report >= trace.launchesByReport.size())
+        return nullptr;
+    const auto &refs = trace.launchesByReport[report];
+    const auto key = launchKey(pid, correlationId);
+    const std::size_t i = detail::gallopFrom(*position, refs.size(), [&](std::size_t k) { return refs[k].key < key; });
+    return i < refs.size() && refs[i].key == key ? &refs[i] : nullptr;
+}
+
+// API calls or NVTX ranges of a thread open at t, outermost first: NestingIndex::openAt, or
+// its galloping twin when given the levels' positions.
+template<typename Columns>
+void openAt(const Columns &columns, TimeNs t, std::vector<std::uint32_t> *levelPositions,
+            std::vector<std::uint32_t> &out)
+{
+    if (levelPositions)
+        detail::openAtFrom(columns.nesting, columns.start, columns.end, t, *levelPositions, out);
+    else
+        columns.nesting.openAt(columns.start, columns.end, t, out);
+}
+
+// findIdleGaps(computeGpuBusy(...)) without what blame does not read: computeGpuBusy also
+// unions every stream on its own and keeps the merged intervals, vectors of millions of
+// intervals per GPU at full scale; here only the gaps are kept.
+GpuGaps idleGapsOf(const TraceSet &trace, std::uint32_t gpuIndex, const GapBlameOptions &options)
+{
+    GpuGaps gaps;
+    gaps.gpu = gpuIndex;
+    const Gpu &gpu = trace.gpus[gpuIndex];
+    std::vector<detail::IntervalRun> runs;
+    runs.reserve(gpu.streams.size() + 1);
+    for (const auto &stream : gpu.streams)
+        runs.push_back(detail::kernelRun(stream.kernels, options.window));
+    detail::CollectedIntervals copies;
+    if (options.includeCopies) {
+        copies = detail::collectCopies(gpu.copies, options.window);
+        runs.push_back(copies.run());
+    }
+    bool first = true;
+    TimeNs previousEnd = 0;
+    detail::forEachMergedInterval(runs, options.window, [&](TimeRange merged) {
+        const TimeRange gap{previousEnd, merged.start};
+        if (!first && gap.duration() >= options.minGapNs && gap.duration() > 0) {
+            gaps.gaps.push_back(gap);
+            gaps.totalNs += gap.duration();
+        }
+        first = false;
+        previousEnd = merged.end;
+    });
+    return gaps;
 }
 
 void addTo(BlameBucket &bucket, TimeNs duration)
@@ -69,7 +130,17 @@ std::uint32_t GapBlamer::rankOf(std::uint32_t report, std::uint32_t pid) const
     return kNoIndex;
 }
 
-GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCopies) const
+GapBlame GapBlamer::blame(std::uint32_t gpu, TimeRange gap, bool includeCopies) const
+{
+    return blameWith(gpu, gap, includeCopies, nullptr);
+}
+
+GapBlame GapBlamer::blame(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor &cursor) const
+{
+    return blameWith(gpu, gap, includeCopies, &cursor);
+}
+
+GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includeCopies, SearchCursor *cursor) const
 {
     GapBlame b;
     b.gpu = gpuIndex;
@@ -81,7 +152,7 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
 
     for (std::uint32_t s = 0; s < gpu.streams.size() && b.endKind == GapEndKind::Unknown; ++s) {
         const auto &k = gpu.streams[s].kernels;
-        const auto i = startingAt(k.start, gap.end);
+        const auto i = startingAt(k.start, gap.end, cursor ? &grownAt(grownAt(cursor->m_kernelStarts, gpuIndex), s) : nullptr);
         if (i == kNoIndex)
             continue;
         b.endKind = GapEndKind::Kernel;
@@ -93,7 +164,7 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
     }
     // Copies can end a gap only when they were part of the busy union.
     if (b.endKind == GapEndKind::Unknown && includeCopies) {
-        const auto i = startingAt(gpu.copies.start, gap.end);
+        const auto i = startingAt(gpu.copies.start, gap.end, cursor ? &grownAt(cursor->m_copyStarts, gpuIndex) : nullptr);
         if (i != kNoIndex) {
             b.endKind = GapEndKind::Copy;
             b.endEvent = i;
@@ -105,8 +176,11 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
     if (b.endKind == GapEndKind::Unknown)
         return b; // nothing starts at gap.end: not a gap of this GPU
 
-    std::vector<std::uint32_t> open;
-    const LaunchRef *launch = m_trace.findLaunch(gpu.report, b.endPid, b.endCorrelationId);
+    std::vector<std::uint32_t> ownOpen;
+    auto &open = cursor ? cursor->m_open : ownOpen;
+    const auto apiLevels = [&](std::uint32_t thread) { return cursor ? &grownAt(cursor->m_apiLevels, thread) : nullptr; };
+    const LaunchRef *launch = findLaunch(m_trace, gpu.report, b.endPid, b.endCorrelationId,
+                                         cursor ? &grownAt(cursor->m_launches, gpu.report) : nullptr);
     if (launch) {
         b.launchThread = launch->thread;
         b.launchCall = launch->call;
@@ -115,7 +189,7 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
         if (thread.api.end[launch->call] <= gap.start) {
             b.cause = GapCause::QueuedDependencyWait;
         } else {
-            thread.api.nesting.openAt(thread.api.start, thread.api.end, b.midpoint, open);
+            openAt(thread.api, b.midpoint, apiLevels(launch->thread), open);
             if (!open.empty()) {
                 b.cause = GapCause::ApiCall;
                 b.apiThread = launch->thread;
@@ -130,7 +204,7 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
                                    [](const ProcessThread &p, std::uint64_t k) { return p.key < k; });
         for (; it != m_processThreads.end() && it->key == key; ++it) {
             const Thread &thread = m_trace.threads[it->thread];
-            thread.api.nesting.openAt(thread.api.start, thread.api.end, b.midpoint, open);
+            openAt(thread.api, b.midpoint, apiLevels(it->thread), open);
             if (open.empty())
                 continue;
             const TimeNs start = thread.api.start[open.front()];
@@ -157,7 +231,8 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
 
     if (b.phaseThread != kNoIndex) {
         const auto &nvtx = m_trace.threads[b.phaseThread].nvtx;
-        nvtx.nesting.openAt(nvtx.start, nvtx.end, b.midpoint, b.phaseRanges);
+        openAt(nvtx, b.midpoint, cursor ? &grownAt(cursor->m_nvtxLevels, b.phaseThread) : nullptr, open);
+        b.phaseRanges.assign(open.begin(), open.end());
         b.phaseStack.reserve(b.phaseRanges.size());
         for (auto r : b.phaseRanges)
             b.phaseStack.push_back(nvtx.name[r]);
@@ -166,6 +241,54 @@ GapBlame GapBlamer::blame(std::uint32_t gpuIndex, TimeRange gap, bool includeCop
 }
 
 namespace {
+
+// One totals table (by cause or by phase). Buckets are found by an id made of the cause and
+// StringIds, not by their key strings: every gap is added three times (GPU, rank, overall),
+// and a key string each time meant a heap allocation and string compares down a std::map.
+// Each bucket's string is built once, when the bucket is created.
+class BucketTable
+{
+public:
+    template<typename MakeBucket>
+    BlameBucket &at(std::uint64_t id, MakeBucket makeBucket)
+    {
+        const auto [it, isNew] = m_indexById.try_emplace(id, std::uint32_t(m_buckets.size()));
+        if (isNew)
+            m_buckets.push_back(makeBucket());
+        return m_buckets[it->second];
+    }
+
+    // Sorted by totalNs desc, then key. Distinct ids can share a key string (an API named like
+    // a cause label, an NVTX range named "(none)"): such buckets merge into the one seen first,
+    // exactly as accumulating by the string would have.
+    std::vector<BlameBucket> sorted()
+    {
+        std::vector<BlameBucket> rows = std::move(m_buckets); // in the order first seen
+        std::stable_sort(rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            if (kept > 0 && rows[kept - 1].key == rows[i].key) {
+                auto &into = rows[kept - 1];
+                into.count += rows[i].count;
+                into.totalNs += rows[i].totalNs;
+                into.longestNs = std::max(into.longestNs, rows[i].longestNs);
+            } else {
+                if (kept != i)
+                    rows[kept] = std::move(rows[i]);
+                ++kept;
+            }
+        }
+        rows.resize(kept);
+        // Ordered by key now; stable_sort keeps that for equal totals (deterministic).
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
+        return rows;
+    }
+
+private:
+    std::vector<BlameBucket> m_buckets;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_indexById;
+};
 
 // Accumulates totals gap by gap, so per-GPU, per-rank and overall totals need no copies of the gaps.
 class TotalsAccumulator
@@ -182,38 +305,41 @@ public:
         ++m_totals.gapCount;
         m_totals.totalGapNs += d;
 
-        std::string causeKey = g.cause == GapCause::ApiCall && g.apiName != kEmptyString
-                                   ? m_trace.str(g.apiName)
-                                   : std::string(gapCauseLabel(g.cause));
-        auto [cit, causeNew] = m_byCause.try_emplace(causeKey);
-        if (causeNew) {
-            cit->second.key = std::move(causeKey);
-            cit->second.cause = g.cause;
-            cit->second.name = g.cause == GapCause::ApiCall ? g.apiName : kEmptyString;
-        }
-        addTo(cit->second, d);
+        const StringId apiName = g.cause == GapCause::ApiCall ? g.apiName : kEmptyString;
+        addTo(m_byCause.at((std::uint64_t(g.cause) << 32) | apiName,
+                           [&] {
+                               BlameBucket bucket;
+                               bucket.key = apiName != kEmptyString ? m_trace.str(apiName)
+                                                                    : std::string(gapCauseLabel(g.cause));
+                               bucket.cause = g.cause;
+                               bucket.name = apiName;
+                               return bucket;
+                           }),
+              d);
 
+        const bool hasPhase = !g.phaseStack.empty();
         const StringId phase = m_trace.nvtxGroup(g.phase());
-        std::string phaseKey = g.phaseStack.empty() ? std::string(kNoPhaseLabel) : m_trace.str(phase);
-        auto [pit, phaseNew] = m_byPhase.try_emplace(phaseKey);
-        if (phaseNew) {
-            pit->second.key = std::move(phaseKey);
-            pit->second.name = phase;
-        }
-        addTo(pit->second, d);
+        addTo(m_byPhase.at((std::uint64_t(hasPhase) << 32) | phase,
+                           [&] {
+                               BlameBucket bucket;
+                               bucket.key = hasPhase ? m_trace.str(phase) : std::string(kNoPhaseLabel);
+                               bucket.name = phase;
+                               return bucket;
+                           }),
+              d);
     }
 
     BlameTotals finish()
     {
-        m_totals.byCause = sortedBuckets(m_byCause);
-        m_totals.byPhase = sortedBuckets(m_byPhase);
+        m_totals.byCause = m_byCause.sorted();
+        m_totals.byPhase = m_byPhase.sorted();
         return std::move(m_totals);
     }
 
 private:
     const TraceSet &m_trace;
     BlameTotals m_totals;
-    std::map<std::string, BlameBucket> m_byCause, m_byPhase;
+    BucketTable m_byCause, m_byPhase;
 };
 
 } // namespace
@@ -237,25 +363,32 @@ GapBlameReport blameGaps(const TraceSet &trace, const GapBlameOptions &options)
     std::sort(gpus.begin(), gpus.end());
     gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
 
-    const GpuBusyOptions busyOptions{options.includeCopies, options.window};
+    // Every GPU's gaps first, so report.gaps is allocated once: each GapBlame owns two
+    // vectors, and regrowing would move all of them.
+    std::vector<GpuGaps> gapsPerGpu;
+    std::size_t gapCount = 0;
     for (auto g : gpus) {
         if (g >= trace.gpus.size())
             continue;
-        const auto gaps = findIdleGaps(computeGpuBusy(trace, g, busyOptions), options.minGapNs);
-        TotalsAccumulator gpuTotals(trace);
-        for (const auto &gap : gaps.gaps) {
-            report.gaps.push_back(blamer.blame(g, gap, options.includeCopies));
-            gpuTotals.add(report.gaps.back());
-        }
-        report.perGpu.push_back({g, gpuTotals.finish()});
+        gapsPerGpu.push_back(idleGapsOf(trace, g, options));
+        gapCount += gapsPerGpu.back().count();
     }
+    report.gaps.reserve(gapCount);
 
-    std::map<std::uint32_t, TotalsAccumulator> byRank;
+    // A GPU's gaps come in time order, so each search continues from the previous gap's answer.
+    GapBlamer::SearchCursor cursor;
     TotalsAccumulator overall(trace);
-    for (const auto &b : report.gaps) {
-        overall.add(b);
-        if (b.rank != kNoIndex)
-            byRank.try_emplace(b.rank, trace).first->second.add(b);
+    std::map<std::uint32_t, TotalsAccumulator> byRank;
+    for (const auto &gpuGaps : gapsPerGpu) {
+        TotalsAccumulator gpuTotals(trace);
+        for (const auto &gap : gpuGaps.gaps) {
+            const auto &b = report.gaps.emplace_back(blamer.blame(gpuGaps.gpu, gap, options.includeCopies, cursor));
+            gpuTotals.add(b);
+            overall.add(b);
+            if (b.rank != kNoIndex)
+                byRank.try_emplace(b.rank, trace).first->second.add(b);
+        }
+        report.perGpu.push_back({gpuGaps.gpu, gpuTotals.finish()});
     }
     for (auto &[rank, acc] : byRank)
         report.perRank.push_back({rank, acc.finish()});

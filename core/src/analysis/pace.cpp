@@ -4,6 +4,8 @@
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gpu_projection.h"
 #include "interval_union.h"
+#include "merged_intervals.h"
+#include "search_cursor.h"
 
 #include <fmt/format.h>
 
@@ -58,6 +60,29 @@ std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, 
         coverEnd = kept.size() == 1 ? c.end : std::max(coverEnd, c.end);
     }
     return kept;
+}
+
+// Where the previous step's searches ended on one stream: steps come in time order, so each
+// window is found by a short gallop instead of two binary searches over the whole stream.
+struct StreamCursor
+{
+    std::uint32_t firstAfterStart = 0; // past the kernels starting at or before the window start
+    std::uint32_t firstAtEnd = 0;      // the first kernel starting at or after the window end
+};
+
+// detail::kernelRun for a set window, searching from the cursor.
+detail::IntervalRun kernelRunFrom(const KernelColumns &kernels, TimeRange window, StreamCursor &cursor)
+{
+    const auto &start = kernels.start;
+    detail::IntervalRun run{start.data(), kernels.end.data(), 0, 0};
+    run.hi = detail::gallopFrom(cursor.firstAtEnd, start.size(), [&](std::size_t k) { return start[k] < window.end; });
+    run.lo = detail::gallopFrom(cursor.firstAfterStart, start.size(),
+                                [&](std::size_t k) { return start[k] <= window.start; });
+    // Kernels starting at or before the window start still count when they end inside it.
+    while (run.lo > 0 && kernels.end[run.lo - 1] > window.start)
+        --run.lo;
+    run.lo = std::min(run.lo, run.hi);
+    return run;
 }
 
 } // namespace
@@ -247,12 +272,17 @@ std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceRe
     std::vector<RankSteps> out;
     std::vector<detail::IntervalRun> runs;
     std::vector<detail::CollectedIntervals> copies;
+    std::vector<std::vector<StreamCursor>> cursors; // [position in rank.gpus][stream]
     for (const auto &rp : pace.ranks) {
         if (rp.rank >= trace.ranks.size())
             continue;
         const Rank &rank = trace.ranks[rp.rank];
+        cursors.assign(rank.gpus.size(), {});
+        for (std::size_t g = 0; g < rank.gpus.size(); ++g)
+            cursors[g].resize(trace.gpus[rank.gpus[g]].streams.size());
         RankSteps steps;
         steps.rank = rp.rank;
+        steps.steps.reserve(rp.iterations.size());
         for (std::uint32_t i = 0; i < rp.iterations.size(); ++i) {
             const TimeRange step = rp.iterations[i].time;
             const TimeWindow window = step;
@@ -261,12 +291,13 @@ std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceRe
             usage.step = step;
             runs.clear();
             copies.clear();
-            for (auto g : rank.gpus) {
-                const Gpu &gpu = trace.gpus[g];
-                for (const auto &stream : gpu.streams) {
+            for (std::size_t g = 0; g < rank.gpus.size(); ++g) {
+                const Gpu &gpu = trace.gpus[rank.gpus[g]];
+                for (std::size_t s = 0; s < gpu.streams.size(); ++s) {
+                    const Stream &stream = gpu.streams[s];
                     if (stream.rank != rp.rank)
                         continue;
-                    const auto run = detail::kernelRun(stream.kernels, window);
+                    const auto run = kernelRunFrom(stream.kernels, step, cursors[g][s]);
                     for (std::size_t k = run.lo; k < run.hi; ++k) {
                         const auto c = detail::clip(run.start[k], run.end[k], window);
                         if (c.end > c.start)
@@ -279,7 +310,7 @@ std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceRe
             }
             for (const auto &c : copies)
                 runs.push_back(c.run());
-            usage.busyNs = detail::totalLength(detail::unionOfRuns(runs, window));
+            detail::forEachMergedInterval(runs, window, [&](TimeRange merged) { usage.busyNs += merged.duration(); });
             if (step.duration() > 0)
                 usage.busyPercent = 100.0 * double(usage.busyNs) / double(step.duration());
             steps.steps.push_back(usage);
