@@ -26,6 +26,7 @@ bool blameIdleGaps(const core::TraceSet &trace, const GpuBusyLanes &busy, TimeNs
     // look at the cancel flag every few thousand busy intervals, not only between GPUs.
     constexpr std::size_t kCancelCheckEvery = 4096;
     const core::GapBlamer blamer(trace);
+    core::GapBlamer::SearchCursor cursor; // gaps come in time order per GPU: short searches
     for (std::uint32_t g = 0; g < trace.gpus.size() && g < busy.gpus.size(); ++g) {
         const auto &lane = busy.gpus[g];
         auto &out = gaps[g];
@@ -35,7 +36,7 @@ bool blameIdleGaps(const core::TraceSet &trace, const GpuBusyLanes &busy, TimeNs
             const TimeNs s = lane.end[i - 1], e = lane.start[i];
             if (e - s < threshold)
                 continue;
-            out.blame.push_back(blamer.blame(g, core::TimeRange{s, e}));
+            out.blame.push_back(blamer.blame(g, core::TimeRange{s, e}, false, cursor));
             out.start.push_back(s);
             out.end.push_back(e);
         }
