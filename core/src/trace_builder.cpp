@@ -184,15 +184,37 @@ std::size_t Gpu::kernelCount() const
     return n;
 }
 
-const LaunchRef *TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
+std::span<const ProcessThreadRef> TraceSet::threadsOfProcess(std::uint32_t report, std::uint32_t pid) const
 {
-    if (report >= launchesByReport.size())
-        return nullptr;
-    const auto &refs = launchesByReport[report];
-    const auto key = launchKey(pid, correlationId);
-    auto it = std::lower_bound(refs.begin(), refs.end(), key,
-                               [](const LaunchRef &r, std::uint64_t k) { return r.key < k; });
-    return it != refs.end() && it->key == key ? &*it : nullptr;
+    const auto key = processKey(report, pid);
+    const auto lo = std::lower_bound(processThreads.begin(), processThreads.end(), key,
+                                     [](const ProcessThreadRef &r, std::uint64_t k) { return r.key < k; });
+    auto hi = lo;
+    while (hi != processThreads.end() && hi->key == key)
+        ++hi;
+    return {lo, hi};
+}
+
+std::optional<LaunchRef> TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
+{
+    if (correlationId == 0)
+        return std::nullopt;
+    for (const auto &ref : threadsOfProcess(report, pid)) {
+        const auto &api = threads[ref.thread].api;
+        if (!api.correlationAscending)
+            continue;
+        const auto it = std::lower_bound(api.correlationId.begin(), api.correlationId.end(), correlationId);
+        if (it != api.correlationId.end() && *it == correlationId)
+            return LaunchRef{ref.thread, std::uint32_t(it - api.correlationId.begin())};
+    }
+    const auto process = processKey(report, pid);
+    const auto it = std::lower_bound(unorderedLaunches.begin(), unorderedLaunches.end(), std::pair(process, correlationId),
+                                     [](const UnorderedLaunch &u, const std::pair<std::uint64_t, std::uint32_t> &k) {
+                                         return std::pair(u.process, u.correlationId) < k;
+                                     });
+    if (it != unorderedLaunches.end() && it->process == process && it->correlationId == correlationId)
+        return it->call;
+    return std::nullopt;
 }
 
 void finalizeTraceSet(TraceSet &trace, unsigned threads)
@@ -238,30 +260,29 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         span.hi = std::max(span.hi, s.hi);
     }
 
-    trace.launchesByReport.assign(trace.reports.size(), {});
-    // Exact sizes first: the launch index is the biggest single allocation after the columns.
-    {
-        std::vector<std::size_t> launches(trace.reports.size(), 0);
-        for (const auto &thread : trace.threads)
-            if (thread.report < launches.size())
-                launches[thread.report] += thread.api.size() -
-                    std::size_t(std::count(thread.api.correlationId.begin(), thread.api.correlationId.end(), 0u));
-        for (std::size_t r = 0; r < launches.size(); ++r)
-            trace.launchesByReport[r].reserve(launches[r]);
-    }
+    // Launches are found in each thread's correlation ids, which real exports list in
+    // ascending order; only threads where they are not get entries in a fallback index.
+    trace.processThreads.clear();
+    trace.unorderedLaunches.clear();
     for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
-        const auto &thread = trace.threads[t];
-        if (thread.report >= trace.launchesByReport.size())
+        auto &thread = trace.threads[t];
+        trace.processThreads.push_back({processKey(thread.report, thread.pid), t});
+        const auto &corr = thread.api.correlationId;
+        thread.api.correlationAscending =
+            (corr.empty() || corr.front() != 0) && std::is_sorted(corr.begin(), corr.end());
+        if (thread.api.correlationAscending)
             continue;
-        auto &refs = trace.launchesByReport[thread.report];
-        for (std::uint32_t c = 0; c < thread.api.size(); ++c)
-            if (thread.api.correlationId[c] != 0)
-                refs.push_back({launchKey(thread.pid, thread.api.correlationId[c]), t, c});
+        for (std::uint32_t c = 0; c < corr.size(); ++c)
+            if (corr[c] != 0)
+                trace.unorderedLaunches.push_back({processKey(thread.report, thread.pid), corr[c], {t, c}});
     }
-    parallelFor(threads, trace.launchesByReport.size(), eventCount(trace), [&](std::size_t r) {
-        auto &refs = trace.launchesByReport[r];
-        std::sort(refs.begin(), refs.end(), [](const LaunchRef &a, const LaunchRef &b) { return a.key < b.key; });
+    std::sort(trace.processThreads.begin(), trace.processThreads.end(), [](const ProcessThreadRef &a, const ProcessThreadRef &b) {
+        return a.key != b.key ? a.key < b.key : a.thread < b.thread;
     });
+    std::stable_sort(trace.unorderedLaunches.begin(), trace.unorderedLaunches.end(),
+                     [](const UnorderedLaunch &a, const UnorderedLaunch &b) {
+                         return std::pair(a.process, a.correlationId) < std::pair(b.process, b.correlationId);
+                     });
 
     for (auto &rank : trace.ranks) {
         rank.gpus.clear();

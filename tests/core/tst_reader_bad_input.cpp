@@ -91,7 +91,7 @@ private slots:
         QCOMPARE(trace->threads.size(), std::size_t(1));
         QCOMPARE(trace->str(trace->threads[0].api.name[0]), std::string("cudaLaunchKernel"));
         QCOMPARE(trace->str(trace->threads[0].nvtx.name[0]), std::string("step"));
-        const auto *launch = trace->findLaunch(0, 42, 5);
+        const auto launch = trace->findLaunch(0, 42, 5);
         QVERIFY(launch);
         QCOMPARE(trace->threads[launch->thread].tid, std::uint32_t(42));
     }

@@ -274,7 +274,7 @@ private slots:
             for (const auto &s : gpu.streams)
                 for (auto corr : s.kernels.correlationId) {
                     ++total;
-                    if (const auto *l = trace->findLaunch(gpu.report, s.pid, corr))
+                    if (const auto l = trace->findLaunch(gpu.report, s.pid, corr))
                         found += trace->threads[l->thread].pid == s.pid;
                 }
         QCOMPARE(total, std::size_t(3442));

@@ -34,8 +34,11 @@ Counts countsOf(const TraceSet &trace)
         c.ranges += t.nvtx.size();
         c.marks += t.marks.size();
     }
-    for (const auto &refs : trace.launchesByReport)
-        c.launches += refs.size();
+    // GPU work whose launching call is found: every copy of the activity keeps its joins.
+    for (const auto &gpu : trace.gpus)
+        for (const auto &stream : gpu.streams)
+            for (auto corr : stream.kernels.correlationId)
+                c.launches += trace.findLaunch(gpu.report, stream.pid, corr).has_value();
     for (const auto &busy : computeAllGpuBusy(trace))
         c.busyNs += busy.busyNs;
     GpuBusyOptions withCopies;
@@ -92,7 +95,7 @@ private slots:
         // The last copy's kernels still find their launching calls.
         const auto &gpu = tripled->gpus[0];
         const auto &k = gpu.streams[0].kernels;
-        const auto *launch = tripled->findLaunch(gpu.report, gpu.streams[0].pid, k.correlationId.back());
+        const auto launch = tripled->findLaunch(gpu.report, gpu.streams[0].pid, k.correlationId.back());
         QVERIFY(launch);
         QVERIFY(tripled->threads[launch->thread].api.start[launch->call] <= k.start.back());
     }

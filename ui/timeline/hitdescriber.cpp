@@ -40,7 +40,7 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add(QStringLiteral("Registers/thread"), QString::number(k.registersPerThread[i]));
         add(QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic").arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
         add(QStringLiteral("Correlation id"), QString::number(k.correlationId[i]));
-        if (const auto *launch = t->findLaunch(t->gpus[hit.gpu].report, stream.pid, k.correlationId[i]))
+        if (const auto launch = t->findLaunch(t->gpus[hit.gpu].report, stream.pid, k.correlationId[i]))
             add(QStringLiteral("Launched by"), model.str(t->threads[launch->thread].api.name[launch->call]));
         break;
     }

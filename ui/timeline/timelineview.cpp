@@ -204,7 +204,7 @@ void TimelineView::computeLinked()
     if (sel.kind == HitKind::Kernel) {
         const auto &gpu = t->gpus[sel.gpu];
         const auto &stream = gpu.streams[sel.stream];
-        const auto *launch = t->findLaunch(gpu.report, stream.pid, stream.kernels.correlationId[sel.index]);
+        const auto launch = t->findLaunch(gpu.report, stream.pid, stream.kernels.correlationId[sel.index]);
         if (!launch)
             return;
         const auto &thread = t->threads[launch->thread];

@@ -301,7 +301,7 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
                     selected = true;
             if (!selected)
                 continue;
-            const auto *launch = trace.findLaunch(gpu.report, c.pid[i], c.correlationId[i]);
+            const auto launch = trace.findLaunch(gpu.report, c.pid[i], c.correlationId[i]);
             if (!launch)
                 continue;
             const auto &name = trace.str(trace.threads[launch->thread].api.name[launch->call]);

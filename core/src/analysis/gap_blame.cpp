@@ -11,11 +11,6 @@
 namespace gaplens::core {
 namespace {
 
-std::uint64_t processKey(std::uint32_t report, std::uint32_t pid)
-{
-    return (std::uint64_t(report) << 32) | pid;
-}
-
 // The element at `index`, the vector grown (value-initialised) to hold it.
 template<typename T>
 T &grownAt(std::vector<T> &values, std::size_t index)
@@ -35,18 +30,23 @@ std::uint32_t startingAt(const std::vector<TimeNs> &start, TimeNs t, std::uint32
     return i < start.size() && start[i] == t ? std::uint32_t(i) : kNoIndex;
 }
 
-// TraceSet::findLaunch, galloping from *position when given one.
-const LaunchRef *findLaunch(const TraceSet &trace, std::uint32_t report, std::uint32_t pid,
-                            std::uint32_t correlationId, std::uint32_t *position)
+// TraceSet::findLaunch, galloping in each thread's correlation ids from that thread's
+// position when given positions (one per thread).
+std::optional<LaunchRef> findLaunch(const TraceSet &trace, std::uint32_t report, std::uint32_t pid,
+                                    std::uint32_t correlationId, std::vector<std::uint32_t> *positions)
 {
-    if (!position)
+    if (!positions || correlationId == 0)
         return trace.findLaunch(report, pid, correlationId);
-    if (report >= trace.launchesByReport.size())
-        return nullptr;
-    const auto &refs = trace.launchesByReport[report];
-    const auto key = launchKey(pid, correlationId);
-    const std::size_t i = detail::gallopFrom(*position, refs.size(), [&](std::size_t k) { return refs[k].key < key; });
-    return i < refs.size() && refs[i].key == key ? &refs[i] : nullptr;
+    for (const auto &ref : trace.threadsOfProcess(report, pid)) {
+        const auto &corr = trace.threads[ref.thread].api.correlationId;
+        if (!trace.threads[ref.thread].api.correlationAscending)
+            return trace.findLaunch(report, pid, correlationId); // the rare unordered case
+        const std::size_t i = detail::gallopFrom(grownAt(*positions, ref.thread), corr.size(),
+                                                 [&](std::size_t k) { return corr[k] < correlationId; });
+        if (i < corr.size() && corr[i] == correlationId)
+            return LaunchRef{ref.thread, std::uint32_t(i)};
+    }
+    return std::nullopt;
 }
 
 // API calls or NVTX ranges of a thread open at t, outermost first: NestingIndex::openAt, or
@@ -114,12 +114,6 @@ std::string_view gapCauseLabel(GapCause cause)
 GapBlamer::GapBlamer(const TraceSet &trace)
     : m_trace(trace)
 {
-    m_processThreads.reserve(trace.threads.size());
-    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
-        m_processThreads.push_back({processKey(trace.threads[t].report, trace.threads[t].pid), t});
-    std::sort(m_processThreads.begin(), m_processThreads.end(), [](const ProcessThread &a, const ProcessThread &b) {
-        return a.key != b.key ? a.key < b.key : a.thread < b.thread;
-    });
 }
 
 std::uint32_t GapBlamer::rankOf(std::uint32_t report, std::uint32_t pid) const
@@ -179,8 +173,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     std::vector<std::uint32_t> ownOpen;
     auto &open = cursor ? cursor->m_open : ownOpen;
     const auto apiLevels = [&](std::uint32_t thread) { return cursor ? &grownAt(cursor->m_apiLevels, thread) : nullptr; };
-    const LaunchRef *launch = findLaunch(m_trace, gpu.report, b.endPid, b.endCorrelationId,
-                                         cursor ? &grownAt(cursor->m_launches, gpu.report) : nullptr);
+    const auto launch = findLaunch(m_trace, gpu.report, b.endPid, b.endCorrelationId,
+                                   cursor ? &cursor->m_launches : nullptr);
     if (launch) {
         b.launchThread = launch->thread;
         b.launchCall = launch->call;
@@ -199,10 +193,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     } else {
         // Unknown launcher: any thread of the process may be the one blocking; the call that
         // started first is the one the gap waited on longest.
-        const auto key = processKey(gpu.report, b.endPid);
-        auto it = std::lower_bound(m_processThreads.begin(), m_processThreads.end(), key,
-                                   [](const ProcessThread &p, std::uint64_t k) { return p.key < k; });
-        for (; it != m_processThreads.end() && it->key == key; ++it) {
+        const auto processThreads = m_trace.threadsOfProcess(gpu.report, b.endPid);
+        for (auto it = processThreads.begin(); it != processThreads.end(); ++it) {
             const Thread &thread = m_trace.threads[it->thread];
             openAt(thread.api, b.midpoint, apiLevels(it->thread), open);
             if (open.empty())
@@ -217,9 +209,7 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
             b.cause = GapCause::ApiCall;
             b.phaseThread = b.apiThread;
         } else {
-            for (it = std::lower_bound(m_processThreads.begin(), m_processThreads.end(), key,
-                                       [](const ProcessThread &p, std::uint64_t k) { return p.key < k; });
-                 it != m_processThreads.end() && it->key == key; ++it)
+            for (auto it = processThreads.begin(); it != processThreads.end(); ++it)
                 if (m_trace.threads[it->thread].tid == b.endPid) {
                     b.phaseThread = it->thread;
                     break;

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +94,9 @@ struct ApiColumns
     std::vector<std::uint32_t> correlationId;
     std::vector<std::uint8_t> depth;
     NestingIndex nesting;
+    // Set by finalize: correlation ids never decrease (and none is 0) in start order, as in
+    // every real export, so a launch is found by binary search in correlationId itself.
+    bool correlationAscending = true;
     std::size_t size() const { return start.size(); }
 };
 
@@ -196,12 +201,26 @@ struct LoadError
     std::string message;
 };
 
-// (pid, correlationId) -> the API call that launched GPU work, sorted for binary search.
+// The API call that launched GPU work: a thread and the index of the call in its columns.
 struct LaunchRef
 {
-    std::uint64_t key = 0; // (pid << 32) | correlationId
     std::uint32_t thread = kNoIndex;
     std::uint32_t call = kNoIndex;
+};
+
+// A thread of a process, for lookups by process (findLaunch, gap blame).
+struct ProcessThreadRef
+{
+    std::uint64_t key = 0; // (report << 32) | pid
+    std::uint32_t thread = kNoIndex;
+};
+
+// A call of a thread whose correlation ids are not ascending (no real export has one).
+struct UnorderedLaunch
+{
+    std::uint64_t process = 0; // (report << 32) | pid
+    std::uint32_t correlationId = 0;
+    LaunchRef call;
 };
 
 struct TraceSet
@@ -213,17 +232,28 @@ struct TraceSet
     std::vector<Thread> threads;
     std::vector<LoadError> errors;
     std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank
-    std::vector<std::vector<LaunchRef>> launchesByReport; // one sorted vector per report
+    // Launch lookup without a per-call index (it cost 16 bytes per call): threads by process,
+    // sorted by (key, thread), and the calls of threads with unordered correlation ids,
+    // sorted by (process, correlationId).
+    std::vector<ProcessThreadRef> processThreads;
+    std::vector<UnorderedLaunch> unorderedLaunches;
     TimeRange span; // first to last event over all ranks (absolute)
     // NVTX name -> the name it is grouped under (nvtxGroupName), indexed by StringId.
     std::vector<StringId> nvtxGroups;
     bool cancelled = false;
 
-    // The call that launched (pid, correlationId) in a report, or nullptr.
-    const LaunchRef *findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const;
+    // The call that launched (pid, correlationId) in a report; none for correlation id 0.
+    std::optional<LaunchRef> findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const;
+    // One process's threads (indices into `threads`, ascending).
+    std::span<const ProcessThreadRef> threadsOfProcess(std::uint32_t report, std::uint32_t pid) const;
     const std::string &str(StringId id) const { return strings.get(id); }
     StringId nvtxGroup(StringId name) const { return name < nvtxGroups.size() ? nvtxGroups[name] : name; }
 };
+
+inline std::uint64_t processKey(std::uint32_t report, std::uint32_t pid)
+{
+    return (std::uint64_t(report) << 32) | pid;
+}
 
 inline std::uint64_t launchKey(std::uint32_t pid, std::uint32_t correlationId)
 {

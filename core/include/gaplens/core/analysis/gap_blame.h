@@ -125,7 +125,7 @@ public:
         friend class GapBlamer;
         std::vector<std::vector<std::uint32_t>> m_kernelStarts;        // [gpu][stream]
         std::vector<std::uint32_t> m_copyStarts;                       // [gpu]
-        std::vector<std::uint32_t> m_launches;                         // [report]
+        std::vector<std::uint32_t> m_launches;                         // [thread]: in api.correlationId
         std::vector<std::vector<std::uint32_t>> m_apiLevels, m_nvtxLevels; // [thread][nesting level]
         std::vector<std::uint32_t> m_open; // calls or ranges open at the midpoint
     };
@@ -136,13 +136,7 @@ public:
     GapBlame blame(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor &cursor) const;
 
 private:
-    struct ProcessThread
-    {
-        std::uint64_t key = 0; // (report << 32) | pid
-        std::uint32_t thread = kNoIndex;
-    };
     const TraceSet &m_trace;
-    std::vector<ProcessThread> m_processThreads; // sorted by (key, thread)
     std::uint32_t rankOf(std::uint32_t report, std::uint32_t pid) const;
     // Without a cursor every search is a plain binary search.
     GapBlame blameWith(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor *cursor) const;
