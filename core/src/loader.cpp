@@ -217,8 +217,9 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
 }
 
 // Bytes per row of each table once loaded, measured with gaplens-bench (tests/bench) at
-// 8 ranks x 1M kernels, rounded up: columns, nesting indices, the launch index, vector
-// slack and the sort's temporary order. Strings: pool entry + hash node + text.
+// 8 ranks x 1M kernels, rounded up: columns, nesting indices, vector slack and, for files
+// whose rows are not in start order, the sort's temporary order and copies. Strings: pool
+// entry + hash node + text.
 struct TableCost
 {
     const char *table;
@@ -226,7 +227,7 @@ struct TableCost
 };
 constexpr TableCost kTableCosts[] = {
     {"CUPTI_ACTIVITY_KIND_KERNEL", 64}, {"CUPTI_ACTIVITY_KIND_MEMCPY", 56}, {"CUPTI_ACTIVITY_KIND_MEMSET", 56},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", 48}, {"NVTX_EVENTS", 40},          {"StringIds", 96},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", 40}, {"NVTX_EVENTS", 40},          {"StringIds", 96},
 };
 
 // MemAvailable in bytes, or nullopt where /proc/meminfo does not say (not Linux).

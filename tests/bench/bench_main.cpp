@@ -295,20 +295,21 @@ double median(std::vector<double> v)
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// Runs a measurement `runs` times; every figure becomes the median over the runs.
-Figures medianOf(const std::vector<std::string> &args, int runs, std::vector<Figures> *all = nullptr)
+// Runs every measurement `runs` times, round-robin (all of them once, then all again), so a
+// slow period of a shared machine slows every figure alike instead of all runs of one (the
+// floor once came out 44% slower than in the run before while the loads did not move).
+// Every figure becomes the median over its runs.
+std::vector<Figures> mediansInterleaved(const std::vector<std::vector<std::string>> &measurements, int runs)
 {
-    std::map<std::string, std::vector<double>> values;
-    for (int i = 0; i < runs; ++i) {
-        const auto f = runChild(args);
-        if (all)
-            all->push_back(f);
-        for (const auto &[k, v] : f)
-            values[k].push_back(v);
-    }
-    Figures result;
-    for (auto &[k, v] : values)
-        result[k] = median(v);
+    std::vector<std::map<std::string, std::vector<double>>> values(measurements.size());
+    for (int i = 0; i < runs; ++i)
+        for (std::size_t m = 0; m < measurements.size(); ++m)
+            for (const auto &[k, v] : runChild(measurements[m]))
+                values[m][k].push_back(v);
+    std::vector<Figures> result(measurements.size());
+    for (std::size_t m = 0; m < measurements.size(); ++m)
+        for (auto &[k, v] : values[m])
+            result[m][k] = median(v);
     return result;
 }
 
@@ -417,17 +418,18 @@ int runParent(const Args &args)
     fmt::print(stderr, "measuring: floor, 1-thread and 2-thread loads with analyses, {} runs each...\n", args.runs);
     // Warm the page cache once so the first measured run is not the only one reading the disk.
     runChild(withFiles({"--child-floor"}, files));
-    const auto floor = medianOf(withFiles({"--child-floor"}, files), args.runs);
-    const auto load1 = medianOf(withFiles({"--child-load", "1", "1"}, files), args.runs);
-    const auto load2 = medianOf(withFiles({"--child-load", "2", "1"}, files), args.runs);
-
-    Figures small;
+    std::vector<std::vector<std::string>> measurements = {withFiles({"--child-floor"}, files),
+                                                          withFiles({"--child-load", "1", "1"}, files),
+                                                          withFiles({"--child-load", "2", "1"}, files)};
     std::vector<std::string> smallFiles;
     if (!args.skipScaling) {
         smallFiles = ensureCapture(args, args.dir + "-small", std::size_t(args.scale), smallGenSeconds);
         runChild(withFiles({"--child-floor"}, smallFiles));
-        small = medianOf(withFiles({"--child-load", "2", "1"}, smallFiles), args.runs);
+        measurements.push_back(withFiles({"--child-load", "2", "1"}, smallFiles));
     }
+    const auto medians = mediansInterleaved(measurements, args.runs);
+    const Figures &floor = medians[0], &load1 = medians[1], &load2 = medians[2];
+    const Figures small = args.skipScaling ? Figures{} : medians[3];
 
     const double fl = floor.at("seconds");
     const double events = load1.at("events");
