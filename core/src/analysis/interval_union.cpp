@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "interval_union.h"
 
+#include "merged_intervals.h"
+
 #include <algorithm>
-#include <queue>
 
 namespace gaplens::core::detail {
 
@@ -57,29 +58,7 @@ CollectedIntervals collectCopies(const CopyColumns &copies, const TimeWindow &wi
 std::vector<TimeRange> unionOfRuns(const std::vector<IntervalRun> &runs, const TimeWindow &window)
 {
     std::vector<TimeRange> merged;
-    // Min-heap on (clipped start, run index); clipping keeps each run's start order.
-    using Head = std::pair<TimeNs, std::size_t>;
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    std::vector<std::size_t> pos(runs.size());
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        pos[r] = runs[r].lo;
-        if (pos[r] < runs[r].hi)
-            heads.emplace(clip(runs[r].start[pos[r]], runs[r].end[pos[r]], window).start, r);
-    }
-    while (!heads.empty()) {
-        const std::size_t r = heads.top().second;
-        heads.pop();
-        const auto &run = runs[r];
-        const auto iv = clip(run.start[pos[r]], run.end[pos[r]], window);
-        if (++pos[r] < run.hi)
-            heads.emplace(clip(run.start[pos[r]], run.end[pos[r]], window).start, r);
-        if (iv.end <= iv.start)
-            continue;
-        if (!merged.empty() && iv.start <= merged.back().end)
-            merged.back().end = std::max(merged.back().end, iv.end);
-        else
-            merged.push_back(iv);
-    }
+    forEachMergedInterval(runs, window, [&](const TimeRange &interval) { merged.push_back(interval); });
     return merged;
 }
 

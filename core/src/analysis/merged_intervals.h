@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Private helper of the analyses: the union of several runs of intervals, streamed. It is the
-// union unionOfRuns() (interval_union.h) returns — sorted, disjoint, touching intervals merged,
-// intervals empty after clipping dropped — handed over one merged interval at a time, for
-// callers that only need the gaps between them or their total. Blame used to build every GPU's
+// Private helper of the analyses: the union of several runs of intervals, streamed — sorted,
+// disjoint, touching intervals merged, intervals empty after clipping dropped — handed over
+// one merged interval at a time (unionOfRuns() in interval_union.h collects it into a vector),
+// for callers that only need the gaps between them or their total. Blame used to build every GPU's
 // merged intervals (millions at full scale) and a union per stream it never read, only to take
 // the gaps between them; step accounting built one vector per step only to sum it.
 #include "interval_union.h"
