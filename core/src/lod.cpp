@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/lod.h"
 
+#include "gaplens/core/fold_index.h"
+
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -51,7 +53,8 @@ PosRange visibleRange(const RowView &row, TimeNs t0, TimeNs t1)
     return r;
 }
 
-void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out, double minPx)
+void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out, double minPx,
+                   const FoldIndex *foldIndex)
 {
     out.clear();
     if (window.widthPx <= 0 || window.end <= window.start || row.size() == 0)
@@ -67,6 +70,13 @@ void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<Dra
         if (e - s >= minNs) {
             out.push_back({s, e, std::uint32_t(p), std::uint32_t(p), 1});
             ++p;
+            continue;
+        }
+        if (foldIndex && !foldIndex->isEmpty()) {
+            // Ends are sorted in a valid row: the last folded event has the largest end.
+            const std::size_t q = foldIndex->nextBreak(row, p + 1, stop, minNs);
+            out.push_back({s, row.endAt(q - 1), std::uint32_t(p), std::uint32_t(q - 1), std::uint32_t(q - p)});
+            p = q;
             continue;
         }
         // A fold: absorb every event that ends within minNs of the fold's end with one

@@ -423,12 +423,12 @@ core::RowView TimelineModel::gapView(std::uint32_t gpu) const
     return core::RowView{list.start, list.end, {}};
 }
 
-const RowFoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
+const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 {
     if (!m_derived || !m_derived->folds)
         return nullptr;
     const auto &folds = *m_derived->folds;
-    auto at = [](const std::vector<std::vector<RowFoldIndex>> &rows, std::uint32_t a, std::uint32_t b) -> const RowFoldIndex * {
+    auto at = [](const std::vector<std::vector<core::FoldIndex>> &rows, std::uint32_t a, std::uint32_t b) -> const core::FoldIndex * {
         return a < rows.size() && b < rows[a].size() ? &rows[a][b] : nullptr;
     };
     switch (row.kind) {
@@ -449,11 +449,7 @@ const RowFoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 
 void TimelineModel::rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
 {
-    const core::RowView view = rowView(row);
-    if (const RowFoldIndex *index = foldIndex(row))
-        buildIndexedDrawList(view, *index, window, out);
-    else
-        core::buildDrawList(view, window, out);
+    core::buildDrawList(rowView(row), window, out, core::kMinVisiblePx, foldIndex(row));
 }
 
 void TimelineModel::streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,

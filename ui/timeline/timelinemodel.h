@@ -165,7 +165,7 @@ private:
     void rebuildRows();
     void requestGaps();
     void applyDerived(std::shared_ptr<const TimelineDerived> derived);
-    const RowFoldIndex *foldIndex(const TimelineRow &row) const;
+    const core::FoldIndex *foldIndex(const TimelineRow &row) const;
     void recomputeSpan();
     void recomputeGapHighlight();
 

@@ -59,12 +59,16 @@ struct PosRange
 };
 PosRange visibleRange(const RowView &row, TimeNs t0, TimeNs t1);
 
+class FoldIndex;
+
 // Fills out (cleared first) with the items of row visible in window. Items are ordered by time,
 // cover every visible event exactly once and never overlap. Events narrower than minPx pixels
 // are folded with their neighbours while the gaps between them stay under minPx as well; an
 // isolated narrow event is an item of count 1 (the painter widens it to one pixel).
+// With a FoldIndex built over the same row (fold_index.h) a fold's end is found in O(log n)
+// instead of one search per minPx of its width; the items are the same.
 void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out,
-                   double minPx = kMinVisiblePx);
+                   double minPx = kMinVisiblePx, const FoldIndex *foldIndex = nullptr);
 
 // Merges possibly overlapping intervals, each given sorted by start, into their union (sorted,
 // disjoint, touching intervals joined). Used for a GPU's busy time over all its streams.

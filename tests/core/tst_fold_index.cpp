@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The fold index (ui/timeline/foldindex.h) must not change what is drawn: for any row meeting
-// core's contract and any window, buildIndexedDrawList returns exactly core::buildDrawList's
-// items. Rows are random but seeded: runs of tiny events, long events, long idle stretches,
+// The fold index (fold_index.h) must not change what is drawn: for any row meeting
+// buildDrawList's contract and any window, the draw list built with the index equals the one
+// built without it. Rows are random but seeded: runs of tiny events, long events, long idle stretches,
 // zero-length events, plain rows and rows selected through an index list (a nesting level).
-#include "ui/timeline/foldindex.h"
-
+#include "gaplens/core/fold_index.h"
 #include "gaplens/core/lod.h"
 
 #include <QTest>
@@ -13,7 +12,6 @@
 #include <random>
 
 using namespace gaplens;
-using namespace gaplens::ui;
 using core::TimeNs;
 
 namespace {
@@ -122,13 +120,13 @@ private slots:
         }
         const Row &columns = throughIndexList ? doubled : row;
         const core::RowView view{columns.start, columns.end, level};
-        const RowFoldIndex index(view);
+        const core::FoldIndex index(view);
         QCOMPARE(index.isEmpty(), events < 256);
         std::vector<core::DrawItem> expected, actual;
         std::size_t folds = 0, singles = 0;
         for (const auto &w : windows(row, 7)) {
             core::buildDrawList(view, w, expected, minPx);
-            buildIndexedDrawList(view, index, w, actual, minPx);
+            core::buildDrawList(view, w, actual, minPx, &index);
             QString why;
             QVERIFY2(sameItems(actual, expected, why),
                      qPrintable(QStringLiteral("window [%1, %2) over %3 px: ").arg(w.start).arg(w.end).arg(w.widthPx) + why));
@@ -150,9 +148,9 @@ private slots:
             row.end.push_back(2 * i + 1);
         }
         const core::RowView view{row.start, row.end, {}};
-        const RowFoldIndex index(view);
+        const core::FoldIndex index(view);
         std::vector<core::DrawItem> items;
-        buildIndexedDrawList(view, index, {0, 2'000'000, 1920}, items);
+        core::buildDrawList(view, {0, 2'000'000, 1920}, items, core::kMinVisiblePx, &index);
         QCOMPARE(items.size(), std::size_t(1));
         QCOMPARE(items[0].count, 1'000'000u);
         QCOMPARE(items[0].end, TimeNs(1'999'999));
@@ -161,8 +159,8 @@ private slots:
             row.start[i] += 10'000;
             row.end[i] += 10'000;
         }
-        const RowFoldIndex split(core::RowView{row.start, row.end, {}});
-        buildIndexedDrawList(core::RowView{row.start, row.end, {}}, split, {0, 2'010'000, 1920}, items);
+        const core::FoldIndex split(core::RowView{row.start, row.end, {}});
+        core::buildDrawList(core::RowView{row.start, row.end, {}}, {0, 2'010'000, 1920}, items, core::kMinVisiblePx, &split);
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].last, 499'999u);
         QCOMPARE(items[1].first, 500'000u);
@@ -170,4 +168,4 @@ private slots:
 };
 
 QTEST_APPLESS_MAIN(TestFoldIndex)
-#include "tst_foldindex.moc"
+#include "tst_fold_index.moc"
