@@ -53,36 +53,22 @@ QString TimelineModel::str(core::StringId id) const
     return QString::fromStdString(t->str(id));
 }
 
-QColor TimelineModel::kernelColor(core::StringId name) const
+QColor TimelineModel::cachedColor(std::vector<QRgb> &cache, core::StringId name,
+                                  QColor (*colorOf)(std::string_view)) const
 {
-    if (m_kernelColors.size() <= name)
-        m_kernelColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
-    QRgb &c = m_kernelColors[name];
+    // The colour functions hash or search the name: far too slow per drawn item, so each
+    // name's colour is computed once per capture.
+    if (cache.size() <= name)
+        cache.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
+    QRgb &c = cache[name];
     if (c == 0)
-        c = ui::kernelColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
+        c = colorOf(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
     return QColor::fromRgb(c);
 }
 
-QColor TimelineModel::apiColor(core::StringId name) const
-{
-    // Cached like the others: ui::apiColor searches the name, far too slow per drawn item.
-    if (m_apiColors.size() <= name)
-        m_apiColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
-    QRgb &c = m_apiColors[name];
-    if (c == 0)
-        c = ui::apiColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
-    return QColor::fromRgb(c);
-}
-
-QColor TimelineModel::nvtxColor(core::StringId name) const
-{
-    if (m_nvtxColors.size() <= name)
-        m_nvtxColors.resize(trace() ? std::max<std::size_t>(trace()->strings.size(), name + 1) : name + 1, 0);
-    QRgb &c = m_nvtxColors[name];
-    if (c == 0)
-        c = ui::nvtxColor(trace() ? std::string_view(trace()->str(name)) : std::string_view()).rgb();
-    return QColor::fromRgb(c);
-}
+QColor TimelineModel::kernelColor(core::StringId name) const { return cachedColor(m_kernelColors, name, ui::kernelColor); }
+QColor TimelineModel::apiColor(core::StringId name) const { return cachedColor(m_apiColors, name, ui::apiColor); }
+QColor TimelineModel::nvtxColor(core::StringId name) const { return cachedColor(m_nvtxColors, name, ui::nvtxColor); }
 
 void TimelineModel::rebuildRows()
 {

@@ -179,6 +179,7 @@ private:
     std::shared_ptr<const TimelineDerived> m_derived; // null until the worker's first result for m_data
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;
+    QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;
     mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
     GapHighlight m_gapHighlightKind = GapHighlight::None;
