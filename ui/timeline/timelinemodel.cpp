@@ -80,6 +80,15 @@ void TimelineModel::rebuildRows()
         y += height;
         m_rows.push_back(std::move(row));
     };
+    // One row per nesting level of a copy, NVTX or API track; the label on the first.
+    auto addLevels = [&](TimelineRow row, std::size_t levelCount, const QString &label) {
+        row.indent = 1;
+        for (std::uint32_t d = 0; d < levelCount; ++d) {
+            row.level = d;
+            row.label = d == 0 ? label : QString();
+            add(row, kLevelHeight);
+        }
+    };
     const auto *t = trace();
     if (t) {
         for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
@@ -131,45 +140,24 @@ void TimelineModel::rebuildRows()
                         add(row, kLaneHeight);
                     }
                 }
-                for (std::uint32_t d = 0; d < gpu.copies.nesting.levelCount(); ++d) {
-                    TimelineRow row;
-                    row.kind = RowKind::Copies;
-                    row.rank = r;
-                    row.gpu = g;
-                    row.level = d;
-                    row.indent = 1;
-                    if (d == 0)
-                        row.label = QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId);
-                    add(row, kLevelHeight);
-                }
+                TimelineRow copies;
+                copies.kind = RowKind::Copies;
+                copies.rank = r;
+                copies.gpu = g;
+                addLevels(copies, gpu.copies.nesting.levelCount(), QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId));
             }
             for (auto th : rank.threads) {
                 const auto &thread = t->threads[th];
                 QString name = thread.name != core::kEmptyString ? QString::fromStdString(t->str(thread.name))
                                                                  : QStringLiteral("thread");
                 name += QStringLiteral(" (%1)").arg(thread.tid);
-                for (std::uint32_t d = 0; d < thread.nvtx.nesting.levelCount(); ++d) {
-                    TimelineRow row;
-                    row.kind = RowKind::Nvtx;
-                    row.rank = r;
-                    row.thread = th;
-                    row.level = d;
-                    row.indent = 1;
-                    if (d == 0)
-                        row.label = name + QStringLiteral(" · NVTX");
-                    add(row, kLevelHeight);
-                }
-                for (std::uint32_t d = 0; d < thread.api.nesting.levelCount(); ++d) {
-                    TimelineRow row;
-                    row.kind = RowKind::Api;
-                    row.rank = r;
-                    row.thread = th;
-                    row.level = d;
-                    row.indent = 1;
-                    if (d == 0)
-                        row.label = name + QStringLiteral(" · CUDA API");
-                    add(row, kLevelHeight);
-                }
+                TimelineRow levels;
+                levels.rank = r;
+                levels.thread = th;
+                levels.kind = RowKind::Nvtx;
+                addLevels(levels, thread.nvtx.nesting.levelCount(), name + QStringLiteral(" · NVTX"));
+                levels.kind = RowKind::Api;
+                addLevels(levels, thread.api.nesting.levelCount(), name + QStringLiteral(" · CUDA API"));
             }
         }
     }
