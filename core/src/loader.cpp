@@ -27,8 +27,8 @@ using detail::ReportData;
 // With fewer files than a few per core, each file is read as two parts (GPU + CUDA API
 // tables, NVTX table) on two connections, so one or two big files also keep every core
 // busy; the parts are joined afterwards.
-std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, StringPool &strings,
-                                    const ProgressFn &progress, const CancelToken *cancel)
+std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, bool directTableScan,
+                                    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
 {
     const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
     struct Item
@@ -68,7 +68,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
             try {
                 results[i] = detail::readReport(
                     files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); },
-                    cancel, items[i].part);
+                    cancel, items[i].part, directTableScan);
                 report(i, "done", 1000);
             } catch (const detail::CancelledError &) {
                 cancelled = true;
@@ -333,7 +333,7 @@ std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const Progres
         return trace;
     }
     try {
-        auto reports = readReports(files, threads, trace->strings, progress, cancel);
+        auto reports = readReports(files, threads, options.directTableScan, trace->strings, progress, cancel);
         mergeIntoTrace(*trace, reports, options);
     } catch (const detail::CancelledError &) {
         auto cancelled = std::make_shared<TraceSet>();

@@ -3,6 +3,7 @@
 
 #include "resident_memory.h"
 #include "sqlite_db.h"
+#include "table_scan.h"
 
 #include <fmt/format.h>
 
@@ -101,8 +102,8 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-           ReportPart part)
-        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel), m_part(part)
+           ReportPart part, bool directScan)
+        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel), m_part(part), m_directScan(directScan)
     {
         m_data.report.path = path;
     }
@@ -183,24 +184,40 @@ private:
         return m_db.hasTable("META_DATA_EXPORT") || m_db.hasTable("EXPORT_META_DATA") || m_db.hasTable("StringIds");
     }
 
-    // Selects the wanted columns by name; a missing optional column reads as NULL, a missing
-    // required one skips the table with a warning (returns empty string).
-    std::string selectSql(std::string_view table, std::initializer_list<std::string_view> required,
-                          std::initializer_list<std::string_view> optional, std::string_view where = {})
+    // The wanted columns by name: a missing optional column reads as NULL (empty name), a
+    // missing required one skips the table with a warning (nullopt). `text` columns are read
+    // as text, the others as integers.
+    std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table,
+                                                         std::initializer_list<std::string_view> required,
+                                                         std::initializer_list<std::string_view> optional,
+                                                         std::initializer_list<std::string_view> text = {})
     {
-        const auto cols = m_db.columns(table);
-        std::string list;
+        const auto have = m_db.columns(table);
+        auto isText = [&](std::string_view c) { return std::find(text.begin(), text.end(), c) != text.end(); };
+        std::vector<ScanColumn> columns;
         for (auto c : required) {
-            if (!cols.count(c)) {
+            if (!have.count(c)) {
                 m_data.report.warnings.push_back(
                     fmt::format("table {} has no column {}: its rows were not read", table, c));
-                return {};
+                return std::nullopt;
             }
-            list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", c);
+            columns.push_back({std::string(c), isText(c)});
         }
         for (auto c : optional)
-            list += cols.count(c) ? fmt::format(", \"{}\"", c) : std::string(", NULL");
-        return fmt::format("SELECT {} FROM \"{}\"{}{}", list, table, where.empty() ? "" : " WHERE ", where);
+            columns.push_back({have.count(c) ? std::string(c) : std::string(), isText(c)});
+        return columns;
+    }
+
+    std::string selectSql(std::string_view table, std::initializer_list<std::string_view> required,
+                          std::initializer_list<std::string_view> optional)
+    {
+        const auto columns = wantedColumns(table, required, optional);
+        if (!columns)
+            return {};
+        std::string list;
+        for (const auto &c : *columns)
+            list += fmt::format("{}{}", list.empty() ? "" : ", ", c.name.empty() ? "NULL" : fmt::format("\"{}\"", c.name));
+        return fmt::format("SELECT {} FROM \"{}\"", list, table);
     }
 
     void readMetadata()
@@ -338,7 +355,7 @@ private:
     }
 
     // Validates start/end of one row; counts and rejects the broken ones.
-    bool validInterval(const Statement &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
+    bool validInterval(const TableScan &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
     {
         const auto rawStart = stmt.optionalInt64(startCol);
         if (!rawStart) {
@@ -393,15 +410,15 @@ private:
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
         if (!m_db.hasTable(kTable))
             return;
-        const auto sql = selectSql(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
-                                   {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ", "blockX",
-                                    "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                                    "dynamicSharedMemory"});
-        if (sql.empty())
+        auto columns = wantedColumns(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
+                                     {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ",
+                                      "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                                      "dynamicSharedMemory"});
+        if (!columns)
             return;
         const auto rows = tableRows(kTable);
         std::uint64_t seen = 0;
-        Statement stmt(m_db.handle(), sql);
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
         while (stmt.step()) {
             countRow();
             ++seen;
@@ -424,7 +441,7 @@ private:
 
     // The appends of one row, inlined into one body (flatten): called out of line, the
     // vectors' push_back calls were a tenth of the load's CPU time.
-    [[gnu::flatten]] static void appendKernel(KernelColumns &k, const Statement &stmt, TimeNs start, TimeNs end,
+    [[gnu::flatten]] static void appendKernel(KernelColumns &k, const TableScan &stmt, TimeNs start, TimeNs end,
                                               StringId shortName, StringId demangledName)
     {
         k.start.push_back(start);
@@ -475,16 +492,14 @@ private:
         if (!m_db.hasTable(table))
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
-        const auto sql = memset
-            ? selectSql(table, {"start", "end", "deviceId"},
-                        {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"})
-            : selectSql(table, {"start", "end", "deviceId"},
-                        {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
-        if (sql.empty())
+        auto columns = wantedColumns(table, {"start", "end", "deviceId"},
+                                     {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind",
+                                      "dstKind"});
+        if (!columns)
             return;
         const auto rows = tableRows(table);
         std::uint64_t seen = 0;
-        Statement stmt(m_db.handle(), sql);
+        TableScan stmt(m_db, table, std::move(*columns), m_directScan);
         while (stmt.step()) {
             countRow();
             ++seen;
@@ -520,7 +535,7 @@ private:
         }
     }
 
-    static MemKind memKindFrom(const Statement &stmt, int col)
+    static MemKind memKindFrom(const TableScan &stmt, int col)
     {
         const auto v = stmt.optionalInt64(col);
         return v && *v >= 0 && *v <= 4 ? MemKind(*v) : MemKind::Unknown;
@@ -576,8 +591,8 @@ private:
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!m_db.hasTable(kTable))
             return;
-        const auto sql = selectSql(kTable, {"start", "end", "nameId"}, {"eventClass", "globalTid", "correlationId"});
-        if (sql.empty())
+        auto columns = wantedColumns(kTable, {"start", "end", "nameId"}, {"eventClass", "globalTid", "correlationId"});
+        if (!columns)
             return;
         struct Backtrace
         {
@@ -589,7 +604,7 @@ private:
         std::vector<Backtrace> backtraces;
         m_apiRowsTotal = tableRows(kTable);
         m_apiRowsSeen = 0;
-        Statement stmt(m_db.handle(), sql);
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
         while (stmt.step()) {
             countRow();
             ++m_apiRowsSeen;
@@ -685,15 +700,16 @@ private:
         static constexpr std::string_view kTable = "NVTX_EVENTS";
         if (!m_db.hasTable(kTable))
             return;
-        const auto sql = selectSql(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"});
-        if (sql.empty())
+        auto columns = wantedColumns(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"},
+                                     {"text"});
+        if (!columns)
             return;
         std::unordered_map<std::int64_t, StringId> domains; // domainId -> name (the last create row wins)
         const auto rows = tableRows(kTable);
         std::uint64_t seen = 0;
         // All rows, filtered here: `WHERE eventType IN (...)` made SQLite probe an ephemeral
         // index for every row (sqlite3BtreeIndexMoveto in the profile).
-        Statement stmt(m_db.handle(), sql);
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
         while (stmt.step()) {
             ++seen;
             const auto type = stmt.int64(1); // NULL reads as 0: not a kept type
@@ -752,7 +768,7 @@ private:
     }
 
     // The NVTX name is COALESCE(text, StringIds[textId]).
-    StringId nvtxText(const Statement &stmt, int textCol, int textIdCol)
+    StringId nvtxText(const TableScan &stmt, int textCol, int textIdCol)
     {
         if (const auto text = stmt.optionalText(textCol))
             return internText(*text);
@@ -825,6 +841,7 @@ private:
     const StageFn &m_stage;
     const CancelToken *m_cancel;
     ReportPart m_part;
+    bool m_directScan; // big tables through TableScan's own page decoding
     ReportData m_data;
 
     std::vector<StringId> m_stringIds;
@@ -860,13 +877,13 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-                      ReportPart part)
+                      ReportPart part, bool directTableScan)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel, part);
+        Reader reader(path, strings, stage, cancel, part, directTableScan);
         return reader.run();
     } catch (const CancelledError &) {
         throw;

@@ -38,8 +38,10 @@ using StageFn = std::function<void(const char *stage, int permilleOfReport)>;
 enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
 
 // Never throws except CancelledError: problems with the file end up in ReportData::error.
+// directTableScan: see LoadOptions::directTableScan.
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage,
-                      const CancelToken *cancel, ReportPart part = ReportPart::Everything);
+                      const CancelToken *cancel, ReportPart part = ReportPart::Everything,
+                      bool directTableScan = true);
 
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.

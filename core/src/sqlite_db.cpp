@@ -38,7 +38,7 @@ std::optional<std::string_view> Statement::optionalText(int column) const
     return std::string_view(p, std::size_t(sqlite3_column_bytes(m_stmt, column)));
 }
 
-Database::Database(const std::string &path)
+Database::Database(const std::string &path) : m_path(path)
 {
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {

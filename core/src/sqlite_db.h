@@ -63,6 +63,7 @@ public:
     Database &operator=(const Database &) = delete;
 
     sqlite3 *handle() const { return m_db; }
+    const std::string &path() const { return m_path; }
     const std::set<std::string, std::less<>> &tables() const { return m_tables; }
     bool hasTable(std::string_view name) const { return m_tables.count(name) != 0; }
     // Column names of a table (empty when the table does not exist).
@@ -71,6 +72,7 @@ public:
     std::optional<std::string> scalarText(const std::string &sql) const;
 
 private:
+    std::string m_path;
     sqlite3 *m_db = nullptr;
     std::set<std::string, std::less<>> m_tables;
 };

@@ -31,6 +31,11 @@ struct LoadOptions
     // loaded: one LoadError says so, before any row is read. 0 = MemAvailable from
     // /proc/meminfo at load time (no check where that is unknown); tests set a tiny limit.
     std::uint64_t memoryLimitBytes = 0;
+    // The big tables (kernels, copies, CUDA API calls, NVTX) are scanned by decoding the
+    // file's b-tree pages directly (core/src/table_scan.h), handing over to SQLite for
+    // anything it does not decode itself. false: every row through SQLite statements, for
+    // tests that compare the two and for the benchmark.
+    bool directTableScan = true;
 };
 
 // What loading the files would take, from row counts only: max(rowid) of each table the

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: MIT
+// The SQLite file format as used here: https://www.sqlite.org/fileformat2.html
+// (database header, b-tree pages, cell payload and overflow, record format).
+#include "table_scan.h"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+namespace gaplens::core::detail {
+namespace {
+
+constexpr int kMissing = -1; // column not in the table: NULL
+constexpr int kIsRowid = -2; // the table's INTEGER PRIMARY KEY: the row's rowid
+
+constexpr std::uint8_t kTableInterior = 0x05;
+constexpr std::uint8_t kTableLeaf = 0x0d;
+constexpr std::uint8_t kIndexInterior = 0x02;
+constexpr std::uint8_t kIndexLeaf = 0x0a;
+constexpr unsigned kMaxDepth = 19; // SQLite's BTCURSOR_MAX_DEPTH - 1: deeper is corrupt there
+constexpr std::size_t kReadAheadBytes = 1 << 20;
+constexpr std::uint64_t kMaxPayload = 1u << 30; // SQLite's SQLITE_MAX_LENGTH is 1e9
+
+std::uint32_t be16(const std::uint8_t *p) { return std::uint32_t(p[0]) << 8 | p[1]; }
+std::uint32_t be32(const std::uint8_t *p)
+{
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+}
+
+// SQLite's varint: 1 to 9 bytes, big-endian, 7 bits per byte except a 9th of 8 bits.
+// Returns the bytes used, or 0 when it would run past `end`.
+int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &value)
+{
+    if (p < end && p[0] < 0x80) {
+        value = p[0];
+        return 1;
+    }
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) {
+        if (p + i >= end)
+            return 0;
+        v = (v << 7) | (p[i] & 0x7f);
+        if (!(p[i] & 0x80)) {
+            value = v;
+            return i + 1;
+        }
+    }
+    if (p + 8 >= end)
+        return 0;
+    value = (v << 8) | p[8];
+    return 9;
+}
+
+// Bytes of a value of this serial type in the record body (10 and 11 are reserved).
+std::uint64_t serialSize(std::uint64_t type)
+{
+    static constexpr std::uint8_t kSmall[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+    return type < 12 ? kSmall[type] : (type - 12) / 2;
+}
+
+bool isIntType(std::uint64_t type) { return type <= 6 || type == 8 || type == 9; }
+bool isTextType(std::uint64_t type) { return type == 0 || (type >= 13 && (type & 1)); }
+
+std::string upper(std::string_view s)
+{
+    std::string out(s);
+    for (auto &c : out)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// An SQL identifier ("...") or string literal ('...') with the quote doubled inside.
+std::string sqlQuoted(std::string_view name, char quote = '"')
+{
+    std::string out(1, quote);
+    for (char c : name) {
+        out += c;
+        if (c == quote)
+            out += quote;
+    }
+    return out + quote;
+}
+
+} // namespace
+
+// The file's pages, read with pread: runs of consecutive pages in one call, since a table
+// written in rowid order lies mostly in consecutive pages.
+class TableScan::Pages
+{
+public:
+    // nullptr with `whyNot` set when the header asks for something the scan does not decode.
+    static std::unique_ptr<Pages> open(const std::string &path, std::string &whyNot)
+    {
+        std::error_code ec;
+        if (std::filesystem::exists(path + "-wal", ec) || std::filesystem::exists(path + "-journal", ec)) {
+            whyNot = "a WAL or rollback journal lies beside the file";
+            return nullptr;
+        }
+        auto pages = std::unique_ptr<Pages>(new Pages);
+        pages->m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (pages->m_fd < 0) {
+            whyNot = fmt::format("cannot open: {}", std::strerror(errno));
+            return nullptr;
+        }
+        struct stat st{};
+        std::uint8_t header[100];
+        if (fstat(pages->m_fd, &st) != 0 || !pages->readAt(header, sizeof header, 0)) {
+            whyNot = "cannot read the database header";
+            return nullptr;
+        }
+        std::uint32_t pageSize = be16(header + 16);
+        if (pageSize == 1)
+            pageSize = 65536;
+        if (std::memcmp(header, "SQLite format 3", 16) != 0 || pageSize < 512 || pageSize > 65536 ||
+            (pageSize & (pageSize - 1)) != 0) {
+            whyNot = "the database header does not parse";
+            return nullptr;
+        }
+        if (header[18] != 1 || header[19] != 1) {
+            whyNot = "the database is in WAL mode";
+            return nullptr;
+        }
+        if (be32(header + 56) != 1) {
+            whyNot = "text is not UTF-8";
+            return nullptr;
+        }
+        pages->m_pageSize = pageSize;
+        pages->m_usable = pageSize - header[20];
+        if (pages->m_usable < 480) {
+            whyNot = "the pages' usable size is below SQLite's minimum";
+            return nullptr;
+        }
+        pages->m_pageCount = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(st.st_size) / pageSize,
+                                                                    std::numeric_limits<std::uint32_t>::max()));
+        pages->m_maxRun = std::max<std::uint32_t>(1, std::uint32_t(kReadAheadBytes / pageSize));
+        return pages;
+    }
+
+    ~Pages()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+    std::uint32_t usable() const { return m_usable; }
+    std::uint32_t maxCells() const { return (m_pageSize - 8) / 6; } // SQLite's MX_CELL
+    std::uint32_t pageCount() const { return m_pageCount; }
+    bool valid(std::uint32_t page) const { return page >= 1 && page <= m_pageCount; }
+
+    // Page `page`, valid until the next call. `followers` are the page numbers expected next
+    // (siblings): when they continue a run of consecutive pages they are read in the same call.
+    const std::uint8_t *page(std::uint32_t page, std::uint32_t consecutiveAfter = 0)
+    {
+        if (!valid(page))
+            return nullptr;
+        if (page >= m_first && page < m_first + m_count)
+            return m_buffer.data() + std::size_t(page - m_first) * m_pageSize;
+        const std::uint32_t run =
+            std::min({consecutiveAfter + 1, m_maxRun, m_pageCount - page + 1});
+        m_buffer.resize(std::size_t(run) * m_pageSize);
+        if (!readAt(m_buffer.data(), m_buffer.size(), std::uint64_t(page - 1) * m_pageSize)) {
+            m_count = 0;
+            return nullptr;
+        }
+        m_first = page;
+        m_count = run;
+        return m_buffer.data();
+    }
+
+    // A page into its own buffer (interior and overflow pages, which must outlive the run).
+    bool copy(std::uint32_t page, std::vector<std::uint8_t> &out)
+    {
+        if (!valid(page))
+            return false;
+        out.resize(m_pageSize);
+        if (page >= m_first && page < m_first + m_count) {
+            std::memcpy(out.data(), m_buffer.data() + std::size_t(page - m_first) * m_pageSize, m_pageSize);
+            return true;
+        }
+        return readAt(out.data(), m_pageSize, std::uint64_t(page - 1) * m_pageSize);
+    }
+
+private:
+    Pages() = default;
+
+    bool readAt(std::uint8_t *into, std::size_t bytes, std::uint64_t offset) const
+    {
+        while (bytes > 0) {
+            const auto got = ::pread(m_fd, into, bytes, off_t(offset));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                return false;
+            into += got;
+            bytes -= std::size_t(got);
+            offset += std::uint64_t(got);
+        }
+        return true;
+    }
+
+    int m_fd = -1;
+    std::uint32_t m_pageSize = 0, m_usable = 0, m_pageCount = 0, m_maxRun = 1;
+    std::vector<std::uint8_t> m_buffer;
+    std::uint32_t m_first = 0, m_count = 0;
+};
+
+// An interior page on the way down: its bytes and the next child to visit.
+struct TableScan::Frame
+{
+    std::vector<std::uint8_t> bytes;
+    std::uint32_t header = 0; // offset of the b-tree page header (100 on page 1)
+    std::uint32_t cells = 0;
+    std::uint32_t next = 0;   // child index; `cells` is the right-most pointer
+
+    // Child page `i`, or 0 when the cell pointer leads outside the page.
+    std::uint32_t child(std::uint32_t i, std::uint32_t usable) const
+    {
+        if (i == cells)
+            return be32(bytes.data() + header + 8);
+        const std::uint32_t at = be16(bytes.data() + header + 12 + 2 * i);
+        return at + 4 <= usable ? be32(bytes.data() + at) : 0;
+    }
+};
+
+TableScan::TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct)
+    : m_db(db), m_table(table), m_columns(std::move(columns)), m_values(m_columns.size())
+{
+    if (direct)
+        prepareDirect();
+    else
+        handOver({});
+}
+
+TableScan::~TableScan() = default;
+
+void TableScan::prepareDirect()
+{
+    auto notDirect = [&](std::string reason) {
+        m_fallbackReason = std::move(reason);
+        handOver({});
+    };
+    std::uint32_t root = 0;
+    std::string sql;
+    {
+        Statement stmt(m_db.handle(), fmt::format("SELECT rootpage, sql FROM sqlite_master WHERE type = 'table' "
+                                                  "AND name = {}",
+                                                  sqlQuoted(m_table, '\'')));
+        if (!stmt.step())
+            return notDirect("no such table in sqlite_master");
+        root = std::uint32_t(stmt.int64(0));
+        sql = upper(stmt.text(1));
+    }
+    if (sql.find("WITHOUT ROWID") != std::string::npos)
+        return notDirect("a WITHOUT ROWID table");
+
+    // Record field of each column: its position in table_xinfo (stored columns only).
+    struct Info
+    {
+        std::string name;
+        bool integerKey = false;
+        bool nullDefault = true;
+    };
+    std::vector<Info> fields;
+    int keyColumns = 0;
+    {
+        Statement stmt(m_db.handle(), fmt::format("PRAGMA table_xinfo({})", sqlQuoted(m_table)));
+        while (stmt.step()) {
+            if (stmt.int64(6) != 0)
+                return notDirect("the table has hidden or generated columns");
+            Info info{upper(stmt.text(1)), false, stmt.isNull(4)};
+            if (info.name == "ROWID" || info.name == "OID" || info.name == "_ROWID_")
+                return notDirect("a column is named like the rowid");
+            if (stmt.int64(5) > 0) {
+                ++keyColumns;
+                info.integerKey = upper(stmt.text(2)) == "INTEGER";
+            }
+            fields.push_back(std::move(info));
+        }
+    }
+    for (auto &f : fields)
+        f.integerKey = f.integerKey && keyColumns == 1;
+    const bool anyIntegerKey = std::any_of(fields.begin(), fields.end(), [](const Info &f) { return f.integerKey; });
+    if (anyIntegerKey && sql.find("DESC") != std::string::npos)
+        return notDirect("an INTEGER PRIMARY KEY that may be DESC (not a rowid alias)");
+
+    m_recordIndex.assign(m_columns.size(), kMissing);
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        if (m_columns[c].name.empty())
+            continue;
+        const auto name = upper(m_columns[c].name);
+        const auto it = std::find_if(fields.begin(), fields.end(), [&](const Info &f) { return f.name == name; });
+        if (it == fields.end())
+            return notDirect(fmt::format("no column {}", m_columns[c].name));
+        if (it->integerKey) {
+            m_recordIndex[c] = kIsRowid;
+            continue;
+        }
+        m_recordIndex[c] = int(it - fields.begin());
+        m_fieldsNeeded = std::max(m_fieldsNeeded, m_recordIndex[c] + 1);
+    }
+    m_nullDefault.resize(fields.size());
+    for (std::size_t f = 0; f < fields.size(); ++f)
+        m_nullDefault[f] = fields[f].nullDefault;
+    m_fieldType.resize(std::size_t(m_fieldsNeeded));
+    m_fieldOffset.resize(std::size_t(m_fieldsNeeded));
+
+    std::string whyNot;
+    m_pages = Pages::open(m_db.path(), whyNot);
+    if (!m_pages)
+        return notDirect(whyNot);
+    const auto *page = m_pages->page(root);
+    if (!page)
+        return notDirect("the table's root page cannot be read");
+    const std::uint32_t header = root == 1 ? 100 : 0;
+    const auto type = page[header];
+    if (type == kIndexInterior || type == kIndexLeaf)
+        return notDirect("the table is stored as an index b-tree");
+    if (type == kTableLeaf) {
+        m_leaf = page;
+        m_leafHeader = header;
+        m_leafCells = be16(page + header + 3);
+    } else if (type == kTableInterior) {
+        Frame frame;
+        if (!m_pages->copy(root, frame.bytes))
+            return notDirect("the table's root page cannot be read");
+        frame.header = header;
+        frame.cells = be16(frame.bytes.data() + header + 3);
+        if (header + 12 + 2 * frame.cells > m_pages->usable())
+            return notDirect("the table's root page does not parse");
+        m_stack.push_back(std::move(frame));
+    } else {
+        return notDirect("the table's root page is not a b-tree page");
+    }
+    ++m_pagesVisited;
+}
+
+void TableScan::handOver(const std::string &limitClause)
+{
+    std::string list;
+    for (const auto &c : m_columns)
+        list += fmt::format("{}{}", list.empty() ? "" : ", ", c.name.empty() ? std::string("NULL") : sqlQuoted(c.name));
+    m_statement = std::make_unique<Statement>(
+        m_db.handle(), fmt::format("SELECT {} FROM {}{}", list, sqlQuoted(m_table), limitClause));
+    m_pages.reset();
+    m_stack.clear();
+    m_leaf = nullptr;
+}
+
+bool TableScan::step()
+{
+    if (m_statement)
+        return m_statement->step();
+    if (m_done)
+        return false;
+    switch (stepDirect()) {
+    case Step::Row:
+        ++m_directRows;
+        return true;
+    case Step::Done:
+        m_done = true;
+        return false;
+    case Step::Unsupported:
+        break;
+    }
+    // SQLite continues after the rows returned so far, counted, not looked up by rowid: in
+    // a corrupt file rowids may be garbage or out of order, and a count still resumes
+    // exactly where SQLite's own scan of the same cells would be (it then fails, or not, as
+    // it would have). Skipping rows is a walk over cells, no column is decoded.
+    m_fallbackReason = std::move(m_pendingReason);
+    handOver(m_directRows > 0 ? fmt::format(" LIMIT -1 OFFSET {}", m_directRows) : std::string());
+    return m_statement->step();
+}
+
+TableScan::Step TableScan::unsupported(std::string reason)
+{
+    m_pendingReason = std::move(reason);
+    return Step::Unsupported;
+}
+
+TableScan::Step TableScan::stepDirect()
+{
+    while (true) {
+        if (m_leaf && m_leafCell < m_leafCells) {
+            const std::uint32_t usable = m_pages->usable();
+            const std::uint32_t at = be16(m_leaf + m_leafHeader + 8 + 2 * m_leafCell++);
+            if (at < m_leafHeader + 8 + 2 * m_leafCells || at >= usable)
+                return unsupported("a leaf cell lies outside its page");
+            return decodeCell(m_leaf + at);
+        }
+        if (const auto s = nextLeaf(); s != Step::Row)
+            return s;
+    }
+}
+
+// Descends to the next leaf page in key order. Row: a leaf is current (possibly empty).
+TableScan::Step TableScan::nextLeaf()
+{
+    m_leaf = nullptr;
+    const std::uint32_t usable = m_pages->usable();
+    while (!m_stack.empty()) {
+        Frame &frame = m_stack.back();
+        if (frame.next > frame.cells) {
+            m_stack.pop_back();
+            continue;
+        }
+        const std::uint32_t index = frame.next++;
+        const std::uint32_t child = frame.child(index, usable);
+        // Leaves stored in consecutive pages are read in one call (not interior pages: only
+        // one of them is needed before the leaves below it are read).
+        std::uint32_t consecutive = 0;
+        const bool childrenAreLeaves = m_leafDepth != 0 && m_stack.size() == m_leafDepth;
+        for (std::uint32_t i = index + 1; childrenAreLeaves && i <= frame.cells && consecutive < 256; ++i) {
+            if (frame.child(i, usable) != child + consecutive + 1)
+                break;
+            ++consecutive;
+        }
+        if (++m_pagesVisited > m_pages->pageCount())
+            return unsupported("the b-tree visits more pages than the file has");
+        const auto *page = m_pages->page(child, consecutive);
+        if (!page)
+            return unsupported(fmt::format("page {} cannot be read", child));
+        const std::uint32_t header = child == 1 ? 100 : 0;
+        const std::uint32_t cells = be16(page + header + 3);
+        // SQLite's own checks when it enters a child page (btreeInitPage, getAndInitPage).
+        if (cells < 1 || cells > m_pages->maxCells())
+            return unsupported(fmt::format("page {} has a cell count SQLite rejects", child));
+        if (page[header] == kTableLeaf) {
+            if (header + 8 + 2 * cells > usable)
+                return unsupported("a leaf page's cell count does not fit the page");
+            m_leaf = page;
+            m_leafHeader = header;
+            m_leafCell = 0;
+            m_leafCells = cells;
+            m_leafDepth = m_stack.size();
+            return Step::Row;
+        }
+        if (page[header] != kTableInterior || header + 12 + 2 * cells > usable)
+            return unsupported(fmt::format("page {} is not a table b-tree page", child));
+        if (m_stack.size() >= kMaxDepth)
+            return unsupported("the b-tree is deeper than any real one");
+        Frame next;
+        if (!m_pages->copy(child, next.bytes))
+            return unsupported(fmt::format("page {} cannot be read", child));
+        next.header = header;
+        next.cells = cells;
+        m_stack.push_back(std::move(next));
+    }
+    return Step::Done;
+}
+
+TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
+{
+    const std::uint32_t usable = m_pages->usable();
+    const std::uint8_t *pageEnd = m_leaf + usable;
+    std::uint64_t payloadSize = 0, key = 0;
+    int n = readVarint(cell, pageEnd, payloadSize);
+    if (n == 0)
+        return unsupported("a cell's payload size does not parse");
+    cell += n;
+    n = readVarint(cell, pageEnd, key);
+    if (n == 0)
+        return unsupported("a cell's rowid does not parse");
+    cell += n;
+    const auto rowid = std::int64_t(key);
+
+    // Payload kept on the leaf page, the rest on a chain of overflow pages (fileformat2 2.3.1).
+    const std::uint64_t maxLocal = usable - 35;
+    if (payloadSize <= maxLocal) {
+        if (cell + payloadSize > pageEnd)
+            return unsupported("a cell runs past its page");
+        return decodeRecord(cell, std::size_t(payloadSize), rowid);
+    }
+    if (payloadSize > std::min<std::uint64_t>(std::uint64_t(m_pages->pageCount()) * usable, kMaxPayload))
+        return unsupported("a cell's payload is larger than the file or SQLite's maximum");
+    const std::uint64_t minLocal = (std::uint64_t(usable) - 12) * 32 / 255 - 23;
+    const std::uint64_t k = minLocal + (payloadSize - minLocal) % (usable - 4);
+    const std::uint64_t local = k <= maxLocal ? k : minLocal;
+    if (cell + local + 4 > pageEnd)
+        return unsupported("a cell runs past its page");
+    m_payload.assign(cell, cell + local);
+    std::uint32_t overflow = be32(cell + local);
+    std::vector<std::uint8_t> page;
+    while (m_payload.size() < payloadSize) {
+        if (!m_pages->copy(overflow, page))
+            return unsupported(fmt::format("overflow page {} cannot be read", overflow));
+        const auto take = std::min<std::uint64_t>(payloadSize - m_payload.size(), usable - 4);
+        m_payload.insert(m_payload.end(), page.begin() + 4, page.begin() + 4 + std::ptrdiff_t(take));
+        overflow = be32(page.data());
+    }
+    return decodeRecord(m_payload.data(), m_payload.size(), rowid);
+}
+
+TableScan::Step TableScan::decodeRecord(const std::uint8_t *record, std::size_t size, std::int64_t rowid)
+{
+    const std::uint8_t *end = record + size;
+    std::uint64_t headerSize = 0;
+    const int n = readVarint(record, end, headerSize);
+    // 98307: the largest header SQLite's OP_Column accepts.
+    if (n == 0 || headerSize < std::uint64_t(n) || headerSize > size || headerSize > 98307)
+        return unsupported("a record header does not parse");
+    const std::uint8_t *types = record + n;
+    const std::uint8_t *typesEnd = record + headerSize;
+    std::uint64_t offset = 0;
+    int fields = 0;
+    for (; fields < m_fieldsNeeded && types < typesEnd; ++fields) {
+        std::uint64_t type = 0;
+        const int used = readVarint(types, typesEnd, type);
+        if (used == 0 || type == 10 || type == 11)
+            return unsupported("a record's serial type does not parse");
+        types += used;
+        m_fieldType[std::size_t(fields)] = type;
+        m_fieldOffset[std::size_t(fields)] = std::uint32_t(offset);
+        offset += serialSize(type);
+        if (offset > size - headerSize)
+            return unsupported("a record's values run past its payload");
+    }
+    // Where the whole header was read, SQLite's OP_Column requires the values to fill the
+    // payload exactly.
+    if (types >= typesEnd && offset != size - headerSize)
+        return unsupported("a record's values do not fill its payload");
+    const std::uint8_t *body = record + headerSize;
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        Value &v = m_values[c];
+        const int field = m_recordIndex[c];
+        if (field == kMissing) {
+            v.type = kNull;
+            continue;
+        }
+        if (field == kIsRowid) {
+            v.type = kRowid;
+            v.rowid = rowid;
+            continue;
+        }
+        if (field >= fields) { // a row written before ALTER TABLE ADD COLUMN: the column's default
+            if (!m_nullDefault[std::size_t(field)])
+                return unsupported("a short record of a column with a default value");
+            v.type = kNull;
+            continue;
+        }
+        v.type = m_fieldType[std::size_t(field)];
+        if (m_columns[c].text ? !isTextType(v.type) : !isIntType(v.type))
+            return unsupported(fmt::format("column {} holds a value of another type", m_columns[c].name));
+        v.data = body + m_fieldOffset[std::size_t(field)];
+    }
+    return Step::Row;
+}
+
+} // namespace gaplens::core::detail

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A full scan of one rowid table that decodes the file's b-tree pages itself.
+//
+// Why: for the big tables of an export (kernels, CUDA API calls, NVTX) SQLite's virtual
+// machine, record decoding and page cache were about half of a load (docs/PERFORMANCE.md).
+// A table scan needs none of that machinery: the rows are the cells of the table b-tree's
+// leaf pages, read in rowid order, and the SQLite file format is documented and stable.
+//
+// Exactness first: anything the scan does not decode itself exactly as SQLite would (a WAL
+// or journal beside the file, UTF-16 text, WITHOUT ROWID or generated columns, a value whose
+// type differs from the column's kind, a page that does not parse) hands the rest of the
+// scan to an SQLite statement that continues after the rows returned (`LIMIT -1 OFFSET n`),
+// so the rows are the ones `SELECT ... FROM table` returns, in the same order, either way;
+// a corrupt file then fails with SQLite's own error, as before. The pages are checked as
+// SQLite checks them while reading (cell counts, depth, record header sizes), so that what
+// SQLite rejects is handed to SQLite to reject.
+#include "sqlite_db.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core::detail {
+
+struct ScanColumn
+{
+    std::string name;  // empty: not in the table, reads as NULL
+    bool text = false; // read with optionalText/text; otherwise with int64/optionalInt64
+};
+
+class TableScan
+{
+public:
+    // Throws SqliteError only where preparing the SQLite statement would.
+    TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct = true);
+    ~TableScan();
+    TableScan(const TableScan &) = delete;
+    TableScan &operator=(const TableScan &) = delete;
+
+    // Advances to the next row; false when done. Throws SqliteError as Statement::step does.
+    bool step();
+
+    bool isNull(int column) const
+    {
+        if (m_statement)
+            return m_statement->isNull(column);
+        return m_values[std::size_t(column)].type == kNull;
+    }
+    std::int64_t int64(int column) const
+    {
+        if (m_statement)
+            return m_statement->int64(column);
+        return decodeInt(m_values[std::size_t(column)]);
+    }
+    std::optional<std::int64_t> optionalInt64(int column) const
+    {
+        if (m_statement)
+            return m_statement->optionalInt64(column);
+        const auto &v = m_values[std::size_t(column)];
+        if (v.type == kNull)
+            return std::nullopt;
+        return decodeInt(v);
+    }
+    std::optional<std::string_view> optionalText(int column) const
+    {
+        if (m_statement)
+            return m_statement->optionalText(column);
+        const auto &v = m_values[std::size_t(column)];
+        if (v.type == kNull)
+            return std::nullopt;
+        return std::string_view(reinterpret_cast<const char *>(v.data), (v.type - 13) / 2);
+    }
+    std::string_view text(int column) const { return optionalText(column).value_or(std::string_view()); }
+
+    // Why the scan is (or became) an SQLite statement; empty while it decodes pages itself.
+    // For tests and the benchmark.
+    const std::string &fallbackReason() const { return m_fallbackReason; }
+    // Rows decoded from pages directly (the rest came from the SQLite statement).
+    std::uint64_t directRows() const { return m_directRows; }
+
+private:
+    static constexpr std::uint64_t kNull = 0;
+    static constexpr std::uint64_t kRowid = ~std::uint64_t(0); // INTEGER PRIMARY KEY: the rowid
+
+    struct Value
+    {
+        std::uint64_t type = kNull; // SQLite serial type, or kRowid
+        const std::uint8_t *data = nullptr;
+        std::int64_t rowid = 0;
+    };
+    // Inline: called for every integer column of every row.
+    static std::int64_t decodeInt(const Value &v)
+    {
+        const std::uint8_t *p = v.data;
+        auto be = [p](int bytes) {
+            std::uint64_t x = 0;
+            for (int i = 0; i < bytes; ++i)
+                x = x << 8 | p[i];
+            return x;
+        };
+        switch (v.type) {
+        case 1: return std::int8_t(p[0]);
+        case 2: return std::int16_t(be(2));
+        case 3: return std::int64_t(be(3) << 40) >> 40;
+        case 4: return std::int32_t(be(4));
+        case 5: return std::int64_t(be(6) << 16) >> 16;
+        case 6: return std::int64_t(be(8));
+        case 9: return 1;
+        case kRowid: return v.rowid;
+        default: return 0; // NULL and the constant 0; nothing else passes decodeRecord's type check
+        }
+    }
+
+    class Pages;
+    struct Frame;
+    enum class Step { Row, Done, Unsupported };
+
+    void prepareDirect();
+    Step stepDirect();
+    Step nextLeaf();
+    Step decodeCell(const std::uint8_t *cell);
+    Step decodeRecord(const std::uint8_t *record, std::size_t size, std::int64_t rowid);
+    Step unsupported(std::string reason);
+    void handOver(const std::string &limitClause);
+
+    const Database &m_db;
+    std::string m_table;
+    std::vector<ScanColumn> m_columns;
+    std::unique_ptr<Statement> m_statement; // set once the scan is SQLite's
+
+    // Direct decoding.
+    std::unique_ptr<Pages> m_pages;
+    std::vector<Frame> m_stack;              // interior pages from the root down to the current leaf
+    const std::uint8_t *m_leaf = nullptr;    // current leaf page (in Pages' read buffer)
+    unsigned m_leafCell = 0, m_leafCells = 0;
+    std::uint32_t m_leafHeader = 0;          // 100 on page 1 (the file header), else 0
+    std::uint64_t m_pagesVisited = 0;        // a b-tree visiting more pages than the file has loops
+    std::vector<int> m_recordIndex;          // per column: its field in the record, or kMissing / kIsRowid
+    std::vector<bool> m_nullDefault;         // per record field: a short record reads it as NULL
+    int m_fieldsNeeded = 0;                  // fields of the record that are decoded
+    std::vector<std::uint64_t> m_fieldType;
+    std::vector<std::uint32_t> m_fieldOffset;
+    std::vector<Value> m_values;
+    std::vector<std::uint8_t> m_payload;     // a row spilled to overflow pages, reassembled
+    std::string m_pendingReason;
+    std::size_t m_leafDepth = 0;             // interior pages above a leaf, once a leaf was seen
+    bool m_done = false;
+    std::uint64_t m_directRows = 0;
+    std::string m_fallbackReason;
+};
+
+} // namespace gaplens::core::detail
