@@ -322,20 +322,27 @@ void TableScan::prepareDirect()
         return notDirect("the table's root page cannot be read");
     const std::uint32_t header = root == 1 ? 100 : 0;
     const auto type = page[header];
+    const std::uint32_t cells = be16(page + header + 3);
     if (type == kIndexInterior || type == kIndexLeaf)
         return notDirect("the table is stored as an index b-tree");
+    // As SQLite checks a root page: cell count and cell pointers within the page; an
+    // interior root has cells (except on page 1).
+    if (cells > m_pages->maxCells())
+        return notDirect("the table's root page has a cell count SQLite rejects");
     if (type == kTableLeaf) {
+        if (header + 8 + 2 * cells > m_pages->usable())
+            return notDirect("the table's root page does not parse");
         m_leaf = page;
         m_leafHeader = header;
-        m_leafCells = be16(page + header + 3);
+        m_leafCells = cells;
     } else if (type == kTableInterior) {
+        if (header + 12 + 2 * cells > m_pages->usable() || (cells == 0 && root != 1))
+            return notDirect("the table's root page does not parse");
         Frame frame;
         if (!m_pages->copy(root, frame.bytes))
             return notDirect("the table's root page cannot be read");
         frame.header = header;
-        frame.cells = be16(frame.bytes.data() + header + 3);
-        if (header + 12 + 2 * frame.cells > m_pages->usable())
-            return notDirect("the table's root page does not parse");
+        frame.cells = cells;
         m_stack.push_back(std::move(frame));
     } else {
         return notDirect("the table's root page is not a b-tree page");
