@@ -10,6 +10,7 @@ namespace gaplens::core {
 std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     m_levels.clear();
+    m_properlyNested = true;
     std::vector<std::uint8_t> depth;
     detail::reserveResident(depth, start.size());
     depth.resize(start.size(), 0);
@@ -20,7 +21,11 @@ std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std
         // inside it has ended, which keeps same-level intervals disjoint.
         while (!stack.empty() && end[stack.back()] <= start[i])
             stack.pop_back();
+        if (!stack.empty() && end[i] > end[stack.back()])
+            m_properlyNested = false;
         const std::size_t d = std::min(stack.size(), kMaxDepth);
+        if (stack.size() > kMaxDepth) // clamped: the last level may overlap
+            m_properlyNested = false;
         depth[i] = static_cast<std::uint8_t>(d);
         if (levelSizes.size() <= d)
             levelSizes.resize(d + 1, 0);
@@ -45,11 +50,16 @@ void NestingIndex::openAt(std::span<const TimeNs> start, std::span<const TimeNs>
         // Last interval on this level that starts at or before t.
         auto it = std::upper_bound(lvl.begin(), lvl.end(), t,
                                    [&](TimeNs value, std::uint32_t idx) { return value < start[idx]; });
-        if (it == lvl.begin())
+        if (it == lvl.begin()) {
+            if (m_properlyNested)
+                break;
             continue;
+        }
         const std::uint32_t idx = *std::prev(it);
         if (end[idx] > t)
             out.push_back(idx);
+        else if (m_properlyNested)
+            break; // nothing open here: nothing deeper is either
     }
 }
 

@@ -75,6 +75,8 @@ std::size_t gallopFrom(std::uint32_t &position, std::size_t n, IsBefore isBefore
 
 // NestingIndex::openAt (same result, same order) galloping on each level from the previous
 // query's position there; `levelPositions` holds one position per level and grows as needed.
+// A level skipped by the early stop keeps its old position: a later gallop starts further
+// back, which costs time, never a different answer.
 inline void openAtFrom(const NestingIndex &nesting, std::span<const TimeNs> start, std::span<const TimeNs> end,
                        TimeNs t, std::vector<std::uint32_t> &levelPositions, std::vector<std::uint32_t> &out)
 {
@@ -86,11 +88,11 @@ inline void openAtFrom(const NestingIndex &nesting, std::span<const TimeNs> star
         // Past the last interval on this level that starts at or before t.
         const std::size_t after = gallopFrom(levelPositions[depth], level.size(),
                                              [&](std::size_t i) { return start[level[i]] <= t; });
-        if (after == 0)
-            continue;
-        const std::uint32_t index = level[after - 1];
-        if (end[index] > t)
-            out.push_back(index);
+        const bool open = after > 0 && end[level[after - 1]] > t;
+        if (open)
+            out.push_back(level[after - 1]);
+        else if (nesting.properlyNested())
+            break; // nothing deeper is open either; deeper positions catch up later
     }
 }
 

@@ -28,12 +28,18 @@ public:
     void openAt(std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t,
                 std::vector<std::uint32_t> &out) const;
 
+    // True when every interval ends within the interval it nests in (API calls, NVTX
+    // push/pop ranges). Then an interval open at t has its parent open at t, so a query can
+    // stop at the first level with nothing open; start/end NVTX ranges may cross instead.
+    bool properlyNested() const { return m_properlyNested; }
+
     // Depth is stored in one byte; deeper nesting is clamped onto the last level, which then
     // may overlap (counted by the reader as a data problem, never seen in real files).
     static constexpr std::size_t kMaxDepth = 255;
 
 private:
     std::vector<std::vector<std::uint32_t>> m_levels;
+    bool m_properlyNested = true;
 };
 
 } // namespace gaplens::core
