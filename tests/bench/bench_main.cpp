@@ -142,13 +142,14 @@ double timed(F &&f)
     return secondsSince(t0);
 }
 
-int childLoad(unsigned threads, bool analyses, const std::vector<std::string> &files)
+int childLoad(unsigned threads, bool analyses, bool directTableScan, const std::vector<std::string> &files)
 {
     Figures out;
     out["rss_before"] = procStatusBytes("VmRSS");
     LoadOptions options;
     options.files = files;
     options.threads = threads;
+    options.directTableScan = directTableScan;
     const double cpu0 = cpuSeconds();
     const auto t0 = Clock::now();
     PhaseClock phases(t0);
@@ -424,23 +425,27 @@ int runParent(const Args &args)
         a.insert(a.end(), fs.begin(), fs.end());
         return a;
     };
-    fmt::print(stderr, "measuring: floor, 1-thread and 2-thread loads with analyses, {} runs each...\n", args.runs);
+    fmt::print(stderr, "measuring: floor, 1-thread and 2-thread loads with analyses, a load through SQLite "
+                       "statements, {} runs each...\n", args.runs);
     // Warm the page cache once so the first measured run is not the only one reading the disk.
     runChild(withFiles({"--child-floor"}, files));
+    // The last one loads without the direct page scan (every row through sqlite3_step), to
+    // show what the scan buys over the same loader on SQLite statements.
     std::vector<std::vector<std::string>> measurements = {withFiles({"--child-floor"}, files),
-                                                          withFiles({"--child-load", "1", "1"}, files),
-                                                          withFiles({"--child-load", "2", "1"}, files)};
+                                                          withFiles({"--child-load", "1", "1", "direct"}, files),
+                                                          withFiles({"--child-load", "2", "1", "direct"}, files),
+                                                          withFiles({"--child-load", "1", "0", "sqlite"}, files)};
     std::vector<std::string> smallFiles;
     if (!args.skipScaling) {
         smallFiles = ensureCapture(args, args.dir + "-small", std::size_t(args.scale), smallGenSeconds);
         runChild(withFiles({"--child-floor"}, smallFiles));
         // Compared with the 1-thread run: there each analysis runs alone, so the ratio is the
         // analysis's own growth, not how it shared a core or the memory bus with another.
-        measurements.push_back(withFiles({"--child-load", "1", "1"}, smallFiles));
+        measurements.push_back(withFiles({"--child-load", "1", "1", "direct"}, smallFiles));
     }
     const auto medians = mediansInterleaved(measurements, args.runs);
-    const Figures &floor = medians[0], &load1 = medians[1], &load2 = medians[2];
-    const Figures small = args.skipScaling ? Figures{} : medians[3];
+    const Figures &floor = medians[0], &load1 = medians[1], &load2 = medians[2], &loadSqlite = medians[3];
+    const Figures small = args.skipScaling ? Figures{} : medians[4];
 
     const double fl = floor.at("seconds");
     const double events = load1.at("events");
@@ -475,6 +480,8 @@ int runParent(const Args &args)
         row(one ? "load + all analyses, 1 thread" : "load + all analyses, 2 threads", f->at("load") + f->at("analyses"), 0,
             f->at("cpu_load") + f->at("cpu_analyses"));
     }
+    row("load, 1 thread, SQLite statements only", loadSqlite.at("load"), loadSqlite.at("rows_read"),
+        loadSqlite.at("cpu_load"));
     row("analyses after the 2-thread load (wall, 2 workers)", load2.at("analyses"));
     for (const char *a : {"a_busy_gaps", "a_blame", "a_top_kernels", "a_pace_steps", "a_nvtx_summary", "a_api_summary"})
         row(fmt::format("  {} (thread-seconds)", a + 2), load2.at(a));
@@ -525,10 +532,12 @@ int runParent(const Args &args)
         out << "  \"floor\": " << jsonObject(floor) << ",\n";
         out << "  \"load_1_thread\": " << jsonObject(load1) << ",\n";
         out << "  \"load_2_threads\": " << jsonObject(load2) << ",\n";
+        out << "  \"load_1_thread_sqlite_statements\": " << jsonObject(loadSqlite) << ",\n";
         Figures ratios{{"load_1_thread", ratio(load1.at("load"))},
                        {"cpu_load_1_thread", load1.at("cpu_load") / flCpu},
                        {"cpu_load_analyses_1_thread", (load1.at("cpu_load") + load1.at("cpu_analyses")) / flCpu},
                        {"load_2_threads", ratio(load2.at("load"))},
+                       {"load_1_thread_sqlite_statements", ratio(loadSqlite.at("load"))},
                        {"load_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses"))},
                        {"load_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses"))},
                        {"load_open_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses_open"))},
@@ -555,7 +564,9 @@ int main(int argc, char **argv)
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
             if (a[0] == "--child-floor")
                 return childFloor({a.begin() + 1, a.end()});
-            return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) == "1", {a.begin() + 3, a.end()});
+            // --child-load THREADS ANALYSES(1|0) SCAN(direct|sqlite) FILES...
+            return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) == "1", a.at(3) == "direct",
+                             {a.begin() + 4, a.end()});
         }
         Args args;
         for (std::size_t i = 0; i < a.size(); ++i) {
