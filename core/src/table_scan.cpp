@@ -155,14 +155,15 @@ public:
     std::uint32_t maxCells() const { return (m_pageSize - 8) / 6; } // SQLite's MX_CELL
     std::uint32_t pageCount() const { return m_pageCount; }
     bool valid(std::uint32_t page) const { return page >= 1 && page <= m_pageCount; }
+    bool buffered(std::uint32_t page) const { return page >= m_first && page < m_first + m_count; }
 
-    // Page `page`, valid until the next call. `followers` are the page numbers expected next
-    // (siblings): when they continue a run of consecutive pages they are read in the same call.
+    // Page `page`, valid until the next call that reads. Unless it is buffered already, it is
+    // read together with the `consecutiveAfter` pages that follow it (the caller's next ones).
     const std::uint8_t *page(std::uint32_t page, std::uint32_t consecutiveAfter = 0)
     {
         if (!valid(page))
             return nullptr;
-        if (page >= m_first && page < m_first + m_count)
+        if (buffered(page))
             return m_buffer.data() + std::size_t(page - m_first) * m_pageSize;
         const std::uint32_t run =
             std::min({consecutiveAfter + 1, m_maxRun, m_pageCount - page + 1});
@@ -182,7 +183,7 @@ public:
         if (!valid(page))
             return false;
         out.resize(m_pageSize);
-        if (page >= m_first && page < m_first + m_count) {
+        if (buffered(page)) {
             std::memcpy(out.data(), m_buffer.data() + std::size_t(page - m_first) * m_pageSize, m_pageSize);
             return true;
         }
@@ -408,7 +409,7 @@ TableScan::Step TableScan::stepDirect()
     }
 }
 
-// Descends to the next leaf page in key order. Row: a leaf is current (possibly empty).
+// Descends to the next leaf page in key order. Row: a leaf is current.
 TableScan::Step TableScan::nextLeaf()
 {
     m_leaf = nullptr;
@@ -424,8 +425,8 @@ TableScan::Step TableScan::nextLeaf()
         // Leaves stored in consecutive pages are read in one call (not interior pages: only
         // one of them is needed before the leaves below it are read).
         std::uint32_t consecutive = 0;
-        const bool childrenAreLeaves = m_leafDepth != 0 && m_stack.size() == m_leafDepth;
-        for (std::uint32_t i = index + 1; childrenAreLeaves && i <= frame.cells && consecutive < 256; ++i) {
+        const bool readRun = m_leafDepth != 0 && m_stack.size() == m_leafDepth && !m_pages->buffered(child);
+        for (std::uint32_t i = index + 1; readRun && i <= frame.cells && consecutive < 256; ++i) {
             if (frame.child(i, usable) != child + consecutive + 1)
                 break;
             ++consecutive;
