@@ -142,7 +142,25 @@ double timed(F &&f)
     return secondsSince(t0);
 }
 
-int childLoad(unsigned threads, bool analyses, bool directTableScan, const std::vector<std::string> &files)
+// Streams through a buffer larger than any last-level cache, so the next analysis starts with
+// none of the capture cached: at both sizes of the scaling check, as it would after the user
+// has done something else, instead of the small capture alone still sitting in the caches
+// its load just filled.
+volatile std::uint64_t g_evictionSink; // keeps the eviction reads from being optimised away
+
+void evictCaches()
+{
+    static std::vector<std::uint64_t> buffer(std::size_t(512) << 20 >> 3, 1);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < buffer.size(); i += 8) // one read per 64-byte line
+        sum += buffer[i];
+    g_evictionSink = sum;
+}
+
+// `coldCaches`: every analysis starts after evictCaches() (with one thread only, where they
+// run one after another).
+int childLoad(unsigned threads, bool analyses, bool coldCaches, bool directTableScan,
+              const std::vector<std::string> &files)
 {
     Figures out;
     out["rss_before"] = procStatusBytes("VmRSS");
@@ -228,6 +246,8 @@ int childLoad(unsigned threads, bool analyses, bool directTableScan, const std::
         const auto analysesStart = Clock::now();
         auto work = [&] {
             for (std::size_t i = next++; i < tasks.size(); i = next++) {
+                if (coldCaches)
+                    evictCaches();
                 const double taskCpu0 = threadCpuSeconds();
                 tasks[i].figures[tasks[i].key] = timed([&] { tasks[i].run(tasks[i].figures); });
                 tasks[i].figures[std::string("cpu_") + tasks[i].key] = threadCpuSeconds() - taskCpu0;
@@ -425,8 +445,10 @@ int runParent(const Args &args)
         a.insert(a.end(), fs.begin(), fs.end());
         return a;
     };
-    fmt::print(stderr, "measuring: floor, 1-thread and 2-thread loads with analyses, a load through SQLite "
-                       "statements, {} runs each...\n", args.runs);
+    fmt::print(stderr,
+               "measuring: floor, 1-thread and 2-thread loads with analyses, a load through SQLite statements, "
+               "the scaling check hot and cold, {} runs each...\n",
+               args.runs);
     // Warm the page cache once so the first measured run is not the only one reading the disk.
     runChild(withFiles({"--child-floor"}, files));
     // The last one loads without the direct page scan (every row through sqlite3_step), to
@@ -442,10 +464,15 @@ int runParent(const Args &args)
         // Compared with the 1-thread run: there each analysis runs alone, so the ratio is the
         // analysis's own growth, not how it shared a core or the memory bus with another.
         measurements.push_back(withFiles({"--child-load", "1", "1", "direct"}, smallFiles));
+        // And both sizes again with every analysis starting from cold caches.
+        measurements.push_back(withFiles({"--child-load", "1", "cold", "direct"}, files));
+        measurements.push_back(withFiles({"--child-load", "1", "cold", "direct"}, smallFiles));
     }
     const auto medians = mediansInterleaved(measurements, args.runs);
     const Figures &floor = medians[0], &load1 = medians[1], &load2 = medians[2], &loadSqlite = medians[3];
     const Figures small = args.skipScaling ? Figures{} : medians[4];
+    const Figures largeCold = args.skipScaling ? Figures{} : medians[5];
+    const Figures smallCold = args.skipScaling ? Figures{} : medians[6];
 
     const double fl = floor.at("seconds");
     const double events = load1.at("events");
@@ -504,20 +531,26 @@ int runParent(const Args &args)
         const double n = events, m = small.at("events");
         const double nlogn = (n * std::log2(n)) / (m * std::log2(m));
         scaling = {{"events_large", n}, {"events_small", m}, {"n_ratio", n / m}, {"nlogn_ratio", nlogn}};
-        fmt::print("\nscaling, 1 thread, {:.0f} vs {:.0f} events (x{:.1f}; n log n predicts x{:.1f}; target <= ~x{:.0f})\n", n, m,
-                   n / m, nlogn, 1.2 * n / m);
-        fmt::print("  {:<20} {:>32}   {:>32}\n", "", "wall", "CPU");
-        for (const char *a : {"a_blame", "a_pace_steps", "a_busy_gaps", "a_top_kernels", "a_nvtx_summary", "load"}) {
-            const double r = small.at(a) > 0 ? load1.at(a) / small.at(a) : 0;
-            scaling[std::string(a) + "_ratio"] = r;
-            // CPU time leaves out waiting for a core, which can be most of a 20 ms wall time.
-            const std::string cpuKey = std::string("cpu_") + a;
-            const double cpuSmall = small.at(cpuKey), cpuLarge = load1.at(cpuKey);
-            const double cpuRatio = cpuSmall > 0 ? cpuLarge / cpuSmall : 0;
-            scaling[std::string(a) + "_cpu_ratio"] = cpuRatio;
-            fmt::print("  {:<20} {:>9.4f} s -> {:>9.4f} s {:>7}   {:>9.4f} s -> {:>9.4f} s {:>7}\n", a, small.at(a),
-                       load1.at(a), fmt::format("x{:.1f}", r), cpuSmall, cpuLarge, fmt::format("x{:.1f}", cpuRatio));
-        }
+        auto table = [&](const char *title, const Figures &smallRun, const Figures &largeRun, const std::string &suffix) {
+            fmt::print("\nscaling, 1 thread, {}, {:.0f} vs {:.0f} events (x{:.1f}; n log n predicts x{:.1f}; target <= "
+                       "~x{:.0f})\n",
+                       title, n, m, n / m, nlogn, 1.2 * n / m);
+            fmt::print("  {:<20} {:>32}   {:>32}\n", "", "wall", "CPU");
+            for (const char *a : {"a_blame", "a_pace_steps", "a_busy_gaps", "a_top_kernels", "a_nvtx_summary", "load"}) {
+                const double r = smallRun.at(a) > 0 ? largeRun.at(a) / smallRun.at(a) : 0;
+                scaling[std::string(a) + suffix + "_ratio"] = r;
+                // CPU time leaves out waiting for a core, which can be most of a 20 ms wall time.
+                const std::string cpuKey = std::string("cpu_") + a;
+                const double cpuSmall = smallRun.at(cpuKey), cpuLarge = largeRun.at(cpuKey);
+                const double cpuRatio = cpuSmall > 0 ? cpuLarge / cpuSmall : 0;
+                scaling[std::string(a) + suffix + "_cpu_ratio"] = cpuRatio;
+                fmt::print("  {:<20} {:>9.4f} s -> {:>9.4f} s {:>7}   {:>9.4f} s -> {:>9.4f} s {:>7}\n", a,
+                           smallRun.at(a), largeRun.at(a), fmt::format("x{:.1f}", r), cpuSmall, cpuLarge,
+                           fmt::format("x{:.1f}", cpuRatio));
+            }
+        };
+        table("analyses right after the load", small, load1, "");
+        table("every analysis from cold caches", smallCold, largeCold, "_cold");
     }
 
     if (!args.json.empty()) {
@@ -547,6 +580,8 @@ int runParent(const Args &args)
                        {"peak_over_file_bytes", load2.at("hwm_load") / double(fileBytes)}};
         out << "  \"ratios_to_floor\": " << jsonObject(ratios) << ",\n";
         out << "  \"small\": " << jsonObject(small) << ",\n";
+        out << "  \"large_cold_caches\": " << jsonObject(largeCold) << ",\n";
+        out << "  \"small_cold_caches\": " << jsonObject(smallCold) << ",\n";
         out << "  \"scaling\": " << jsonObject(scaling) << "\n}\n";
         fmt::print("\nJSON written to {}\n", args.json);
     }
@@ -564,8 +599,8 @@ int main(int argc, char **argv)
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
             if (a[0] == "--child-floor")
                 return childFloor({a.begin() + 1, a.end()});
-            // --child-load THREADS ANALYSES(1|0) SCAN(direct|sqlite) FILES...
-            return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) == "1", a.at(3) == "direct",
+            // --child-load THREADS ANALYSES(1|0|cold) SCAN(direct|sqlite) FILES...
+            return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) != "0", a.at(2) == "cold", a.at(3) == "direct",
                              {a.begin() + 4, a.end()});
         }
         Args args;
