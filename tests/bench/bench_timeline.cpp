@@ -5,7 +5,9 @@
 // before the worker's gaps and fold indexes arrive, the medians after.
 // --verify also checks, for every row at each window, that the draw list built through the fold
 // index equals core::buildDrawList's (what the painter drew before the index existed).
-// Usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] FILE_OR_FOLDER...
+// --json FILE writes the same figures as JSON.
+// Usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] [--json FILE]
+//        FILE_OR_FOLDER...
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     int frames = 15, width = 1920, height = 1080;
     bool verify = false;
+    std::string jsonPath;
     gaplens::core::LoadOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -41,11 +45,14 @@ int main(int argc, char **argv)
             height = std::stoi(argv[++i]);
         else if (a == "--verify")
             verify = true;
+        else if (a == "--json" && i + 1 < argc)
+            jsonPath = argv[++i];
         else
             options.files.push_back(a);
     }
     if (options.files.empty()) {
-        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] FILES...\n");
+        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] "
+                           "[--json FILE] FILES...\n");
         return 2;
     }
     using Clock = std::chrono::steady_clock;
@@ -122,6 +129,7 @@ int main(int argc, char **argv)
         return std::pair{checked, different};
     };
     fmt::print("{:<34} {:>12} {:>12} {:>10}\n", "window", "paint ms", "frame ms", "items");
+    std::string jsonWindows;
     for (const auto &w : windows) {
         view.zoom()->setWindow(w.start, w.end, false);
         QApplication::processEvents();
@@ -136,11 +144,24 @@ int main(int argc, char **argv)
         std::sort(frame.begin(), frame.end());
         fmt::print("{:<34} {:>12.3f} {:>12.3f} {:>10}\n", w.name, paint[paint.size() / 2], frame[frame.size() / 2],
                    view.lastItemCount());
+        jsonWindows += fmt::format("{}\n    {{\"window\": \"{}\", \"paint_ms\": {:.4f}, \"frame_ms\": {:.4f}, \"items\": {}}}",
+                                   jsonWindows.empty() ? "" : ",", w.name, paint[paint.size() / 2],
+                                   frame[frame.size() / 2], view.lastItemCount());
         if (verify) {
             const auto [checked, different] = countDifferentDrawLists();
             fmt::print("  draw lists through the fold index vs core::buildDrawList: {} rows, {} different\n", checked,
                        different);
         }
+    }
+    if (!jsonPath.empty()) {
+        std::ofstream out(jsonPath);
+        out << fmt::format("{{\n  \"ranks\": {}, \"kernels\": {}, \"width\": {}, \"height\": {}, \"frames\": {},\n"
+                           "  \"load_seconds\": {:.3f}, \"set_data_ms\": {:.3f}, \"first_frame_ms\": {:.3f}, "
+                           "\"second_frame_ms\": {:.3f},\n  \"gaps\": {}, \"worker_results_seconds\": {:.3f},\n"
+                           "  \"windows\": [{}\n  ]\n}}\n",
+                           trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs,
+                           secondFrameMs, view.model()->gapCount(), derivedS, jsonWindows);
+        fmt::print("JSON written to {}\n", jsonPath);
     }
     return 0;
 }
