@@ -223,6 +223,21 @@ void sameCapture(const TraceSet &a, const TraceSet &b)
     }
 }
 
+// Loads `file` with one thread and default options (the reference), and again with `vary`
+// applied to the options: both loads must hold the same capture.
+template<typename Vary>
+void loadsAgree(const QString &file, Vary vary)
+{
+    LoadOptions reference;
+    reference.files = {file.toStdString()};
+    reference.threads = 1;
+    LoadOptions varied = reference;
+    vary(varied);
+    const auto a = loadTraceSet(reference);
+    const auto b = loadTraceSet(varied);
+    sameCapture(*a, *b);
+}
+
 } // namespace
 
 class TestReaderReal : public QObject
@@ -460,14 +475,7 @@ private slots:
     void fileReadAsTwoPartsEqualsFileReadWhole()
     {
         QFETCH(QString, file);
-        LoadOptions whole;
-        whole.files = {file.toStdString()};
-        whole.threads = 1;
-        LoadOptions parts = whole;
-        parts.threads = 2;
-        const auto a = loadTraceSet(whole);
-        const auto b = loadTraceSet(parts);
-        sameCapture(*a, *b);
+        loadsAgree(file, [](LoadOptions &parts) { parts.threads = 2; });
     }
 
     void directScanEqualsSqliteScan_data() { everyRealFileLoadsWithItsRowsCountedOnce_data(); }
@@ -477,15 +485,7 @@ private slots:
     void directScanEqualsSqliteScan()
     {
         QFETCH(QString, file);
-        LoadOptions sqlite;
-        sqlite.files = {file.toStdString()};
-        sqlite.threads = 1;
-        sqlite.directTableScan = false;
-        LoadOptions direct = sqlite;
-        direct.directTableScan = true;
-        const auto a = loadTraceSet(sqlite);
-        const auto b = loadTraceSet(direct);
-        sameCapture(*a, *b);
+        loadsAgree(file, [](LoadOptions &sqlite) { sqlite.directTableScan = false; });
     }
 
     void cancelledLoadReturnsNoData()
