@@ -8,7 +8,7 @@ as_root=()
 export DEBIAN_FRONTEND=noninteractive
 missing=()
 while read -r pkg; do
-  [ -n "$pkg" ] || continue
+  case "$pkg" in '' | '#'*) continue ;; esac
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done < "$here/debian-packages.txt"
 if [ ${#missing[@]} -gt 0 ]; then
