@@ -4,6 +4,7 @@
 // gaplens --session FILE.gaplens.json     reopen a saved session
 // gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] FILES...   headless picture
 // gaplens --report OUT.html|OUT.pdf FILES...  (or --before A... --after B...)   headless report
+#include "ui/appidentity.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/mainwindow.h"
 #include "ui/rendercommand.h"
@@ -13,12 +14,79 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTextStream>
 
+#include <cstdio>
 #include <cstring>
+
+namespace {
+
+// The command line, declared once for --help and for the real run.
+struct GuiOptions
+{
+    QCommandLineOption render { QStringLiteral("render"),
+        QStringLiteral("Render the timeline to a PNG or SVG (by the name) and exit."),
+        QStringLiteral("OUT.png|OUT.svg") };
+    QCommandLineOption report { QStringLiteral("report"),
+        QStringLiteral("Write a report of the capture (or of --before/--after) as HTML or PDF and exit."),
+        QStringLiteral("OUT.html|OUT.pdf") };
+    QCommandLineOption session { QStringLiteral("session"), QStringLiteral("Open a saved session."),
+        QStringLiteral("FILE") };
+    QCommandLineOption before { QStringLiteral("before"),
+        QStringLiteral("Compare: the capture before the change (one or many files or folders)."),
+        QStringLiteral("FILES...") };
+    QCommandLineOption after { QStringLiteral("after"), QStringLiteral("Compare: the capture after the change."),
+        QStringLiteral("FILES...") };
+    QCommandLineOption range { QStringLiteral("range"),
+        QStringLiteral("Time range relative to the capture start, e.g. 0.1:0.2 (s) or 5ms:7.5ms."),
+        QStringLiteral("START:END") };
+    QCommandLineOption size { QStringLiteral("size"), QStringLiteral("Image size (default 1600x900)."),
+        QStringLiteral("WxH") };
+    QCommandLineOption gap { QStringLiteral("gap-threshold"),
+        QStringLiteral("Idle-gap threshold, e.g. 100us (default)."), QStringLiteral("DURATION") };
+    QCommandLineOption step { QStringLiteral("step-range"),
+        QStringLiteral("NVTX range whose iterations are the steps (report)."), QStringLiteral("NAME") };
+    QCommandLineOption theme { QStringLiteral("theme"),
+        QStringLiteral("light, dark, presentation-light or presentation-dark."), QStringLiteral("THEME") };
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("GPU idle-gap viewer for Nsight Systems SQLite exports (nsys export -t sqlite).\n\n"
+                           "Examples:\n"
+                           "  gaplens runs/train_*.sqlite\n"
+                           "  gaplens --before base/ --after new/\n"
+                           "  gaplens --render view.png --size 1600x900 --range 5ms:7.5ms runs/\n"
+                           "  gaplens --report review.pdf --before base/ --after new/"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({ render, report, session, before, after, range, size, gap, step, theme });
+        parser.addPositionalArgument(QStringLiteral("files"),
+            QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
+    }
+};
+
+bool asksForHelpOrVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *flag : { "-h", "--help", "-?", "--help-all", "-v", "--version" })
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
+// A window needs X11 or Wayland unless the user chose a platform (offscreen, vnc, eglfs...).
+bool lacksDisplay()
+{
+    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -30,10 +98,28 @@ int main(int argc, char *argv[])
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
+    const GuiOptions options;
+    if (asksForHelpOrVersion(argc, argv)) {
+        // Help and version need no display: a QApplication would abort without one.
+        QCoreApplication app(argc, argv);
+        gaplens::ui::setApplicationNames();
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.process(app); // prints and exits 0
+        return 0;
+    }
+
+    if (!headless && lacksDisplay()) {
+        // Qt would abort with a core dump; say what to do instead.
+        std::fputs("gaplens: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                   "Use --render OUT.png or --report OUT.pdf for pictures without one, or gaplens-cli.\n",
+            stderr);
+        return 1;
+    }
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("gaplens"));
-    QApplication::setApplicationName(QStringLiteral("gaplens"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    gaplens::ui::setApplicationNames();
+    gaplens::ui::setDesktopIdentity();
 
     // --before and --after take every following non-option argument (several files each),
     // which QCommandLineParser cannot express: split them off first.
@@ -53,46 +139,24 @@ int main(int argc, char *argv[])
     }
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("GPU idle-gap viewer for Nsight Systems SQLite exports.\n"
-                                                    "  --before A... --after B...  compare two captures (each one or many files)"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption renderOpt(QStringLiteral("render"), QStringLiteral("Render the timeline to a PNG or SVG (by the name) and exit."),
-                                       QStringLiteral("OUT.png|OUT.svg"));
-    const QCommandLineOption reportOpt(QStringLiteral("report"),
-                                       QStringLiteral("Write a report of the capture (or of --before/--after) as HTML or PDF and exit."),
-                                       QStringLiteral("OUT.html|OUT.pdf"));
-    const QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("Open a saved session."), QStringLiteral("FILE"));
-    const QCommandLineOption rangeOpt(QStringLiteral("range"),
-                                      QStringLiteral("Time range relative to the capture start, e.g. 0.1:0.2 (s) or 5ms:7.5ms."),
-                                      QStringLiteral("START:END"));
-    const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Image size (default 1600x900)."), QStringLiteral("WxH"));
-    const QCommandLineOption gapOpt(QStringLiteral("gap-threshold"), QStringLiteral("Idle-gap threshold, e.g. 100us (default)."),
-                                    QStringLiteral("DURATION"));
-    const QCommandLineOption stepOpt(QStringLiteral("step-range"), QStringLiteral("NVTX range whose iterations are the steps (report)."),
-                                     QStringLiteral("NAME"));
-    const QCommandLineOption themeOpt(QStringLiteral("theme"),
-                                      QStringLiteral("light, dark, presentation-light or presentation-dark."), QStringLiteral("THEME"));
-    parser.addOptions({renderOpt, reportOpt, sessionOpt, rangeOpt, sizeOpt, gapOpt, stepOpt, themeOpt});
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Nsight Systems .sqlite exports or folders of them."),
-                                 QStringLiteral("[FILES...]"));
+    options.addTo(parser);
     parser.process(args);
 
     QTextStream err(stderr);
-    if (parser.isSet(themeOpt))
-        gaplens::ui::Theme::apply(gaplens::ui::Theme::fromName(parser.value(themeOpt)));
+    if (parser.isSet(options.theme))
+        gaplens::ui::Theme::apply(gaplens::ui::Theme::fromName(parser.value(options.theme)));
     gaplens::core::TimeNs gap = 0;
-    if (parser.isSet(gapOpt) && !gaplens::ui::parseDuration(parser.value(gapOpt), gap)) {
+    if (parser.isSet(options.gap) && !gaplens::ui::parseDuration(parser.value(options.gap), gap)) {
         err << "gaplens: --gap-threshold must be a duration, e.g. 100us\n";
         return 1;
     }
-    if (parser.isSet(renderOpt)) {
+    if (parser.isSet(options.render)) {
         gaplens::ui::RenderRequest request;
-        request.output = parser.value(renderOpt);
+        request.output = parser.value(options.render);
         request.files = parser.positionalArguments();
-        request.range = parser.value(rangeOpt);
+        request.range = parser.value(options.range);
         request.gapThresholdNs = gap;
-        if (parser.isSet(sizeOpt) && !gaplens::ui::parseSize(parser.value(sizeOpt), request.size)) {
+        if (parser.isSet(options.size) && !gaplens::ui::parseSize(parser.value(options.size), request.size)) {
             err << "gaplens: --size must be WxH, e.g. 1920x1080\n";
             return 1;
         }
@@ -102,14 +166,14 @@ int main(int argc, char *argv[])
             err << "gaplens: " << error << '\n';
         return rc;
     }
-    if (parser.isSet(reportOpt)) {
+    if (parser.isSet(options.report)) {
         gaplens::ui::ReportCommandRequest request;
-        request.output = parser.value(reportOpt);
+        request.output = parser.value(options.report);
         request.files = parser.positionalArguments();
         request.before = before;
         request.after = after;
         request.gapThresholdNs = gap;
-        request.stepRange = parser.value(stepOpt);
+        request.stepRange = parser.value(options.step);
         QString error;
         const int rc = gaplens::ui::runReport(request, &error);
         if (rc != 0)
@@ -117,16 +181,17 @@ int main(int argc, char *argv[])
         return rc;
     }
 
-    if (!before.isEmpty() || !after.isEmpty() || parser.isSet(sessionOpt)) {
+    if (!before.isEmpty() || !after.isEmpty() || parser.isSet(options.session)) {
         auto *compare = new gaplens::ui::CompareWindow;
         compare->setAttribute(Qt::WA_DeleteOnClose);
         compare->show();
-        if (parser.isSet(sessionOpt)) {
+        if (parser.isSet(options.session)) {
             QString error;
             auto resolver = [compare](const QString &missing) {
-                return QFileDialog::getOpenFileName(compare, QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()));
+                return QFileDialog::getOpenFileName(
+                    compare, QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()));
             };
-            if (!compare->openSession(parser.value(sessionOpt), resolver, &error)) {
+            if (!compare->openSession(parser.value(options.session), resolver, &error)) {
                 err << "gaplens: " << error << '\n';
                 return 1;
             }

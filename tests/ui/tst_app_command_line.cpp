@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// `gaplens --help` and `--version` run as processes with no display at all: no DISPLAY, no
+// WAYLAND_DISPLAY, no QT_QPA_PLATFORM (help2man runs them so in the build, and so do users
+// on a cluster's login node).
+#include <QProcess>
+#include <QTest>
+
+class TestAppCommandLine : public QObject
+{
+    Q_OBJECT
+private:
+    struct Run
+    {
+        int exitCode = -1; // -1: did not finish; -2: crashed
+        QString out, err;
+    };
+
+    static Run runWithoutDisplay(const QStringList &args)
+    {
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        for (const auto &name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+            env.remove(QString::fromLatin1(name));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(GAPLENS_GUI_BIN), args);
+        if (!p.waitForFinished(30000))
+            return {};
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromLocal8Bit(p.readAllStandardOutput()), QString::fromLocal8Bit(p.readAllStandardError()) };
+    }
+
+private slots:
+    void helpPrintsEveryOptionAndExitsZero()
+    {
+        for (const auto &flag : { QStringLiteral("--help"), QStringLiteral("-h") }) {
+            const auto run = runWithoutDisplay({ flag });
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.out.startsWith(QStringLiteral("Usage: ")), qPrintable(run.out + run.err));
+            for (const auto &option : { "--render", "--report", "--session", "--before", "--after", "--range", "--size",
+                     "--gap-threshold", "--step-range", "--theme", "--version" })
+                QVERIFY2(run.out.contains(QLatin1String(option)), option);
+            QVERIFY(run.out.contains(QStringLiteral("gaplens --before base/ --after new/"))); // an example
+        }
+    }
+
+    void versionPrintsTheProjectVersionAndExitsZero()
+    {
+        const auto run = runWithoutDisplay({ QStringLiteral("--version") });
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out.trimmed(), QStringLiteral("gaplens " GAPLENS_VERSION));
+        QVERIFY(run.err.isEmpty());
+    }
+
+    void openingAWindowWithoutADisplaySaysSoInsteadOfAborting()
+    {
+        const auto run = runWithoutDisplay({ QStringLiteral("some.sqlite") });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("no display to open a window on")), qPrintable(run.err));
+        QVERIFY(run.err.contains(QStringLiteral("--render")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAppCommandLine)
+#include "tst_app_command_line.moc"
