@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: MIT
+// The command line: one CLI11 subcommand per command, each declaring only the options that
+// command reads. Values are converted here, with messages that name the option and the text.
 #include "cli_options.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
-#include <set>
+#include <functional>
 
 namespace gaplens::cli {
 namespace {
 
-const std::set<std::string> kCommands = {"summary", "kernels", "gaps",  "blame", "pace", "nvtx",
-                                         "api",     "ranks",   "synth", "diff",  "check"};
+constexpr const char *kProgram = "gaplens-cli";
 
-template<typename T>
-T parseNumber(const std::string &text, const std::string &option)
+template <typename T> T parseNumber(const std::string &text, const std::string &option)
 {
-    T value{};
+    T value {};
     const auto *end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (ec != std::errc() || ptr != end)
-        throw UsageError{fmt::format("{} expects a number, got '{}'", option, text)};
+        throw UsageError { fmt::format("{} expects a number, got '{}'", option, text) };
     return value;
 }
 
@@ -32,182 +34,396 @@ double parseDouble(const std::string &text, const std::string &option)
             return v;
     } catch (const std::exception &) {
     }
-    throw UsageError{fmt::format("{} expects a number, got '{}'", option, text)};
+    throw UsageError { fmt::format("{} expects a number, got '{}'", option, text) };
+}
+
+// Usage first, then what the command does: the layout most tools' --help has, and the one
+// help2man turns into the man page's SYNOPSIS and DESCRIPTION.
+class HelpFormatter : public CLI::Formatter
+{
+public:
+    std::string make_help(const CLI::App *app, std::string name, CLI::AppFormatMode mode) const override
+    {
+        if (mode == CLI::AppFormatMode::Sub)
+            return make_expanded(app);
+        return make_usage(app, name) + "\n" + make_description(app) + make_positionals(app) + make_groups(app, mode)
+            + make_subcommands(app, mode) + "\n" + make_footer(app);
+    }
+
+    // Command names are short: their list needs no column as wide as the options'.
+    std::string make_subcommand(const CLI::App *command) const override
+    {
+        return fmt::format("  {:<10}{}\n", command->get_name(), command->get_description());
+    }
+};
+
+// An option with one value per use, handed to `store` (which throws UsageError for bad text).
+// Every use is stored in order: a repeated option keeps its last value, or appends to a list.
+CLI::Option *addValueOption(CLI::App &command, const std::string &name, const std::string &valueName,
+    const std::string &description, std::function<void(const std::string &)> store)
+{
+    return command.add_option(name)
+        ->type_name(valueName)
+        ->description(description)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->each(std::move(store));
+}
+
+void addFormatOption(CLI::App &command, Options &o, bool markdownAllowed)
+{
+    const auto choices = markdownAllowed ? "table, csv, json or md" : "table, csv or json";
+    addValueOption(command, "--format", markdownAllowed ? "table|csv|json|md" : "table|csv|json",
+        markdownAllowed ? "output format (default: table; md = Markdown, for a review)"
+                        : "output format (default: table)",
+        [&o, markdownAllowed, choices](const std::string &name) {
+            if (name == "table")
+                o.format = Format::Table;
+            else if (name == "csv")
+                o.format = Format::Csv;
+            else if (name == "json")
+                o.format = Format::Json;
+            else if (name == "md" && markdownAllowed)
+                o.format = Format::Markdown;
+            else if (name == "md")
+                throw UsageError { "--format md is for diff and check only" };
+            else
+                throw UsageError { fmt::format("--format must be {}, not '{}'", choices, name) };
+        });
+}
+
+void addInputFiles(CLI::App &command, Options &o)
+{
+    command.add_option("FILES", o.files, "Nsight Systems SQLite exports (nsys export -t sqlite), or folders of them")
+        ->type_name("");
+}
+
+// How the reports are read: which rank each one is, and how many are read at once.
+void addLoadOptions(CLI::App &command, Options &o)
+{
+    addValueOption(command, "--rank-map", "FILE[:PID]=N", "set the rank of a file (or one process of it); repeatable",
+        [&o](const std::string &spec) {
+            const auto parsed = core::parseRankOverride(spec);
+            if (!parsed)
+                throw UsageError { fmt::format("--rank-map expects FILE=RANK or FILE:PID=RANK, got '{}'", spec) };
+            o.rankOverrides.push_back(*parsed);
+        });
+    addValueOption(command, "--threads", "N", "reports read in parallel (default: all cores)",
+        [&o](const std::string &text) { o.threads = parseNumber<unsigned>(text, "--threads"); });
+}
+
+void addRankSelection(CLI::App &command, Options &o)
+{
+    addValueOption(
+        command, "--ranks", "LIST", "only these rank numbers, e.g. --ranks 0,3", [&o](const std::string &list) {
+            std::size_t pos = 0;
+            while (pos <= list.size()) {
+                const auto comma = std::min(list.find(',', pos), list.size());
+                o.rankNumbers.push_back(parseNumber<std::int32_t>(list.substr(pos, comma - pos), "--ranks"));
+                pos = comma + 1;
+            }
+        });
+}
+
+void addMinGapOption(CLI::App &command, Options &o)
+{
+    addValueOption(command, "--min-gap-us", "N", "idle-gap threshold in microseconds (default: 100)",
+        [&o](const std::string &text) {
+            const double us = parseDouble(text, "--min-gap-us");
+            if (us < 0)
+                throw UsageError { "--min-gap-us must not be negative" };
+            o.minGapNs = core::TimeNs(us * 1000.0 + 0.5);
+        });
+}
+
+void addWithCopiesFlag(CLI::App &command, Options &o)
+{
+    command.add_flag(
+        "--with-copies", o.withCopies, "count copies and memsets as GPU busy time (default: kernels only)");
+}
+
+void addRangeOption(CLI::App &command, Options &o, const std::string &description)
+{
+    addValueOption(command, "--range", "NAME", description, [&o](const std::string &name) { o.range = name; });
+}
+
+void addTopOption(CLI::App &command, Options &o, const std::string &description)
+{
+    addValueOption(command, "--top", "N", description,
+        [&o](const std::string &text) { o.top = parseNumber<std::size_t>(text, "--top"); });
+}
+
+// The commands that analyse one capture given as FILES.
+void requireInputFiles(CLI::App &command, const Options &o)
+{
+    command.callback([&o] {
+        if (o.files.empty())
+            throw UsageError { "no input files" };
+    });
+}
+
+CLI::App &addCommand(CLI::App &app, const std::string &name, const std::string &description, const std::string &footer)
+{
+    auto *command = app.add_subcommand(name, description);
+    command->group("Commands");
+    command->footer(footer);
+    return *command;
+}
+
+void addAnalysisCommands(CLI::App &app, Options &o)
+{
+    auto &summary = addCommand(app, "summary", "per rank and GPU: busy %, window, idle gaps, kernels, data problems",
+        "Examples:\n"
+        "  gaplens-cli summary runs/\n"
+        "  gaplens-cli summary --format json runs/*.sqlite > baseline.json");
+    addInputFiles(summary, o);
+    addFormatOption(summary, o, false);
+    addMinGapOption(summary, o);
+    addWithCopiesFlag(summary, o);
+    addRangeOption(summary, o, "NVTX range for the median step time (default: the step-like one)");
+    addRankSelection(summary, o);
+    addLoadOptions(summary, o);
+    requireInputFiles(summary, o);
+
+    auto &kernels = addCommand(app, "kernels",
+        "top kernels (like cuda_gpu_kern_sum): calls, total, %, avg, median, min, max, stddev",
+        "Examples:\n"
+        "  gaplens-cli kernels --top 10 runs/\n"
+        "  gaplens-cli kernels --per-rank --demangled --format csv runs/");
+    addInputFiles(kernels, o);
+    addFormatOption(kernels, o, false);
+    kernels.add_flag("--demangled", o.demangled, "group by demangled name instead of short name");
+    kernels.add_flag("--per-rank", o.perRank, "also one table per rank");
+    addTopOption(kernels, o, "only the first N kernels");
+    addRankSelection(kernels, o);
+    addLoadOptions(kernels, o);
+    requireInputFiles(kernels, o);
+
+    auto &gaps = addCommand(app, "gaps", "every idle gap with its blame: cause, CUDA API call, NVTX phase",
+        "Examples:\n"
+        "  gaplens-cli gaps --min-gap-us 500 runs/\n"
+        "  gaplens-cli gaps --ranks 0 --format csv runs/ > gaps.csv");
+    addInputFiles(gaps, o);
+    addFormatOption(gaps, o, false);
+    addMinGapOption(gaps, o);
+    addWithCopiesFlag(gaps, o);
+    addRankSelection(gaps, o);
+    addLoadOptions(gaps, o);
+    requireInputFiles(gaps, o);
+
+    auto &blame = addCommand(app, "blame", "idle time totals by cause and by NVTX phase, overall and per rank",
+        "Examples:\n"
+        "  gaplens-cli blame runs/\n"
+        "  gaplens-cli blame --per-rank --min-gap-us 50 runs/");
+    addInputFiles(blame, o);
+    addFormatOption(blame, o, false);
+    addMinGapOption(blame, o);
+    addWithCopiesFlag(blame, o);
+    blame.add_flag("--per-rank", o.perRank, "also the tables of each rank");
+    addRankSelection(blame, o);
+    addLoadOptions(blame, o);
+    requireInputFiles(blame, o);
+
+    auto &pace = addCommand(app, "pace", "per-rank pace of a repeating NVTX range: which rank is the straggler",
+        "Examples:\n"
+        "  gaplens-cli pace runs/\n"
+        "  gaplens-cli pace --range train_step --gpu --format json runs/");
+    addInputFiles(pace, o);
+    addFormatOption(pace, o, false);
+    addRangeOption(pace, o, "the repeating NVTX range (default: the step-like one)");
+    pace.add_flag("--gpu", o.gpuProjection, "use the GPU projection of the range instead of CPU time");
+    addWithCopiesFlag(pace, o);
+    addRankSelection(pace, o);
+    addLoadOptions(pace, o);
+    requireInputFiles(pace, o);
+
+    auto &nvtx = addCommand(app, "nvtx", "NVTX range summary (like nvtx_sum)",
+        "Examples:\n"
+        "  gaplens-cli nvtx --top 20 runs/");
+    addInputFiles(nvtx, o);
+    addFormatOption(nvtx, o, false);
+    addTopOption(nvtx, o, "only the first N ranges");
+    addRankSelection(nvtx, o);
+    addLoadOptions(nvtx, o);
+    requireInputFiles(nvtx, o);
+
+    auto &api = addCommand(app, "api", "CUDA API summary (like cuda_api_sum)",
+        "Examples:\n"
+        "  gaplens-cli api --top 10 --ranks 0 runs/");
+    addInputFiles(api, o);
+    addFormatOption(api, o, false);
+    addTopOption(api, o, "only the first N calls");
+    addRankSelection(api, o);
+    addLoadOptions(api, o);
+    requireInputFiles(api, o);
+
+    auto &ranks = addCommand(app, "ranks", "which file and process is which rank, and how that was decided",
+        "Examples:\n"
+        "  gaplens-cli ranks runs/\n"
+        "  gaplens-cli ranks --rank-map runs/node7.sqlite=3 runs/");
+    addInputFiles(ranks, o);
+    addFormatOption(ranks, o, false);
+    addLoadOptions(ranks, o);
+    requireInputFiles(ranks, o);
+}
+
+void addSynthCommand(CLI::App &app, Options &o)
+{
+    auto &synth = addCommand(app, "synth", "write a synthetic training capture (one SQLite export per rank)",
+        "Examples:\n"
+        "  gaplens-cli synth --out sample/ --ranks 4 --steps 20");
+    addValueOption(synth, "--out,-o", "DIR", "the folder to write to (required)",
+        [&o](const std::string &dir) { o.outputDir = dir; });
+    addValueOption(synth, "--ranks", "N", "how many ranks (default: 4)", [&o](const std::string &text) {
+        // Here a count, not the selection the analysis commands take.
+        if (text.find(',') != std::string::npos)
+            throw UsageError { "synth --ranks expects one number (how many ranks)" };
+        o.synthRanks = parseNumber<int>(text, "--ranks");
+    });
+    addValueOption(synth, "--steps", "N", "measured training steps (default: 20)",
+        [&o](const std::string &text) { o.synthSteps = parseNumber<int>(text, "--steps"); });
+    addValueOption(synth, "--kernels-per-rank", "N", "add steps until each rank has at least N kernels (benchmarks)",
+        [&o](const std::string &text) {
+            // 0, the default, writes the plain sample without extra steps.
+            o.synthKernelsPerRank = parseNumber<std::size_t>(text, "--kernels-per-rank");
+        });
+    synth.callback([&o] {
+        if (o.outputDir.empty())
+            throw UsageError { "synth needs --out DIR" };
+        if (o.synthRanks < 1 || o.synthSteps < 1)
+            throw UsageError { "synth needs at least one rank and one step" };
+    });
+}
+
+void addDiffCommand(CLI::App &app, Options &o)
+{
+    auto &diff = addCommand(app, "diff",
+        "compare two captures: per-step headline with a noise verdict, kernels, idle time, NVTX",
+        "Each capture is one or many files or folders; --before and --after take every following\n"
+        "word up to the next option, so shell globs work.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli diff --before runs/base/*.sqlite --after runs/new/*.sqlite\n"
+        "  gaplens-cli diff --before base/ --after new/ --format md --top 10 > review.md");
+    // Shells expand `--before runs/base/*.sqlite` into many words: take them all, and the words
+    // of a repeated --before too. None at all is allowed here to say so in the check below.
+    auto addCapture = [&diff](const std::string &name, std::vector<std::string> &files, const std::string &what) {
+        return diff.add_option(name, files, what)
+            ->type_name("FILES")
+            ->expected(0, CLI::detail::expected_max_vector_size)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    };
+    auto *before = addCapture("--before", o.beforeFiles, "the capture before the change (files or folders)");
+    auto *after = addCapture("--after", o.afterFiles, "the capture after the change (files or folders)");
+    addFormatOption(diff, o, true);
+    addRangeOption(diff, o, "NVTX range whose iterations are the steps (default: the step-like one)");
+    addMinGapOption(diff, o);
+    addWithCopiesFlag(diff, o);
+    addTopOption(diff, o, "only the first N kernels and NVTX ranges");
+    addLoadOptions(diff, o);
+    // diff has no FILES of its own: a stray word is checked below, not called unexpected.
+    diff.allow_extras();
+    diff.callback([&o, &diff, before, after] {
+        std::vector<std::string> unknownOptions, strayFiles;
+        for (const auto &extra : diff.remaining())
+            (extra.size() > 1 && extra.front() == '-' ? unknownOptions : strayFiles).push_back(extra);
+        if (!unknownOptions.empty())
+            throw CLI::ExtrasError(diff.get_name(), unknownOptions);
+        // CLI11 records a use without any word as an empty word; no file or folder has that name.
+        for (const auto &[option, files] : { std::pair { before, &o.beforeFiles }, std::pair { after, &o.afterFiles } })
+            if (std::find(files->begin(), files->end(), std::string()) != files->end())
+                throw UsageError { fmt::format("{} needs at least one file or folder", option->get_name()) };
+        if (o.beforeFiles.empty() || o.afterFiles.empty())
+            throw UsageError { "diff needs --before FILES... and --after FILES..." };
+        if (!strayFiles.empty())
+            throw UsageError { fmt::format(
+                "diff takes its files after --before and --after, not '{}'", strayFiles.front()) };
+    });
+}
+
+void addCheckCommand(CLI::App &app, Options &o)
+{
+    auto &check
+        = addCommand(app, "check", "regression check of a capture against a stored `gaplens-cli summary --format json`",
+            "Exit status 3 when a GPU's busy % fell or a rank's median step time rose by more than\n"
+            "the tolerance (a percentage of the baseline value).\n"
+            "\n"
+            "Examples:\n"
+            "  gaplens-cli summary --format json runs/base/ > baseline.json\n"
+            "  gaplens-cli check --baseline baseline.json --tolerance 3% runs/nightly/");
+    addInputFiles(check, o);
+    addValueOption(check, "--baseline", "BASELINE.json", "a `gaplens-cli summary --format json` document (required)",
+        [&o](const std::string &path) { o.baselinePath = path; });
+    addValueOption(
+        check, "--tolerance", "P[%]", "allowed change, % of the baseline value (default: 3%)", [&o](std::string text) {
+            if (!text.empty() && text.back() == '%')
+                text.pop_back();
+            o.tolerancePercent = parseDouble(text, "--tolerance");
+            if (!(o.tolerancePercent >= 0))
+                throw UsageError { "--tolerance must not be negative" };
+        });
+    addFormatOption(check, o, true);
+    addRangeOption(check, o, "NVTX range of the step check (default: the baseline's step_range)");
+    addWithCopiesFlag(check, o);
+    addLoadOptions(check, o);
+    check.callback([&o] {
+        if (o.baselinePath.empty())
+            throw UsageError { "check needs --baseline BASELINE.json (from `gaplens-cli summary --format json`)" };
+        if (o.files.empty())
+            throw UsageError { "no input files" };
+    });
+}
+
+// The command named on the command line so far, or "" when there is none.
+std::string chosenCommand(const CLI::App &app)
+{
+    const auto chosen = app.get_subcommands();
+    return chosen.empty() ? std::string() : chosen.front()->get_name();
 }
 
 } // namespace
 
-std::string usageText()
-{
-    return R"(Usage: gaplens-cli COMMAND [OPTIONS] FILES...
-
-Reads Nsight Systems SQLite exports (`nsys export -t sqlite`), one per rank, or folders of them.
-
-Commands:
-  summary   per rank and GPU: busy %, window, idle gaps, kernels, data problems
-  kernels   top kernels (like cuda_gpu_kern_sum): calls, total, %, avg, median, min, max, stddev
-  gaps      every idle gap with its blame: cause, CUDA API call, NVTX phase
-  blame     idle time totals by cause and by NVTX phase, overall and per rank
-  pace      per-rank pace of a repeating NVTX range (--range NAME, default: the step-like one)
-  nvtx      NVTX range summary (like nvtx_sum)
-  api       CUDA API summary (like cuda_api_sum)
-  ranks     which file and process is which rank, and how that was decided
-  synth     write a synthetic training capture: synth --out DIR [--ranks N] [--steps N]
-  diff      compare two captures: diff --before A... --after B... [--format table|csv|json|md]
-            headline per step with a noise verdict, kernels, idle time by cause and phase, NVTX
-  check     regression check against a stored summary:
-            check --baseline BASELINE.json [--tolerance 3%] FILES...
-            (BASELINE.json from `gaplens-cli summary --format json`); exit 3 when a GPU's busy %
-            fell or a rank's median step time rose by more than the tolerance (% of the baseline)
-
-Options:
-  --format table|csv|json|md  output format (default: table; md = Markdown, diff and check only)
-  --min-gap-us N            idle-gap threshold in microseconds (default: 100)
-  --with-copies             count copies and memsets as GPU busy time (default: kernels only)
-  --ranks LIST              only these rank numbers, e.g. --ranks 0,3
-  --rank-map FILE[:PID]=N   set the rank of a file (or one process of it); repeatable
-  --range NAME              NVTX range for pace and diff steps (e.g. train_step)
-  --gpu                     pace: use the GPU projection of the range instead of CPU time
-  --demangled               kernels: group by demangled name instead of short name
-  --per-rank                kernels, blame: also one table per rank
-  --top N                   kernels, nvtx, api, diff: only the first N rows (diff: kernels, NVTX)
-  --before FILES...         diff: the capture before the change (files or folders)
-  --after FILES...          diff: the capture after the change
-  --baseline FILE           check: a `gaplens-cli summary --format json` document
-  --tolerance P[%]          check: allowed change, % of the baseline value (default: 3%)
-  --threads N               reports read in parallel (default: all cores)
-  -h, --help                this text
-
-Exit status: 0 on success; 1 when an input file could not be loaded (the others are still
-reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a
-regression.
-)";
-}
-
 Options parseOptions(int argc, char **argv)
 {
     Options o;
-    if (argc < 1)
-        throw UsageError{"missing command"};
-    o.command = argv[0];
-    if (o.command == "-h" || o.command == "--help")
-        return o;
-    if (!kCommands.count(o.command))
-        throw UsageError{fmt::format("unknown command '{}'", o.command)};
+    CLI::App app("Reads Nsight Systems SQLite exports (`nsys export -t sqlite`), one per rank, or folders of them,\n"
+                 "and shows how busy each GPU was, where it sat idle and why.",
+        kProgram);
+    app.formatter(std::make_shared<HelpFormatter>());
+    app.get_formatter()->label("SUBCOMMAND", "COMMAND");
+    // Exactly one command: a command name after it is one of its FILES.
+    app.require_subcommand(1);
+    app.set_version_flag("--version", fmt::format("{} {}", kProgram, GAPLENS_VERSION));
+    app.footer("Run `gaplens-cli COMMAND --help` for the options of one command, with examples.\n"
+               "\n"
+               "Exit status: 0 on success; 1 when an input file could not be loaded (the others are still\n"
+               "reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a\n"
+               "regression.");
+    addAnalysisCommands(app, o);
+    addSynthCommand(app, o);
+    addDiffCommand(app, o);
+    addCheckCommand(app, o);
 
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc)
-                throw UsageError{fmt::format("{} needs a value", arg)};
-            return argv[++i];
-        };
-        if (arg == "-h" || arg == "--help") {
-            o.command = "--help";
-        } else if (arg == "--format") {
-            const auto f = next();
-            if (f == "table")
-                o.format = Format::Table;
-            else if (f == "csv")
-                o.format = Format::Csv;
-            else if (f == "json")
-                o.format = Format::Json;
-            else if (f == "md")
-                o.format = Format::Markdown;
-            else
-                throw UsageError{fmt::format("--format must be table, csv, json or md, not '{}'", f)};
-        } else if (arg == "--before" || arg == "--after") {
-            // Takes every following argument up to the next option: shells expand
-            // `--before runs/base/*.sqlite` into many words.
-            auto &list = arg == "--before" ? o.beforeFiles : o.afterFiles;
-            const auto first = list.size();
-            while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
-                list.push_back(argv[++i]);
-            if (list.size() == first)
-                throw UsageError{fmt::format("{} needs at least one file or folder", arg)};
-        } else if (arg == "--baseline") {
-            o.baselinePath = next();
-        } else if (arg == "--tolerance") {
-            auto text = next();
-            if (!text.empty() && text.back() == '%')
-                text.pop_back();
-            o.tolerancePercent = parseDouble(text, arg);
-            if (!(o.tolerancePercent >= 0))
-                throw UsageError{"--tolerance must not be negative"};
-        } else if (arg == "--min-gap-us") {
-            const double us = parseDouble(next(), arg);
-            if (us < 0)
-                throw UsageError{"--min-gap-us must not be negative"};
-            o.minGapNs = core::TimeNs(us * 1000.0 + 0.5);
-        } else if (arg == "--with-copies") {
-            o.withCopies = true;
-        } else if (arg == "--demangled") {
-            o.demangled = true;
-        } else if (arg == "--per-rank") {
-            o.perRank = true;
-        } else if (arg == "--gpu") {
-            o.gpuProjection = true;
-        } else if (arg == "--range") {
-            o.range = next();
-        } else if (arg == "--ranks") {
-            const auto list = next();
-            std::size_t pos = 0;
-            while (pos <= list.size()) {
-                const auto comma = std::min(list.find(',', pos), list.size());
-                o.rankNumbers.push_back(parseNumber<std::int32_t>(list.substr(pos, comma - pos), arg));
-                pos = comma + 1;
-            }
-        } else if (arg == "--rank-map") {
-            const auto spec = next();
-            auto parsed = core::parseRankOverride(spec);
-            if (!parsed)
-                throw UsageError{fmt::format("--rank-map expects FILE=RANK or FILE:PID=RANK, got '{}'", spec)};
-            o.rankOverrides.push_back(*parsed);
-        } else if (arg == "--top") {
-            o.top = parseNumber<std::size_t>(next(), arg);
-        } else if (arg == "--threads") {
-            o.threads = parseNumber<unsigned>(next(), arg);
-        } else if (arg == "--out" || arg == "-o") {
-            o.outputDir = next();
-        } else if (arg == "--steps") {
-            o.synthSteps = parseNumber<int>(next(), arg);
-        } else if (arg == "--kernels-per-rank") {
-            o.synthKernelsPerRank = parseNumber<std::size_t>(next(), arg);
-        } else if (arg.starts_with("-") && arg.size() > 1) {
-            throw UsageError{fmt::format("unknown option '{}'", arg)};
-        } else {
-            o.files.push_back(arg);
-        }
+    if (argc < 2)
+        throw UsageError { "missing command" };
+    // CLI11 would call an unknown first word "not expected"; name it as what it is meant to be.
+    const std::string first = argv[1];
+    if (!first.starts_with('-') && app.get_subcommands([&](CLI::App *c) { return c->check_name(first); }).empty())
+        throw UsageError { fmt::format("unknown command '{}'", first) };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &) {
+        o.infoText = app.help(); // the chosen command's help, if one was named
+        return o;
+    } catch (const CLI::CallForVersion &version) {
+        o.infoText = std::string(version.what()) + "\n";
+        return o;
+    } catch (const CLI::ParseError &e) {
+        throw UsageError { e.what(), chosenCommand(app) };
+    } catch (UsageError &e) {
+        e.command = chosenCommand(app);
+        throw;
     }
-    if (o.command == "synth") {
-        // synth --ranks N means a count, not a selection.
-        if (!o.rankNumbers.empty()) {
-            if (o.rankNumbers.size() != 1)
-                throw UsageError{"synth --ranks expects one number (how many ranks)"};
-            o.synthRanks = o.rankNumbers.front();
-            o.rankNumbers.clear();
-        }
-        if (o.outputDir.empty())
-            throw UsageError{"synth needs --out DIR"};
-        if (o.synthRanks < 1 || o.synthSteps < 1)
-            throw UsageError{"synth needs at least one rank and one step"};
-    } else if (o.command == "diff") {
-        if (o.beforeFiles.empty() || o.afterFiles.empty())
-            throw UsageError{"diff needs --before FILES... and --after FILES..."};
-        if (!o.files.empty())
-            throw UsageError{fmt::format("diff takes its files after --before and --after, not '{}'", o.files.front())};
-    } else if (o.command == "check") {
-        if (o.baselinePath.empty())
-            throw UsageError{"check needs --baseline BASELINE.json (from `gaplens-cli summary --format json`)"};
-        if (o.files.empty())
-            throw UsageError{"no input files"};
-    } else if (o.command != "--help" && o.files.empty()) {
-        throw UsageError{"no input files"};
-    }
-    if (o.command != "--help" && o.format == Format::Markdown && o.command != "diff" && o.command != "check")
-        throw UsageError{"--format md is for diff and check only"};
-    if (o.command != "--help" && o.command != "diff" && (!o.beforeFiles.empty() || !o.afterFiles.empty()))
-        throw UsageError{"--before and --after are for diff only"};
+    o.command = chosenCommand(app); // require_subcommand(1): there is one
     return o;
 }
 

@@ -11,15 +11,19 @@ namespace gaplens::cli {
 
 enum class Format { Table, Csv, Json, Markdown }; // Markdown: diff and check only
 
-// Thrown for a malformed command line; main prints it with the usage hint, exit code 2.
+// Thrown for a malformed command line; main prints it with a hint to the help of
+// `command` (empty: the global help), exit code 2.
 struct UsageError
 {
     std::string message;
+    std::string command;
 };
 
 struct Options
 {
     std::string command;
+    // --help and --version: the text to print on stdout; nothing is run and the exit code is 0.
+    std::string infoText;
     std::vector<std::string> files;
     Format format = Format::Table;
     core::TimeNs minGapNs = 100'000;
@@ -27,7 +31,7 @@ struct Options
     bool demangled = false;
     bool perRank = false;
     bool gpuProjection = false;
-    std::optional<std::string> range;   // pace: NVTX range name
+    std::optional<std::string> range; // pace: NVTX range name
     std::vector<std::int32_t> rankNumbers; // --ranks 0,3: restrict to these rank numbers
     std::vector<core::RankOverride> rankOverrides;
     std::size_t top = 0; // 0 = all rows
@@ -44,8 +48,7 @@ struct Options
     double tolerancePercent = 3.0;
 };
 
-// Parses argv after the program name; throws UsageError.
+// Parses the whole argv (argv[0] is the program); throws UsageError.
 Options parseOptions(int argc, char **argv);
-std::string usageText();
 
 } // namespace gaplens::cli

@@ -3,7 +3,6 @@
 // cause and phase, NVTX), as tables, CSV, JSON or Markdown for a review.
 // `check`: a capture against a stored `summary --format json`, the nightly regression gate.
 #include "command_context.h"
-#include "json_reader.h"
 
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/gpu_busy.h"
@@ -12,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +19,8 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace gaplens::cli {
 namespace {
@@ -44,7 +46,7 @@ Cell changeCell(std::optional<double> percent)
 {
     if (!percent)
         return rightText("-");
-    return {fmt::format("{:+.1f}%", *percent), fmt::format("{:.3f}", *percent), true};
+    return { fmt::format("{:+.1f}%", *percent), fmt::format("{:.3f}", *percent), true };
 }
 
 Cell metricValueCell(core::MetricUnit unit, std::optional<double> value)
@@ -90,16 +92,8 @@ std::string_view verdictName(core::Verdict verdict)
     return "no_steps";
 }
 
-void optionalField(JsonWriter &json, std::string_view key, std::optional<double> value)
-{
-    if (value)
-        json.field(key, *value);
-    else
-        json.key(key).null();
-}
-
-std::shared_ptr<core::TraceSet> loadCapture(const Options &options, const std::vector<std::string> &files,
-                                            const char *label)
+std::shared_ptr<core::TraceSet> loadCapture(
+    const Options &options, const std::vector<std::string> &files, const char *label)
 {
     core::LoadOptions load;
     load.files = files;
@@ -111,148 +105,112 @@ std::shared_ptr<core::TraceSet> loadCapture(const Options &options, const std::v
     return trace;
 }
 
-void writeFileList(JsonWriter &json, const core::TraceSet &trace)
+Json figuresJson(const core::TraceSet &trace, const core::CaptureFigures &f)
 {
-    json.key("files").beginArray();
-    for (const auto &r : trace.reports)
-        json.value(r.path);
-    json.endArray();
-    json.key("errors").beginArray();
-    for (const auto &e : trace.errors)
-        json.beginObject().field("file", e.path).field("message", e.message).endObject();
-    json.endArray();
+    Json figures;
+    addFilesAndErrors(figures, { &trace });
+    figures["ranks"] = std::uint64_t(f.ranks);
+    figures["gpus"] = std::uint64_t(f.gpus);
+    figures["ranks_with_steps"] = std::uint64_t(f.ranksWithSteps);
+    figures["steps"] = std::uint64_t(f.steps);
+    figures["kernels"] = f.kernels;
+    figures["kernel_ns"] = f.kernelNs;
+    figures["busy_ns"] = f.busyNs;
+    figures["window_ns"] = f.windowNs;
+    figures["busy_pct"] = f.busyPercent;
+    figures["gap_count"] = f.gapCount;
+    figures["gap_ns"] = f.gapNs;
+    figures["step_ns"] = f.stepNs;
+    return figures;
 }
 
-void writeFigures(JsonWriter &json, const core::TraceSet &trace, const core::CaptureFigures &f)
+template <typename Row> Json idleRowsJson(const std::vector<Row> &rows)
 {
-    json.beginObject();
-    writeFileList(json, trace);
-    json.field("ranks", std::uint64_t(f.ranks));
-    json.field("gpus", std::uint64_t(f.gpus));
-    json.field("ranks_with_steps", std::uint64_t(f.ranksWithSteps));
-    json.field("steps", std::uint64_t(f.steps));
-    json.field("kernels", f.kernels);
-    json.field("kernel_ns", f.kernelNs);
-    json.field("busy_ns", f.busyNs);
-    json.field("window_ns", f.windowNs);
-    json.field("busy_pct", f.busyPercent);
-    json.field("gap_count", f.gapCount);
-    json.field("gap_ns", f.gapNs);
-    json.key("step_ns").beginArray();
-    for (double v : f.stepNs)
-        json.value(v);
-    json.endArray();
-    json.endObject();
-}
-
-template<typename Row>
-void writeIdleRows(JsonWriter &json, std::string_view key, const std::vector<Row> &rows)
-{
-    json.key(key).beginArray();
+    Json out = Json::array();
     for (const auto &r : rows) {
-        json.beginObject();
-        json.field("key", r.key);
-        json.field("presence", core::presenceName(r.presence));
-        json.field("count_before", r.countBefore);
-        json.field("count_after", r.countAfter);
-        json.field("total_before_ns", r.totalBefore);
-        json.field("total_after_ns", r.totalAfter);
-        json.field("delta_ns", r.deltaNs);
-        json.endObject();
+        Json row;
+        row["key"] = r.key;
+        row["presence"] = core::presenceName(r.presence);
+        row["count_before"] = r.countBefore;
+        row["count_after"] = r.countAfter;
+        row["total_before_ns"] = r.totalBefore;
+        row["total_after_ns"] = r.totalAfter;
+        row["delta_ns"] = r.deltaNs;
+        out.push_back(std::move(row));
     }
-    json.endArray();
+    return out;
 }
 
-void printDiffJson(const Options &options, const core::TraceSet &before, const core::TraceSet &after,
-                   const core::Comparison &c)
+void printDiffJson(
+    const Options &options, const core::TraceSet &before, const core::TraceSet &after, const core::Comparison &c)
 {
-    JsonWriter json;
-    json.beginObject();
-    json.field("tool", "gaplens");
-    json.field("format_version", 1);
-    json.field("command", options.command);
-    // The common keys list both captures; before/after below keep them apart.
-    json.key("files").beginArray();
-    for (const auto *trace : {&before, &after})
-        for (const auto &r : trace->reports)
-            json.value(r.path);
-    json.endArray();
-    json.key("errors").beginArray();
-    for (const auto *trace : {&before, &after})
-        for (const auto &e : trace->errors)
-            json.beginObject().field("file", e.path).field("message", e.message).endObject();
-    json.endArray();
-    json.field("min_gap_ns", options.minGapNs);
-    json.field("with_copies", options.withCopies);
-    json.field("step_range", c.stepRange);
-    json.field("range_source", c.rangeSource);
-    json.field("has_steps", c.hasSteps);
-    json.key("before");
-    writeFigures(json, before, c.before);
-    json.key("after");
-    writeFigures(json, after, c.after);
-    json.field("verdict", verdictName(c.verdict));
-    json.field("verdict_text", c.verdictText);
-    json.field("verdict_detail", c.verdictDetail);
-    json.field("noise_method", c.noiseMethod);
-    json.key("headline").beginArray();
+    // The common files and errors list both captures; before/after below keep them apart.
+    auto doc = jsonDocument(options.command, { &before, &after });
+    doc["min_gap_ns"] = options.minGapNs;
+    doc["with_copies"] = options.withCopies;
+    doc["step_range"] = c.stepRange;
+    doc["range_source"] = c.rangeSource;
+    doc["has_steps"] = c.hasSteps;
+    doc["before"] = figuresJson(before, c.before);
+    doc["after"] = figuresJson(after, c.after);
+    doc["verdict"] = verdictName(c.verdict);
+    doc["verdict_text"] = c.verdictText;
+    doc["verdict_detail"] = c.verdictDetail;
+    doc["noise_method"] = c.noiseMethod;
+    Json headline = Json::array();
     for (const auto &m : c.headline) {
-        json.beginObject();
-        json.field("key", m.key);
-        json.field("label", m.label);
-        json.field("unit", unitName(m.unit));
-        json.field("higher_is_better", m.higherIsBetter);
-        optionalField(json, "before", m.before);
-        optionalField(json, "after", m.after);
-        optionalField(json, "delta", m.delta);
-        optionalField(json, "change_pct", m.changePercent);
-        json.field("judgement", judgementName(m.judgement));
-        optionalField(json, "noise_pct", m.noisePercent);
-        optionalField(json, "p_value", m.pValue);
-        json.endObject();
+        Json metric;
+        metric["key"] = m.key;
+        metric["label"] = m.label;
+        metric["unit"] = unitName(m.unit);
+        metric["higher_is_better"] = m.higherIsBetter;
+        metric["before"] = numberOrNull(m.before);
+        metric["after"] = numberOrNull(m.after);
+        metric["delta"] = numberOrNull(m.delta);
+        metric["change_pct"] = numberOrNull(m.changePercent);
+        metric["judgement"] = judgementName(m.judgement);
+        metric["noise_pct"] = numberOrNull(m.noisePercent);
+        metric["p_value"] = numberOrNull(m.pValue);
+        headline.push_back(std::move(metric));
     }
-    json.endArray();
-    json.key("kernels").beginArray();
+    doc["headline"] = std::move(headline);
+    Json kernels = Json::array();
     for (std::size_t i = 0; i < c.kernels.size() && (options.top == 0 || i < options.top); ++i) {
         const auto &k = c.kernels[i];
-        json.beginObject();
-        json.field("name", k.name);
-        json.field("presence", core::presenceName(k.presence));
-        json.field("calls_before", k.callsBefore);
-        json.field("calls_after", k.callsAfter);
-        json.field("total_before_ns", k.totalBefore);
-        json.field("total_after_ns", k.totalAfter);
-        json.field("avg_before_ns", k.avgBefore);
-        json.field("avg_after_ns", k.avgAfter);
-        json.field("delta_ns", k.deltaNs);
-        optionalField(json, "avg_ratio", k.avgRatio);
-        json.endObject();
+        Json kernel;
+        kernel["name"] = k.name;
+        kernel["presence"] = core::presenceName(k.presence);
+        kernel["calls_before"] = k.callsBefore;
+        kernel["calls_after"] = k.callsAfter;
+        kernel["total_before_ns"] = k.totalBefore;
+        kernel["total_after_ns"] = k.totalAfter;
+        kernel["avg_before_ns"] = k.avgBefore;
+        kernel["avg_after_ns"] = k.avgAfter;
+        kernel["delta_ns"] = k.deltaNs;
+        kernel["avg_ratio"] = numberOrNull(k.avgRatio);
+        kernels.push_back(std::move(kernel));
     }
-    json.endArray();
-    writeIdleRows(json, "idle_by_cause", c.idleByCause);
-    writeIdleRows(json, "idle_by_phase", c.idleByPhase);
-    json.key("nvtx").beginArray();
+    doc["kernels"] = std::move(kernels);
+    doc["idle_by_cause"] = idleRowsJson(c.idleByCause);
+    doc["idle_by_phase"] = idleRowsJson(c.idleByPhase);
+    Json nvtx = Json::array();
     for (std::size_t i = 0; i < c.nvtx.size() && (options.top == 0 || i < options.top); ++i) {
         const auto &n = c.nvtx[i];
-        json.beginObject();
-        json.field("name", n.name);
-        json.field("presence", core::presenceName(n.presence));
-        json.field("instances_before", n.instancesBefore);
-        json.field("instances_after", n.instancesAfter);
-        json.field("total_before_ns", n.totalBefore);
-        json.field("total_after_ns", n.totalAfter);
-        json.field("avg_before_ns", n.avgBefore);
-        json.field("avg_after_ns", n.avgAfter);
-        json.field("delta_ns", n.deltaNs);
-        json.endObject();
+        Json range;
+        range["name"] = n.name;
+        range["presence"] = core::presenceName(n.presence);
+        range["instances_before"] = n.instancesBefore;
+        range["instances_after"] = n.instancesAfter;
+        range["total_before_ns"] = n.totalBefore;
+        range["total_after_ns"] = n.totalAfter;
+        range["avg_before_ns"] = n.avgBefore;
+        range["avg_after_ns"] = n.avgAfter;
+        range["delta_ns"] = n.deltaNs;
+        nvtx.push_back(std::move(range));
     }
-    json.endArray();
-    json.key("warnings").beginArray();
-    for (const auto &w : c.warnings)
-        json.value(w);
-    json.endArray();
-    json.endObject();
-    printJson(json);
+    doc["nvtx"] = std::move(nvtx);
+    doc["warnings"] = c.warnings;
+    printJson(doc);
 }
 
 std::string presenceNote(core::Presence presence)
@@ -264,8 +222,8 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
 {
     std::vector<Table> tables;
     Table headline(c.hasSteps ? fmt::format("Before / after, steps = NVTX range '{}' ({} before, {} after)",
-                                              c.stepRange, c.before.steps, c.after.steps)
-                                : std::string("Before / after (no step range: totals only)"));
+                       c.stepRange, c.before.steps, c.after.steps)
+                              : std::string("Before / after (no step range: totals only)"));
     headline.addColumn("metric");
     headline.addColumn("before", "before");
     headline.addColumn("after", "after");
@@ -273,32 +231,33 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     headline.addColumn("noise", "noise_pct");
     headline.addColumn("judgement");
     for (const auto &m : c.headline) {
-        Cell noise = m.noisePercent ? Cell{fmt::format("+-{:.1f}%", *m.noisePercent),
-                                           fmt::format("{:.3f}", *m.noisePercent), true}
-                                    : rightText("-");
+        Cell noise = m.noisePercent
+            ? Cell { fmt::format("+-{:.1f}%", *m.noisePercent), fmt::format("{:.3f}", *m.noisePercent), true }
+            : rightText("-");
         std::string judged = m.judgement == core::NoiseJudgement::ExceedsNoise
             ? "exceeds noise"
             : (m.judgement == core::NoiseJudgement::WithinNoise ? "within noise" : "-");
-        headline.addRow({textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
-                                 changeCell(m.changePercent), noise, textCell(judged)});
+        headline.addRow({ textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
+            changeCell(m.changePercent), noise, textCell(judged) });
     }
     tables.push_back(std::move(headline));
 
     Table kernels("Kernels by short name (sorted by the change of total time)");
-    for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>>{
-             {"kernel", "name"}, {"calls before", "calls_before"}, {"calls after", "calls_after"},
-             {"total before", "total_before_ns"}, {"total after", "total_after_ns"}, {"avg before", "avg_before_ns"},
-             {"avg after", "avg_after_ns"}, {"change", "delta_ns"}, {"avg x", "avg_ratio"}, {"note", "presence"}})
+    for (const auto &[h, csv] :
+        std::vector<std::pair<const char *, const char *>> { { "kernel", "name" }, { "calls before", "calls_before" },
+            { "calls after", "calls_after" }, { "total before", "total_before_ns" },
+            { "total after", "total_after_ns" }, { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" },
+            { "change", "delta_ns" }, { "avg x", "avg_ratio" }, { "note", "presence" } })
         kernels.addColumn(h, csv);
     for (std::size_t i = 0; i < c.kernels.size() && (options.top == 0 || i < options.top); ++i) {
         const auto &k = c.kernels[i];
-        Cell ratio = k.avgRatio ? Cell{fmt::format("{:.2f}x", *k.avgRatio), fmt::format("{:.6f}", *k.avgRatio), true}
+        Cell ratio = k.avgRatio ? Cell { fmt::format("{:.2f}x", *k.avgRatio), fmt::format("{:.6f}", *k.avgRatio), true }
                                 : rightText("-");
-        kernels.addRow({textCell(k.name), countCell(k.callsBefore), countCell(k.callsAfter),
-                                durationCell(double(k.totalBefore)), durationCell(double(k.totalAfter)),
-                                k.callsBefore ? durationCell(k.avgBefore) : rightText("-"),
-                                k.callsAfter ? durationCell(k.avgAfter) : rightText("-"),
-                                signedDurationCell(double(k.deltaNs)), ratio, textCell(presenceNote(k.presence))});
+        kernels.addRow(
+            { textCell(k.name), countCell(k.callsBefore), countCell(k.callsAfter), durationCell(double(k.totalBefore)),
+                durationCell(double(k.totalAfter)), k.callsBefore ? durationCell(k.avgBefore) : rightText("-"),
+                k.callsAfter ? durationCell(k.avgAfter) : rightText("-"), signedDurationCell(double(k.deltaNs)), ratio,
+                textCell(presenceNote(k.presence)) });
     }
     tables.push_back(std::move(kernels));
 
@@ -312,9 +271,9 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
         g.addColumn("change", "delta_ns");
         g.addColumn("note", "presence");
         for (const auto &r : rows)
-            g.addRow({textCell(r.key), countCell(r.countBefore), countCell(r.countAfter),
-                              durationCell(double(r.totalBefore)), durationCell(double(r.totalAfter)),
-                              signedDurationCell(double(r.deltaNs)), textCell(presenceNote(r.presence))});
+            g.addRow({ textCell(r.key), countCell(r.countBefore), countCell(r.countAfter),
+                durationCell(double(r.totalBefore)), durationCell(double(r.totalAfter)),
+                signedDurationCell(double(r.deltaNs)), textCell(presenceNote(r.presence)) });
         return g;
     };
     const auto threshold = core::formatDuration(double(options.minGapNs));
@@ -323,18 +282,19 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
         idleTable(fmt::format("Idle time in gaps >= {} by NVTX phase", threshold), "phase", c.idleByPhase));
 
     Table nvtx("NVTX ranges by name (CPU time)");
-    for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>>{
-             {"range", "name"}, {"instances before", "instances_before"}, {"instances after", "instances_after"},
-             {"total before", "total_before_ns"}, {"total after", "total_after_ns"}, {"avg before", "avg_before_ns"},
-             {"avg after", "avg_after_ns"}, {"change", "delta_ns"}, {"note", "presence"}})
+    for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>> { { "range", "name" },
+             { "instances before", "instances_before" }, { "instances after", "instances_after" },
+             { "total before", "total_before_ns" }, { "total after", "total_after_ns" },
+             { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" }, { "change", "delta_ns" },
+             { "note", "presence" } })
         nvtx.addColumn(h, csv);
     for (std::size_t i = 0; i < c.nvtx.size() && (options.top == 0 || i < options.top); ++i) {
         const auto &n = c.nvtx[i];
-        nvtx.addRow({textCell(n.name), countCell(n.instancesBefore), countCell(n.instancesAfter),
-                             durationCell(double(n.totalBefore)), durationCell(double(n.totalAfter)),
-                             n.instancesBefore ? durationCell(n.avgBefore) : rightText("-"),
-                             n.instancesAfter ? durationCell(n.avgAfter) : rightText("-"),
-                             signedDurationCell(double(n.deltaNs)), textCell(presenceNote(n.presence))});
+        nvtx.addRow({ textCell(n.name), countCell(n.instancesBefore), countCell(n.instancesAfter),
+            durationCell(double(n.totalBefore)), durationCell(double(n.totalAfter)),
+            n.instancesBefore ? durationCell(n.avgBefore) : rightText("-"),
+            n.instancesAfter ? durationCell(n.avgAfter) : rightText("-"), signedDurationCell(double(n.deltaNs)),
+            textCell(presenceNote(n.presence)) });
     }
     tables.push_back(std::move(nvtx));
     return tables;
@@ -346,8 +306,8 @@ int runDiff(const Options &options)
 {
     const auto before = loadCapture(options, options.beforeFiles, "before: ");
     const auto after = loadCapture(options, options.afterFiles, "after: ");
-    for (const auto &[trace, which, count] : {std::tuple{before.get(), "before", options.beforeFiles.size()},
-                                              std::tuple{after.get(), "after", options.afterFiles.size()}})
+    for (const auto &[trace, which, count] : { std::tuple { before.get(), "before", options.beforeFiles.size() },
+             std::tuple { after.get(), "after", options.afterFiles.size() } })
         if (trace->ranks.empty()) {
             std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
             return 1;
@@ -377,7 +337,7 @@ int runDiff(const Options &options)
         std::printf("noise:   %s\n", c.noiseMethod.c_str());
         if (c.hasSteps)
             std::printf("steps:   NVTX range '%s', %s (choose another with --range NAME)\n", c.stepRange.c_str(),
-                        c.rangeSource.c_str());
+                c.rangeSource.c_str());
     } else if (options.format == Format::Markdown) {
         std::printf("\n_Noise test: %s._\n", c.noiseMethod.c_str());
     }
@@ -416,60 +376,164 @@ struct BaselineError
     std::string message;
 };
 
+// "line L, column C" of the byte a parser stopped at; `byte` counts from 1, as nlohmann's does.
+std::string textPosition(std::string_view text, std::size_t byte)
+{
+    const auto offset = std::min(byte > 0 ? byte - 1 : 0, text.size());
+    const auto before = text.substr(0, offset);
+    const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+    const auto lineStart = before.rfind('\n');
+    const auto column = offset - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + 1;
+    return fmt::format("line {}, column {}", line, column);
+}
+
+// nlohmann's name of a JSON token ("string literal", "'[', '{', or a literal"), in words.
+std::string tokenInWords(std::string_view token)
+{
+    constexpr std::string_view literal = " literal";
+    if (token == "'[', '{', or a literal")
+        return "a value";
+    if (token == "string literal")
+        return "a string";
+    if (token == "number literal")
+        return "a number";
+    if (token == "end of input")
+        return "the end of the input";
+    if (token.ends_with(literal)) // true, false, null
+        return std::string(token.substr(0, token.size() - literal.size()));
+    return std::string(token); // one quoted character, e.g. ']'
+}
+
+// Where in the document nlohmann was ("while parsing object separator"), in words.
+std::string contextInWords(std::string_view context)
+{
+    if (context == "object key")
+        return " as an object key";
+    if (context == "object separator")
+        return " after an object key";
+    if (context == "object")
+        return " in an object";
+    if (context == "array")
+        return " in an array";
+    return {}; // "value": the document itself, an item or a member's value
+}
+
+// The reason in one of nlohmann's syntax errors, e.g. from "syntax error while parsing value -
+// unexpected ']'; expected '[', '{', or a literal" the words "expected a value, found ']'". A
+// lexer error ("invalid literal; last read: 'tru'") keeps nlohmann's words without the echo.
+std::string syntaxErrorReason(std::string_view what)
+{
+    constexpr std::string_view syntaxError = "syntax error ", whileParsing = "while parsing ", separator = " - ",
+                               unexpected = "unexpected ", expected = "; expected ", lastRead = "; last read: ";
+    const auto syntaxAt = what.find(syntaxError);
+    if (syntaxAt == std::string_view::npos) { // not the parser's: drop "[json.exception...] ... column C: "
+        const auto colon = what.find(": ");
+        return std::string(colon == std::string_view::npos ? what : what.substr(colon + 2));
+    }
+    auto rest = what.substr(syntaxAt + syntaxError.size());
+    std::string_view context;
+    if (rest.starts_with(whileParsing)) {
+        const auto dash = rest.find(separator);
+        context = rest.substr(whileParsing.size(), dash - whileParsing.size());
+        rest = dash == std::string_view::npos ? std::string_view() : rest.substr(dash + separator.size());
+    } else if (rest.starts_with("- ")) {
+        rest.remove_prefix(2);
+    }
+    if (const auto echo = rest.find(lastRead); echo != std::string_view::npos)
+        return std::string(rest.substr(0, echo));
+    if (!rest.starts_with(unexpected))
+        return std::string(rest);
+    rest.remove_prefix(unexpected.size());
+    const auto expectedAt = rest.find(expected);
+    const auto found = tokenInWords(rest.substr(0, expectedAt));
+    if (expectedAt == std::string_view::npos)
+        return "unexpected " + found + contextInWords(context);
+    return "expected " + tokenInWords(rest.substr(expectedAt + expected.size())) + contextInWords(context) + ", found "
+        + found;
+}
+
+// The member `key` of an object; nullptr when it is missing or `value` is no object.
+const nlohmann::json *member(const nlohmann::json &value, const char *key)
+{
+    if (!value.is_object())
+        return nullptr;
+    const auto it = value.find(key);
+    return it == value.end() ? nullptr : &*it;
+}
+
+// An integer literal that fits a rank number or device id. A fraction, an exponent or a
+// number out of range is none: a rank of 2^32 must not wrap around to rank 0.
+std::optional<std::int32_t> int32Value(const nlohmann::json *value)
+{
+    if (!value || !value->is_number_integer())
+        return std::nullopt;
+    if (value->is_number_unsigned()) {
+        const auto number = value->get<std::uint64_t>();
+        return std::in_range<std::int32_t>(number) ? std::optional(std::int32_t(number)) : std::nullopt;
+    }
+    const auto number = value->get<std::int64_t>();
+    return std::in_range<std::int32_t>(number) ? std::optional(std::int32_t(number)) : std::nullopt;
+}
+
 Baseline readBaseline(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw BaselineError{fmt::format("cannot read baseline '{}': {}", path, std::strerror(errno))};
-    std::ostringstream text;
-    text << in.rdbuf();
-    JsonValue doc = JsonValue::makeNull();
+        throw BaselineError { fmt::format("cannot read baseline '{}': {}", path, std::strerror(errno)) };
+    std::ostringstream read;
+    read << in.rdbuf();
+    const std::string text = read.str();
+    nlohmann::json doc;
     try {
-        doc = parseJson(text.str());
-    } catch (const JsonParseError &e) {
-        throw BaselineError{fmt::format("baseline '{}' is not JSON: {}", path, e.describe())};
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        throw BaselineError { fmt::format(
+            "baseline '{}' is not JSON: {}: {}", path, textPosition(text, e.byte), syntaxErrorReason(e.what())) };
     }
     const std::string expected = "expected the output of `gaplens-cli summary --format json`";
     auto shape = [&](const std::string &what) {
-        return BaselineError{fmt::format("baseline '{}' {}; {}", path, what, expected)};
+        return BaselineError { fmt::format("baseline '{}' {}; {}", path, what, expected) };
     };
-    if (!doc.isObject())
+    if (!doc.is_object())
         throw shape("is not a JSON object");
-    if (const auto *command = doc.find("command"); command && command->isString() && command->string() != "summary")
-        throw shape(fmt::format("was written by `gaplens-cli {}`", command->string()));
-    const auto *ranks = doc.find("ranks");
-    if (!ranks || !ranks->isArray())
+    if (const auto *command = member(doc, "command"); command && command->is_string()) {
+        const auto &name = command->get_ref<const std::string &>();
+        if (name != "summary")
+            throw shape(fmt::format("was written by `gaplens-cli {}`", name));
+    }
+    const auto *ranks = member(doc, "ranks");
+    if (!ranks || !ranks->is_array())
         throw shape("has no ranks[] array");
-    if (ranks->items().empty())
+    if (ranks->empty())
         throw shape("has an empty ranks[] array: nothing to check against");
     Baseline baseline;
-    if (const auto *range = doc.find("step_range"); range && range->isString())
-        baseline.stepRange = range->string();
-    if (const auto *copies = doc.find("with_copies"); copies && copies->isBool())
-        baseline.withCopies = copies->boolean();
-    for (std::size_t i = 0; i < ranks->items().size(); ++i) {
-        const auto &item = ranks->items()[i];
-        const auto *rank = item.isObject() ? item.find("rank") : nullptr;
-        if (!rank || !rank->integer())
+    if (const auto *range = member(doc, "step_range"); range && range->is_string())
+        baseline.stepRange = range->get<std::string>();
+    if (const auto *copies = member(doc, "with_copies"); copies && copies->is_boolean())
+        baseline.withCopies = copies->get<bool>();
+    for (std::size_t i = 0; i < ranks->size(); ++i) {
+        const auto &item = (*ranks)[i];
+        const auto rank = int32Value(member(item, "rank"));
+        if (!rank)
             throw shape(fmt::format("has ranks[{}] without an integer \"rank\"", i));
         BaselineRank r;
-        r.rank = std::int32_t(*rank->integer());
-        if (const auto *step = item.find("median_step_ns"); step && !step->isNull()) {
-            if (!step->isNumber())
+        r.rank = *rank;
+        if (const auto *step = member(item, "median_step_ns"); step && !step->is_null()) {
+            if (!step->is_number())
                 throw shape(fmt::format("has ranks[{}].median_step_ns that is neither a number nor null", i));
-            r.medianStepNs = step->number();
+            r.medianStepNs = step->get<double>();
         }
-        const auto *devices = item.find("devices");
-        if (!devices || !devices->isArray())
+        const auto *devices = member(item, "devices");
+        if (!devices || !devices->is_array())
             throw shape(fmt::format("has ranks[{}] without a devices[] array", i));
-        for (std::size_t d = 0; d < devices->items().size(); ++d) {
-            const auto &dev = devices->items()[d];
-            const auto *id = dev.isObject() ? dev.find("device") : nullptr;
-            const auto *busy = dev.isObject() ? dev.find("busy_pct") : nullptr;
-            if (!id || !id->integer() || !busy || !busy->isNumber())
-                throw shape(fmt::format("has ranks[{}].devices[{}] without integer \"device\" and number \"busy_pct\"",
-                                        i, d));
-            r.devices.push_back({std::int32_t(*id->integer()), busy->number()});
+        for (std::size_t d = 0; d < devices->size(); ++d) {
+            const auto &device = (*devices)[d];
+            const auto id = int32Value(member(device, "device"));
+            const auto *busy = member(device, "busy_pct");
+            if (!id || !busy || !busy->is_number())
+                throw shape(
+                    fmt::format("has ranks[{}].devices[{}] without integer \"device\" and number \"busy_pct\"", i, d));
+            r.devices.push_back({ *id, busy->get<double>() });
         }
         baseline.ranks.push_back(std::move(r));
     }
@@ -512,8 +576,8 @@ int runCheck(const Options &options)
     }
     const auto trace = loadCapture(options, options.files, "");
     if (trace->ranks.empty()) {
-        std::fprintf(stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n",
-                     options.files.size());
+        std::fprintf(
+            stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n", options.files.size());
         return 1;
     }
 
@@ -577,43 +641,34 @@ int runCheck(const Options &options)
     };
 
     if (options.format == Format::Json) {
-        JsonWriter json;
-        json.beginObject();
-        json.field("tool", "gaplens");
-        json.field("format_version", 1);
-        json.field("command", options.command);
-        writeFileList(json, *trace);
-        json.field("baseline", options.baselinePath);
-        json.field("tolerance_pct", options.tolerancePercent);
-        json.field("step_range", rangeName);
-        json.field("with_copies", busyOptions.includeCopies);
-        json.field("passed", !failed);
-        json.key("checks").beginArray();
+        auto doc = jsonDocument(options.command, { trace.get() });
+        doc["baseline"] = options.baselinePath;
+        doc["tolerance_pct"] = options.tolerancePercent;
+        doc["step_range"] = rangeName;
+        doc["with_copies"] = busyOptions.includeCopies;
+        doc["passed"] = !failed;
+        Json checks = Json::array();
         for (const auto &row : rows) {
-            json.beginObject();
-            json.field("rank", row.rank);
-            if (row.device)
-                json.field("device", *row.device);
-            else
-                json.key("device").null();
-            json.field("metric", row.isStep ? "median_step_ns" : "busy_pct");
-            json.field("baseline", row.baseline);
-            optionalField(json, "current", row.current);
-            optionalField(json, "change_pct", change(row));
-            json.field("limit", row.limit);
-            json.field("status", statusName(row.status));
-            json.endObject();
+            Json out;
+            out["rank"] = row.rank;
+            out["device"] = row.device ? Json(*row.device) : Json(nullptr);
+            out["metric"] = row.isStep ? "median_step_ns" : "busy_pct";
+            out["baseline"] = row.baseline;
+            out["current"] = numberOrNull(row.current);
+            out["change_pct"] = numberOrNull(change(row));
+            out["limit"] = row.limit;
+            out["status"] = statusName(row.status);
+            checks.push_back(std::move(out));
         }
-        json.endArray();
-        json.endObject();
-        printJson(json);
+        doc["checks"] = std::move(checks);
+        printJson(doc);
     } else {
         Table grid(fmt::format("Check against {} (tolerance {}% of the baseline value{})", options.baselinePath,
-                                 options.tolerancePercent,
-                                 rangeName.empty() ? std::string() : fmt::format("; steps = NVTX range '{}'", rangeName)));
-        for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>>{
-                 {"rank", "rank"}, {"GPU", "device"}, {"metric", "metric"}, {"baseline", "baseline"},
-                 {"current", "current"}, {"change", "change_pct"}, {"limit", "limit"}, {"result", "status"}})
+            options.tolerancePercent,
+            rangeName.empty() ? std::string() : fmt::format("; steps = NVTX range '{}'", rangeName)));
+        for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>> { { "rank", "rank" },
+                 { "GPU", "device" }, { "metric", "metric" }, { "baseline", "baseline" }, { "current", "current" },
+                 { "change", "change_pct" }, { "limit", "limit" }, { "result", "status" } })
             grid.addColumn(h, csv);
         for (const auto &row : rows) {
             auto value = [&](std::optional<double> v) {
@@ -621,39 +676,37 @@ int runCheck(const Options &options)
                     return rightText("-");
                 return row.isStep ? durationCell(*v) : percentCell(*v);
             };
-            grid.addRow({countCell(std::uint64_t(row.rank)),
-                                 row.device ? countCell(std::uint64_t(*row.device)) : rightText("-"),
-                                 textCell(row.isStep ? "median step time" : "GPU busy %"), value(row.baseline),
-                                 value(row.current), changeCell(change(row)),
-                                 textCell(fmt::format("{} {}", row.isStep ? "<=" : ">=", value(row.limit).text)),
-                                 textCell(row.status == CheckStatus::Ok ? "ok"
-                                                                        : (row.status == CheckStatus::Missing
-                                                                               ? "MISSING"
-                                                                               : "REGRESSION"))});
+            grid.addRow({ countCell(std::uint64_t(row.rank)),
+                row.device ? countCell(std::uint64_t(*row.device)) : rightText("-"),
+                textCell(row.isStep ? "median step time" : "GPU busy %"), value(row.baseline), value(row.current),
+                changeCell(change(row)),
+                textCell(fmt::format("{} {}", row.isStep ? "<=" : ">=", value(row.limit).text)),
+                textCell(row.status == CheckStatus::Ok
+                        ? "ok"
+                        : (row.status == CheckStatus::Missing ? "MISSING" : "REGRESSION")) });
         }
-        printTables(options.format, {grid});
+        printTables(options.format, { grid });
     }
 
     for (const auto &row : rows) {
         if (row.status == CheckStatus::Ok)
             continue;
-        const std::string where = row.device ? fmt::format("rank {} GPU {}", row.rank, *row.device)
-                                             : fmt::format("rank {}", row.rank);
+        const std::string where
+            = row.device ? fmt::format("rank {} GPU {}", row.rank, *row.device) : fmt::format("rank {}", row.rank);
         if (row.status == CheckStatus::Missing)
             std::fprintf(stderr, "gaplens-cli: check failed: %s: %s is in the baseline but not in the capture\n",
-                         where.c_str(), row.isStep ? fmt::format("median step of '{}'", rangeName).c_str()
-                                                   : "the GPU");
+                where.c_str(), row.isStep ? fmt::format("median step of '{}'", rangeName).c_str() : "the GPU");
         else if (row.isStep)
             std::fprintf(stderr,
-                         "gaplens-cli: check failed: %s: median step time rose from %s to %s (%+.1f%%, tolerance "
-                         "%g%%)\n",
-                         where.c_str(), core::formatDuration(row.baseline).c_str(),
-                         core::formatDuration(*row.current).c_str(), change(row).value_or(0), options.tolerancePercent);
+                "gaplens-cli: check failed: %s: median step time rose from %s to %s (%+.1f%%, tolerance "
+                "%g%%)\n",
+                where.c_str(), core::formatDuration(row.baseline).c_str(), core::formatDuration(*row.current).c_str(),
+                change(row).value_or(0), options.tolerancePercent);
         else
             std::fprintf(stderr,
-                         "gaplens-cli: check failed: %s: GPU busy fell from %s to %s (%+.1f%%, tolerance %g%%)\n",
-                         where.c_str(), core::formatPercent(row.baseline).c_str(),
-                         core::formatPercent(*row.current).c_str(), change(row).value_or(0), options.tolerancePercent);
+                "gaplens-cli: check failed: %s: GPU busy fell from %s to %s (%+.1f%%, tolerance %g%%)\n", where.c_str(),
+                core::formatPercent(row.baseline).c_str(), core::formatPercent(*row.current).c_str(),
+                change(row).value_or(0), options.tolerancePercent);
     }
     if (failed)
         return kExitRegression;

@@ -52,40 +52,38 @@ const char *causeId(core::GapCause cause)
     return "unknown";
 }
 
-void writeBuckets(JsonWriter &json, const CommandContext &ctx, const std::vector<core::BlameBucket> &buckets,
-                  core::TimeNs total, bool causes)
+Json bucketsJson(
+    const CommandContext &ctx, const std::vector<core::BlameBucket> &buckets, core::TimeNs total, bool causes)
 {
-    json.beginArray();
+    Json rows = Json::array();
     for (const auto &b : buckets) {
-        json.beginObject();
+        Json row;
         if (causes) {
-            json.field("cause", causeId(b.cause));
-            json.field("label", b.key);
-            json.field("api", b.cause == core::GapCause::ApiCall ? ctx.str(b.name) : std::string());
+            row["cause"] = causeId(b.cause);
+            row["label"] = b.key;
+            row["api"] = b.cause == core::GapCause::ApiCall ? ctx.str(b.name) : std::string();
         } else {
-            json.field("nvtx", b.key);
+            row["nvtx"] = b.key;
         }
-        json.field("count", b.count);
-        json.field("total_ns", b.totalNs);
-        json.field("pct", total ? 100.0 * double(b.totalNs) / double(total) : 0.0);
-        json.field("longest_ns", b.longestNs);
-        json.endObject();
+        row["count"] = b.count;
+        row["total_ns"] = b.totalNs;
+        row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
+        row["longest_ns"] = b.longestNs;
+        rows.push_back(std::move(row));
     }
-    json.endArray();
+    return rows;
 }
 
-void writeTotals(JsonWriter &json, const CommandContext &ctx, const core::BlameTotals &t)
+void addTotals(Json &object, const CommandContext &ctx, const core::BlameTotals &t)
 {
-    json.field("gap_count", t.gapCount);
-    json.field("gap_ns", t.totalGapNs);
-    json.key("by_cause");
-    writeBuckets(json, ctx, t.byCause, t.totalGapNs, true);
-    json.key("by_phase");
-    writeBuckets(json, ctx, t.byPhase, t.totalGapNs, false);
+    object["gap_count"] = t.gapCount;
+    object["gap_ns"] = t.totalGapNs;
+    object["by_cause"] = bucketsJson(ctx, t.byCause, t.totalGapNs, true);
+    object["by_phase"] = bucketsJson(ctx, t.byPhase, t.totalGapNs, false);
 }
 
-Table bucketTable(const std::string &title, const char *keyHeader, const std::vector<core::BlameBucket> &buckets,
-                  core::TimeNs total)
+Table bucketTable(
+    const std::string &title, const char *keyHeader, const std::vector<core::BlameBucket> &buckets, core::TimeNs total)
 {
     Table table(title);
     table.addColumn(keyHeader, keyHeader);
@@ -94,9 +92,8 @@ Table bucketTable(const std::string &title, const char *keyHeader, const std::ve
     table.addColumn("% of idle", "pct");
     table.addColumn("longest", "longest_ns");
     for (const auto &b : buckets)
-        table.addRow({textCell(b.key), countCell(b.count), durationCell(double(b.totalNs)),
-                      percentCell(total ? 100.0 * double(b.totalNs) / double(total) : 0.0),
-                      durationCell(double(b.longestNs))});
+        table.addRow({ textCell(b.key), countCell(b.count), durationCell(double(b.totalNs)),
+            percentCell(total ? 100.0 * double(b.totalNs) / double(total) : 0.0), durationCell(double(b.longestNs)) });
     return table;
 }
 
@@ -106,34 +103,32 @@ int runGaps(const CommandContext &ctx)
 {
     const auto report = blameSelected(ctx);
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("min_gap_ns", ctx.options.minGapNs);
-        json.field("with_copies", ctx.options.withCopies);
-        json.key("gaps").beginArray();
+        auto doc = jsonDocument(ctx);
+        doc["min_gap_ns"] = ctx.options.minGapNs;
+        doc["with_copies"] = ctx.options.withCopies;
+        Json gaps = Json::array();
         for (const auto &gap : report.gaps) {
-            json.beginObject();
-            json.field("rank", ctx.rankNumber(gap.rank));
-            json.field("device", ctx.t().gpus[gap.gpu].deviceId);
-            json.field("start_ns", gap.gap.start);
-            json.field("end_ns", gap.gap.end);
-            json.field("duration_ns", gap.gap.duration());
-            json.field("cause", causeId(gap.cause));
-            json.field("api", gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string());
-            json.field("nvtx", ctx.str(gap.phase()));
-            json.key("nvtx_stack").beginArray();
+            Json out;
+            out["rank"] = ctx.rankNumber(gap.rank);
+            out["device"] = ctx.t().gpus[gap.gpu].deviceId;
+            out["start_ns"] = gap.gap.start;
+            out["end_ns"] = gap.gap.end;
+            out["duration_ns"] = gap.gap.duration();
+            out["cause"] = causeId(gap.cause);
+            out["api"] = gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string();
+            out["nvtx"] = ctx.str(gap.phase());
+            Json stack = Json::array();
             for (auto name : gap.phaseStack)
-                json.value(ctx.str(name));
-            json.endArray();
-            json.endObject();
+                stack.push_back(ctx.str(name));
+            out["nvtx_stack"] = std::move(stack);
+            gaps.push_back(std::move(out));
         }
-        json.endArray();
-        json.endObject();
-        printJson(json);
+        doc["gaps"] = std::move(gaps);
+        printJson(doc);
         return 0;
     }
     Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
-                            core::formatDuration(double(ctx.options.minGapNs))));
+        core::formatDuration(double(ctx.options.minGapNs))));
     table.addColumn("rank", "rank");
     table.addColumn("GPU", "device");
     table.addColumn("start", "start_ns");
@@ -144,12 +139,11 @@ int runGaps(const CommandContext &ctx)
         auto start = textCell(ctx.relativeTime(gap.gap.start));
         start.raw = fmt::format("{}", gap.gap.start);
         start.alignRight = true;
-        table.addRow({countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
-                      countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start,
-                      durationCell(double(gap.gap.duration())), textCell(causeText(ctx, gap)),
-                      textCell(stackText(ctx, gap))});
+        table.addRow({ countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
+            countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start, durationCell(double(gap.gap.duration())),
+            textCell(causeText(ctx, gap)), textCell(stackText(ctx, gap)) });
     }
-    printTables(ctx.options.format, {table});
+    printTables(ctx.options.format, { table });
     return 0;
 }
 
@@ -157,50 +151,47 @@ int runBlame(const CommandContext &ctx)
 {
     const auto report = blameSelected(ctx);
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("min_gap_ns", ctx.options.minGapNs);
-        json.field("with_copies", ctx.options.withCopies);
-        json.key("overall").beginObject();
-        writeTotals(json, ctx, report.overall);
-        json.endObject();
-        json.key("ranks").beginArray();
+        auto doc = jsonDocument(ctx);
+        doc["min_gap_ns"] = ctx.options.minGapNs;
+        doc["with_copies"] = ctx.options.withCopies;
+        Json overall;
+        addTotals(overall, ctx, report.overall);
+        doc["overall"] = std::move(overall);
+        Json ranks = Json::array();
         for (const auto &r : report.perRank) {
-            json.beginObject();
-            json.field("rank", ctx.rankNumber(r.rank));
-            writeTotals(json, ctx, r.totals);
-            json.endObject();
+            Json out;
+            out["rank"] = ctx.rankNumber(r.rank);
+            addTotals(out, ctx, r.totals);
+            ranks.push_back(std::move(out));
         }
-        json.endArray();
-        json.key("devices").beginArray();
+        doc["ranks"] = std::move(ranks);
+        Json devices = Json::array();
         for (const auto &g : report.perGpu) {
-            json.beginObject();
-            json.field("device", ctx.t().gpus[g.gpu].deviceId);
-            json.key("ranks").beginArray();
+            Json out;
+            out["device"] = ctx.t().gpus[g.gpu].deviceId;
+            Json rankNumbers = Json::array();
             for (auto r : ctx.t().gpus[g.gpu].ranks)
-                json.value(ctx.rankNumber(r));
-            json.endArray();
-            writeTotals(json, ctx, g.totals);
-            json.endObject();
+                rankNumbers.push_back(ctx.rankNumber(r));
+            out["ranks"] = std::move(rankNumbers);
+            addTotals(out, ctx, g.totals);
+            devices.push_back(std::move(out));
         }
-        json.endArray();
-        json.endObject();
-        printJson(json);
+        doc["devices"] = std::move(devices);
+        printJson(doc);
         return 0;
     }
     const auto &o = report.overall;
     const auto heading = fmt::format("{} idle gaps >= {}, {} in total", o.gapCount,
-                                     core::formatDuration(double(ctx.options.minGapNs)),
-                                     core::formatDuration(double(o.totalGapNs)));
-    std::vector<Table> tables{bucketTable("Idle time by cause: " + heading, "cause", o.byCause, o.totalGapNs),
-                              bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs)};
+        core::formatDuration(double(ctx.options.minGapNs)), core::formatDuration(double(o.totalGapNs)));
+    std::vector<Table> tables { bucketTable("Idle time by cause: " + heading, "cause", o.byCause, o.totalGapNs),
+        bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs) };
     if (ctx.options.perRank)
         for (const auto &r : report.perRank) {
             const auto n = ctx.rankNumber(r.rank);
-            tables.push_back(bucketTable(fmt::format("Rank {}: idle time by cause", n), "cause", r.totals.byCause,
-                                         r.totals.totalGapNs));
+            tables.push_back(bucketTable(
+                fmt::format("Rank {}: idle time by cause", n), "cause", r.totals.byCause, r.totals.totalGapNs));
             tables.push_back(bucketTable(fmt::format("Rank {}: idle time by NVTX phase", n), "NVTX phase",
-                                         r.totals.byPhase, r.totals.totalGapNs));
+                r.totals.byPhase, r.totals.totalGapNs));
         }
     printTables(ctx.options.format, tables);
     return 0;

@@ -14,19 +14,22 @@
 namespace gaplens::cli {
 namespace {
 
-std::string fileName(const std::string &path) { return std::filesystem::path(path).filename().string(); }
-
-void writeProblems(JsonWriter &json, const core::DataProblems &p, const core::LoadNotes &notes)
+std::string fileName(const std::string &path)
 {
-    json.key("problems").beginObject();
-    json.field("null_start", p.nullStart);
-    json.field("null_end", p.nullEnd);
-    json.field("end_before_start", p.endBeforeStart);
-    json.field("unknown_string_id", p.unknownStringId);
-    json.field("total", p.total());
-    json.endObject();
-    json.field("backtrace_duplicates_folded", notes.backtraceDuplicates);
-    json.field("overlapping_kernels_on_stream", notes.overlappingKernels);
+    return std::filesystem::path(path).filename().string();
+}
+
+void addProblems(Json &rank, const core::DataProblems &p, const core::LoadNotes &notes)
+{
+    Json problems;
+    problems["null_start"] = p.nullStart;
+    problems["null_end"] = p.nullEnd;
+    problems["end_before_start"] = p.endBeforeStart;
+    problems["unknown_string_id"] = p.unknownStringId;
+    problems["total"] = p.total();
+    rank["problems"] = std::move(problems);
+    rank["backtrace_duplicates_folded"] = notes.backtraceDuplicates;
+    rank["overlapping_kernels_on_stream"] = notes.overlappingKernels;
 }
 
 std::string describeProblems(const core::DataProblems &p)
@@ -63,7 +66,7 @@ int runSummary(const CommandContext &ctx)
     for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
         auto busy = core::computeGpuBusy(trace, g, busyOptions);
         auto gaps = core::findIdleGaps(busy, ctx.options.minGapNs);
-        devices.push_back({std::move(busy), std::move(gaps)});
+        devices.push_back({ std::move(busy), std::move(gaps) });
     }
     // The step-like NVTX range gives a per-rank median step time (what `check` compares).
     std::optional<core::PaceReport> pace;
@@ -90,74 +93,66 @@ int runSummary(const CommandContext &ctx)
         findingOptions.stepRange = pace->rangeName;
     const auto findings = core::summarizeCapture(trace, findingOptions).findings;
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.key("findings").beginArray();
+        auto doc = jsonDocument(ctx);
+        Json findingTexts = Json::array();
         for (const auto &f : findings)
-            json.value(f.text);
-        json.endArray();
-        json.field("min_gap_ns", ctx.options.minGapNs);
-        json.field("with_copies", ctx.options.withCopies);
-        json.field("step_range", pace ? pace->rangeName : std::string());
-        json.key("ranks").beginArray();
+            findingTexts.push_back(f.text);
+        doc["findings"] = std::move(findingTexts);
+        doc["min_gap_ns"] = ctx.options.minGapNs;
+        doc["with_copies"] = ctx.options.withCopies;
+        doc["step_range"] = pace ? pace->rangeName : std::string();
+        Json ranks = Json::array();
         for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
             if (!selection.includes(r))
                 continue;
             const auto &rank = trace.ranks[r];
             const auto &report = trace.reports[rank.report];
-            json.beginObject();
-            json.field("rank", rank.rank);
-            json.field("file", report.path);
-            json.field("pid", rank.pid);
-            json.field("process", rank.processName);
-            json.field("host", rank.host);
-            json.field("rank_source", core::rankSourceName(rank.source));
-            json.field("rank_detail", rank.sourceDetail);
-            json.field("schema_version", report.schemaVersion);
-            json.field("threads", std::uint64_t(rank.threads.size()));
-            if (auto m = medianStep(r))
-                json.field("median_step_ns", *m);
-            else
-                json.key("median_step_ns").null();
-            json.key("devices").beginArray();
+            Json out;
+            out["rank"] = rank.rank;
+            out["file"] = report.path;
+            out["pid"] = rank.pid;
+            out["process"] = rank.processName;
+            out["host"] = rank.host;
+            out["rank_source"] = core::rankSourceName(rank.source);
+            out["rank_detail"] = rank.sourceDetail;
+            out["schema_version"] = report.schemaVersion;
+            out["threads"] = std::uint64_t(rank.threads.size());
+            out["median_step_ns"] = numberOrNull(medianStep(r));
+            Json gpus = Json::array();
             for (auto g : rank.gpus) {
                 const auto &d = devices[g];
-                json.beginObject();
-                json.field("device", trace.gpus[g].deviceId);
-                json.field("name", trace.gpus[g].name);
-                json.field("busy_ns", d.busy.busyNs);
-                json.field("window_start_ns", d.busy.window.start);
-                json.field("window_end_ns", d.busy.window.end);
-                json.field("busy_pct", d.busy.busyPercent);
-                json.field("gap_count", std::uint64_t(d.gaps.count()));
-                json.field("gap_ns", d.gaps.totalNs);
-                json.field("kernel_count", std::uint64_t(trace.gpus[g].kernelCount()));
-                json.field("copy_count", std::uint64_t(trace.gpus[g].copies.size()));
-                json.field("shared_by_ranks", std::uint64_t(trace.gpus[g].ranks.size()));
-                json.endObject();
+                Json gpu;
+                gpu["device"] = trace.gpus[g].deviceId;
+                gpu["name"] = trace.gpus[g].name;
+                gpu["busy_ns"] = d.busy.busyNs;
+                gpu["window_start_ns"] = d.busy.window.start;
+                gpu["window_end_ns"] = d.busy.window.end;
+                gpu["busy_pct"] = d.busy.busyPercent;
+                gpu["gap_count"] = std::uint64_t(d.gaps.count());
+                gpu["gap_ns"] = d.gaps.totalNs;
+                gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
+                gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
+                gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
+                gpus.push_back(std::move(gpu));
             }
-            json.endArray();
-            writeProblems(json, report.problems, report.notes);
-            json.endObject();
+            out["devices"] = std::move(gpus);
+            addProblems(out, report.problems, report.notes);
+            ranks.push_back(std::move(out));
         }
-        json.endArray();
-        json.key("warnings").beginArray();
-        for (const auto &w : trace.warnings)
-            json.value(w);
+        doc["ranks"] = std::move(ranks);
+        Json warnings = trace.warnings;
         for (const auto &report : trace.reports)
             for (const auto &w : report.warnings)
-                json.value(fmt::format("{}: {}", report.path, w));
-        json.endArray();
-        json.endObject();
-        printJson(json);
+                warnings.push_back(fmt::format("{}: {}", report.path, w));
+        doc["warnings"] = std::move(warnings);
+        printJson(doc);
         return 0;
     }
 
     Table table(fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}",
-                            ctx.options.withCopies ? ", copies and memsets" : "",
-                            core::formatDuration(double(ctx.options.minGapNs))));
-    for (const char *h : {"rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps",
-                          "kernels", "median step", "problems"})
+        ctx.options.withCopies ? ", copies and memsets" : "", core::formatDuration(double(ctx.options.minGapNs))));
+    for (const char *h : { "rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps", "kernels",
+             "median step", "problems" })
         table.addColumn(h);
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         if (!selection.includes(r))
@@ -168,23 +163,21 @@ int runSummary(const CommandContext &ctx)
         auto stepCell = step ? durationCell(*step) : textCell("-");
         stepCell.alignRight = true;
         if (rank.gpus.empty()) {
-            table.addRow({countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
-                          textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""),
-                          textCell(""), textCell(""), textCell(""), stepCell,
-                          textCell(describeProblems(report.problems))});
+            table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+                textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""), textCell(""),
+                textCell(""), textCell(""), stepCell, textCell(describeProblems(report.problems)) });
             continue;
         }
         for (auto g : rank.gpus) {
             const auto &d = devices[g];
-            table.addRow({countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
-                          textCell(ctx.gpuLabel(g)), durationCell(double(d.busy.busyNs)),
-                          durationCell(double(d.busy.window.duration())), percentCell(d.busy.busyPercent),
-                          countCell(d.gaps.count()), durationCell(double(d.gaps.totalNs)),
-                          countCell(trace.gpus[g].kernelCount()), stepCell,
-                          textCell(describeProblems(report.problems))});
+            table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+                textCell(ctx.gpuLabel(g)), durationCell(double(d.busy.busyNs)),
+                durationCell(double(d.busy.window.duration())), percentCell(d.busy.busyPercent),
+                countCell(d.gaps.count()), durationCell(double(d.gaps.totalNs)), countCell(trace.gpus[g].kernelCount()),
+                stepCell, textCell(describeProblems(report.problems)) });
         }
     }
-    std::vector<Table> tables{table};
+    std::vector<Table> tables { table };
     printTables(ctx.options.format, tables);
     if (ctx.options.format == Format::Table) {
         if (pace)
@@ -206,46 +199,40 @@ int runRanks(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.key("ranks").beginArray();
+        auto doc = jsonDocument(ctx);
+        Json ranks = Json::array();
         for (const auto &rank : trace.ranks) {
-            json.beginObject();
-            json.field("rank", rank.rank);
-            json.field("file", trace.reports[rank.report].path);
-            json.field("pid", rank.pid);
-            json.field("process", rank.processName);
-            json.field("host", rank.host);
-            json.field("rank_source", core::rankSourceName(rank.source));
-            json.field("rank_detail", rank.sourceDetail);
-            json.key("devices").beginArray();
+            Json out;
+            out["rank"] = rank.rank;
+            out["file"] = trace.reports[rank.report].path;
+            out["pid"] = rank.pid;
+            out["process"] = rank.processName;
+            out["host"] = rank.host;
+            out["rank_source"] = core::rankSourceName(rank.source);
+            out["rank_detail"] = rank.sourceDetail;
+            Json deviceIds = Json::array();
             for (auto g : rank.gpus)
-                json.value(trace.gpus[g].deviceId);
-            json.endArray();
-            json.endObject();
+                deviceIds.push_back(trace.gpus[g].deviceId);
+            out["devices"] = std::move(deviceIds);
+            ranks.push_back(std::move(out));
         }
-        json.endArray();
-        json.key("warnings").beginArray();
-        for (const auto &w : trace.warnings)
-            json.value(w);
-        json.endArray();
-        json.endObject();
-        printJson(json);
+        doc["ranks"] = std::move(ranks);
+        doc["warnings"] = trace.warnings;
+        printJson(doc);
         return 0;
     }
     Table table("Rank mapping (override with --rank-map FILE[:PID]=RANK)");
-    for (const char *h : {"rank", "file", "pid", "process", "host", "GPUs", "decided by", "detail"})
+    for (const char *h : { "rank", "file", "pid", "process", "host", "GPUs", "decided by", "detail" })
         table.addColumn(h);
     for (const auto &rank : trace.ranks) {
         std::string gpus;
         for (auto g : rank.gpus)
             gpus += (gpus.empty() ? "" : ",") + std::to_string(trace.gpus[g].deviceId);
-        table.addRow({countCell(std::uint64_t(rank.rank)), textCell(trace.reports[rank.report].path),
-                      countCell(rank.pid), textCell(rank.processName), textCell(rank.host),
-                      textCell(gpus.empty() ? "-" : gpus), textCell(std::string(core::rankSourceName(rank.source))),
-                      textCell(rank.sourceDetail)});
+        table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(trace.reports[rank.report].path),
+            countCell(rank.pid), textCell(rank.processName), textCell(rank.host), textCell(gpus.empty() ? "-" : gpus),
+            textCell(std::string(core::rankSourceName(rank.source))), textCell(rank.sourceDetail) });
     }
-    printTables(ctx.options.format, {table});
+    printTables(ctx.options.format, { table });
     if (ctx.options.format == Format::Table)
         for (const auto &w : trace.warnings)
             std::printf("warning: %s\n", w.c_str());

@@ -35,78 +35,74 @@ int runPace(const CommandContext &ctx)
                                                : std::string("no rank is consistently the slowest");
 
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("range", pace.rangeName);
-        json.field("time", ctx.options.gpuProjection ? "gpu_projection" : "cpu");
-        json.key("ranks").beginArray();
+        auto doc = jsonDocument(ctx);
+        doc["range"] = pace.rangeName;
+        doc["time"] = ctx.options.gpuProjection ? "gpu_projection" : "cpu";
+        Json ranks = Json::array();
         for (std::size_t i = 0; i < pace.ranks.size(); ++i) {
             const auto &r = pace.ranks[i];
-            json.beginObject();
-            json.field("rank", ctx.rankNumber(r.rank));
-            json.field("median_ns", r.medianNs);
-            json.field("p95_ns", r.p95Ns);
-            json.field("times_slowest", r.timesSlowest);
-            json.key("iterations").beginArray();
+            Json out;
+            out["rank"] = ctx.rankNumber(r.rank);
+            out["median_ns"] = r.medianNs;
+            out["p95_ns"] = r.p95Ns;
+            out["times_slowest"] = r.timesSlowest;
+            Json iterations = Json::array();
             for (std::size_t k = 0; k < r.iterations.size(); ++k) {
                 const auto &it = r.iterations[k];
-                json.beginObject();
-                json.field("index", std::uint64_t(k));
-                json.field("start_ns", it.time.start);
-                json.field("end_ns", it.time.end);
-                json.field("duration_ns", it.durationNs);
-                json.field("delta_ns", it.deltaToPreviousNs);
+                Json iteration;
+                iteration["index"] = std::uint64_t(k);
+                iteration["start_ns"] = it.time.start;
+                iteration["end_ns"] = it.time.end;
+                iteration["duration_ns"] = it.durationNs;
+                iteration["delta_ns"] = it.deltaToPreviousNs;
                 if (i < steps.size() && k < steps[i].steps.size()) {
-                    json.field("kernel_ns", steps[i].steps[k].kernelNs);
-                    json.field("gpu_busy_ns", steps[i].steps[k].busyNs);
-                    json.field("gpu_busy_pct", steps[i].steps[k].busyPercent);
+                    iteration["kernel_ns"] = steps[i].steps[k].kernelNs;
+                    iteration["gpu_busy_ns"] = steps[i].steps[k].busyNs;
+                    iteration["gpu_busy_pct"] = steps[i].steps[k].busyPercent;
                 }
-                json.endObject();
+                iterations.push_back(std::move(iteration));
             }
-            json.endArray();
-            json.endObject();
+            out["iterations"] = std::move(iterations);
+            ranks.push_back(std::move(out));
         }
-        json.endArray();
-        json.key("iterations").beginArray();
+        doc["ranks"] = std::move(ranks);
+        Json iterations = Json::array();
         for (const auto &it : pace.iterations) {
-            json.beginObject();
-            json.field("index", it.index);
-            json.field("median_ns", it.medianNs);
-            if (it.slowestRank == core::kNoIndex)
-                json.key("slowest_rank").null(); // several ranks tie
-            else
-                json.field("slowest_rank", ctx.rankNumber(it.slowestRank));
-            json.field("slowest_ns", it.slowestNs);
-            json.endObject();
+            Json out;
+            out["index"] = it.index;
+            out["median_ns"] = it.medianNs;
+            // kNoIndex: several ranks tie for the slowest.
+            out["slowest_rank"]
+                = it.slowestRank == core::kNoIndex ? Json(nullptr) : Json(ctx.rankNumber(it.slowestRank));
+            out["slowest_ns"] = it.slowestNs;
+            iterations.push_back(std::move(out));
         }
-        json.endArray();
+        doc["iterations"] = std::move(iterations);
+        Json straggler = nullptr;
         if (pace.straggler) {
             const auto &s = *pace.straggler;
-            json.key("straggler").beginObject();
-            json.field("rank", ctx.rankNumber(s.rank));
-            json.field("slowest_count", s.slowestCount);
-            json.field("iterations", s.iterations);
-            json.field("pct_above_median", s.percentAboveMedian);
-            json.field("text", verdict);
-            json.endObject();
-        } else {
-            json.key("straggler").null();
+            straggler["rank"] = ctx.rankNumber(s.rank);
+            straggler["slowest_count"] = s.slowestCount;
+            straggler["iterations"] = s.iterations;
+            straggler["pct_above_median"] = s.percentAboveMedian;
+            straggler["text"] = verdict;
         }
-        json.field("verdict", verdict);
-        json.endObject();
-        printJson(json);
+        doc["straggler"] = std::move(straggler);
+        doc["verdict"] = verdict;
+        printJson(doc);
         return 0;
     }
 
     // Iterations x ranks matrix: each cell the duration, the slowest of the row marked with '*'.
     Table matrix(fmt::format("Pace of NVTX range '{}' ({} time); * = slowest rank of the iteration", pace.rangeName,
-                             ctx.options.gpuProjection ? "GPU-projected" : "CPU"));
+        ctx.options.gpuProjection ? "GPU-projected" : "CPU"));
     matrix.addColumn("iteration", "index");
     for (const auto &r : pace.ranks)
-        matrix.addColumn(fmt::format("rank {}", ctx.rankNumber(r.rank)), fmt::format("rank_{}_ns", ctx.rankNumber(r.rank)));
+        matrix.addColumn(
+            fmt::format("rank {}", ctx.rankNumber(r.rank)), fmt::format("rank_{}_ns", ctx.rankNumber(r.rank)));
     matrix.addColumn("median", "median_ns");
     for (const auto &it : pace.iterations) {
-        std::vector<Cell> row{countCell(it.index)};
+        std::vector<Cell> row { countCell(it.index) };
         for (const auto &r : pace.ranks) {
             auto cell = durationCell(double(r.iterations[it.index].durationNs));
             if (r.rank == it.slowestRank)
@@ -118,7 +114,8 @@ int runPace(const CommandContext &ctx)
     }
 
     Table perRank("Per rank");
-    for (const char *h : {"rank", "iterations", "median", "p95", "times slowest", "kernel time/step", "GPU busy/step"})
+    for (const char *h :
+        { "rank", "iterations", "median", "p95", "times slowest", "kernel time/step", "GPU busy/step" })
         perRank.addColumn(h);
     for (std::size_t i = 0; i < pace.ranks.size(); ++i) {
         const auto &r = pace.ranks[i];
@@ -128,12 +125,12 @@ int runPace(const CommandContext &ctx)
             kernelSum += double(steps[i].steps[k].kernelNs);
             busyPctSum += steps[i].steps[k].busyPercent;
         }
-        perRank.addRow({countCell(std::uint64_t(ctx.rankNumber(r.rank))), countCell(r.iterations.size()),
-                        durationCell(r.medianNs), durationCell(double(r.p95Ns)), countCell(r.timesSlowest),
-                        n ? durationCell(kernelSum / double(n)) : textCell("-"),
-                        n ? percentCell(busyPctSum / double(n)) : textCell("-")});
+        perRank.addRow({ countCell(std::uint64_t(ctx.rankNumber(r.rank))), countCell(r.iterations.size()),
+            durationCell(r.medianNs), durationCell(double(r.p95Ns)), countCell(r.timesSlowest),
+            n ? durationCell(kernelSum / double(n)) : textCell("-"),
+            n ? percentCell(busyPctSum / double(n)) : textCell("-") });
     }
-    printTables(ctx.options.format, {matrix, perRank});
+    printTables(ctx.options.format, { matrix, perRank });
     if (ctx.options.format == Format::Table)
         std::printf("\nverdict: %s\n", verdict.c_str());
     return 0;

@@ -34,16 +34,16 @@ void appendStatsCells(std::vector<Cell> &row, const core::DurationStats &s, doub
     row.push_back(durationCell(s.stddevNs));
 }
 
-void writeStatsFields(JsonWriter &json, const core::DurationStats &s, double percent, const char *countName)
+void addStatsFields(Json &row, const core::DurationStats &s, double percent, const char *countName)
 {
-    json.field(countName, s.count);
-    json.field("total_ns", s.totalNs);
-    json.field("pct", percent);
-    json.field("avg_ns", s.avgNs);
-    json.field("median_ns", s.medianNs);
-    json.field("min_ns", s.minNs);
-    json.field("max_ns", s.maxNs);
-    json.field("stddev_ns", s.stddevNs);
+    row[countName] = s.count;
+    row["total_ns"] = s.totalNs;
+    row["pct"] = percent;
+    row["avg_ns"] = s.avgNs;
+    row["median_ns"] = s.medianNs;
+    row["min_ns"] = s.minNs;
+    row["max_ns"] = s.maxNs;
+    row["stddev_ns"] = s.stddevNs;
 }
 
 std::size_t rowLimit(const CommandContext &ctx, std::size_t size)
@@ -54,16 +54,18 @@ std::size_t rowLimit(const CommandContext &ctx, std::size_t size)
 // What differs between the kernel, NVTX and API summaries: names, and NVTX's style column.
 struct SummaryLayout
 {
-    const char *nameHeader;           // table header of the name column
-    const char *arrayKey;             // JSON array of rows
-    const char *countKey;             // JSON name of the count
+    const char *nameHeader; // table header of the name column
+    const char *arrayKey; // JSON array of rows
+    const char *countKey; // JSON name of the count
     const char *styleHeader = nullptr; // an extra text column (NVTX push/pop or start/end)
 };
 
-const char *nvtxStyle(core::NvtxKind k) { return k == core::NvtxKind::PushPop ? "PushPop" : "StartEnd"; }
+const char *nvtxStyle(core::NvtxKind k)
+{
+    return k == core::NvtxKind::PushPop ? "PushPop" : "StartEnd";
+}
 
-template<typename Row>
-const char *styleOf(const Row &row)
+template <typename Row> const char *styleOf(const Row &row)
 {
     if constexpr (requires { row.kind; })
         return nvtxStyle(row.kind);
@@ -71,7 +73,7 @@ const char *styleOf(const Row &row)
         return "";
 }
 
-template<typename Summary>
+template <typename Summary>
 Table summaryTable(const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout, std::string title)
 {
     Table table(std::move(title));
@@ -81,7 +83,7 @@ Table summaryTable(const CommandContext &ctx, const Summary &summary, const Summ
     addStatsColumns(table, layout.countKey);
     for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
         const auto &row = summary.rows[i];
-        std::vector<Cell> cells{textCell(ctx.str(row.name))};
+        std::vector<Cell> cells { textCell(ctx.str(row.name)) };
         if (layout.styleHeader)
             cells.push_back(textCell(styleOf(row)));
         appendStatsCells(cells, row.stats, row.percent);
@@ -90,43 +92,41 @@ Table summaryTable(const CommandContext &ctx, const Summary &summary, const Summ
     return table;
 }
 
-template<typename Summary>
-void writeSummaryRows(JsonWriter &json, const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout)
+template <typename Summary>
+void addSummaryRows(Json &object, const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout)
 {
-    json.field("total_ns", summary.totalNs);
-    json.field("instances", summary.instances);
-    json.key(layout.arrayKey).beginArray();
+    object["total_ns"] = summary.totalNs;
+    object["instances"] = summary.instances;
+    Json rows = Json::array();
     for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
         const auto &row = summary.rows[i];
-        json.beginObject();
-        json.field("name", ctx.str(row.name));
+        Json out;
+        out["name"] = ctx.str(row.name);
         if (layout.styleHeader)
-            json.field("style", styleOf(row));
-        writeStatsFields(json, row.stats, row.percent, layout.countKey);
-        json.endObject();
+            out["style"] = styleOf(row);
+        addStatsFields(out, row.stats, row.percent, layout.countKey);
+        rows.push_back(std::move(out));
     }
-    json.endArray();
+    object[layout.arrayKey] = std::move(rows);
 }
 
 // nvtx and api: one summary, printed in the chosen format.
-template<typename Summary>
+template <typename Summary>
 int printSummary(const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout, std::string title)
 {
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        writeSummaryRows(json, ctx, summary, layout);
-        json.endObject();
-        printJson(json);
+        auto doc = jsonDocument(ctx);
+        addSummaryRows(doc, ctx, summary, layout);
+        printJson(doc);
     } else {
-        printTables(ctx.options.format, {summaryTable(ctx, summary, layout, std::move(title))});
+        printTables(ctx.options.format, { summaryTable(ctx, summary, layout, std::move(title)) });
     }
     return 0;
 }
 
-constexpr SummaryLayout kKernelLayout{"kernel", "kernels", "calls"};
-constexpr SummaryLayout kNvtxLayout{"range", "ranges", "instances", "style"};
-constexpr SummaryLayout kApiLayout{"API", "calls", "calls"};
+constexpr SummaryLayout kKernelLayout { "kernel", "kernels", "calls" };
+constexpr SummaryLayout kNvtxLayout { "range", "ranges", "instances", "style" };
+constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
 
 } // namespace
 
@@ -141,27 +141,25 @@ int runKernels(const CommandContext &ctx)
         perRank = core::summarizeKernelsPerRank(ctx.t(), options);
 
     if (ctx.options.format == Format::Json) {
-        JsonWriter json;
-        beginJsonDocument(json, ctx);
-        json.field("name_kind", ctx.options.demangled ? "demangled" : "short");
-        writeSummaryRows(json, ctx, overall, kKernelLayout);
+        auto doc = jsonDocument(ctx);
+        doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
+        addSummaryRows(doc, ctx, overall, kKernelLayout);
         if (ctx.options.perRank) {
-            json.key("ranks").beginArray();
+            Json ranks = Json::array();
             for (const auto &s : perRank) {
-                json.beginObject();
-                json.field("rank", ctx.rankNumber(s.rank));
-                writeSummaryRows(json, ctx, s, kKernelLayout);
-                json.endObject();
+                Json out;
+                out["rank"] = ctx.rankNumber(s.rank);
+                addSummaryRows(out, ctx, s, kKernelLayout);
+                ranks.push_back(std::move(out));
             }
-            json.endArray();
+            doc["ranks"] = std::move(ranks);
         }
-        json.endObject();
-        printJson(json);
+        printJson(doc);
         return 0;
     }
-    std::vector<Table> tables{summaryTable(ctx, overall, kKernelLayout,
-                                           fmt::format("Top kernels over {} (% of all kernel time)",
-                                                       ctx.options.rankNumbers.empty() ? "all ranks" : "selected ranks"))};
+    std::vector<Table> tables { summaryTable(ctx, overall, kKernelLayout,
+        fmt::format("Top kernels over {} (% of all kernel time)",
+            ctx.options.rankNumbers.empty() ? "all ranks" : "selected ranks")) };
     for (const auto &s : perRank)
         tables.push_back(
             summaryTable(ctx, s, kKernelLayout, fmt::format("Top kernels of rank {}", ctx.rankNumber(s.rank))));
@@ -174,7 +172,7 @@ int runNvtx(const CommandContext &ctx)
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
     return printSummary(ctx, core::summarizeNvtx(ctx.t(), options), kNvtxLayout,
-                        "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
+        "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
 }
 
 int runApi(const CommandContext &ctx)

@@ -16,8 +16,8 @@ core::RankSelection CommandContext::rankSelection() const
         return core::RankSelection::all();
     std::vector<std::uint32_t> indices;
     for (std::uint32_t i = 0; i < trace->ranks.size(); ++i)
-        if (std::find(options.rankNumbers.begin(), options.rankNumbers.end(), trace->ranks[i].rank) !=
-            options.rankNumbers.end())
+        if (std::find(options.rankNumbers.begin(), options.rankNumbers.end(), trace->ranks[i].rank)
+            != options.rankNumbers.end())
             indices.push_back(i);
     // A selection that matches nothing must select nothing, not everything.
     if (indices.empty())
@@ -55,22 +55,50 @@ void printTables(Format format, const std::vector<Table> &tables)
     }
 }
 
-void printJson(const JsonWriter &json) { std::fputs(json.str().c_str(), stdout); }
-
-void beginJsonDocument(JsonWriter &json, const CommandContext &ctx)
+void printJson(const Json &document)
 {
-    json.beginObject();
-    json.field("tool", "gaplens");
-    json.field("format_version", 1);
-    json.field("command", ctx.options.command);
-    json.key("files").beginArray();
-    for (const auto &r : ctx.t().reports)
-        json.value(r.path);
-    json.endArray();
-    json.key("errors").beginArray();
-    for (const auto &e : ctx.t().errors)
-        json.beginObject().field("file", e.path).field("message", e.message).endObject();
-    json.endArray();
+    // Invalid UTF-8 (a kernel name in a damaged export) becomes U+FFFD rather than an exception.
+    // NaN and infinities are written as null, as the format documents for a missing statistic.
+    const auto text = document.dump(2, ' ', false, Json::error_handler_t::replace);
+    std::fputs(text.c_str(), stdout);
+    std::fputs("\n", stdout);
+}
+
+void addFilesAndErrors(Json &object, std::initializer_list<const core::TraceSet *> captures)
+{
+    Json files = Json::array(), errors = Json::array();
+    for (const auto *trace : captures) {
+        for (const auto &r : trace->reports)
+            files.push_back(r.path);
+        for (const auto &e : trace->errors) {
+            Json error;
+            error["file"] = e.path;
+            error["message"] = e.message;
+            errors.push_back(std::move(error));
+        }
+    }
+    object["files"] = std::move(files);
+    object["errors"] = std::move(errors);
+}
+
+Json jsonDocument(const std::string &command, std::initializer_list<const core::TraceSet *> captures)
+{
+    Json document;
+    document["tool"] = "gaplens";
+    document["format_version"] = 1;
+    document["command"] = command;
+    addFilesAndErrors(document, captures);
+    return document;
+}
+
+Json jsonDocument(const CommandContext &ctx)
+{
+    return jsonDocument(ctx.options.command, { ctx.trace.get() });
+}
+
+Json numberOrNull(std::optional<double> value)
+{
+    return value ? Json(*value) : Json(nullptr);
 }
 
 } // namespace gaplens::cli

@@ -3,17 +3,24 @@
 // What every gaplens-cli command shares: the options, the loaded capture, and the small
 // helpers that name ranks and GPUs the same way in every table and JSON document.
 #include "cli_options.h"
-#include "json_writer.h"
 #include "table_writer.h"
 
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/trace.h"
 
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gaplens::cli {
+
+// JSON documents keep their keys in the order they are set: the order docs/cli-json.md
+// documents, and the one users diff.
+using Json = nlohmann::ordered_json;
 
 struct CommandContext
 {
@@ -34,9 +41,15 @@ struct CommandContext
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.
-void printJson(const JsonWriter &json);
-// Opens the top-level JSON object with the fields every command writes first.
-void beginJsonDocument(JsonWriter &json, const CommandContext &ctx);
+void printJson(const Json &document);
+// `files` (the reports that loaded) and `errors` (the inputs that did not) of the captures.
+void addFilesAndErrors(Json &object, std::initializer_list<const core::TraceSet *> captures);
+// A JSON document with the fields every command writes first: tool, format_version, command,
+// then files and errors of all the captures.
+Json jsonDocument(const std::string &command, std::initializer_list<const core::TraceSet *> captures);
+Json jsonDocument(const CommandContext &ctx);
+// A number, or null for a statistic that does not exist.
+Json numberOrNull(std::optional<double> value);
 
 int runSummary(const CommandContext &ctx);
 int runRanks(const CommandContext &ctx);

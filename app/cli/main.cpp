@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 using namespace gaplens;
 
@@ -14,13 +15,14 @@ int main(int argc, char **argv)
 {
     cli::Options options;
     try {
-        options = cli::parseOptions(argc - 1, argv + 1);
+        options = cli::parseOptions(argc, argv);
     } catch (const cli::UsageError &e) {
-        std::fprintf(stderr, "gaplens-cli: %s\n\n%s", e.message.c_str(), cli::usageText().c_str());
+        const auto helpCommand = e.command.empty() ? std::string("gaplens-cli") : "gaplens-cli " + e.command;
+        std::fprintf(stderr, "gaplens-cli: %s\nRun `%s --help` for usage.\n", e.message.c_str(), helpCommand.c_str());
         return 2;
     }
-    if (options.command == "--help") {
-        std::fputs(cli::usageText().c_str(), stdout);
+    if (!options.infoText.empty()) {
+        std::fputs(options.infoText.c_str(), stdout);
         return 0;
     }
     try {
@@ -35,12 +37,12 @@ int main(int argc, char **argv)
         load.files = options.files;
         load.rankOverrides = options.rankOverrides;
         load.threads = options.threads;
-        cli::CommandContext ctx{options, core::loadTraceSet(load)};
+        cli::CommandContext ctx { options, core::loadTraceSet(load) };
         for (const auto &error : ctx.t().errors)
             std::fprintf(stderr, "gaplens-cli: error: %s\n", error.message.c_str());
         if (ctx.t().ranks.empty()) {
-            std::fprintf(stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n",
-                         options.files.size());
+            std::fprintf(
+                stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n", options.files.size());
             return 1;
         }
         int rc = 0;

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// The JSON gaplens-cli writes (exact nanosecond integers, null for a non-finite number, valid
+// UTF-8 even from a damaged export) and the JSON `check --baseline` reads: where and why a
+// baseline is not JSON, deep nesting, and rank numbers that must be integers.
+#include "gaplens/core/synth.h"
+
+#include "cli_runner.h"
+#include "sqltestdb.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gaplens::core;
+
+namespace {
+
+using gaplens::test::json;
+using gaplens::test::runCli;
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+} // namespace
+
+class TestCliJson : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    SynthResult m_synth;
+    QString m_sample;
+    int m_baselines = 0;
+
+    // A new baseline file with this content.
+    QString writeBaseline(const QByteArray &content)
+    {
+        const auto file = m_dir.filePath(QStringLiteral("baseline_%1.json").arg(++m_baselines));
+        if (!writeFile(file, content))
+            qFatal("cannot write %s", qPrintable(file));
+        return file;
+    }
+
+    // Runs `check` of the sample against a baseline with this content.
+    gaplens::test::CliRun checkWith(const QByteArray &baseline, QString *path = nullptr)
+    {
+        const auto file = writeBaseline(baseline);
+        if (path)
+            *path = file;
+        return runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), file, m_sample });
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_sample = m_dir.filePath(QStringLiteral("sample"));
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 4;
+        m_synth = writeSyntheticCapture(m_sample.toStdString(), options);
+        QCOMPARE(m_synth.files.size(), std::size_t(2));
+    }
+
+    void nanosecondTimestampsAreWrittenAsExactIntegers()
+    {
+        // With copies, the busy window starts where the generator's first GPU work does.
+        const auto run = runCli({ QStringLiteral("summary"), QStringLiteral("--with-copies"),
+            QStringLiteral("--format"), QStringLiteral("json"), m_sample });
+        QCOMPARE(run.exitCode, 0);
+        // 1.7e18 + a few ns is beyond 2^53: a double would round it.
+        const auto start = SynthOptions().sessionStartUtcNs + m_synth.ranks[0].firstGpuNs;
+        QVERIFY2(
+            run.out.contains("\"window_start_ns\": " + QByteArray::number(qint64(start)) + ",\n"), run.out.constData());
+        QVERIFY(run.out.endsWith("}\n"));
+    }
+
+    void anInvalidUtf8KernelNameStillGivesValidJson()
+    {
+        const auto dir = m_dir.filePath(QStringLiteral("damaged"));
+        SynthOptions options;
+        options.ranks = 1;
+        options.steps = 2;
+        const auto file = writeSyntheticCapture(dir.toStdString(), options).files.at(0);
+        // "layer_norm\xFF_kernel": 0xFF never occurs in UTF-8.
+        gaplens::test::execSql(file,
+            "UPDATE StringIds SET value = CAST(X'6C617965725F6E6F726DFF5F6B65726E656C' AS TEXT) "
+            "WHERE value = 'layer_norm_kernel'");
+        const auto run = runCli({ QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"),
+            QString::fromStdString(file) });
+        QCOMPARE(run.exitCode, 0);
+        QJsonParseError error;
+        const auto doc = QJsonDocument::fromJson(run.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QStringList names;
+        for (const auto &k : doc[QStringLiteral("kernels")].toArray())
+            names << k.toObject()[QStringLiteral("name")].toString();
+        QVERIFY2(names.contains(QStringLiteral("layer_norm\uFFFD_kernel")), qPrintable(names.join(QLatin1Char(','))));
+    }
+
+    void aNonFiniteNumberIsWrittenAsNull()
+    {
+        auto summary = QJsonDocument::fromJson(
+            runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_sample }).out)
+                           .object();
+        auto ranks = summary[QStringLiteral("ranks")].toArray();
+        for (auto &&rank : ranks) {
+            auto object = rank.toObject();
+            object[QStringLiteral("median_step_ns")] = 1.79e308; // its limit, 1.03 times that, is infinite
+            rank = object;
+        }
+        summary[QStringLiteral("ranks")] = ranks;
+        const auto run = runCli(
+            { QStringLiteral("check"), QStringLiteral("--baseline"), writeBaseline(QJsonDocument(summary).toJson()),
+                QStringLiteral("--format"), QStringLiteral("json"), m_sample });
+        QCOMPARE(run.exitCode, 0);
+        const auto checks = json(run)[QStringLiteral("checks")].toArray();
+        int steps = 0;
+        for (const auto &c : checks) {
+            const auto row = c.toObject();
+            if (row[QStringLiteral("metric")].toString() != QStringLiteral("median_step_ns"))
+                continue;
+            ++steps;
+            QCOMPARE(row[QStringLiteral("baseline")].toDouble(), 1.79e308);
+            QVERIFY(row[QStringLiteral("limit")].isNull());
+            QCOMPARE(row[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        }
+        QCOMPARE(steps, 2);
+    }
+
+    void aBaselineThatIsNotJsonIsNamedWithLineColumnAndReason()
+    {
+        const QList<std::pair<QByteArray, QString>> cases = {
+            { "{\"ranks\": [1, 2,]}", QStringLiteral("line 1, column 17: expected a value, found ']'") },
+            { "{\n  \"ranks\" []\n}",
+                QStringLiteral("line 2, column 11: expected ':' after an object key, found '['") },
+            { "{\"ranks\": [", QStringLiteral("line 1, column 12: expected a value, found the end of the input") },
+            { "", QStringLiteral("line 1, column 1: expected a value, found the end of the input") },
+            { "{} {}", QStringLiteral("line 1, column 4: expected the end of the input, found '{'") },
+            { "{\"ranks\": 1,}", QStringLiteral("line 1, column 13: expected a string as an object key, found '}'") },
+            { "{\"ranks\": [1 2]}", QStringLiteral("line 1, column 14: expected ']' in an array, found a number") },
+            { "{\"ranks\": tru}", QStringLiteral("line 1, column 14: invalid literal") },
+            { "[1.]", QStringLiteral("line 1, column 4: invalid number; expected digit after '.'") },
+        };
+        for (const auto &[text, reason] : cases) {
+            QString path;
+            const auto run = checkWith(text, &path);
+            QCOMPARE(run.exitCode, 1);
+            const auto expected
+                = QStringLiteral("gaplens-cli: error: baseline '%1' is not JSON: %2\n").arg(path, reason);
+            QVERIFY2(run.err == expected.toUtf8(), run.err.constData());
+        }
+    }
+
+    void aDeeplyNestedBaselineIsReadWithoutExhaustingTheStack()
+    {
+        const int depth = 100000;
+        QString path;
+        auto run = checkWith("{\"ranks\": [" + QByteArray(depth, '[') + QByteArray(depth, ']') + "]}", &path);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(
+                     QStringLiteral("baseline '%1' has ranks[0] without an integer \"rank\"").arg(path).toUtf8()),
+            run.err.constData());
+
+        const QByteArray open = "{\"ranks\": ";
+        run = checkWith(open + QByteArray(depth, '['), &path);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("baseline '%1' is not JSON: line 1, column %2: expected a value")
+                                      .arg(path)
+                                      .arg(open.size() + depth + 1)
+                                      .toUtf8()),
+            run.err.constData());
+    }
+
+    void rankNumbersMustBeIntegersThatFit()
+    {
+        // 2^32 would wrap around to rank 0; 2^53 + 1 is beyond what a double holds.
+        for (const char *rank : { "4294967296", "9007199254740993", "-2147483649", "1.0", "1e0", "\"0\"" }) {
+            QString path;
+            const auto run = checkWith(QByteArray("{\"ranks\": [{\"rank\": ") + rank + ", \"devices\": []}]}", &path);
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains(
+                         QStringLiteral("baseline '%1' has ranks[0] without an integer \"rank\"").arg(path).toUtf8()),
+                qPrintable(QLatin1String(rank) + QStringLiteral(": ") + QString::fromUtf8(run.err)));
+        }
+        // Exact nanosecond integers beside them are read and ignored.
+        const auto run = checkWith("{\"command\": \"summary\", \"ranks\": [{\"rank\": 1, \"median_step_ns\": null, "
+                                   "\"window_start_ns\": 1700000000000000001, "
+                                   "\"devices\": [{\"device\": 1, \"busy_pct\": 0}]}]}");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains(" ok\n"));
+    }
+
+    void theLastOfRepeatedKeysCounts()
+    {
+        const auto run = checkWith(
+            "{\"command\": \"kernels\", \"command\": \"summary\", \"ranks\": [{\"rank\": 0, \"devices\": []}]}");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!run.err.contains("was written by"), run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliJson)
+#include "tst_cli_json.moc"
