@@ -32,7 +32,9 @@ trap 'rm -rf "$work"' EXIT
   sed -n -E 's/^([A-Za-z0-9_]+)_DIR:PATH=(\/.*\/cmake\/.*)$/\1\t\2/p' "$cache" |
     while IFS=$'\t' read -r name dir; do
       lower="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
-      for f in "$dir/${name}Config.cmake" "$dir/$lower-config.cmake"; do [ -f "$f" ] && echo "$f"; done
+      for f in "$dir/${name}Config.cmake" "$dir/$lower-config.cmake"; do
+        if [ -f "$f" ]; then echo "$f"; fi
+      done
     done
   sed -n -E 's/^(CMAKE_CXX_COMPILER|GAPLENS_TOOL_[A-Z0-9_]+):(FILEPATH|STRING)=(\/.*)$/\3/p' "$cache"
   sed -n -E 's/^CMAKE_(COMMAND|CTEST_COMMAND|CPACK_COMMAND):INTERNAL=(\/.*)$/\2/p' "$cache"
@@ -45,14 +47,16 @@ trap 'rm -rf "$work"' EXIT
   done
   # Libraries the built programs and test executables load.
   find "$build_dir" -type f -perm -u+x -print0 | while IFS= read -r -d '' f; do
-    head -c 4 "$f" | grep -q 'ELF' && ldd "$f" 2>/dev/null | sed -n -E 's/.*=> (\/[^ ]+) .*/\1/p'
+    if head -c 4 "$f" | grep -q 'ELF'; then
+      ldd "$f" 2>/dev/null | sed -n -E 's/.*=> (\/[^ ]+) .*/\1/p' || true
+    fi
   done
 } | grep -v -e "^$source_dir" -e "^$build_dir" | grep -E '^/(usr|lib|bin|sbin|etc|opt)' | sort -u > "$work/used.raw"
 
 # Normalise "/usr/lib/x86_64-linux-gnu/../../include/x" to "/usr/include/x"; keep the files
 # that exist (folders prove nothing: several packages own each).
 while IFS= read -r p; do
-  [ -f "$p" ] && realpath -s -m "$p"
+  if [ -f "$p" ]; then realpath -s -m "$p"; fi
 done < "$work/used.raw" | grep -v -x -e /usr/local -e /usr | sort -u > "$work/used"
 
 # 3. What a fresh Debian 12 with the listed packages has: their dependency closure plus the
