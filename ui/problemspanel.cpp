@@ -41,12 +41,17 @@ int ProblemsPanel::showProblems(const core::TraceSet &trace)
         item->setToolTip(0, QString::fromStdString(r.path));
         auto add = [&](std::uint64_t n, const char *what) {
             if (n)
-                new QTreeWidgetItem(item, {QString(), QStringLiteral("%1 × %2").arg(n).arg(QLatin1String(what))});
+                new QTreeWidgetItem(item, { QString(), QStringLiteral("%1 × %2").arg(n).arg(QString::fromUtf8(what)) });
         };
         add(p.nullEnd, "range or activity without an end (open)");
         add(p.endBeforeStart, "end before start (row skipped)");
         add(p.nullStart, "no start (row skipped)");
         add(p.unknownStringId, "unknown string id (shown as <unknown #id>)");
+        add(p.timeNotInteger, "start or end is text, a blob or a fractional number (row skipped)");
+        add(p.timeOutOfRange,
+            "start or end cannot be represented once the time offset is added (beyond ±146 years around 1970; row "
+            "skipped)");
+        add(p.deviceIdOutOfRange, "deviceId does not fit in 32 bits (row skipped)");
         for (const auto &w : r.warnings)
             new QTreeWidgetItem(item, {QString(), QString::fromStdString(w)});
         item->setExpanded(true);

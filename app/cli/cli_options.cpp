@@ -3,6 +3,8 @@
 // command reads. Values are converted here, with messages that name the option and the text.
 #include "cli_options.h"
 
+#include "gaplens/core/memory_limit.h"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -109,6 +111,17 @@ void addLoadOptions(CLI::App &command, Options &o)
         });
     addValueOption(command, "--threads", "N", "reports read in parallel (default: all cores)",
         [&o](const std::string &text) { o.threads = parseNumber<unsigned>(text, "--threads"); });
+    // The unit rules (K = 1024, KB = 1000) are parseMemorySize's, spelled out in README.md.
+    addValueOption(command, "--max-memory", "SIZE", "refuse captures estimated to need more, e.g. 512M, 4G, 1.5GiB",
+        [&o](const std::string &text) {
+            const auto bytes = core::parseMemorySize(text);
+            if (!bytes)
+                throw UsageError { fmt::format(
+                    "--max-memory expects a size such as 512M, 4G, 1.5GiB or a number of bytes, got '{}'", text) };
+            if (*bytes == 0)
+                throw UsageError { fmt::format("--max-memory must be at least 1 byte, got '{}'", text) };
+            o.maxMemoryBytes = *bytes;
+        });
 }
 
 void addRankSelection(CLI::App &command, Options &o)

@@ -36,6 +36,7 @@ struct Options
     std::vector<core::RankOverride> rankOverrides;
     std::size_t top = 0; // 0 = all rows
     unsigned threads = 0;
+    std::uint64_t maxMemoryBytes = 0; // --max-memory; 0 = only the process's own limits
     // synth
     std::string outputDir;
     int synthRanks = 4;

@@ -99,6 +99,7 @@ std::shared_ptr<core::TraceSet> loadCapture(
     load.files = files;
     load.rankOverrides = options.rankOverrides;
     load.threads = options.threads;
+    load.memoryLimitBytes = options.maxMemoryBytes;
     auto trace = core::loadTraceSet(load);
     for (const auto &error : trace->errors)
         std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());

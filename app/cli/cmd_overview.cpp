@@ -26,6 +26,9 @@ void addProblems(Json &rank, const core::DataProblems &p, const core::LoadNotes 
     problems["null_end"] = p.nullEnd;
     problems["end_before_start"] = p.endBeforeStart;
     problems["unknown_string_id"] = p.unknownStringId;
+    problems["time_not_integer"] = p.timeNotInteger;
+    problems["time_out_of_range"] = p.timeOutOfRange;
+    problems["device_id_out_of_range"] = p.deviceIdOutOfRange;
     problems["total"] = p.total();
     rank["problems"] = std::move(problems);
     rank["backtrace_duplicates_folded"] = notes.backtraceDuplicates;
@@ -43,6 +46,9 @@ std::string describeProblems(const core::DataProblems &p)
     add(p.nullEnd, "NULL end");
     add(p.endBeforeStart, "end<start");
     add(p.unknownStringId, "unknown string id");
+    add(p.timeNotInteger, "time not an integer");
+    add(p.timeOutOfRange, "time out of range");
+    add(p.deviceIdOutOfRange, "deviceId out of range");
     std::string s;
     for (const auto &part : parts)
         s += (s.empty() ? "" : ", ") + part;

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
         load.files = options.files;
         load.rankOverrides = options.rankOverrides;
         load.threads = options.threads;
+        load.memoryLimitBytes = options.maxMemoryBytes;
         cli::CommandContext ctx { options, core::loadTraceSet(load) };
         for (const auto &error : ctx.t().errors)
             std::fprintf(stderr, "gaplens-cli: error: %s\n", error.message.c_str());

@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -23,6 +25,14 @@ namespace fs = std::filesystem;
 
 // Check the cancel token once per this many rows: cheap, and still answers within ms.
 constexpr std::uint64_t kCancelCheckRows = 1 << 16;
+
+// The report's time offset is the difference of two int64 (utcEpochNs - EXPORT_CONFIG_TIME_SHIFT),
+// so it may need 65 bits.
+__extension__ using WideNs = __int128;
+
+// Absolute times are kept within +-(2^62 - 1) ns (+-146 years around 1970), so that the
+// difference of any two times, a duration or a window, fits in an int64.
+constexpr TimeNs kMaxAbsoluteTimeNs = (TimeNs(1) << 62) - 1;
 
 std::uint32_t pidOf(std::int64_t globalId) { return std::uint32_t((globalId >> 24) & 0xFFFFFF); }
 std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0xFFFFFF); }
@@ -70,6 +80,10 @@ void checkReadableFile(const std::string &path)
 {
     std::error_code ec;
     const auto status = fs::status(path, ec);
+    // Only a missing file "does not exist": a folder that may not be searched, or a name
+    // longer than the system takes, is a different problem with a different fix.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        throw FileError{fmt::format("cannot be opened: {}", ec.message())};
     if (ec || !fs::exists(status))
         throw FileError{"does not exist"};
     if (fs::is_directory(status))
@@ -161,13 +175,32 @@ private:
             checkCancel();
     }
 
-    // Rows of a table from max(rowid): one b-tree descent, no scan. Only a growth hint.
+    // Rows of a table, a growth hint for its columns. max(rowid) - min(rowid) + 1 is two
+    // b-tree descents and exact for nsys's dense rowids; a sparse table (one row at rowid
+    // 2^30 in a small file) would make columns reserve for rows that do not exist, so a
+    // range larger than the file could hold (every row takes at least a cell pointer, a
+    // size, a rowid and one header byte per column) is replaced by SQLite's exact count.
     std::uint64_t tableRows(std::string_view table) const
     {
         try {
-            Statement stmt(m_db.handle(), fmt::format("SELECT max(rowid) FROM \"{}\"", table));
-            if (stmt.step() && !stmt.isNull(0) && stmt.int64(0) > 0)
-                return std::uint64_t(stmt.int64(0));
+            const auto rowid = [&](const char *aggregate) -> std::optional<std::int64_t> {
+                Statement stmt(m_db.handle(), fmt::format("SELECT {}(rowid) FROM \"{}\"", aggregate, table));
+                if (stmt.step() && !stmt.isNull(0))
+                    return stmt.int64(0);
+                return std::nullopt;
+            };
+            const auto last = rowid("max"), first = rowid("min");
+            if (!last || !first)
+                return 0; // empty
+            // Modulo 2^64, the distance between two distinct int64 rowids is exact.
+            const std::uint64_t range = std::uint64_t(*last) - std::uint64_t(*first) + 1;
+            std::error_code ec;
+            const std::uint64_t fileBytes = fs::file_size(m_data.report.path, ec);
+            const std::uint64_t minRowBytes = 4 + m_db.columns(table).size();
+            if (range != 0 && (ec || range <= fileBytes / minRowBytes))
+                return range;
+            Statement count(m_db.handle(), fmt::format("SELECT count(*) FROM \"{}\"", table));
+            return count.step() ? std::uint64_t(count.int64(0)) : 0;
         } catch (const SqliteError &) {
             // A WITHOUT ROWID table: no hint, columns grow by doubling.
         }
@@ -237,46 +270,116 @@ private:
         report.schemaVersion = meta["EXPORT_SCHEMA_VERSION"];
         report.productVersion = meta["EXPORT_PRODUCT_VERSION"];
 
-        std::optional<std::int64_t> utcEpochNs;
-        if (m_db.hasTable("TARGET_INFO_SESSION_START_TIME")) {
-            Statement stmt(m_db.handle(), "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
-            if (stmt.step() && !stmt.isNull(0))
-                utcEpochNs = stmt.int64(0);
-        }
-        std::int64_t shift = 0;
-        if (auto it = meta.find("EXPORT_CONFIG_TIME_SHIFT"); it != meta.end() && !it->second.empty())
-            shift = std::strtoll(it->second.c_str(), nullptr, 10);
+        std::string sessionStartProblem; // the table is there but gives no usable utcEpochNs
+        const auto utcEpochNs = readSessionStart(sessionStartProblem);
+        const auto shift = timeShift(meta);
         const bool normalized = meta["EXPORT_PARAM_TIME_NORMALIZE"] == "true";
 
         // Timestamps are ns since session start unless the export shifted them; a shift equal to
         // the session's UTC start (time normalisation) makes them absolute already.
+        WideNs offset = 0;
         if (shift != 0) {
             report.timeBase = TimeBase::AlreadyAbsolute;
-            report.timeOffsetNs = utcEpochNs ? *utcEpochNs - shift : 0;
+            offset = utcEpochNs ? WideNs(*utcEpochNs) - shift : 0;
         } else if (normalized) {
             report.timeBase = TimeBase::AlreadyAbsolute;
-            report.timeOffsetNs = 0;
         } else if (utcEpochNs) {
             report.timeBase = TimeBase::SessionRelative;
-            report.timeOffsetNs = *utcEpochNs;
+            offset = *utcEpochNs;
         } else {
             report.timeBase = TimeBase::Unknown;
-            report.warnings.push_back("no session start time (TARGET_INFO_SESSION_START_TIME): times are "
-                                      "relative to the session start and will not align with other reports");
+            report.warnings.push_back(
+                fmt::format("{}: times are relative to the session start and will not align with other reports",
+                    sessionStartProblem.empty() ? "no session start time (TARGET_INFO_SESSION_START_TIME)"
+                                                : sessionStartProblem));
+        }
+        if (report.timeBase != TimeBase::Unknown && !sessionStartProblem.empty())
+            report.warnings.push_back(sessionStartProblem);
+        setTimeOffset(offset);
+        if (offset >= std::numeric_limits<TimeNs>::min() && offset <= std::numeric_limits<TimeNs>::max()) {
+            report.timeOffsetNs = TimeNs(offset);
+        } else { // only utcEpochNs - shift can get here
+            report.timeOffsetNs = 0;
+            report.warnings.push_back(fmt::format("the time offset (utcEpochNs {} - EXPORT_CONFIG_TIME_SHIFT {}) does "
+                                                  "not fit in 64 bits: rows whose times cannot be represented after "
+                                                  "it are counted as data problems",
+                *utcEpochNs, shift));
         }
 
         readCapture();
     }
 
+    // The stored times whose absolute time (stored + offset) lies within +-kMaxAbsoluteTimeNs,
+    // found once so that a row costs one range check and one addition, never an overflow.
+    void setTimeOffset(WideNs offset)
+    {
+        const WideNs lowest = std::max<WideNs>(-kMaxAbsoluteTimeNs - offset, std::numeric_limits<std::int64_t>::min());
+        const WideNs highest = std::min<WideNs>(kMaxAbsoluteTimeNs - offset, std::numeric_limits<std::int64_t>::max());
+        if (lowest > highest) { // no stored time can be represented: every row is out of range
+            m_lowestStoredTime = std::numeric_limits<std::int64_t>::max();
+            m_highestStoredTime = std::numeric_limits<std::int64_t>::min();
+        } else {
+            m_lowestStoredTime = std::int64_t(lowest);
+            m_highestStoredTime = std::int64_t(highest);
+        }
+        // Modulo 2^64: for a stored time within the bounds the sum fits in an int64, so adding
+        // this in unsigned arithmetic (which wraps, well defined) gives it exactly, even when
+        // the offset itself does not fit in an int64.
+        m_timeOffsetModulo = std::uint64_t(offset);
+    }
+
+    // utcEpochNs of the session start, or nullopt; `problem` says why when the table is there
+    // but its value cannot be used.
+    std::optional<std::int64_t> readSessionStart(std::string &problem)
+    {
+        static constexpr std::string_view kTable = "TARGET_INFO_SESSION_START_TIME";
+        if (!m_db.hasTable(kTable))
+            return std::nullopt;
+        if (!m_db.columns(kTable).count("utcEpochNs")) {
+            problem = fmt::format("table {} has no column utcEpochNs", kTable);
+            return std::nullopt;
+        }
+        Statement stmt(m_db.handle(), fmt::format("SELECT utcEpochNs FROM {}", kTable));
+        if (!stmt.step())
+            return std::nullopt;
+        const auto value = stmt.exactInt64(0);
+        if (value.kind == IntegerKind::NotInteger)
+            problem = fmt::format("{}.utcEpochNs is not an integer", kTable);
+        if (value.kind != IntegerKind::Integer)
+            return std::nullopt;
+        return value.value;
+    }
+
+    // EXPORT_CONFIG_TIME_SHIFT, 0 when absent; a value that is not an integer is said and ignored.
+    std::int64_t timeShift(const std::unordered_map<std::string, std::string> &meta)
+    {
+        const auto it = meta.find("EXPORT_CONFIG_TIME_SHIFT");
+        if (it == meta.end() || it->second.empty())
+            return 0;
+        std::string_view text = it->second;
+        if (text.starts_with('+')) // from_chars takes '-' only
+            text.remove_prefix(1);
+        std::int64_t shift = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), shift);
+        if (ec == std::errc() && end == text.data() + text.size())
+            return shift;
+        m_data.report.warnings.push_back(
+            fmt::format("EXPORT_CONFIG_TIME_SHIFT '{}' is not an integer: it was ignored", it->second));
+        return 0;
+    }
+
     void readCapture()
     {
         std::string host;
-        if (m_db.hasTable("META_DATA_CAPTURE")) {
+        // Without its name or value column the table is said (selectSql) and not read.
+        const auto sql = m_db.hasTable("META_DATA_CAPTURE") ? selectSql("META_DATA_CAPTURE", { "name", "value" }, {})
+                                                            : std::string();
+        if (!sql.empty()) {
             // Rank variables in order of trust; the first found wins.
             static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
                                                              "RANK"};
             std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
-            Statement stmt(m_db.handle(), "SELECT name, value FROM META_DATA_CAPTURE");
+            Statement stmt(m_db.handle(), sql);
             while (stmt.step()) {
                 const auto name = stmt.text(0);
                 const auto value = stmt.text(1);
@@ -354,26 +457,44 @@ private:
         return it->second;
     }
 
+    // One time of a row made absolute; false, counted, when it is NULL (in `nullCount`), not
+    // an integer, or beyond +-kMaxAbsoluteTimeNs once the offset is added.
+    [[gnu::always_inline]] bool readTime(const TableScan &stmt, int column, std::uint64_t &nullCount, TimeNs &time)
+    {
+        const auto stored = stmt.exactInt64(column);
+        if (stored.kind != IntegerKind::Integer) [[unlikely]] {
+            ++(stored.kind == IntegerKind::Null ? nullCount : m_data.report.problems.timeNotInteger);
+            return false;
+        }
+        if (stored.value < m_lowestStoredTime || stored.value > m_highestStoredTime) [[unlikely]] {
+            ++m_data.report.problems.timeOutOfRange;
+            return false;
+        }
+        time = TimeNs(std::uint64_t(stored.value) + m_timeOffsetModulo);
+        return true;
+    }
+
     // Validates start/end of one row; counts and rejects the broken ones.
     bool validInterval(const TableScan &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
     {
-        const auto rawStart = stmt.optionalInt64(startCol);
-        if (!rawStart) {
-            ++m_data.report.problems.nullStart;
+        auto &problems = m_data.report.problems;
+        if (!readTime(stmt, startCol, problems.nullStart, start) || !readTime(stmt, endCol, problems.nullEnd, end))
             return false;
-        }
-        const auto rawEnd = stmt.optionalInt64(endCol);
-        if (!rawEnd) {
-            ++m_data.report.problems.nullEnd;
-            return false;
-        }
-        start = *rawStart + m_data.report.timeOffsetNs;
-        end = *rawEnd + m_data.report.timeOffsetNs;
         if (end < start) {
-            ++m_data.report.problems.endBeforeStart;
+            ++problems.endBeforeStart;
             return false;
         }
         return true;
+    }
+
+    // Gpu::deviceId is 32 bits: a wider id must not silently become another GPU.
+    bool validDeviceId(std::int64_t deviceId)
+    {
+        if (deviceId >= std::numeric_limits<std::int32_t>::min()
+            && deviceId <= std::numeric_limits<std::int32_t>::max())
+            return true;
+        ++m_data.report.problems.deviceIdOutOfRange;
+        return false;
     }
 
     Gpu &gpuFor(std::int64_t deviceId)
@@ -408,8 +529,11 @@ private:
     void readKernels()
     {
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
-        if (!m_db.hasTable(kTable))
+        if (!m_db.hasTable(kTable)) {
+            // Lazy exports create no empty tables: say why the report shows no GPU work.
+            m_data.report.warnings.push_back(fmt::format("no {} table: the report recorded no kernels", kTable));
             return;
+        }
         auto columns = wantedColumns(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
                                      {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ",
                                       "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
@@ -425,8 +549,11 @@ private:
             TimeNs start, end;
             if (!validInterval(stmt, 0, 1, start, end))
                 continue;
+            const auto deviceId = stmt.int64(2);
+            if (!validDeviceId(deviceId))
+                continue;
             const auto pid = pidOf(stmt.int64(6));
-            auto &k = streamFor(stmt.int64(2), pid, stmt.int64(3));
+            auto &k = streamFor(deviceId, pid, stmt.int64(3));
             makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
                      k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
                      k.dynamicSharedMemory);
@@ -506,7 +633,10 @@ private:
             TimeNs start, end;
             if (!validInterval(stmt, 0, 1, start, end))
                 continue;
-            auto &c = gpuFor(stmt.int64(2)).copies;
+            const auto deviceId = stmt.int64(2);
+            if (!validDeviceId(deviceId))
+                continue;
+            auto &c = gpuFor(deviceId).copies;
             makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
                      c.srcKind, c.dstKind);
             const auto pid = pidOf(stmt.int64(5));
@@ -726,7 +856,10 @@ private:
             const auto name = nvtxText(stmt, 3, 4);
             auto &t = threadFor(stmt.int64(5));
             if (type == 34) {
-                t.marks.time.push_back(stmt.int64(0) + m_data.report.timeOffsetNs);
+                TimeNs time;
+                if (!readTime(stmt, 0, m_data.report.problems.nullStart, time))
+                    continue;
+                t.marks.time.push_back(time);
                 t.marks.name.push_back(name);
                 t.marks.domain.push_back(domain);
                 continue;
@@ -843,6 +976,10 @@ private:
     ReportPart m_part;
     bool m_directScan; // big tables through TableScan's own page decoding
     ReportData m_data;
+    // Set by setTimeOffset: stored times within [lowest, highest] are made absolute by adding
+    // the offset (modulo 2^64).
+    std::int64_t m_lowestStoredTime = 0, m_highestStoredTime = 0;
+    std::uint64_t m_timeOffsetModulo = 0;
 
     std::vector<StringId> m_stringIds;
     std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
@@ -889,6 +1026,8 @@ ReportData readReport(const std::string &path, StringPool &strings, const StageF
         throw;
     } catch (const FileError &e) {
         failed.error = LoadError{path, fmt::format("{}: {}", path, e.message)};
+    } catch (const UnfinishedWriteError &e) { // Database's refusal says what to do
+        failed.error = LoadError { path, fmt::format("{}: {}", path, e.what()) };
     } catch (const SqliteError &e) {
         failed.error = LoadError{path, fmt::format("{}: {}", path, describeSqliteError(e))};
     } catch (const std::bad_alloc &) {
@@ -909,10 +1048,7 @@ void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
     }
     auto &report = gpuAndApi.report;
     const auto &other = nvtx.report;
-    report.problems.nullEnd += other.problems.nullEnd;
-    report.problems.endBeforeStart += other.problems.endBeforeStart;
-    report.problems.nullStart += other.problems.nullStart;
-    report.problems.unknownStringId += other.problems.unknownStringId;
+    report.problems += other.problems;
     report.notes.rowsRead += other.notes.rowsRead;
     // Both parts read the metadata: its warnings came twice.
     for (auto &warning : nvtx.report.warnings)

@@ -29,8 +29,13 @@ constexpr std::uint8_t kIndexLeaf = 0x0a;
 constexpr unsigned kMaxDepth = 19; // SQLite's BTCURSOR_MAX_DEPTH - 1: deeper is corrupt there
 constexpr std::size_t kReadAheadBytes = 1 << 20;
 constexpr std::uint64_t kMaxPayload = 1u << 30; // SQLite's SQLITE_MAX_LENGTH is 1e9
+constexpr std::uint64_t kPendingByte = 0x40000000; // SQLite's PENDING_BYTE: its page holds the file locks
+constexpr std::uint8_t kPointerMapOverflow2 = 4; // PTRMAP_OVERFLOW2: an overflow page after the first
 
-std::uint32_t be16(const std::uint8_t *p) { return std::uint32_t(p[0]) << 8 | p[1]; }
+std::uint32_t be16(const std::uint8_t *p)
+{
+    return std::uint32_t(p[0]) << 8 | p[1];
+}
 std::uint32_t be32(const std::uint8_t *p)
 {
     return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
@@ -60,15 +65,97 @@ int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &va
     return 9;
 }
 
+// A table leaf cell's payload size and rowid as SQLite's btreeParseCellPtr reads them: the size
+// takes 7 bits from each of up to 9 bytes into 32 bits (unlike a varint's 8 in the 9th byte and
+// 64 bits), the rowid is a varint. The first byte after them, or nullptr if they run past `end`.
+const std::uint8_t *readLeafCellHeader(
+    const std::uint8_t *cell, const std::uint8_t *end, std::uint32_t &payloadSize, std::uint64_t &rowid)
+{
+    const std::uint8_t *p = cell;
+    if (p >= end)
+        return nullptr;
+    std::uint32_t size = *p;
+    if (size >= 0x80) {
+        const std::uint8_t *last = cell + 8;
+        size &= 0x7f;
+        do {
+            if (++p >= end)
+                return nullptr;
+            size = size << 7 | (*p & 0x7f);
+        } while (*p >= 0x80 && p < last);
+    }
+    ++p;
+    const int n = readVarint(p, end, rowid);
+    if (n == 0)
+        return nullptr;
+    payloadSize = size;
+    return p + n;
+}
+
+// Bytes a table leaf cell takes on its page, as SQLite's cellSizePtr counts them (the local
+// part of a spilled payload and its overflow page number included, at least 4); 0 when its
+// header runs past `end` (SQLite's count then exceeds the room left on the page too).
+std::uint32_t leafCellSize(const std::uint8_t *cell, const std::uint8_t *end, std::uint32_t usable)
+{
+    std::uint32_t payloadSize = 0;
+    std::uint64_t rowid = 0;
+    const std::uint8_t *payload = readLeafCellHeader(cell, end, payloadSize, rowid);
+    if (!payload)
+        return 0;
+    const auto header = std::uint32_t(payload - cell);
+    const std::uint32_t maxLocal = usable - 35, minLocal = (usable - 12) * 32 / 255 - 23;
+    if (payloadSize <= maxLocal)
+        return std::max<std::uint32_t>(payloadSize + header, 4);
+    std::uint32_t local = minLocal + (payloadSize - minLocal) % (usable - 4);
+    if (local > maxLocal)
+        local = minLocal;
+    return local + 4 + header;
+}
+
+// Bytes of a table interior cell (child page number, rowid varint) as SQLite's
+// cellSizePtrNoPayload counts them; 0 when the rowid runs past `end`.
+std::uint32_t interiorCellSize(const std::uint8_t *cell, const std::uint8_t *end)
+{
+    std::uint64_t rowid = 0;
+    const int n = cell + 4 < end ? readVarint(cell + 4, end, rowid) : 0;
+    return n == 0 ? 0 : std::uint32_t(4 + n);
+}
+
+// SQLite's btreeCellSizeCheck, which runs when a b-tree page is first read on connections
+// with PRAGMA cell_size_check (every Database): each cell starts after the cell pointer array
+// and at most 4 bytes (interior: 5) before the end of the usable area, and fits before that
+// end. One cell that does not fails the whole page, before any row of it is returned.
+bool cellsFitPage(const std::uint8_t *page, std::uint32_t header, std::uint32_t cells, bool leaf, std::uint32_t usable)
+{
+    const std::uint32_t pointers = header + (leaf ? 8 : 12);
+    const std::uint32_t first = pointers + 2 * cells, last = usable - (leaf ? 4 : 5);
+    const std::uint8_t *end = page + usable;
+    for (std::uint32_t i = 0; i < cells; ++i) {
+        const std::uint32_t at = be16(page + pointers + 2 * i);
+        if (at < first || at > last)
+            return false;
+        const std::uint32_t size = leaf ? leafCellSize(page + at, end, usable) : interiorCellSize(page + at, end);
+        if (size == 0 || at + size > usable)
+            return false;
+    }
+    return true;
+}
+
 // Bytes of a value of this serial type in the record body (10 and 11 are reserved).
 std::uint64_t serialSize(std::uint64_t type)
 {
-    static constexpr std::uint8_t kSmall[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+    static constexpr std::uint8_t kSmall[12] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0 };
     return type < 12 ? kSmall[type] : (type - 12) / 2;
 }
 
-bool isIntType(std::uint64_t type) { return type <= 6 || type == 8 || type == 9; }
-bool isTextType(std::uint64_t type) { return type == 0 || (type >= 13 && (type & 1)); }
+bool isIntType(std::uint64_t type)
+{
+    return type <= 6 || type == 8 || type == 9;
+}
+bool isTextType(std::uint64_t type)
+{
+    return type == 0 || (type >= 13 && (type & 1));
+}
 
 std::string upper(std::string_view s)
 {
@@ -93,7 +180,9 @@ std::string sqlQuoted(std::string_view name, char quote = '"')
 } // namespace
 
 // The file's pages, read with pread: runs of consecutive pages in one call, since a table
-// written in rowid order lies mostly in consecutive pages.
+// written in rowid order lies mostly in consecutive pages. Only pages SQLite would read as
+// b-tree or overflow pages are handed out (see whyUnreadable); the caller hands anything else
+// over to SQLite, whose own rows or error then result.
 class TableScan::Pages
 {
 public:
@@ -111,7 +200,9 @@ public:
             whyNot = fmt::format("cannot open: {}", std::strerror(errno));
             return nullptr;
         }
-        struct stat st{};
+        struct stat st
+        {
+        };
         std::uint8_t header[100];
         if (fstat(pages->m_fd, &st) != 0 || !pages->readAt(header, sizeof header, 0)) {
             whyNot = "cannot read the database header";
@@ -120,8 +211,8 @@ public:
         std::uint32_t pageSize = be16(header + 16);
         if (pageSize == 1)
             pageSize = 65536;
-        if (std::memcmp(header, "SQLite format 3", 16) != 0 || pageSize < 512 || pageSize > 65536 ||
-            (pageSize & (pageSize - 1)) != 0) {
+        if (std::memcmp(header, "SQLite format 3", 16) != 0 || pageSize < 512 || pageSize > 65536
+            || (pageSize & (pageSize - 1)) != 0) {
             whyNot = "the database header does not parse";
             return nullptr;
         }
@@ -139,9 +230,24 @@ public:
             whyNot = "the pages' usable size is below SQLite's minimum";
             return nullptr;
         }
-        pages->m_pageCount = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(st.st_size) / pageSize,
-                                                                    std::numeric_limits<std::uint32_t>::max()));
+        // SQLite's page count (lockBtree): the header's, when the version-valid-for number
+        // (92) equals the change counter (24) and the count is not 0; else the file size,
+        // a partial last page included. Pages past it do not exist, whatever the file holds.
+        const auto fileBytes = std::uint64_t(st.st_size);
+        const std::uint64_t filePages = (fileBytes + pageSize - 1) / pageSize;
+        const std::uint32_t headerPages = be32(header + 28);
+        const bool headerCountValid = headerPages != 0 && std::memcmp(header + 24, header + 92, 4) == 0;
+        const std::uint64_t pageCount = headerCountValid ? headerPages : filePages;
+        if (pageCount > filePages || pageCount > std::numeric_limits<std::uint32_t>::max()) {
+            whyNot = "the header's page count exceeds the file"; // SQLite refuses to open it
+            return nullptr;
+        }
+        pages->m_pageCount = std::uint32_t(pageCount);
+        pages->m_wholePages = std::uint32_t(std::min(pageCount, fileBytes / pageSize));
+        pages->m_lockBytePage = std::uint32_t(kPendingByte / pageSize + 1);
+        pages->m_autoVacuum = be32(header + 52) != 0;
         pages->m_maxRun = std::max<std::uint32_t>(1, std::uint32_t(kReadAheadBytes / pageSize));
+        pages->findFreePages(be32(header + 32), be32(header + 36));
         return pages;
     }
 
@@ -154,19 +260,38 @@ public:
     std::uint32_t usable() const { return m_usable; }
     std::uint32_t maxCells() const { return (m_pageSize - 8) / 6; } // SQLite's MX_CELL
     std::uint32_t pageCount() const { return m_pageCount; }
-    bool valid(std::uint32_t page) const { return page >= 1 && page <= m_pageCount; }
+    bool autoVacuum() const { return m_autoVacuum; }
     bool buffered(std::uint32_t page) const { return page >= m_first && page < m_first + m_count; }
+
+    // Why page `page` is not read as a b-tree or overflow page here, or nullptr when it is.
+    // SQLite fails on the first four (getAndInitPage, the pager), and reads pointer-map and
+    // free pages as whatever they hold, which no valid b-tree points at.
+    const char *whyUnreadable(std::uint32_t page) const
+    {
+        if (page == 0)
+            return "page 0, which does not exist";
+        if (page > m_pageCount)
+            return "past the database's page count";
+        if (page > m_wholePages)
+            return "past the end of the file";
+        if (page == m_lockBytePage)
+            return "the lock-byte page";
+        if (m_autoVacuum && isPointerMapPage(page))
+            return "a pointer-map page";
+        if (!m_freePages.empty() && m_freePages[page])
+            return "on the freelist";
+        return nullptr;
+    }
 
     // Page `page`, valid until the next call that reads. Unless it is buffered already, it is
     // read together with the `consecutiveAfter` pages that follow it (the caller's next ones).
     const std::uint8_t *page(std::uint32_t page, std::uint32_t consecutiveAfter = 0)
     {
-        if (!valid(page))
+        if (whyUnreadable(page))
             return nullptr;
         if (buffered(page))
             return m_buffer.data() + std::size_t(page - m_first) * m_pageSize;
-        const std::uint32_t run =
-            std::min({consecutiveAfter + 1, m_maxRun, m_pageCount - page + 1});
+        const std::uint32_t run = std::min({ consecutiveAfter + 1, m_maxRun, m_wholePages - page + 1 });
         m_buffer.resize(std::size_t(run) * m_pageSize);
         if (!readAt(m_buffer.data(), m_buffer.size(), std::uint64_t(page - 1) * m_pageSize)) {
             m_count = 0;
@@ -180,7 +305,7 @@ public:
     // A page into its own buffer (interior and overflow pages, which must outlive the run).
     bool copy(std::uint32_t page, std::vector<std::uint8_t> &out)
     {
-        if (!valid(page))
+        if (whyUnreadable(page))
             return false;
         out.resize(m_pageSize);
         if (buffered(page)) {
@@ -188,6 +313,37 @@ public:
             return true;
         }
         return readAt(out.data(), m_pageSize, std::uint64_t(page - 1) * m_pageSize);
+    }
+
+    // Whether SQLite, skipping over overflow page `page` to reach later bytes of a payload,
+    // goes on at `next` (the page's own pointer) as this scan does. In an auto-vacuum database
+    // getOverflowPage takes the next page from the pointer map instead of reading `page`, when
+    // the page after it is recorded there as the chain's continuation from `page`; and fails
+    // when that pointer-map entry does not parse.
+    bool overflowSkipReaches(std::uint32_t page, std::uint32_t next)
+    {
+        if (!m_autoVacuum)
+            return true;
+        std::uint64_t guess = std::uint64_t(page) + 1;
+        while (guess <= m_pageCount && (isPointerMapPage(std::uint32_t(guess)) || guess == m_lockBytePage))
+            ++guess;
+        if (guess > m_pageCount)
+            return true; // SQLite reads `page`
+        const std::uint32_t map = pointerMapPageOf(std::uint32_t(guess));
+        if (map > m_wholePages)
+            return false;
+        if (m_pointerMapPage != map) {
+            m_pointerMap.resize(m_pageSize);
+            if (!readAt(m_pointerMap.data(), m_pageSize, std::uint64_t(map - 1) * m_pageSize)) {
+                m_pointerMapPage = 0;
+                return false;
+            }
+            m_pointerMapPage = map;
+        }
+        const std::uint8_t *entry = m_pointerMap.data() + 5 * (guess - map - 1); // PTRMAP_PTROFFSET
+        if (entry[0] < 1 || entry[0] > 5)
+            return false; // ptrmapGet: SQLITE_CORRUPT
+        return entry[0] != kPointerMapOverflow2 || be32(entry + 1) != page || guess == next;
     }
 
 private:
@@ -208,10 +364,54 @@ private:
         return true;
     }
 
+    // The pointer-map page that describes page `page` (SQLite's ptrmapPageno): every
+    // usable/5 + 1 pages from page 2 on, moved one on where it would be the lock-byte page.
+    std::uint32_t pointerMapPageOf(std::uint32_t page) const
+    {
+        if (page < 2)
+            return 0;
+        const std::uint32_t perMap = m_usable / 5 + 1;
+        const std::uint32_t map = (page - 2) / perMap * perMap + 2;
+        return map == m_lockBytePage ? map + 1 : map;
+    }
+    bool isPointerMapPage(std::uint32_t page) const { return pointerMapPageOf(page) == page; }
+
+    // Marks the freelist's trunk and leaf pages (fileformat2 1.5): a chain of trunk pages,
+    // each listing leaf pages. One read per trunk page, each of which lists up to usable/4 - 2
+    // leaves; the walk ends at the first thing that does not parse (SQLite itself never reads
+    // the freelist to read a table, so a broken one is not an error here).
+    void findFreePages(std::uint32_t trunk, std::uint32_t freePages)
+    {
+        if (trunk == 0 || freePages == 0)
+            return;
+        m_freePages.assign(std::size_t(m_pageCount) + 1, false);
+        std::vector<std::uint8_t> bytes(m_pageSize);
+        std::uint64_t left = freePages;
+        while (trunk != 0 && left > 0 && !whyUnreadable(trunk)
+            && readAt(bytes.data(), m_pageSize, std::uint64_t(trunk - 1) * m_pageSize)) {
+            m_freePages[trunk] = true; // also ends a cycle of trunks
+            --left;
+            const std::uint32_t leaves = be32(bytes.data() + 4);
+            if (leaves > m_usable / 4 - 2)
+                return;
+            for (std::uint32_t i = 0; i < leaves && left > 0; ++i, --left)
+                if (const std::uint32_t leaf = be32(bytes.data() + 8 + 4 * i); leaf >= 1 && leaf <= m_pageCount)
+                    m_freePages[leaf] = true;
+            trunk = be32(bytes.data());
+        }
+    }
+
     int m_fd = -1;
-    std::uint32_t m_pageSize = 0, m_usable = 0, m_pageCount = 0, m_maxRun = 1;
+    std::uint32_t m_pageSize = 0, m_usable = 0, m_maxRun = 1;
+    std::uint32_t m_pageCount = 0; // SQLite's: pages past it do not exist
+    std::uint32_t m_wholePages = 0; // pages of the count that the file holds whole
+    std::uint32_t m_lockBytePage = 0;
+    bool m_autoVacuum = false; // pointer-map pages lie among the others
+    std::vector<bool> m_freePages; // by page number; empty without a freelist
     std::vector<std::uint8_t> m_buffer;
     std::uint32_t m_first = 0, m_count = 0;
+    std::vector<std::uint8_t> m_pointerMap; // the last pointer-map page read
+    std::uint32_t m_pointerMapPage = 0;
 };
 
 // An interior page on the way down: its bytes and the next child to visit.
@@ -220,7 +420,7 @@ struct TableScan::Frame
     std::vector<std::uint8_t> bytes;
     std::uint32_t header = 0; // offset of the b-tree page header (100 on page 1)
     std::uint32_t cells = 0;
-    std::uint32_t next = 0;   // child index; `cells` is the right-most pointer
+    std::uint32_t next = 0; // child index; `cells` is the right-most pointer
 
     // Child page `i`, or 0 when the cell pointer leads outside the page.
     std::uint32_t child(std::uint32_t i, std::uint32_t usable) const
@@ -233,7 +433,10 @@ struct TableScan::Frame
 };
 
 TableScan::TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct)
-    : m_db(db), m_table(table), m_columns(std::move(columns)), m_values(m_columns.size())
+    : m_db(db)
+    , m_table(table)
+    , m_columns(std::move(columns))
+    , m_values(m_columns.size())
 {
     if (direct)
         prepareDirect();
@@ -252,12 +455,16 @@ void TableScan::prepareDirect()
     std::uint32_t root = 0;
     std::string sql;
     {
-        Statement stmt(m_db.handle(), fmt::format("SELECT rootpage, sql FROM sqlite_master WHERE type = 'table' "
-                                                  "AND name = {}",
-                                                  sqlQuoted(m_table, '\'')));
+        Statement stmt(m_db.handle(),
+            fmt::format("SELECT rootpage, sql FROM sqlite_master WHERE type = 'table' "
+                        "AND name = {}",
+                sqlQuoted(m_table, '\'')));
         if (!stmt.step())
             return notDirect("no such table in sqlite_master");
-        root = std::uint32_t(stmt.int64(0));
+        const auto rootPage = stmt.int64(0);
+        if (rootPage < 1 || rootPage > std::numeric_limits<std::uint32_t>::max())
+            return notDirect("the table's root page number is out of range");
+        root = std::uint32_t(rootPage);
         sql = upper(stmt.text(1));
     }
     if (sql.find("WITHOUT ROWID") != std::string::npos)
@@ -277,7 +484,7 @@ void TableScan::prepareDirect()
         while (stmt.step()) {
             if (stmt.int64(6) != 0)
                 return notDirect("the table has hidden or generated columns");
-            Info info{upper(stmt.text(1)), false, stmt.isNull(4)};
+            Info info { upper(stmt.text(1)), false, stmt.isNull(4) };
             if (info.name == "ROWID" || info.name == "OID" || info.name == "_ROWID_")
                 return notDirect("a column is named like the rowid");
             if (stmt.int64(5) > 0) {
@@ -318,6 +525,12 @@ void TableScan::prepareDirect()
     m_pages = Pages::open(m_db.path(), whyNot);
     if (!m_pages)
         return notDirect(whyNot);
+    // The connection's own answer: its -wal is found through symbolic links, and is read
+    // whatever the header says.
+    if (m_db.readsWriteAheadLog())
+        return notDirect("SQLite reads the file with the write-ahead log beside it");
+    if (const char *why = m_pages->whyUnreadable(root))
+        return notDirect(fmt::format("the table's root page {} is {}", root, why));
     const auto *page = m_pages->page(root);
     if (!page)
         return notDirect("the table's root page cannot be read");
@@ -330,14 +543,15 @@ void TableScan::prepareDirect()
     // interior root has cells (except on page 1).
     if (cells > m_pages->maxCells())
         return notDirect("the table's root page has a cell count SQLite rejects");
+    if ((type == kTableLeaf || type == kTableInterior)
+        && !cellsFitPage(page, header, cells, type == kTableLeaf, m_pages->usable()))
+        return notDirect("a cell of the table's root page lies outside it (SQLite's cell size check)");
     if (type == kTableLeaf) {
-        if (header + 8 + 2 * cells > m_pages->usable())
-            return notDirect("the table's root page does not parse");
         m_leaf = page;
         m_leafHeader = header;
         m_leafCells = cells;
     } else if (type == kTableInterior) {
-        if (header + 12 + 2 * cells > m_pages->usable() || (cells == 0 && root != 1))
+        if (cells == 0 && root != 1)
             return notDirect("the table's root page does not parse");
         Frame frame;
         if (!m_pages->copy(root, frame.bytes))
@@ -370,14 +584,9 @@ bool TableScan::step()
     if (m_done)
         return false;
     switch (stepDirect()) {
-    case Step::Row:
-        ++m_directRows;
-        return true;
-    case Step::Done:
-        m_done = true;
-        return false;
-    case Step::Unsupported:
-        break;
+    case Step::Row: ++m_directRows; return true;
+    case Step::Done: m_done = true; return false;
+    case Step::Unsupported: break;
     }
     // SQLite continues after the rows returned so far, counted, not looked up by rowid: in
     // a corrupt file rowids may be garbage or out of order, and a count still resumes
@@ -397,13 +606,8 @@ TableScan::Step TableScan::unsupported(std::string reason)
 TableScan::Step TableScan::stepDirect()
 {
     while (true) {
-        if (m_leaf && m_leafCell < m_leafCells) {
-            const std::uint32_t usable = m_pages->usable();
-            const std::uint32_t at = be16(m_leaf + m_leafHeader + 8 + 2 * m_leafCell++);
-            if (at < m_leafHeader + 8 + 2 * m_leafCells || at >= usable)
-                return unsupported("a leaf cell lies outside its page");
-            return decodeCell(m_leaf + at);
-        }
+        if (m_leaf && m_leafCell < m_leafCells) // cellsFitPage checked every cell pointer
+            return decodeCell(m_leaf + be16(m_leaf + m_leafHeader + 8 + 2 * m_leafCell++));
         if (const auto s = nextLeaf(); s != Step::Row)
             return s;
     }
@@ -433,6 +637,8 @@ TableScan::Step TableScan::nextLeaf()
         }
         if (++m_pagesVisited > m_pages->pageCount())
             return unsupported("the b-tree visits more pages than the file has");
+        if (const char *why = m_pages->whyUnreadable(child))
+            return unsupported(fmt::format("a b-tree page pointer leads to page {}, {}", child, why));
         const auto *page = m_pages->page(child, consecutive);
         if (!page)
             return unsupported(fmt::format("page {} cannot be read", child));
@@ -441,9 +647,12 @@ TableScan::Step TableScan::nextLeaf()
         // SQLite's own checks when it enters a child page (btreeInitPage, getAndInitPage).
         if (cells < 1 || cells > m_pages->maxCells())
             return unsupported(fmt::format("page {} has a cell count SQLite rejects", child));
-        if (page[header] == kTableLeaf) {
-            if (header + 8 + 2 * cells > usable)
-                return unsupported("a leaf page's cell count does not fit the page");
+        const bool leaf = page[header] == kTableLeaf;
+        if (!leaf && page[header] != kTableInterior)
+            return unsupported(fmt::format("page {} is not a table b-tree page", child));
+        if (!cellsFitPage(page, header, cells, leaf, usable))
+            return unsupported(fmt::format("a cell of page {} lies outside it (SQLite's cell size check)", child));
+        if (leaf) {
             m_leaf = page;
             m_leafHeader = header;
             m_leafCell = 0;
@@ -451,8 +660,6 @@ TableScan::Step TableScan::nextLeaf()
             m_leafDepth = m_stack.size();
             return Step::Row;
         }
-        if (page[header] != kTableInterior || header + 12 + 2 * cells > usable)
-            return unsupported(fmt::format("page {} is not a table b-tree page", child));
         if (m_stack.size() >= kMaxDepth)
             return unsupported("the b-tree is deeper than any real one");
         Frame next;
@@ -469,15 +676,11 @@ TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
 {
     const std::uint32_t usable = m_pages->usable();
     const std::uint8_t *pageEnd = m_leaf + usable;
-    std::uint64_t payloadSize = 0, key = 0;
-    int n = readVarint(cell, pageEnd, payloadSize);
-    if (n == 0)
-        return unsupported("a cell's payload size does not parse");
-    cell += n;
-    n = readVarint(cell, pageEnd, key);
-    if (n == 0)
-        return unsupported("a cell's rowid does not parse");
-    cell += n;
+    std::uint32_t payloadSize = 0;
+    std::uint64_t key = 0;
+    cell = readLeafCellHeader(cell, pageEnd, payloadSize, key);
+    if (!cell)
+        return unsupported("a cell's payload size or rowid does not parse");
     const auto rowid = std::int64_t(key);
 
     // Payload kept on the leaf page, the rest on a chain of overflow pages (fileformat2 2.3.1).
@@ -485,7 +688,7 @@ TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
     if (payloadSize <= maxLocal) {
         if (cell + payloadSize > pageEnd)
             return unsupported("a cell runs past its page");
-        return decodeRecord(cell, std::size_t(payloadSize), rowid);
+        return decodeRecord(cell, payloadSize, rowid);
     }
     if (payloadSize > std::min<std::uint64_t>(std::uint64_t(m_pages->pageCount()) * usable, kMaxPayload))
         return unsupported("a cell's payload is larger than the file or SQLite's maximum");
@@ -502,7 +705,12 @@ TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
             return unsupported(fmt::format("overflow page {} cannot be read", overflow));
         const auto take = std::min<std::uint64_t>(payloadSize - m_payload.size(), usable - 4);
         m_payload.insert(m_payload.end(), page.begin() + 4, page.begin() + 4 + std::ptrdiff_t(take));
-        overflow = be32(page.data());
+        const std::uint32_t next = be32(page.data());
+        if (m_payload.size() < payloadSize && !m_pages->overflowSkipReaches(overflow, next))
+            return unsupported(fmt::format("the pointer map may lead SQLite elsewhere than overflow page {}'s "
+                                           "pointer to page {}",
+                overflow, next));
+        overflow = next;
     }
     return decodeRecord(m_payload.data(), m_payload.size(), rowid);
 }
@@ -517,6 +725,10 @@ TableScan::Step TableScan::decodeRecord(const std::uint8_t *record, std::size_t 
         return unsupported("a record header does not parse");
     const std::uint8_t *types = record + n;
     const std::uint8_t *typesEnd = record + headerSize;
+    // A header without serial types: SQLite's first OP_Column of a row reads one type before
+    // it compares with the header's end (a do-while), then finds itself past it: corrupt.
+    if (types == typesEnd && m_fieldsNeeded > 0)
+        return unsupported("a record header without serial types");
     std::uint64_t offset = 0;
     int fields = 0;
     for (; fields < m_fieldsNeeded && types < typesEnd; ++fields) {

@@ -13,10 +13,14 @@
 // scan to an SQLite statement that continues after the rows returned (`LIMIT -1 OFFSET n`),
 // so the rows are the ones `SELECT ... FROM table` returns, in the same order, either way;
 // a corrupt file then fails with SQLite's own error, as before. The pages are checked as
-// SQLite checks them while reading (cell counts, depth, record header sizes), so that what
-// SQLite rejects is handed to SQLite to reject.
+// SQLite checks them while reading (cell counts, every cell's place and size as PRAGMA
+// cell_size_check does, depth, record header sizes), so that what SQLite rejects is handed to
+// SQLite to reject; and only pages SQLite would read are read: none past the database's page
+// count (the header's, when valid, not the file size), nor page 0, the lock-byte page, a
+// pointer-map page or a page on the freelist (as far as the freelist parses).
 #include "sqlite_db.h"
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -64,6 +68,29 @@ public:
         if (v.type == kNull)
             return std::nullopt;
         return decodeInt(v);
+    }
+    // The value by its serial type, without coercion (see ExactInteger). Direct decoding hands
+    // a TEXT, BLOB or REAL in an integer column over to SQLite, whose statement then answers;
+    // every serial type is still told apart here, so the answer never depends on the path.
+    [[gnu::always_inline]] ExactInteger exactInt64(int column) const
+    {
+        if (m_statement)
+            return m_statement->exactInt64(column);
+        const auto &v = m_values[std::size_t(column)];
+        switch (v.type) {
+        case kNull: return { IntegerKind::Null, 0 };
+        case kRowid: return { IntegerKind::Integer, v.rowid };
+        case 7: { // a big-endian IEEE 754 double
+            std::uint64_t bits = 0;
+            for (int i = 0; i < 8; ++i)
+                bits = bits << 8 | v.data[i];
+            return exactIntegerFromReal(std::bit_cast<double>(bits));
+        }
+        default: // 1-6, 8, 9: integers; 12 and up: BLOB or TEXT
+            if (v.type < 10)
+                return { IntegerKind::Integer, decodeInt(v) };
+            return { IntegerKind::NotInteger, 0 };
+        }
     }
     [[gnu::always_inline]] std::optional<std::string_view> optionalText(int column) const
     {

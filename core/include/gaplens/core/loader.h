@@ -2,6 +2,7 @@
 #pragma once
 // Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
 // Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/memory_limit.h"
 #include "gaplens/core/trace.h"
 
 #include <atomic>
@@ -27,10 +28,13 @@ struct LoadOptions
     std::vector<std::string> files; // files or folders (a folder means every *.sqlite in it)
     std::vector<RankOverride> rankOverrides;
     unsigned threads = 0; // reports read in parallel; 0 = hardware concurrency
-    // A capture whose estimated in-memory size (estimateLoad) exceeds this many bytes is not
-    // loaded: one LoadError says so, before any row is read. 0 = MemAvailable from
-    // /proc/meminfo at load time (no check where that is unknown); tests set a tiny limit.
+    // A capture whose estimated in-memory size (estimateLoad) exceeds the limit is not loaded:
+    // one LoadError says so, before any row is read. The limit is the smallest of what the
+    // process may still take (tightestMemoryHeadroom: MemAvailable, cgroup memory limits,
+    // RLIMIT_AS), read from memoryLimitSources at load time, and memoryLimitBytes unless 0
+    // (gaplens-cli --max-memory; tests set a tiny one). No bound at all: no check.
     std::uint64_t memoryLimitBytes = 0;
+    MemoryLimitSources memoryLimitSources; // this process's; tests point it at fake files
     // The big tables (kernels, copies, CUDA API calls, NVTX) are scanned by decoding the
     // file's b-tree pages directly (core/src/table_scan.h), handing over to SQLite for
     // anything it does not decode itself. false: every row through SQLite statements, for
@@ -38,12 +42,13 @@ struct LoadOptions
     bool directTableScan = true;
 };
 
-// What loading the files would take, from row counts only: max(rowid) of each table the
-// reader keeps is one b-tree descent, so this costs milliseconds even for GB-sized files.
-// Files that cannot be opened count as zero (loading them reports the real problem).
+// What loading the files would take, from the exact row count of each table the reader
+// keeps (count(*), answered from the table b-trees without decoding a row: about 0.1 s per
+// 10M rows once the file is cached, the cost of reading its pages otherwise). Files that
+// cannot be opened count as zero (loading them reports the real problem). Sums saturate.
 struct LoadEstimate
 {
-    std::uint64_t rows = 0;  // kernels, copies, memsets, runtime calls, NVTX events, strings
+    std::uint64_t rows = 0; // kernels, copies, memsets, runtime calls, NVTX events, strings
     std::uint64_t bytes = 0; // rows times the model's measured bytes per row of each kind
 };
 LoadEstimate estimateLoad(const std::vector<std::string> &files);

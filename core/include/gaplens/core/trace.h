@@ -142,7 +142,31 @@ struct DataProblems
     std::uint64_t endBeforeStart = 0;   // end < start: row skipped
     std::uint64_t nullStart = 0;        // NULL start: row skipped
     std::uint64_t unknownStringId = 0;  // an id missing from StringIds: name shown as "<unknown #id>"
-    std::uint64_t total() const { return nullEnd + endBeforeStart + nullStart + unknownStringId; }
+    // start or end is TEXT, a BLOB or a REAL with a fraction (SQLite would read '123abc' as
+    // 123, a BLOB as 0): row skipped. An integer-valued REAL reads as that integer.
+    std::uint64_t timeNotInteger = 0;
+    // start or end lies outside +-2^62 ns (+-146 years around 1970) once the report's time
+    // offset is added, so that the difference of any two times fits in 64 bits: row skipped.
+    std::uint64_t timeOutOfRange = 0;
+    // a deviceId outside the 32-bit range of Gpu::deviceId (it would become another GPU):
+    // row skipped.
+    std::uint64_t deviceIdOutOfRange = 0;
+    std::uint64_t total() const
+    {
+        return nullEnd + endBeforeStart + nullStart + unknownStringId + timeNotInteger + timeOutOfRange
+            + deviceIdOutOfRange;
+    }
+    DataProblems &operator+=(const DataProblems &other)
+    {
+        nullEnd += other.nullEnd;
+        endBeforeStart += other.endBeforeStart;
+        nullStart += other.nullStart;
+        unknownStringId += other.unknownStringId;
+        timeNotInteger += other.timeNotInteger;
+        timeOutOfRange += other.timeOutOfRange;
+        deviceIdOutOfRange += other.deviceIdOutOfRange;
+        return *this;
+    }
 };
 
 // Facts about the reading that are not problems, reported for transparency.
