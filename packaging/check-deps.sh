@@ -59,7 +59,7 @@ while IFS= read -r p; do
   if [ -f "$p" ]; then realpath -s -m "$p"; fi
 done < "$work/used.raw" | grep -v -x -e /usr/local -e /usr | sort -u > "$work/used"
 
-# 3. What a fresh Debian 12 with the listed packages has: their dependency closure plus the
+# 2. What a fresh Debian 12 with the listed packages has: their dependency closure plus the
 # packages every system has.
 mapfile -t listed < <(grep -v -e '^#' -e '^[[:space:]]*$' "$list")
 {
@@ -68,9 +68,9 @@ mapfile -t listed < <(grep -v -e '^#' -e '^[[:space:]]*$' "$list")
   dpkg-query -W -f='${Package} ${Priority} ${Essential}\n' | awk '$2 == "required" || $3 == "yes" { print $1 }'
 } | sed 's/:.*//' | sort -u > "$work/closure"
 
-# 2. Which package owns each path, from dpkg's file lists. A folder has many owners: any of
-# them in the closure will do. A path no list names may be a symlink, or sit on the other
-# side of merged /usr's /lib -> /usr/lib: try its real path and its alias too.
+# 3. Which packages own each path, from dpkg's file lists; one of them in the closure will do.
+# A path no list names may be a symlink, or sit on the other side of merged /usr's
+# /lib -> /usr/lib: try its real path and its alias too.
 for f in /var/lib/dpkg/info/*.list; do
   pkg="$(basename "$f" .list)"
   sed "s|\$|\t${pkg%%:*}|" "$f"
