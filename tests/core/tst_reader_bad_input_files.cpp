@@ -244,7 +244,7 @@ private slots:
         FileAccessOverrideDropped asAnyUser;
         QVERIFY(asAnyUser.valid());
         QCOMPARE(openErrno(locked), EACCES); // the precondition: this thread may not read it
-        expectError(locked, std::strerror(EACCES));
+        expectError(locked, (std::string("cannot be read: ") + std::strerror(EACCES)).c_str());
     }
 
     // The file is readable, the folder holding it is not searchable: the file cannot be
@@ -260,7 +260,7 @@ private slots:
         FileAccessOverrideDropped asAnyUser;
         QVERIFY(asAnyUser.valid());
         QCOMPARE(openErrno(inside), EACCES);
-        expectError(inside, std::strerror(EACCES));
+        expectError(inside, (std::string("cannot be opened: ") + std::strerror(EACCES)).c_str());
     }
 
     // One path component of 10,000 characters: longer than NAME_MAX (255).
@@ -268,7 +268,7 @@ private slots:
     {
         const auto longName = path(std::string(10000, 'n') + ".sqlite");
         QCOMPARE(openErrno(longName), ENAMETOOLONG);
-        expectError(longName, std::strerror(ENAMETOOLONG));
+        expectError(longName, (std::string("cannot be opened: ") + std::strerror(ENAMETOOLONG)).c_str());
     }
 
     // 25 folders of 200 characters each: every name is allowed, the path (5,000+
@@ -281,7 +281,7 @@ private slots:
         longPath += "/rank0.sqlite";
         QVERIFY(longPath.size() > 5000);
         QCOMPARE(openErrno(longPath), ENAMETOOLONG);
-        expectError(longPath, std::strerror(ENAMETOOLONG));
+        expectError(longPath, (std::string("cannot be opened: ") + std::strerror(ENAMETOOLONG)).c_str());
     }
 
     // Names are data, not limits: 10,000-character kernel, API, NVTX and thread names load

@@ -78,9 +78,9 @@ for target in "${targets[@]}"; do
   ( cd "$build_dir" && timeout --kill-after=30 "$((seconds + 300))" "$fuzz_dir/$target" "${args[@]}" \
       "$corpus" "$seeds" ) > "$log" 2>&1 || status=$?
   after="$(count_findings "$findings")"
-  executions="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  executions="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   [ -n "$executions" ] || executions="$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)"
-  rate="$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  rate="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   # Fork mode prints no final stats: its last status line has the executions and the time.
   elapsed="$(grep -E '^#[0-9]+: .* time: [0-9]+s' "$log" | tail -1 | sed -E 's/.* time: ([0-9]+)s.*/\1/' || true)"
   if [ -z "$rate" ] && [ -n "$executions" ] && [ -n "$elapsed" ] && [ "$elapsed" -gt 0 ]; then
