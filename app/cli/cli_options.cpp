@@ -3,7 +3,7 @@
 // command reads. Values are converted here, with messages that name the option and the text.
 #include "cli_options.h"
 
-#include "gaplens/core/memory_limit.h"
+#include "gaplens/core/util/memory_limit.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/pace.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 

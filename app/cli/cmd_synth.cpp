@@ -2,7 +2,7 @@
 // `synth`: writes the bundled sample capture (and benchmark captures) with the generator.
 #include "command_context.h"
 
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include <cstdio>
 

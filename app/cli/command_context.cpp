@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "command_context.h"
 
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 

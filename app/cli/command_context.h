@@ -6,7 +6,7 @@
 #include "table_writer.h"
 
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // a table, CSV or JSON. Bad files are reported on stderr; the good ones are still analysed.
 #include "command_context.h"
 
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include <cstdio>
 #include <exception>

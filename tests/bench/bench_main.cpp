@@ -7,9 +7,9 @@
 #include "bench_floor.h"
 
 #include "gaplens/core/analysis/analysis.h"
-#include "gaplens/core/loader.h"
-#include "gaplens/core/replicate.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/replicate.h"
+#include "gaplens/core/write/synth.h"
 
 #include <fmt/format.h>
 

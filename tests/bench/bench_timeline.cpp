@@ -13,8 +13,8 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
 
-#include "gaplens/core/loader.h"
-#include "gaplens/core/lod.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/view/lod.h"
 
 #include <QApplication>
 

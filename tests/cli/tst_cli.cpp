@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // gaplens-cli end to end: a synthetic capture with known answers, every output format,
 // exit codes, and a bad file among good ones.
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // gaplens-cli's command line: the global and per-command --help (help2man builds the man page
 // from them), --version, usage errors with exit code 2, and how options take their values.
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // gaplens-cli diff and check end to end: built captures with a known difference, every
 // output format, the regression gate's exit codes and its bad-baseline messages.
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
 

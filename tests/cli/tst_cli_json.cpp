@@ -2,7 +2,7 @@
 // The JSON gaplens-cli writes (exact nanosecond integers, null for a non-finite number, valid
 // UTF-8 even from a damaged export) and the JSON `check --baseline` reads: where and why a
 // baseline is not JSON, deep nesting, and rank numbers that must be integers.
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
 #include "sqltestdb.h"

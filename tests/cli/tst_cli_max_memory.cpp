@@ -2,9 +2,9 @@
 // gaplens-cli's memory limits: --max-memory SIZE on every command that loads captures (a bad
 // SIZE is a usage error, exit 2; a capture over it is refused with the guard's message, exit 1),
 // and the process's own limit (ulimit -v) is respected without any option.
-#include "gaplens/core/loader.h"
-#include "gaplens/core/synth.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/synth.h"
+#include "gaplens/core/util/units.h"
 
 #include "cli_runner.h"
 #include "sqltestdb.h"

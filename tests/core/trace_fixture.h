@@ -8,8 +8,8 @@
 //   auto t = b.addThread(r);          // main thread (tid == pid)
 //   b.api(t, 90, 95, "cudaLaunchKernel", 42);
 //   auto trace = b.finish();
-#include "gaplens/core/trace.h"
-#include "gaplens/core/trace_builder.h"
+#include "gaplens/core/model/trace.h"
+#include "gaplens/core/model/trace_builder.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // Gap blame: one fixture per rule. The GPU is idle in [1000, 2000) (midpoint 1500) between
 // kernel A [0, 1000) and kernel B [2000, 2100) unless a test says otherwise.
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/loader.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/synth.h"
 #include "trace_fixture.h"
 
 #include <QTemporaryDir>

@@ -2,8 +2,8 @@
 // Rank pace (nvtx_pace), step accounting and NVTX GPU projection on hand-built traces.
 #include "gaplens/core/analysis/gpu_projection.h"
 #include "gaplens/core/analysis/pace.h"
-#include "gaplens/core/loader.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/synth.h"
 #include "trace_fixture.h"
 
 #include <QTemporaryDir>

@@ -5,10 +5,10 @@
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/noise.h"
-#include "gaplens/core/export_writer.h"
-#include "gaplens/core/loader.h"
-#include "gaplens/core/nvtx_names.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/export_writer.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/model/nvtx_names.h"
+#include "gaplens/core/write/synth.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>

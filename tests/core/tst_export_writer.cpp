@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "gaplens/core/export_writer.h"
+#include "gaplens/core/write/export_writer.h"
 
 #include "sqltestdb.h"
 #include "testsupport.h"

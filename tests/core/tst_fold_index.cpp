@@ -3,8 +3,8 @@
 // buildDrawList's contract and any window, the draw list built with the index equals the one
 // built without it. Rows are random but seeded: runs of tiny events, long events, long idle stretches,
 // zero-length events, plain rows and rows selected through an index list (a nesting level).
-#include "gaplens/core/fold_index.h"
-#include "gaplens/core/lod.h"
+#include "gaplens/core/view/fold_index.h"
+#include "gaplens/core/view/lod.h"
 
 #include <QTest>
 

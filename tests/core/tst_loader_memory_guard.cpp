@@ -3,9 +3,9 @@
 // and the limit, instead of swapping the machine and failing later. The estimate counts rows
 // (a sparse or huge rowid neither refuses a small file nor wraps into a pass), and the limit
 // is the tightest of the user's and the process's own (MemAvailable, cgroup, RLIMIT_AS).
-#include "gaplens/core/loader.h"
-#include "gaplens/core/synth.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/synth.h"
+#include "gaplens/core/util/units.h"
 
 #include "sqltestdb.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "gaplens/core/lod.h"
-#include "gaplens/core/nesting.h"
+#include "gaplens/core/view/lod.h"
+#include "gaplens/core/model/nesting.h"
 
 #include <QTest>
 

@@ -2,7 +2,7 @@
 // What the process may still allocate (MemAvailable, cgroup v2 and v1 limits of the process's
 // cgroup and its ancestors, RLIMIT_AS less the address space in use), read from fake /proc and
 // /sys/fs/cgroup files in a temporary folder; and the memory sizes users write (--max-memory).
-#include "gaplens/core/memory_limit.h"
+#include "gaplens/core/util/memory_limit.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,7 +3,7 @@
 // are open at t, outermost first" exactly as a scan over every interval does, on properly
 // nested tracks (where both stop at the first level with nothing open) and on tracks whose
 // intervals cross (where they must not).
-#include "gaplens/core/nesting.h"
+#include "gaplens/core/model/nesting.h"
 
 #include "analysis/search_cursor.h"
 

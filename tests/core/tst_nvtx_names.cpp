@@ -3,7 +3,7 @@
 // while each range keeps its exact name.
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/summaries.h"
-#include "gaplens/core/nvtx_names.h"
+#include "gaplens/core/model/nvtx_names.h"
 #include "trace_fixture.h"
 
 #include <QTest>

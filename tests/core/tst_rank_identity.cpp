@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "gaplens/core/rank_identity.h"
+#include "gaplens/core/read/rank_identity.h"
 
 #include <QTest>
 

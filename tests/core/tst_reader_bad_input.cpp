@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bad input never crashes or hides the good files: each bad file gets one message that
 // names it and says what is wrong; data problems inside a good file are counted.
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
 

@@ -4,7 +4,7 @@
 // inside an export. Each gets one message that names it and says what is wrong, quickly
 // (a FIFO is never opened, so nothing waits for a writer), and the good file beside it
 // still loads. docs/bad-input.md lists every bad-input case and its test.
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
 

@@ -3,7 +3,7 @@
 // file, or the loaded numbers) must be SQLite's, the same with the direct table scan on and
 // off, the same with one thread (each file read whole) and two (each file read as two parts on
 // two connections), and the same every time.
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
 

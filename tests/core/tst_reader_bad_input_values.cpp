@@ -3,7 +3,7 @@
 // row as a data problem, never a number SQLite's coercion or a wrapped addition invented.
 // Every case runs with the direct table scan on and off, which must agree.
 #include "gaplens/core/analysis/gpu_busy.h"
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // NVTX as exports store it: push/pop (59) and start/end (60) ranges, their NVTXT twins
 // (70/71), marks (34), domains (75), text vs textId, negative and shifted timestamps.
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
 

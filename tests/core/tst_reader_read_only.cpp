@@ -5,7 +5,7 @@
 // root here, where chmod 0555 does not stop a write: the comparison is what catches one.
 // What is loaded must be what SQLite reads from the same files in a writable folder, or an
 // exact message says why it cannot be.
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
 

@@ -2,7 +2,7 @@
 // Every real export in ../shared/nsys-real loads, and what gaplens reads and computes from
 // it equals an independent computation in SQL over the same file.
 #include "gaplens/core/analysis/gpu_busy.h"
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
 

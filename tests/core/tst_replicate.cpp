@@ -2,8 +2,8 @@
 // Replicating a real export keeps its shape: N copies hold N times the activity, GPU busy
 // time scales by N (the copies do not overlap), and launch joins stay unique.
 #include "gaplens/core/analysis/gpu_busy.h"
-#include "gaplens/core/loader.h"
-#include "gaplens/core/replicate.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/replicate.h"
 
 #include "testsupport.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "gaplens/core/export_writer.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/export_writer.h"
+#include "gaplens/core/write/synth.h"
 
 #include <QTemporaryDir>
 #include <QTest>

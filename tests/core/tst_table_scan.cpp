@@ -5,8 +5,8 @@
 // statement, the reference) and checks whether the direct path did the work or handed over
 // to SQLite, as the case demands. Bad files must end in SqliteError or a finished scan,
 // never a crash or a hang.
-#include "sqlite_db.h"
-#include "table_scan.h"
+#include "read/sqlite_db.h"
+#include "read/table_scan.h"
 
 #include "sqltestdb.h"
 #include "testsupport.h"

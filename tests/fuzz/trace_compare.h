@@ -2,7 +2,7 @@
 #pragma once
 // Compares two loads of the same files field by field: the differential fuzz target's check
 // that the direct table scan gives exactly what SQLite gives.
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstddef>
 #include <string>

@@ -9,7 +9,7 @@
 // pages, so byte mutations reach interior pages, overflow chains and cell pointers.
 //
 // usage: gaplens-fuzz-seeds OUTPUT_DIR [--real DIR]
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>

@@ -5,7 +5,7 @@
 #include "testsupport.h"
 
 #include "gaplens/core/analysis/findings.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"

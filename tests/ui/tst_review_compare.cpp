@@ -7,8 +7,8 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/compare.h"
-#include "gaplens/core/synth.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/write/synth.h"
+#include "gaplens/core/util/units.h"
 #include "ui/compare/comparepanel.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/compare/comparisoncontroller.h"

@@ -7,7 +7,7 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/findings.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/compare/comparisonmodel.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/report/reportbuilder.h"

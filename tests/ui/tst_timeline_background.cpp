@@ -6,7 +6,7 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/gpu_busy.h"
-#include "gaplens/core/synth.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/timeline/colors.h"

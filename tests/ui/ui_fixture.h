@@ -12,8 +12,8 @@
 //   NVTX: train_step [0,3200) > forward [50,1000), backward [1100,3100)
 // -> one idle gap per GPU: [1100,1600) = 500 us, cause "CUDA API call" (cudaStreamSynchronize),
 //    phase train_step > backward.
-#include "gaplens/core/export_writer.h"
-#include "gaplens/core/trace_builder.h"
+#include "gaplens/core/write/export_writer.h"
+#include "gaplens/core/model/trace_builder.h"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparisonmodel.h"
 
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <QBrush>
 #include <QColor>

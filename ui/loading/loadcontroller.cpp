@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/loading/loadcontroller.h"
 
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/paneltablemodel.h"
 
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 #include "ui/timeline/timeformat.h"
 
 #include <QLocale>

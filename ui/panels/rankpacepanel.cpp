@@ -5,7 +5,7 @@
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timelineview.h"
 
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/summarypanel.h"
 
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timelineview.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/loader.h"
+#include "gaplens/core/read/loader.h"
 #include "ui/bookmarks/bookmark.h"
 #include "ui/timeline/hitresult.h"
 

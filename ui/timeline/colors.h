@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <QColor>
 

@@ -2,8 +2,8 @@
 #pragma once
 // The fold indexes (core::FoldIndex) of every row the timeline draws, built once per capture
 // by the TimelineWorker, so a frame at any zoom costs O(items log n).
-#include "gaplens/core/fold_index.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/view/fold_index.h"
+#include "gaplens/core/model/trace.h"
 
 #include <atomic>
 #include <memory>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 #include "ui/timeline/timelinemodel.h"
 
 namespace gaplens::ui {

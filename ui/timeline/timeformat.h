@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/time.h"
+#include "gaplens/core/model/time.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/lod.h"
+#include "gaplens/core/view/lod.h"
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelineworker.h"
 

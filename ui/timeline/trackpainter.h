@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/lod.h"
+#include "gaplens/core/view/lod.h"
 #include "ui/timeline/hitresult.h"
 
 #include <QColor>

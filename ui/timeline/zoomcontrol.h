@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/lod.h"
-#include "gaplens/core/time.h"
+#include "gaplens/core/view/lod.h"
+#include "gaplens/core/model/time.h"
 
 #include <QElapsedTimer>
 #include <QObject>

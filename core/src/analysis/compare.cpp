@@ -6,7 +6,7 @@
 #include "gaplens/core/analysis/noise.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/summaries.h"
-#include "gaplens/core/units.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 

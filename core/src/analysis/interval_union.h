@@ -2,7 +2,7 @@
 #pragma once
 // Private helpers of the analyses: windowed access to sorted tracks and a k-way union.
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>

@@ -8,7 +8,7 @@
 // The answer never depends on the remembered position: any query order gives exactly what a
 // plain binary search gives, only the cost changes: O(min(d, kLinearScanLimit) + log d) for an
 // answer d elements away.
-#include "gaplens/core/nesting.h"
+#include "gaplens/core/model/nesting.h"
 
 #include <algorithm>
 #include <cstddef>

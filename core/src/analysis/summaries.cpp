@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/summaries.h"
 
-#include "resident_memory.h"
+#include "util/resident_memory.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 // by blame cause and by NVTX phase, and NVTX ranges, matched by NAME (StringIds differ
 // between captures). Used by `gaplens-cli diff` and the GUI's compare panel.
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <optional>

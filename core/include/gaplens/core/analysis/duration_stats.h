@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The one statistics helper behind the kernel, NVTX and CUDA API summaries (nsys *_sum style).
-#include "gaplens/core/time.h"
+#include "gaplens/core/model/time.h"
 
 #include <cstdint>
 #include <vector>

@@ -5,7 +5,7 @@
 // and findings in plain words ("GPU 0 idle 39% of each step; most idle time is at step start
 // with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <optional>

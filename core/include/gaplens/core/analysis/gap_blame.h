@@ -4,7 +4,7 @@
 // was doing) and the phase (the NVTX ranges open then), plus totals by cause and by phase.
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <string>

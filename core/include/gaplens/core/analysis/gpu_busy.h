@@ -3,7 +3,7 @@
 // GPU busy time (union of activity over all streams and processes of one GPU) and the
 // idle gaps between the busy intervals.
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>

@@ -3,7 +3,7 @@
 // NVTX GPU projection (nsys nvtx_gpu_proj_trace): a CPU range's GPU footprint = from the
 // first start to the last end of the GPU work launched by CUDA calls that STARTED on the
 // range's thread within [range.start, range.end] (both ends inclusive).
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <optional>

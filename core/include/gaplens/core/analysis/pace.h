@@ -3,7 +3,7 @@
 // Rank pace (nsys nvtx_pace): iterations of one NVTX range (e.g. "train_step") per rank,
 // compared across ranks to find a straggler; plus per-step GPU accounting.
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <optional>

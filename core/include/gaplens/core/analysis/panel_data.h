@@ -5,7 +5,7 @@
 // so the CLI can use the same reductions.
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstddef>
 #include <cstdint>

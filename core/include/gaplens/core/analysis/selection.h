@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Selections shared by the analyses: which ranks, which time window.
-#include "gaplens/core/time.h"
+#include "gaplens/core/model/time.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // CUDA API calls (cuda_api_sum). All share DurationStats; rows sorted by total desc, then name.
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/selection.h"
-#include "gaplens/core/trace.h"
+#include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>

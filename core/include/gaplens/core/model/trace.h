@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The in-memory model of a capture: one or many Nsight Systems reports, their ranks,
+// GPUs, streams and CPU threads. Columnar per track, times absolute int64 ns, strings
+// interned once in TraceSet::strings. Immutable after loadTraceSet() returns.
+#include "gaplens/core/model/nesting.h"
+#include "gaplens/core/model/string_pool.h"
+#include "gaplens/core/model/time.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
+
+// Kernels of one stream, sorted by start. They rarely overlap (programmatic dependent
+// launch can make the next kernel start before the previous ends: LoadNotes counts it), so
+// end is sorted too except at those few places.
+struct KernelColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> shortName, demangledName;
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint32_t> gridX, gridY, gridZ;
+    std::vector<std::uint16_t> blockX, blockY, blockZ;
+    std::vector<std::uint16_t> registersPerThread;
+    std::vector<std::uint32_t> staticSharedMemory, dynamicSharedMemory;
+    std::size_t size() const { return start.size(); }
+};
+
+enum class CopyKind : std::uint8_t {
+    Unknown = 0,
+    HostToDevice = 1,
+    DeviceToHost = 2,
+    HostToHost = 3,
+    DeviceToDevice = 8,
+    PeerToPeer = 10,
+    Memset = 250, // memsets share the copy lane
+};
+std::string_view copyKindName(CopyKind kind);
+// CUDA memory kinds of a copy's source and destination (ENUM_CUDA_MEM_KIND).
+enum class MemKind : std::uint8_t { Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, Unknown = 255 };
+
+// Copies and memsets of one GPU, all streams, sorted by (start, end desc); they can overlap
+// across streams, so each has a depth (row) and a nesting index.
+struct CopyColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint32_t> pid;
+    std::vector<std::uint32_t> streamId;
+    std::vector<CopyKind> kind;
+    std::vector<MemKind> srcKind, dstKind;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+// One CUDA stream of one process on one GPU: correlation and stream ids are unique per
+// process only, so the lane key is (process, device, stream).
+struct Stream
+{
+    std::uint32_t pid = 0;
+    std::int64_t streamId = 0;
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    KernelColumns kernels;
+};
+
+// A GPU is identified by (report, deviceId): two processes of one report on device 0 share it.
+struct Gpu
+{
+    std::uint32_t report = 0;
+    std::int32_t deviceId = 0;
+    std::string name; // from TARGET_INFO_GPU when present, else empty
+    std::vector<Stream> streams;
+    CopyColumns copies;
+    std::vector<std::uint32_t> ranks; // ranks with work on this GPU, ascending
+    std::size_t kernelCount() const;
+};
+
+// CUDA runtime/driver calls of one thread, sorted by (start, end desc). Driver calls nest
+// inside runtime calls, hence depth and a nesting index.
+struct ApiColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name; // without the _vNNNN suffix
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    // Set by finalize: correlation ids never decrease (and none is 0) in start order, as in
+    // every real export, so a launch is found by binary search in correlationId itself.
+    bool correlationAscending = true;
+    std::size_t size() const { return start.size(); }
+};
+
+enum class NvtxKind : std::uint8_t { PushPop = 0, StartEnd = 1 };
+
+// NVTX ranges that started on one thread, sorted by (start, end desc), with nesting depth.
+struct NvtxColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name;
+    std::vector<StringId> domain; // kEmptyString for the default domain
+    std::vector<NvtxKind> kind;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+struct MarkColumns
+{
+    std::vector<TimeNs> time;
+    std::vector<StringId> name;
+    std::vector<StringId> domain;
+    std::size_t size() const { return time.size(); }
+};
+
+// A CPU thread with CUDA API or NVTX activity (threads with neither are not kept).
+struct Thread
+{
+    std::uint32_t report = 0;
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    StringId name = kEmptyString;  // from ThreadNames
+    ApiColumns api;
+    NvtxColumns nvtx;
+    MarkColumns marks;
+};
+
+// Data problems are counted per report, never fatal.
+struct DataProblems
+{
+    std::uint64_t nullEnd = 0;          // a range or activity with NULL end (open range)
+    std::uint64_t endBeforeStart = 0;   // end < start: row skipped
+    std::uint64_t nullStart = 0;        // NULL start: row skipped
+    std::uint64_t unknownStringId = 0;  // an id missing from StringIds: name shown as "<unknown #id>"
+    // start or end is TEXT, a BLOB or a REAL with a fraction (SQLite would read '123abc' as
+    // 123, a BLOB as 0): row skipped. An integer-valued REAL reads as that integer.
+    std::uint64_t timeNotInteger = 0;
+    // start or end lies outside +-2^62 ns (+-146 years around 1970) once the report's time
+    // offset is added, so that the difference of any two times fits in 64 bits: row skipped.
+    std::uint64_t timeOutOfRange = 0;
+    // a deviceId outside the 32-bit range of Gpu::deviceId (it would become another GPU):
+    // row skipped.
+    std::uint64_t deviceIdOutOfRange = 0;
+    std::uint64_t total() const
+    {
+        return nullEnd + endBeforeStart + nullStart + unknownStringId + timeNotInteger + timeOutOfRange
+            + deviceIdOutOfRange;
+    }
+    DataProblems &operator+=(const DataProblems &other)
+    {
+        nullEnd += other.nullEnd;
+        endBeforeStart += other.endBeforeStart;
+        nullStart += other.nullStart;
+        unknownStringId += other.unknownStringId;
+        timeNotInteger += other.timeNotInteger;
+        timeOutOfRange += other.timeOutOfRange;
+        deviceIdOutOfRange += other.deviceIdOutOfRange;
+        return *this;
+    }
+};
+
+// Facts about the reading that are not problems, reported for transparency.
+struct LoadNotes
+{
+    std::uint64_t backtraceDuplicates = 0; // eventClass 67 runtime rows folded into their call
+    std::uint64_t overlappingKernels = 0;  // kernels starting before the previous one on their stream ended
+    std::uint64_t rowsRead = 0;
+};
+
+enum class TimeBase : std::uint8_t {
+    SessionRelative, // timestamps from session start, made absolute with utcEpochNs
+    AlreadyAbsolute, // time-normalised export (EXPORT_CONFIG_TIME_SHIFT / NORMALIZE)
+    Unknown,         // no session start time: left session-relative
+};
+
+struct Report
+{
+    std::string path;
+    std::string schemaVersion;  // EXPORT_SCHEMA_VERSION
+    std::string productVersion; // EXPORT_PRODUCT_VERSION, when present
+    std::string host;
+    TimeBase timeBase = TimeBase::Unknown;
+    TimeNs timeOffsetNs = 0; // added to every timestamp of this report
+    DataProblems problems;
+    LoadNotes notes;
+    std::vector<std::string> warnings; // e.g. a table without a column the reader needs
+};
+
+enum class RankSource : std::uint8_t {
+    Environment, // OMPI_COMM_WORLD_RANK / PMI_RANK / SLURM_PROCID / RANK in META_DATA_CAPTURE
+    FileName,    // numbers in the file names are exactly 0..N-1
+    FileOrder,   // natural sort order of the files
+    Process,     // several GPU processes in one report: one rank each, in pid order
+    Override,    // given by the user
+};
+std::string_view rankSourceName(RankSource source);
+
+struct Rank
+{
+    std::int32_t rank = 0; // the rank number shown to users
+    std::uint32_t report = 0;
+    std::uint32_t pid = 0;
+    std::string processName;
+    std::string host;
+    RankSource source = RankSource::FileOrder;
+    std::string sourceDetail; // e.g. PMI_RANK="3" or the file-name number
+    std::vector<std::uint32_t> gpus;    // indices into TraceSet::gpus
+    std::vector<std::uint32_t> threads; // indices into TraceSet::threads
+};
+
+// A file that could not be loaded, with a message that names the problem.
+struct LoadError
+{
+    std::string path;
+    std::string message;
+};
+
+// The API call that launched GPU work: a thread and the index of the call in its columns.
+struct LaunchRef
+{
+    std::uint32_t thread = kNoIndex;
+    std::uint32_t call = kNoIndex;
+};
+
+// A thread of a process, for lookups by process (findLaunch, gap blame).
+struct ProcessThreadRef
+{
+    std::uint64_t key = 0; // (report << 32) | pid
+    std::uint32_t thread = kNoIndex;
+};
+
+// A call of a thread whose correlation ids are not ascending (no real export has one).
+struct UnorderedLaunch
+{
+    std::uint64_t process = 0; // (report << 32) | pid
+    std::uint32_t correlationId = 0;
+    LaunchRef call;
+};
+
+struct TraceSet
+{
+    StringPool strings;
+    std::vector<Report> reports;
+    std::vector<Rank> ranks; // sorted by rank number
+    std::vector<Gpu> gpus;   // sorted by (first rank, deviceId)
+    std::vector<Thread> threads;
+    std::vector<LoadError> errors;
+    std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank
+    // Launch lookup without a per-call index (it cost 16 bytes per call): threads by process,
+    // sorted by (key, thread), and the calls of threads with unordered correlation ids,
+    // sorted by (process, correlationId).
+    std::vector<ProcessThreadRef> processThreads;
+    std::vector<UnorderedLaunch> unorderedLaunches;
+    TimeRange span; // first to last event over all ranks (absolute)
+    // NVTX name -> the name it is grouped under (nvtxGroupName), indexed by StringId.
+    std::vector<StringId> nvtxGroups;
+    bool cancelled = false;
+
+    // The call that launched (pid, correlationId) in a report; none for correlation id 0.
+    std::optional<LaunchRef> findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const;
+    // One process's threads (indices into `threads`, ascending).
+    std::span<const ProcessThreadRef> threadsOfProcess(std::uint32_t report, std::uint32_t pid) const;
+    const std::string &str(StringId id) const { return strings.get(id); }
+    StringId nvtxGroup(StringId name) const { return name < nvtxGroups.size() ? nvtxGroups[name] : name; }
+};
+
+inline std::uint64_t processKey(std::uint32_t report, std::uint32_t pid)
+{
+    return (std::uint64_t(report) << 32) | pid;
+}
+
+inline std::uint64_t launchKey(std::uint32_t pid, std::uint32_t correlationId)
+{
+    return (std::uint64_t(pid) << 32) | correlationId;
+}
+
+} // namespace gaplens::core

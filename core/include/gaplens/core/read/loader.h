@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
+// Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/read/rank_identity.h"
+#include "gaplens/core/util/cancel.h"
+#include "gaplens/core/util/memory_limit.h"
+#include "gaplens/core/model/trace.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+struct LoadOptions
+{
+    std::vector<std::string> files; // files or folders (a folder means every *.sqlite in it)
+    std::vector<RankOverride> rankOverrides;
+    unsigned threads = 0; // reports read in parallel; 0 = hardware concurrency
+    // A capture whose estimated in-memory size (estimateLoad) exceeds the limit is not loaded:
+    // one LoadError says so, before any row is read. The limit is the smallest of what the
+    // process may still take (tightestMemoryHeadroom: MemAvailable, cgroup memory limits,
+    // RLIMIT_AS), read from memoryLimitSources at load time, and memoryLimitBytes unless 0
+    // (gaplens-cli --max-memory; tests set a tiny one). No bound at all: no check.
+    std::uint64_t memoryLimitBytes = 0;
+    MemoryLimitSources memoryLimitSources; // this process's; tests point it at fake files
+    // The big tables (kernels, copies, CUDA API calls, NVTX) are scanned by decoding the
+    // file's b-tree pages directly (core/src/table_scan.h), handing over to SQLite for
+    // anything it does not decode itself. false: every row through SQLite statements, for
+    // tests that compare the two and for the benchmark.
+    bool directTableScan = true;
+};
+
+// What loading the files would take, from the exact row count of each table the reader
+// keeps (count(*), answered from the table b-trees without decoding a row: about 0.1 s per
+// 10M rows once the file is cached, the cost of reading its pages otherwise). Files that
+// cannot be opened count as zero (loading them reports the real problem). Sums saturate.
+struct LoadEstimate
+{
+    std::uint64_t rows = 0; // kernels, copies, memsets, runtime calls, NVTX events, strings
+    std::uint64_t bytes = 0; // rows times the model's measured bytes per row of each kind
+};
+LoadEstimate estimateLoad(const std::vector<std::string> &files);
+
+struct LoadProgress
+{
+    std::size_t reportIndex = 0;
+    std::size_t reportCount = 0;
+    std::string file;
+    std::string stage; // table being read, e.g. "kernels"
+    int permille = 0;  // overall progress 0..1000
+};
+
+using ProgressFn = std::function<void(const LoadProgress &)>;
+
+// Expands folders into their *.sqlite files (natural order); other paths pass through.
+// A folder without exports becomes a LoadError.
+std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, std::vector<LoadError> &errors);
+
+// Never throws for bad input: unreadable or malformed files end up in TraceSet::errors with
+// a message naming the file, and the other files still load.
+std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const ProgressFn &progress = {},
+                                       const CancelToken *cancel = nullptr);
+
+} // namespace gaplens::core

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Which rank is which: ranks are not a column of the export, so they are inferred, and the
+// mapping is always shown to the user and can be overridden.
+#include "gaplens/core/model/trace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+// Pins a rank number on a file (and optionally one process of it), e.g. from
+// `--rank-map train_3.sqlite=3` or `--rank-map file.sqlite:1234=0`.
+struct RankOverride
+{
+    std::string file; // matched against the path or its file name
+    std::optional<std::uint32_t> pid;
+    std::int32_t rank = 0;
+};
+
+// Parses "FILE=RANK" or "FILE:PID=RANK"; returns nullopt on a malformed spec.
+std::optional<RankOverride> parseRankOverride(const std::string &spec);
+
+// One rank candidate: a report, or one GPU process of a report holding several.
+struct RankCandidate
+{
+    std::uint32_t report = 0;
+    std::string path;
+    std::uint32_t pid = 0;
+    bool oneOfSeveralProcesses = false;
+    std::optional<std::pair<std::int32_t, std::string>> environmentRank; // (rank, "PMI_RANK=\"3\"")
+};
+
+struct RankAssignment
+{
+    std::int32_t rank = 0;
+    RankSource source = RankSource::FileOrder;
+    std::string detail;
+};
+
+// In order of trust: the process environment (when every candidate has one and they are
+// distinct); else the numbers in the file names when they are exactly 0..N-1 across the set;
+// else the files' natural sort order, processes of one report in pid order. Overrides last.
+// Returns one assignment per candidate, in candidate order; warnings get duplicate ranks.
+std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candidates,
+                                        const std::vector<RankOverride> &overrides,
+                                        std::vector<std::string> &warnings);
+
+// "train_10.sqlite" < "train_9.sqlite" is wrong for people: digit runs compare as numbers.
+bool naturalLess(const std::string &a, const std::string &b);
+
+// The last run of digits in a file's name without extension ("train_3.sqlite" -> 3).
+std::optional<std::int64_t> numberInFileName(const std::string &path);
+
+} // namespace gaplens::core

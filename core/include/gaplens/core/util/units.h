@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Human-readable units, shared by the CLI tables and the GUI, so both say the same thing.
+#include "gaplens/core/model/time.h"
+
+#include <cstdint>
+#include <string>
+
+namespace gaplens::core {
+
+// 1234 -> "1.234 us", 2500000 -> "2.500 ms", 3 -> "3 ns"; four significant digits at most.
+std::string formatDuration(double ns);
+// 1536 -> "1.5 KiB".
+std::string formatBytes(std::uint64_t bytes);
+// 12.345 -> "12.3%".
+std::string formatPercent(double percent);
+
+} // namespace gaplens::core

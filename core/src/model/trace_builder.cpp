@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/model/trace_builder.h"
+
+#include "gaplens/core/model/nvtx_names.h"
+
+#include "util/resident_memory.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+namespace gaplens::core {
+namespace {
+
+// Already in (start asc, end desc) order? Readers mostly deliver sorted tracks: then the
+// order vector, the sort and its temporary buffer are skipped (stable sort = identity).
+bool isSorted(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+{
+    for (std::size_t i = 1; i < start.size(); ++i)
+        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
+            return false;
+    return true;
+}
+
+// Empty when the track is already sorted (permuteAll then leaves it as it is).
+std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+{
+    if (isSorted(start, end))
+        return {};
+    std::vector<std::uint32_t> order(start.size());
+    std::iota(order.begin(), order.end(), 0u);
+    // Outer ranges first when two start together, so nesting puts them above.
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return start[a] != start[b] ? start[a] < start[b] : end[a] > end[b];
+    });
+    return order;
+}
+
+bool isIdentity(const std::vector<std::uint32_t> &order)
+{
+    if (order.empty())
+        return true;
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        if (order[i] != i)
+            return false;
+    return true;
+}
+
+template<typename T>
+void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+{
+    if (column.size() != order.size())
+        return; // optional column left empty
+    // reserve + push_back: no zero-fill pass over memory that is overwritten anyway.
+    std::vector<T> sorted;
+    detail::reserveResident(sorted, column.size());
+    for (auto i : order)
+        sorted.push_back(column[i]);
+    column.swap(sorted);
+}
+
+template<typename... Columns>
+void permuteAll(const std::vector<std::uint32_t> &order, Columns &...columns)
+{
+    if (isIdentity(order))
+        return;
+    (permute(columns, order), ...);
+}
+
+void sortKernels(KernelColumns &k)
+{
+    const auto order = sortOrder(k.start, k.end);
+    permuteAll(order, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX, k.gridY, k.gridZ,
+               k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory);
+}
+
+void sortCopies(CopyColumns &c)
+{
+    const auto order = sortOrder(c.start, c.end);
+    permuteAll(order, c.start, c.end, c.bytes, c.correlationId, c.pid, c.streamId, c.kind, c.srcKind, c.dstKind);
+    c.depth = c.nesting.build(c.start, c.end);
+}
+
+void sortApi(ApiColumns &a)
+{
+    const auto order = sortOrder(a.start, a.end);
+    permuteAll(order, a.start, a.end, a.name, a.correlationId);
+    a.depth = a.nesting.build(a.start, a.end);
+}
+
+void sortNvtx(NvtxColumns &n)
+{
+    const auto order = sortOrder(n.start, n.end);
+    permuteAll(order, n.start, n.end, n.name, n.domain, n.kind);
+    n.depth = n.nesting.build(n.start, n.end);
+}
+
+void sortMarks(MarkColumns &m)
+{
+    if (std::is_sorted(m.time.begin(), m.time.end()))
+        return;
+    std::vector<std::uint32_t> order(m.time.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.time[a] < m.time[b]; });
+    permuteAll(order, m.time, m.name, m.domain);
+}
+
+struct Span
+{
+    TimeNs lo = std::numeric_limits<TimeNs>::max();
+    TimeNs hi = std::numeric_limits<TimeNs>::min();
+    void add(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+    {
+        if (start.empty())
+            return;
+        lo = std::min(lo, start.front()); // sorted by start
+        hi = std::max(hi, *std::max_element(end.begin(), end.end()));
+    }
+};
+
+void buildNvtxGroups(TraceSet &trace)
+{
+    std::vector<StringId> groups(trace.strings.size());
+    for (StringId id = 0; id < groups.size(); ++id)
+        groups[id] = id;
+    std::vector<bool> done(groups.size(), false);
+    for (const auto &thread : trace.threads)
+        for (auto name : thread.nvtx.name) {
+            if (done[name])
+                continue;
+            done[name] = true;
+            const auto &text = trace.strings.get(name);
+            const auto grouped = nvtxGroupName(text);
+            if (grouped.size() != text.size())
+                groups[name] = trace.strings.intern(grouped); // may grow the pool: ids stay valid
+        }
+    trace.nvtxGroups = std::move(groups);
+}
+
+std::size_t eventCount(const TraceSet &trace)
+{
+    std::size_t n = 0;
+    for (const auto &gpu : trace.gpus)
+        n += gpu.kernelCount() + gpu.copies.size();
+    for (const auto &thread : trace.threads)
+        n += thread.api.size() + thread.nvtx.size() + thread.marks.size();
+    return n;
+}
+
+// Runs fn(0..count-1) on up to `threads` threads; small captures (tests, tiny exports)
+// stay on the calling thread, where starting threads would cost more than it saves.
+template<typename Fn>
+void parallelFor(unsigned threads, std::size_t count, std::size_t events, Fn fn)
+{
+    constexpr std::size_t kParallelFromEvents = 200'000;
+    const unsigned workers = std::min<std::size_t>(std::max(1u, threads), count);
+    if (workers <= 1 || events < kParallelFromEvents) {
+        for (std::size_t i = 0; i < count; ++i)
+            fn(i);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < count; i = next++)
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+        pool.emplace_back(work);
+    work();
+    for (auto &t : pool)
+        t.join();
+}
+
+} // namespace
+
+std::size_t Gpu::kernelCount() const
+{
+    std::size_t n = 0;
+    for (const auto &s : streams)
+        n += s.kernels.size();
+    return n;
+}
+
+std::span<const ProcessThreadRef> TraceSet::threadsOfProcess(std::uint32_t report, std::uint32_t pid) const
+{
+    const auto key = processKey(report, pid);
+    const auto lo = std::lower_bound(processThreads.begin(), processThreads.end(), key,
+                                     [](const ProcessThreadRef &r, std::uint64_t k) { return r.key < k; });
+    auto hi = lo;
+    while (hi != processThreads.end() && hi->key == key)
+        ++hi;
+    return {lo, hi};
+}
+
+std::optional<LaunchRef> TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
+{
+    if (correlationId == 0)
+        return std::nullopt;
+    for (const auto &ref : threadsOfProcess(report, pid)) {
+        const auto &api = threads[ref.thread].api;
+        if (!api.correlationAscending)
+            continue;
+        const auto it = std::lower_bound(api.correlationId.begin(), api.correlationId.end(), correlationId);
+        if (it != api.correlationId.end() && *it == correlationId)
+            return LaunchRef{ref.thread, std::uint32_t(it - api.correlationId.begin())};
+    }
+    const auto process = processKey(report, pid);
+    const auto it = std::lower_bound(unorderedLaunches.begin(), unorderedLaunches.end(), std::pair(process, correlationId),
+                                     [](const UnorderedLaunch &u, const std::pair<std::uint64_t, std::uint32_t> &k) {
+                                         return std::pair(u.process, u.correlationId) < k;
+                                     });
+    if (it != unorderedLaunches.end() && it->process == process && it->correlationId == correlationId)
+        return it->call;
+    return std::nullopt;
+}
+
+void finalizeTraceSet(TraceSet &trace, unsigned threads)
+{
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    // Sorting, nesting and checking order are independent per track: one task per GPU and
+    // per thread, spread over the cores. Exports list rows in start order per thread, so the
+    // sort is mostly skipped; files that do not still load right, only slower.
+    const std::size_t tasks = trace.gpus.size() + trace.threads.size();
+    std::vector<Span> spans(tasks);
+    parallelFor(threads, tasks, eventCount(trace), [&](std::size_t task) {
+        Span &span = spans[task];
+        if (task < trace.gpus.size()) {
+            auto &gpu = trace.gpus[task];
+            for (auto &stream : gpu.streams) {
+                sortKernels(stream.kernels);
+                span.add(stream.kernels.start, stream.kernels.end);
+            }
+            std::sort(gpu.streams.begin(), gpu.streams.end(), [](const Stream &a, const Stream &b) {
+                return a.pid != b.pid ? a.pid < b.pid : a.streamId < b.streamId;
+            });
+            sortCopies(gpu.copies);
+            span.add(gpu.copies.start, gpu.copies.end);
+            gpu.ranks.clear();
+            for (const auto &stream : gpu.streams)
+                if (stream.rank != kNoIndex)
+                    gpu.ranks.push_back(stream.rank);
+            std::sort(gpu.ranks.begin(), gpu.ranks.end());
+            gpu.ranks.erase(std::unique(gpu.ranks.begin(), gpu.ranks.end()), gpu.ranks.end());
+        } else {
+            auto &thread = trace.threads[task - trace.gpus.size()];
+            sortApi(thread.api);
+            sortNvtx(thread.nvtx);
+            sortMarks(thread.marks);
+            span.add(thread.api.start, thread.api.end);
+            span.add(thread.nvtx.start, thread.nvtx.end);
+        }
+    });
+    Span span;
+    for (const auto &s : spans) {
+        span.lo = std::min(span.lo, s.lo);
+        span.hi = std::max(span.hi, s.hi);
+    }
+
+    // Launches are found in each thread's correlation ids, which real exports list in
+    // ascending order; only threads where they are not get entries in a fallback index.
+    trace.processThreads.clear();
+    trace.unorderedLaunches.clear();
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        auto &thread = trace.threads[t];
+        trace.processThreads.push_back({processKey(thread.report, thread.pid), t});
+        const auto &corr = thread.api.correlationId;
+        thread.api.correlationAscending =
+            (corr.empty() || corr.front() != 0) && std::is_sorted(corr.begin(), corr.end());
+        if (thread.api.correlationAscending)
+            continue;
+        for (std::uint32_t c = 0; c < corr.size(); ++c)
+            if (corr[c] != 0)
+                trace.unorderedLaunches.push_back({processKey(thread.report, thread.pid), corr[c], {t, c}});
+    }
+    std::sort(trace.processThreads.begin(), trace.processThreads.end(), [](const ProcessThreadRef &a, const ProcessThreadRef &b) {
+        return a.key != b.key ? a.key < b.key : a.thread < b.thread;
+    });
+    std::stable_sort(trace.unorderedLaunches.begin(), trace.unorderedLaunches.end(),
+                     [](const UnorderedLaunch &a, const UnorderedLaunch &b) {
+                         return std::pair(a.process, a.correlationId) < std::pair(b.process, b.correlationId);
+                     });
+
+    for (auto &rank : trace.ranks) {
+        rank.gpus.clear();
+        rank.threads.clear();
+    }
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g)
+        for (auto r : trace.gpus[g].ranks)
+            trace.ranks[r].gpus.push_back(g);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
+        if (trace.threads[t].rank != kNoIndex)
+            trace.ranks[trace.threads[t].rank].threads.push_back(t);
+
+    trace.span = span.lo <= span.hi ? TimeRange{span.lo, span.hi} : TimeRange{};
+    buildNvtxGroups(trace);
+}
+
+} // namespace gaplens::core

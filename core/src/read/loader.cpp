@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/read/loader.h"
+
+#include "gaplens/core/read/rank_identity.h"
+#include "gaplens/core/model/trace_builder.h"
+#include "gaplens/core/util/units.h"
+#include "report_reader.h"
+#include "sqlite_db.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace gaplens::core {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::ReportData;
+
+// Reads every report, several at once: each worker opens its own read-only connection.
+// With fewer files than a few per core, each file is read as two parts (GPU + CUDA API
+// tables, NVTX table) on two connections, so one or two big files also keep every core
+// busy; the parts are joined afterwards.
+std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, bool directTableScan,
+                                    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
+{
+    const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
+    struct Item
+    {
+        std::size_t file;
+        detail::ReportPart part;
+    };
+    std::vector<Item> items;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        if (split) {
+            items.push_back({f, detail::ReportPart::GpuAndApi});
+            items.push_back({f, detail::ReportPart::Nvtx});
+        } else {
+            items.push_back({f, detail::ReportPart::Everything});
+        }
+    }
+    std::vector<ReportData> results(items.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> cancelled{false};
+    std::mutex progressMutex;
+    std::vector<int> permilleByItem(items.size(), 0);
+
+    auto report = [&](std::size_t item, const char *stage, int permille) {
+        if (!progress)
+            return;
+        std::lock_guard lock(progressMutex);
+        permilleByItem[item] = permille;
+        long sum = 0;
+        for (int p : permilleByItem)
+            sum += p;
+        const auto file = items[item].file;
+        progress({file, files.size(), files[file], stage, int(sum / long(items.size()))});
+    };
+
+    auto worker = [&] {
+        for (std::size_t i = next++; i < items.size() && !cancelled; i = next++) {
+            try {
+                results[i] = detail::readReport(
+                    files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); },
+                    cancel, items[i].part, directTableScan);
+                report(i, "done", 1000);
+            } catch (const detail::CancelledError &) {
+                cancelled = true;
+            }
+        }
+    };
+
+    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(items.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < count; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto &t : pool)
+        t.join();
+    if (cancelled)
+        throw detail::CancelledError();
+    if (!split)
+        return results;
+    std::vector<ReportData> joined(files.size());
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        joined[f] = std::move(results[2 * f]);
+        detail::joinParts(joined[f], std::move(results[2 * f + 1]));
+    }
+    return joined;
+}
+
+// A report is one rank, unless several of its processes ran GPU work: then one rank each.
+std::vector<RankCandidate> rankCandidates(const std::vector<ReportData> &reports,
+                                          const std::vector<std::uint32_t> &reportIndex)
+{
+    std::vector<RankCandidate> candidates;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const auto &data = reports[i];
+        if (data.error)
+            continue;
+        RankCandidate base{reportIndex[i], data.report.path, 0, false, data.environmentRank};
+        if (data.gpuPids.size() >= 2) {
+            for (auto pid : data.gpuPids) {
+                base.pid = pid;
+                base.oneOfSeveralProcesses = true;
+                candidates.push_back(base);
+            }
+            continue;
+        }
+        if (!data.gpuPids.empty()) {
+            base.pid = data.gpuPids.front();
+        } else if (!data.activityByPid.empty()) {
+            base.pid = std::max_element(data.activityByPid.begin(), data.activityByPid.end(),
+                                        [](const auto &a, const auto &b) { return a.second < b.second; })
+                           ->first;
+        }
+        candidates.push_back(base);
+    }
+    return candidates;
+}
+
+void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const LoadOptions &options)
+{
+    std::vector<std::uint32_t> reportIndex(reports.size(), kNoIndex);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (reports[i].error) {
+            trace.errors.push_back(*reports[i].error);
+            continue;
+        }
+        reportIndex[i] = std::uint32_t(trace.reports.size());
+        trace.reports.push_back(reports[i].report);
+    }
+
+    const auto candidates = rankCandidates(reports, reportIndex);
+    const auto assignments = assignRanks(candidates, options.rankOverrides, trace.warnings);
+
+    // Ranks sorted by number; candidate c becomes rank index rankOf[c].
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return assignments[a].rank < assignments[b].rank; });
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> rankByProcess; // (report, pid)
+    std::map<std::uint32_t, std::uint32_t> firstRankOfReport;
+    for (auto c : order) {
+        const auto &cand = candidates[c];
+        const auto &data = reports[std::size_t(std::find(reportIndex.begin(), reportIndex.end(), cand.report) -
+                                               reportIndex.begin())];
+        Rank rank;
+        rank.rank = assignments[c].rank;
+        rank.report = cand.report;
+        rank.pid = cand.pid;
+        if (auto it = data.processNames.find(cand.pid); it != data.processNames.end())
+            rank.processName = it->second;
+        rank.host = data.report.host;
+        rank.source = assignments[c].source;
+        rank.sourceDetail = assignments[c].detail;
+        const auto index = std::uint32_t(trace.ranks.size());
+        rankByProcess[{cand.report, cand.pid}] = index;
+        firstRankOfReport.try_emplace(cand.report, index);
+        trace.ranks.push_back(std::move(rank));
+    }
+
+    // Work of a process that is not a rank of its own belongs to its report's rank.
+    auto rankFor = [&](std::uint32_t report, std::uint32_t pid) {
+        if (auto it = rankByProcess.find({report, pid}); it != rankByProcess.end())
+            return it->second;
+        auto it = firstRankOfReport.find(report);
+        return it != firstRankOfReport.end() ? it->second : kNoIndex;
+    };
+
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (reportIndex[i] == kNoIndex)
+            continue;
+        const auto report = reportIndex[i];
+        for (auto &gpu : reports[i].gpus) {
+            gpu.report = report;
+            for (auto &stream : gpu.streams)
+                stream.rank = rankFor(report, stream.pid);
+            trace.gpus.push_back(std::move(gpu));
+        }
+        for (auto &thread : reports[i].threads) {
+            thread.report = report;
+            thread.rank = rankFor(report, thread.pid);
+            trace.threads.push_back(std::move(thread));
+        }
+        reports[i] = ReportData{}; // free the columns now that they moved
+    }
+
+    // GPUs in rank order, then device id, so listings read naturally.
+    auto firstRank = [](const Gpu &g) {
+        std::uint32_t r = kNoIndex;
+        for (const auto &s : g.streams)
+            r = std::min(r, s.rank);
+        return r;
+    };
+    std::stable_sort(trace.gpus.begin(), trace.gpus.end(), [&](const Gpu &a, const Gpu &b) {
+        const auto ra = firstRank(a), rb = firstRank(b);
+        return ra != rb ? ra < rb : a.deviceId < b.deviceId;
+    });
+    std::stable_sort(trace.threads.begin(), trace.threads.end(), [](const Thread &a, const Thread &b) {
+        if (a.rank != b.rank)
+            return a.rank < b.rank;
+        if (a.pid != b.pid)
+            return a.pid < b.pid;
+        // The main thread (tid == pid) first, then by tid.
+        if ((a.tid == a.pid) != (b.tid == b.pid))
+            return a.tid == a.pid;
+        return a.tid < b.tid;
+    });
+}
+
+// Bytes per row of each table once loaded, measured with gaplens-bench (tests/bench) at
+// 8 ranks x 1M kernels, rounded up: columns, nesting indices, vector slack and, for files
+// whose rows are not in start order, the sort's temporary order and copies. Strings: pool
+// entry + hash node + text.
+struct TableCost
+{
+    const char *table;
+    std::uint64_t bytesPerRow;
+};
+constexpr TableCost kTableCosts[] = {
+    {"CUPTI_ACTIVITY_KIND_KERNEL", 64}, {"CUPTI_ACTIVITY_KIND_MEMCPY", 56}, {"CUPTI_ACTIVITY_KIND_MEMSET", 56},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME", 40}, {"NVTX_EVENTS", 40},          {"StringIds", 96},
+};
+
+constexpr auto kMaxBytes = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b)
+{
+    return a > kMaxBytes - b ? kMaxBytes : a + b;
+}
+std::uint64_t saturatingMultiply(std::uint64_t a, std::uint64_t b)
+{
+    return b != 0 && a > kMaxBytes / b ? kMaxBytes : a * b;
+}
+
+// Exact rows: SQLite answers count(*) from the table b-tree (OP_Count adds up each page's cell
+// count) without decoding a record, so a sparse or huge rowid cannot inflate it. It reads every
+// page of the table, though: 0.11 s cached and 0.50 s uncached for a 685 MB export of 11.7M rows
+// (synth --kernels-per-rank 5000000), which takes 4-5 s to load.
+std::uint64_t exactRowCount(const detail::Database &db, const char *table)
+{
+    detail::Statement count(db.handle(), fmt::format("SELECT count(*) FROM \"{}\"", table));
+    return count.step() ? std::uint64_t(count.int64(0)) : 0;
+}
+
+// An upper bound of the rows in two b-tree descents (1-5 ms on the file above): rowids are
+// distinct integers, so a table holds at most max - min + 1 of them. Exact for nsys exports,
+// whose rowids count from 1; saturates instead of wrapping for rowids near +-2^63.
+std::uint64_t rowidSpan(const detail::Database &db, const char *table)
+{
+    try {
+        detail::Statement first(db.handle(), fmt::format("SELECT min(rowid) FROM \"{}\"", table));
+        detail::Statement last(db.handle(), fmt::format("SELECT max(rowid) FROM \"{}\"", table));
+        if (!first.step() || first.isNull(0) || !last.step() || last.isNull(0))
+            return 0; // empty
+        const auto distance = std::uint64_t(last.int64(0)) - std::uint64_t(first.int64(0)); // mod 2^64: exact
+        return saturatingAdd(distance, 1);
+    } catch (const detail::SqliteError &) {
+        return exactRowCount(db, table); // a WITHOUT ROWID table has no rowid to bound by
+    }
+}
+
+// The rows and bytes of the tables the reader keeps, each table's rows as `rowsOf` counts them.
+template <typename RowsOf> LoadEstimate estimateWith(const std::vector<std::string> &files, RowsOf rowsOf)
+{
+    LoadEstimate estimate;
+    for (const auto &file : files) {
+        try {
+            std::error_code ec;
+            if (!fs::is_regular_file(file, ec))
+                continue;
+            detail::Database db(file);
+            for (const auto &[table, bytesPerRow] : kTableCosts) {
+                if (!db.hasTable(table))
+                    continue;
+                const auto rows = rowsOf(db, table);
+                estimate.rows = saturatingAdd(estimate.rows, rows);
+                estimate.bytes = saturatingAdd(estimate.bytes, saturatingMultiply(rows, bytesPerRow));
+            }
+        } catch (const std::exception &) {
+            // Unreadable here means unreadable when loading: readReport names the problem.
+        }
+    }
+    return estimate;
+}
+
+// Refuses a capture that would not fit, before reading rows: swapping a machine for minutes
+// and then failing is the worst outcome, and the row counts are known up front.
+std::optional<LoadError> checkMemory(const std::vector<std::string> &files, const LoadOptions &options)
+{
+    if (files.empty())
+        return std::nullopt;
+    const auto processHeadroom = tightestMemoryHeadroom(options.memoryLimitSources);
+    const bool userLimitIsTightest
+        = options.memoryLimitBytes != 0 && (!processHeadroom || options.memoryLimitBytes <= processHeadroom->bytes);
+    if (!userLimitIsTightest && !processHeadroom)
+        return std::nullopt;
+    const auto limit = userLimitIsTightest ? options.memoryLimitBytes : processHeadroom->bytes;
+    // The rowid bound settles every capture that fits in milliseconds; only one the bound puts
+    // over the limit pays for exact counts, which decide (a sparse rowid cannot refuse a file).
+    if (estimateWith(files, rowidSpan).bytes <= limit)
+        return std::nullopt;
+    const auto estimate = estimateLoad(files);
+    if (estimate.bytes <= limit)
+        return std::nullopt;
+    std::string names;
+    for (std::size_t i = 0; i < files.size() && i < 4; ++i)
+        names += fmt::format("{}{}", i ? ", " : "", files[i]);
+    if (files.size() > 4)
+        names += fmt::format(" and {} more", files.size() - 4);
+    const std::string available = userLimitIsTightest
+        ? fmt::format("the limit is {}", formatBytes(limit))
+        : fmt::format("only {} is available ({})", formatBytes(limit), processHeadroom->source);
+    return LoadError { files.size() == 1 ? files.front() : names,
+        fmt::format("{}: too large to load: {} rows need an estimated {} of memory, but {}; "
+                    "open fewer ranks or free memory",
+            names, estimate.rows, formatBytes(estimate.bytes), available) };
+}
+
+} // namespace
+
+LoadEstimate estimateLoad(const std::vector<std::string> &files)
+{
+    return estimateWith(files, exactRowCount);
+}
+
+namespace {
+
+bool isSymbolicLinkLoop(const std::error_code &ec)
+{
+    return ec == std::errc::too_many_symbolic_link_levels;
+}
+
+// For a path the system gave up resolving (ELOOP): the chain when the path's own links lead
+// back to one of them ("a.sqlite -> b.sqlite -> a.sqlite"), else the system's reason, as the
+// loop is then in a folder of the path or the chain is just longer than the system follows.
+LoadError symbolicLinkLoopError(const std::string &input)
+{
+    std::vector<fs::path> visited;
+    std::string chain = input;
+    fs::path current = input;
+    for (int hop = 0; hop < 64; ++hop) {
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(current, ec)))
+            break;
+        const auto target = fs::read_symlink(current, ec);
+        if (ec)
+            break;
+        visited.push_back(current.lexically_normal());
+        chain += " -> " + target.string();
+        current = target.is_absolute() ? target : current.parent_path() / target;
+        if (std::find(visited.begin(), visited.end(), current.lexically_normal()) != visited.end())
+            return { input, fmt::format("{}: is a symbolic link loop ({})", input, chain) };
+    }
+    return { input,
+        fmt::format("{}: cannot be opened: too many levels of symbolic links (a loop through a folder of "
+                    "its path, or a chain of links longer than the system follows)",
+            input) };
+}
+
+} // namespace
+
+std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, std::vector<LoadError> &errors)
+{
+    std::vector<std::string> files;
+    for (const auto &input : inputs) {
+        std::error_code ec;
+        const auto status = fs::status(input, ec);
+        if (isSymbolicLinkLoop(ec)) {
+            errors.push_back(symbolicLinkLoopError(input));
+            continue;
+        }
+        if (!fs::is_directory(status)) {
+            files.push_back(input);
+            continue;
+        }
+        std::vector<std::string> found;
+        std::vector<std::string> loops;
+        for (const auto &entry : fs::directory_iterator(input, ec)) {
+            if (entry.path().extension() != ".sqlite")
+                continue;
+            std::error_code entryError;
+            if (entry.is_regular_file(entryError))
+                found.push_back(entry.path().string());
+            else if (isSymbolicLinkLoop(entryError))
+                loops.push_back(entry.path().string());
+        }
+        std::sort(loops.begin(), loops.end(), naturalLess);
+        for (const auto &loop : loops)
+            errors.push_back(symbolicLinkLoopError(loop));
+        if (found.empty()) {
+            if (loops.empty())
+                errors.push_back({ input, fmt::format("{}: is a folder without any .sqlite export", input) });
+            continue;
+        }
+        std::sort(found.begin(), found.end(), naturalLess);
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    return files;
+}
+
+std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const ProgressFn &progress,
+                                       const CancelToken *cancel)
+{
+    auto trace = std::make_shared<TraceSet>();
+    const auto files = expandInputs(options.files, trace->errors);
+    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (auto tooLarge = checkMemory(files, options)) {
+        trace->errors.push_back(std::move(*tooLarge));
+        return trace;
+    }
+    try {
+        auto reports = readReports(files, threads, options.directTableScan, trace->strings, progress, cancel);
+        mergeIntoTrace(*trace, reports, options);
+    } catch (const detail::CancelledError &) {
+        auto cancelled = std::make_shared<TraceSet>();
+        cancelled->cancelled = true;
+        return cancelled;
+    }
+    finalizeTraceSet(*trace, threads);
+    return trace;
+}
+
+} // namespace gaplens::core

@@ -1,0 +1,1081 @@
+// SPDX-License-Identifier: MIT
+#include "report_reader.h"
+
+#include "util/resident_memory.h"
+#include "sqlite_db.h"
+#include "table_scan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gaplens::core::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Check the cancel token once per this many rows: cheap, and still answers within ms.
+constexpr std::uint64_t kCancelCheckRows = 1 << 16;
+
+// The report's time offset is the difference of two int64 (utcEpochNs - EXPORT_CONFIG_TIME_SHIFT),
+// so it may need 65 bits.
+__extension__ using WideNs = __int128;
+
+// Absolute times are kept within +-(2^62 - 1) ns (+-146 years around 1970), so that the
+// difference of any two times, a duration or a window, fits in an int64.
+constexpr TimeNs kMaxAbsoluteTimeNs = (TimeNs(1) << 62) - 1;
+
+std::uint32_t pidOf(std::int64_t globalId) { return std::uint32_t((globalId >> 24) & 0xFFFFFF); }
+std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0xFFFFFF); }
+
+// Columns of one track grow together, sized from the table's row count (a hint): once a few
+// thousand rows are seen, a track is given its share of the rows left (+2%), so the track
+// holding most of a table is allocated about once, not doubled ~20 times (each doubling
+// copies the column and faults in fresh pages: both showed up at the top of the profile),
+// and ends without push_back's up-to-2x slack. Growth is still at least 1.5x (amortised
+// O(1) when the prediction is low) and never past the rows the table has left.
+constexpr std::uint64_t kShareSampleRows = 4096;
+
+template<typename... Columns>
+void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs> &first, Columns &...rest)
+{
+    if (first.size() < first.capacity())
+        return;
+    const std::size_t size = first.size();
+    std::size_t step = std::max<std::size_t>(size, 64);
+    if (rowsLeft > 0 && rowsSeen >= kShareSampleRows) {
+        const double share = double(size + 1) / double(rowsSeen);
+        const auto predicted = std::size_t(share * double(rowsLeft) * 1.02) + 1;
+        step = std::max({predicted, size / 2, std::size_t(64)});
+    }
+    if (rowsLeft > 0) // 0: no hint, or it was wrong
+        step = std::min<std::size_t>(step, std::size_t(rowsLeft));
+    const std::size_t capacity = size + std::max<std::size_t>(step, 1);
+    reserveResident(first, capacity);
+    (reserveResident(rest, capacity), ...);
+}
+
+struct TextHash
+{
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
+// A problem with the file as a whole: the message names what is wrong, not SQLite's internals.
+struct FileError
+{
+    std::string message;
+};
+
+void checkReadableFile(const std::string &path)
+{
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    // Only a missing file "does not exist": a folder that may not be searched, or a name
+    // longer than the system takes, is a different problem with a different fix.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        throw FileError{fmt::format("cannot be opened: {}", ec.message())};
+    if (ec || !fs::exists(status))
+        throw FileError{"does not exist"};
+    if (fs::is_directory(status))
+        throw FileError{"is a directory, not an exported report (open the .sqlite files inside it)"};
+    if (!fs::is_regular_file(status))
+        throw FileError{"is not a regular file"};
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw FileError{fmt::format("cannot be read: {}", std::strerror(errno))};
+    char header[16] = {};
+    in.read(header, sizeof header);
+    const auto got = in.gcount();
+    if (got == 0)
+        throw FileError{"is empty (0 bytes)"};
+    if (got < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+        throw FileError{"is not an SQLite database (export the report with `nsys export -t sqlite`)"};
+}
+
+std::string describeSqliteError(const SqliteError &e)
+{
+    const int primary = e.code() & 0xFF;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+        return fmt::format("is truncated or corrupt (SQLite: {})", e.what());
+    if (primary == SQLITE_IOERR)
+        return fmt::format("could not be read (SQLite I/O error: {})", e.what());
+    return fmt::format("could not be read (SQLite: {})", e.what());
+}
+
+class Reader
+{
+public:
+    Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
+           ReportPart part, bool directScan)
+        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel), m_part(part), m_directScan(directScan)
+    {
+        m_data.report.path = path;
+    }
+
+    ReportData run()
+    {
+        if (!isExport())
+            throw FileError{"is an SQLite database but not an Nsight Systems export "
+                            "(it has no META_DATA_EXPORT, EXPORT_META_DATA or StringIds table)"};
+        // Both parts need the time base and the string table (names by id).
+        readMetadata();
+        stage("strings", 50);
+        const auto rowsBeforeStrings = m_data.report.notes.rowsRead;
+        readStrings();
+        if (m_part == ReportPart::Nvtx) // the other part counts the string table's rows
+            m_data.report.notes.rowsRead = rowsBeforeStrings;
+        if (m_part != ReportPart::Nvtx) {
+            stage("kernels", 150);
+            readKernels();
+            stage("copies", 350);
+            readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
+            readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
+            stage("CUDA API calls", 450);
+            readRuntime();
+        }
+        if (m_part != ReportPart::GpuAndApi) {
+            stage("NVTX", 700);
+            readNvtx();
+        }
+        stage("threads and processes", 950);
+        readThreadNames();
+        readProcesses();
+        readGpuNames();
+        collectPids();
+        return std::move(m_data);
+    }
+
+private:
+    void stage(const char *name, int permille)
+    {
+        checkCancel();
+        if (m_stage)
+            m_stage(name, permille);
+    }
+
+    void checkCancel() const
+    {
+        if (m_cancel && m_cancel->isCancelled())
+            throw CancelledError();
+    }
+
+    void countRow()
+    {
+        if ((++m_data.report.notes.rowsRead & (kCancelCheckRows - 1)) == 0)
+            checkCancel();
+    }
+
+    // Rows of a table, a growth hint for its columns. max(rowid) - min(rowid) + 1 is two
+    // b-tree descents and exact for nsys's dense rowids; a sparse table (one row at rowid
+    // 2^30 in a small file) would make columns reserve for rows that do not exist, so a
+    // range larger than the file could hold (every row takes at least a cell pointer, a
+    // size, a rowid and one header byte per column) is replaced by SQLite's exact count.
+    std::uint64_t tableRows(std::string_view table) const
+    {
+        try {
+            const auto rowid = [&](const char *aggregate) -> std::optional<std::int64_t> {
+                Statement stmt(m_db.handle(), fmt::format("SELECT {}(rowid) FROM \"{}\"", aggregate, table));
+                if (stmt.step() && !stmt.isNull(0))
+                    return stmt.int64(0);
+                return std::nullopt;
+            };
+            const auto last = rowid("max"), first = rowid("min");
+            if (!last || !first)
+                return 0; // empty
+            // Modulo 2^64, the distance between two distinct int64 rowids is exact.
+            const std::uint64_t range = std::uint64_t(*last) - std::uint64_t(*first) + 1;
+            std::error_code ec;
+            const std::uint64_t fileBytes = fs::file_size(m_data.report.path, ec);
+            const std::uint64_t minRowBytes = 4 + m_db.columns(table).size();
+            if (range != 0 && (ec || range <= fileBytes / minRowBytes))
+                return range;
+            Statement count(m_db.handle(), fmt::format("SELECT count(*) FROM \"{}\"", table));
+            return count.step() ? std::uint64_t(count.int64(0)) : 0;
+        } catch (const SqliteError &) {
+            // A WITHOUT ROWID table: no hint, columns grow by doubling.
+        }
+        return 0;
+    }
+
+    static std::uint64_t rowsLeft(std::uint64_t tableRows, std::uint64_t rowsSeen)
+    {
+        return tableRows >= rowsSeen ? tableRows - rowsSeen + 1 : 0;
+    }
+
+    bool isExport() const
+    {
+        return m_db.hasTable("META_DATA_EXPORT") || m_db.hasTable("EXPORT_META_DATA") || m_db.hasTable("StringIds");
+    }
+
+    // The wanted columns by name: a missing optional column reads as NULL (empty name), a
+    // missing required one skips the table with a warning (nullopt). `text` columns are read
+    // as text, the others as integers.
+    std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table,
+                                                         std::initializer_list<std::string_view> required,
+                                                         std::initializer_list<std::string_view> optional,
+                                                         std::initializer_list<std::string_view> text = {})
+    {
+        const auto have = m_db.columns(table);
+        auto isText = [&](std::string_view c) { return std::find(text.begin(), text.end(), c) != text.end(); };
+        std::vector<ScanColumn> columns;
+        for (auto c : required) {
+            if (!have.count(c)) {
+                m_data.report.warnings.push_back(
+                    fmt::format("table {} has no column {}: its rows were not read", table, c));
+                return std::nullopt;
+            }
+            columns.push_back({std::string(c), isText(c)});
+        }
+        for (auto c : optional)
+            columns.push_back({have.count(c) ? std::string(c) : std::string(), isText(c)});
+        return columns;
+    }
+
+    std::string selectSql(std::string_view table, std::initializer_list<std::string_view> required,
+                          std::initializer_list<std::string_view> optional)
+    {
+        const auto columns = wantedColumns(table, required, optional);
+        if (!columns)
+            return {};
+        std::string list;
+        for (const auto &c : *columns)
+            list += fmt::format("{}{}", list.empty() ? "" : ", ", c.name.empty() ? "NULL" : fmt::format("\"{}\"", c.name));
+        return fmt::format("SELECT {} FROM \"{}\"", list, table);
+    }
+
+    void readMetadata()
+    {
+        std::unordered_map<std::string, std::string> meta;
+        for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+            if (!m_db.hasTable(table))
+                continue;
+            const auto sql = selectSql(table, {"name", "value"}, {});
+            if (sql.empty())
+                continue;
+            Statement stmt(m_db.handle(), sql);
+            while (stmt.step())
+                meta.emplace(stmt.text(0), stmt.text(1));
+        }
+        auto &report = m_data.report;
+        report.schemaVersion = meta["EXPORT_SCHEMA_VERSION"];
+        report.productVersion = meta["EXPORT_PRODUCT_VERSION"];
+
+        std::string sessionStartProblem; // the table is there but gives no usable utcEpochNs
+        const auto utcEpochNs = readSessionStart(sessionStartProblem);
+        const auto shift = timeShift(meta);
+        const bool normalized = meta["EXPORT_PARAM_TIME_NORMALIZE"] == "true";
+
+        // Timestamps are ns since session start unless the export shifted them; a shift equal to
+        // the session's UTC start (time normalisation) makes them absolute already.
+        WideNs offset = 0;
+        if (shift != 0) {
+            report.timeBase = TimeBase::AlreadyAbsolute;
+            offset = utcEpochNs ? WideNs(*utcEpochNs) - shift : 0;
+        } else if (normalized) {
+            report.timeBase = TimeBase::AlreadyAbsolute;
+        } else if (utcEpochNs) {
+            report.timeBase = TimeBase::SessionRelative;
+            offset = *utcEpochNs;
+        } else {
+            report.timeBase = TimeBase::Unknown;
+            report.warnings.push_back(
+                fmt::format("{}: times are relative to the session start and will not align with other reports",
+                    sessionStartProblem.empty() ? "no session start time (TARGET_INFO_SESSION_START_TIME)"
+                                                : sessionStartProblem));
+        }
+        if (report.timeBase != TimeBase::Unknown && !sessionStartProblem.empty())
+            report.warnings.push_back(sessionStartProblem);
+        setTimeOffset(offset);
+        if (offset >= std::numeric_limits<TimeNs>::min() && offset <= std::numeric_limits<TimeNs>::max()) {
+            report.timeOffsetNs = TimeNs(offset);
+        } else { // only utcEpochNs - shift can get here
+            report.timeOffsetNs = 0;
+            report.warnings.push_back(fmt::format("the time offset (utcEpochNs {} - EXPORT_CONFIG_TIME_SHIFT {}) does "
+                                                  "not fit in 64 bits: rows whose times cannot be represented after "
+                                                  "it are counted as data problems",
+                *utcEpochNs, shift));
+        }
+
+        readCapture();
+    }
+
+    // The stored times whose absolute time (stored + offset) lies within +-kMaxAbsoluteTimeNs,
+    // found once so that a row costs one range check and one addition, never an overflow.
+    void setTimeOffset(WideNs offset)
+    {
+        const WideNs lowest = std::max<WideNs>(-kMaxAbsoluteTimeNs - offset, std::numeric_limits<std::int64_t>::min());
+        const WideNs highest = std::min<WideNs>(kMaxAbsoluteTimeNs - offset, std::numeric_limits<std::int64_t>::max());
+        if (lowest > highest) { // no stored time can be represented: every row is out of range
+            m_lowestStoredTime = std::numeric_limits<std::int64_t>::max();
+            m_highestStoredTime = std::numeric_limits<std::int64_t>::min();
+        } else {
+            m_lowestStoredTime = std::int64_t(lowest);
+            m_highestStoredTime = std::int64_t(highest);
+        }
+        // Modulo 2^64: for a stored time within the bounds the sum fits in an int64, so adding
+        // this in unsigned arithmetic (which wraps, well defined) gives it exactly, even when
+        // the offset itself does not fit in an int64.
+        m_timeOffsetModulo = std::uint64_t(offset);
+    }
+
+    // utcEpochNs of the session start, or nullopt; `problem` says why when the table is there
+    // but its value cannot be used.
+    std::optional<std::int64_t> readSessionStart(std::string &problem)
+    {
+        static constexpr std::string_view kTable = "TARGET_INFO_SESSION_START_TIME";
+        if (!m_db.hasTable(kTable))
+            return std::nullopt;
+        if (!m_db.columns(kTable).count("utcEpochNs")) {
+            problem = fmt::format("table {} has no column utcEpochNs", kTable);
+            return std::nullopt;
+        }
+        Statement stmt(m_db.handle(), fmt::format("SELECT utcEpochNs FROM {}", kTable));
+        if (!stmt.step())
+            return std::nullopt;
+        const auto value = stmt.exactInt64(0);
+        if (value.kind == IntegerKind::NotInteger)
+            problem = fmt::format("{}.utcEpochNs is not an integer", kTable);
+        if (value.kind != IntegerKind::Integer)
+            return std::nullopt;
+        return value.value;
+    }
+
+    // EXPORT_CONFIG_TIME_SHIFT, 0 when absent; a value that is not an integer is said and ignored.
+    std::int64_t timeShift(const std::unordered_map<std::string, std::string> &meta)
+    {
+        const auto it = meta.find("EXPORT_CONFIG_TIME_SHIFT");
+        if (it == meta.end() || it->second.empty())
+            return 0;
+        std::string_view text = it->second;
+        if (text.starts_with('+')) // from_chars takes '-' only
+            text.remove_prefix(1);
+        std::int64_t shift = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), shift);
+        if (ec == std::errc() && end == text.data() + text.size())
+            return shift;
+        m_data.report.warnings.push_back(
+            fmt::format("EXPORT_CONFIG_TIME_SHIFT '{}' is not an integer: it was ignored", it->second));
+        return 0;
+    }
+
+    void readCapture()
+    {
+        std::string host;
+        // Without its name or value column the table is said (selectSql) and not read.
+        const auto sql = m_db.hasTable("META_DATA_CAPTURE") ? selectSql("META_DATA_CAPTURE", { "name", "value" }, {})
+                                                            : std::string();
+        if (!sql.empty()) {
+            // Rank variables in order of trust; the first found wins.
+            static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+                                                             "RANK"};
+            std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
+            Statement stmt(m_db.handle(), sql);
+            while (stmt.step()) {
+                const auto name = stmt.text(0);
+                const auto value = stmt.text(1);
+                if (name == "DEVICE_DISPLAY_NAME") {
+                    host = value;
+                    continue;
+                }
+                // Only the launched process's own environment: "PROCESS_<n>:ENVIRONMENT_VARIABLE".
+                if (!name.starts_with("PROCESS_") || !name.ends_with(":ENVIRONMENT_VARIABLE"))
+                    continue;
+                const auto eq = value.find('=');
+                if (eq == std::string_view::npos)
+                    continue;
+                const auto var = value.substr(0, eq);
+                auto val = value.substr(eq + 1);
+                if (val.size() >= 2 && val.front() == '"' && val.back() == '"')
+                    val = val.substr(1, val.size() - 2);
+                for (int priority = 0; priority < int(std::size(kRankVars)); ++priority) {
+                    if (var != kRankVars[priority] || (best && best->first <= priority))
+                        continue;
+                    char *endp = nullptr;
+                    const std::string digits(val);
+                    const long rank = std::strtol(digits.c_str(), &endp, 10);
+                    if (digits.empty() || *endp != '\0' || rank < 0 || rank > 1'000'000)
+                        continue;
+                    best = {priority, {std::int32_t(rank), fmt::format("{}=\"{}\"", var, val)}};
+                }
+            }
+            if (best)
+                m_data.environmentRank = best->second;
+        }
+        if (host.empty() && m_db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
+            const auto cols = m_db.columns("TARGET_INFO_SYSTEM_ENV");
+            if (cols.count("name") && cols.count("value"))
+                host = m_db.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' LIMIT 1")
+                           .value_or("");
+        }
+        m_data.report.host = host;
+    }
+
+    void readStrings()
+    {
+        if (!m_db.hasTable("StringIds"))
+            return;
+        const auto sql = selectSql("StringIds", {"id", "value"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step()) {
+            countRow();
+            const auto id = stmt.int64(0);
+            const auto sid = m_strings.intern(stmt.text(1));
+            // Ids are dense from 0 or 1 in real files; a map covers anything else.
+            if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
+                if (std::size_t(id) >= m_stringIds.size())
+                    m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
+                m_stringIds[std::size_t(id)] = sid;
+            } else {
+                m_sparseStringIds.emplace(id, sid);
+            }
+        }
+    }
+
+    StringId stringFor(std::int64_t id)
+    {
+        if (id >= 0 && std::size_t(id) < m_stringIds.size() && m_stringIds[std::size_t(id)] != kNoIndex)
+            return m_stringIds[std::size_t(id)];
+        if (auto it = m_sparseStringIds.find(id); it != m_sparseStringIds.end())
+            return it->second;
+        // Every reference to a missing id is counted, so the count says how many names are wrong.
+        ++m_data.report.problems.unknownStringId;
+        auto [it, inserted] = m_unknownStringIds.try_emplace(id, kEmptyString);
+        if (inserted)
+            it->second = m_strings.intern(fmt::format("<unknown string #{}>", id));
+        return it->second;
+    }
+
+    // One time of a row made absolute; false, counted, when it is NULL (in `nullCount`), not
+    // an integer, or beyond +-kMaxAbsoluteTimeNs once the offset is added.
+    [[gnu::always_inline]] bool readTime(const TableScan &stmt, int column, std::uint64_t &nullCount, TimeNs &time)
+    {
+        const auto stored = stmt.exactInt64(column);
+        if (stored.kind != IntegerKind::Integer) [[unlikely]] {
+            ++(stored.kind == IntegerKind::Null ? nullCount : m_data.report.problems.timeNotInteger);
+            return false;
+        }
+        if (stored.value < m_lowestStoredTime || stored.value > m_highestStoredTime) [[unlikely]] {
+            ++m_data.report.problems.timeOutOfRange;
+            return false;
+        }
+        time = TimeNs(std::uint64_t(stored.value) + m_timeOffsetModulo);
+        return true;
+    }
+
+    // Validates start/end of one row; counts and rejects the broken ones.
+    bool validInterval(const TableScan &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
+    {
+        auto &problems = m_data.report.problems;
+        if (!readTime(stmt, startCol, problems.nullStart, start) || !readTime(stmt, endCol, problems.nullEnd, end))
+            return false;
+        if (end < start) {
+            ++problems.endBeforeStart;
+            return false;
+        }
+        return true;
+    }
+
+    // Gpu::deviceId is 32 bits: a wider id must not silently become another GPU.
+    bool validDeviceId(std::int64_t deviceId)
+    {
+        if (deviceId >= std::numeric_limits<std::int32_t>::min()
+            && deviceId <= std::numeric_limits<std::int32_t>::max())
+            return true;
+        ++m_data.report.problems.deviceIdOutOfRange;
+        return false;
+    }
+
+    Gpu &gpuFor(std::int64_t deviceId)
+    {
+        auto [it, inserted] = m_gpuIndex.try_emplace(deviceId, std::uint32_t(m_data.gpus.size()));
+        if (inserted) {
+            auto &gpu = m_data.gpus.emplace_back();
+            gpu.deviceId = std::int32_t(deviceId);
+        }
+        return m_data.gpus[it->second];
+    }
+
+    KernelColumns &streamFor(std::int64_t deviceId, std::uint32_t pid, std::int64_t streamId)
+    {
+        const auto key = std::tuple(deviceId, pid, streamId);
+        if (m_lastStream && m_lastStreamKey == key)
+            return *m_lastStream;
+        auto &gpu = gpuFor(deviceId);
+        auto it = std::find_if(gpu.streams.begin(), gpu.streams.end(),
+                               [&](const Stream &s) { return s.pid == pid && s.streamId == streamId; });
+        if (it == gpu.streams.end()) {
+            gpu.streams.push_back({pid, streamId, kNoIndex, {}});
+            it = std::prev(gpu.streams.end());
+        }
+        // Consecutive rows mostly hit one stream; the cache is refreshed on every miss, before
+        // any push_back could move the cached stream.
+        m_lastStreamKey = key;
+        m_lastStream = &it->kernels;
+        return it->kernels;
+    }
+
+    void readKernels()
+    {
+        static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+        if (!m_db.hasTable(kTable)) {
+            // Lazy exports create no empty tables: say why the report shows no GPU work.
+            m_data.report.warnings.push_back(fmt::format("no {} table: the report recorded no kernels", kTable));
+            return;
+        }
+        auto columns = wantedColumns(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
+                                     {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ",
+                                      "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                                      "dynamicSharedMemory"});
+        if (!columns)
+            return;
+        const auto rows = tableRows(kTable);
+        std::uint64_t seen = 0;
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
+        while (stmt.step()) {
+            countRow();
+            ++seen;
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            const auto deviceId = stmt.int64(2);
+            if (!validDeviceId(deviceId))
+                continue;
+            const auto pid = pidOf(stmt.int64(6));
+            auto &k = streamFor(deviceId, pid, stmt.int64(3));
+            makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
+                     k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
+                     k.dynamicSharedMemory);
+            const auto shortName = stringFor(stmt.int64(4));
+            const auto demangledId = stmt.optionalInt64(7);
+            appendKernel(k, stmt, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
+            noteGpuPid(pid);
+        }
+        m_lastStream = nullptr;
+        countOverlappingKernels();
+    }
+
+    // The appends of one row, inlined into one body (flatten): called out of line, the
+    // vectors' push_back calls were a tenth of the load's CPU time.
+    [[gnu::flatten]] static void appendKernel(KernelColumns &k, const TableScan &stmt, TimeNs start, TimeNs end,
+                                              StringId shortName, StringId demangledName)
+    {
+        k.start.push_back(start);
+        k.end.push_back(end);
+        k.shortName.push_back(shortName);
+        k.demangledName.push_back(demangledName);
+        k.correlationId.push_back(std::uint32_t(stmt.int64(5)));
+        k.gridX.push_back(std::uint32_t(stmt.int64(8)));
+        k.gridY.push_back(std::uint32_t(stmt.int64(9)));
+        k.gridZ.push_back(std::uint32_t(stmt.int64(10)));
+        k.blockX.push_back(std::uint16_t(stmt.int64(11)));
+        k.blockY.push_back(std::uint16_t(stmt.int64(12)));
+        k.blockZ.push_back(std::uint16_t(stmt.int64(13)));
+        k.registersPerThread.push_back(std::uint16_t(stmt.int64(14)));
+        k.staticSharedMemory.push_back(std::uint32_t(stmt.int64(15)));
+        k.dynamicSharedMemory.push_back(std::uint32_t(stmt.int64(16)));
+    }
+
+    // Kernels of one stream may overlap with programmatic dependent launch (seen in real
+    // H100 captures): legitimate, but worth telling, since per-stream ends are then unsorted.
+    void countOverlappingKernels()
+    {
+        for (auto &gpu : m_data.gpus)
+            for (auto &stream : gpu.streams) {
+                auto &k = stream.kernels;
+                // Rows come in (start, end) order almost always: count without a sorted copy then.
+                bool sorted = true;
+                for (std::size_t i = 1; i < k.size() && sorted; ++i)
+                    sorted = k.start[i - 1] < k.start[i] || (k.start[i - 1] == k.start[i] && k.end[i - 1] <= k.end[i]);
+                if (sorted) {
+                    for (std::size_t i = 1; i < k.size(); ++i)
+                        if (k.start[i] < k.end[i - 1])
+                            ++m_data.report.notes.overlappingKernels;
+                    continue;
+                }
+                std::vector<std::pair<TimeNs, TimeNs>> spans(k.size());
+                for (std::size_t i = 0; i < k.size(); ++i)
+                    spans[i] = {k.start[i], k.end[i]};
+                std::sort(spans.begin(), spans.end());
+                for (std::size_t i = 1; i < spans.size(); ++i)
+                    if (spans[i].first < spans[i - 1].second)
+                        ++m_data.report.notes.overlappingKernels;
+            }
+    }
+
+    void readCopies(std::string_view table, bool memset)
+    {
+        if (!m_db.hasTable(table))
+            return;
+        // Memsets have no copy or memory kinds: those three columns read as NULL.
+        auto columns = wantedColumns(table, {"start", "end", "deviceId"},
+                                     {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind",
+                                      "dstKind"});
+        if (!columns)
+            return;
+        const auto rows = tableRows(table);
+        std::uint64_t seen = 0;
+        TableScan stmt(m_db, table, std::move(*columns), m_directScan);
+        while (stmt.step()) {
+            countRow();
+            ++seen;
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            const auto deviceId = stmt.int64(2);
+            if (!validDeviceId(deviceId))
+                continue;
+            auto &c = gpuFor(deviceId).copies;
+            makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
+                     c.srcKind, c.dstKind);
+            const auto pid = pidOf(stmt.int64(5));
+            c.start.push_back(start);
+            c.end.push_back(end);
+            c.streamId.push_back(std::uint32_t(stmt.int64(3)));
+            c.correlationId.push_back(std::uint32_t(stmt.int64(4)));
+            c.pid.push_back(pid);
+            c.bytes.push_back(std::uint64_t(stmt.int64(6)));
+            c.kind.push_back(memset ? CopyKind::Memset : copyKindFrom(stmt.int64(7)));
+            c.srcKind.push_back(memKindFrom(stmt, 8));
+            c.dstKind.push_back(memKindFrom(stmt, 9));
+            noteGpuPid(pid);
+        }
+    }
+
+    static CopyKind copyKindFrom(std::int64_t v)
+    {
+        switch (v) {
+        case 1: return CopyKind::HostToDevice;
+        case 2: return CopyKind::DeviceToHost;
+        case 3: return CopyKind::HostToHost;
+        case 8: return CopyKind::DeviceToDevice;
+        case 10: return CopyKind::PeerToPeer;
+        default: return CopyKind::Unknown;
+        }
+    }
+
+    static MemKind memKindFrom(const TableScan &stmt, int col)
+    {
+        const auto v = stmt.optionalInt64(col);
+        return v && *v >= 0 && *v <= 4 ? MemKind(*v) : MemKind::Unknown;
+    }
+
+    Thread &threadFor(std::int64_t globalTid)
+    {
+        // Consecutive rows mostly come from one thread: skip the hash lookup then. An index,
+        // not a pointer, since adding a thread may move the others.
+        if (m_lastThread != kNoIndex && m_lastThreadTid == globalTid)
+            return m_data.threads[m_lastThread];
+        auto [it, inserted] = m_threadIndex.try_emplace(globalTid, std::uint32_t(m_data.threads.size()));
+        if (inserted) {
+            auto &t = m_data.threads.emplace_back();
+            t.pid = pidOf(globalTid);
+            t.tid = tidOf(globalTid);
+        }
+        m_lastThreadTid = globalTid;
+        m_lastThread = it->second;
+        return m_data.threads[it->second];
+    }
+
+    void noteGpuPid(std::uint32_t pid)
+    {
+        if (m_lastGpuPid == pid)
+            return;
+        m_pidsWithGpuWork.insert(pid);
+        m_lastGpuPid = pid;
+    }
+
+    StringId apiName(std::int64_t nameId)
+    {
+        // Name ids are dense StringIds ids: a vector lookup per row instead of a hash lookup.
+        const bool dense = nameId >= 0 && nameId < std::int64_t(16 * 1024 * 1024);
+        if (dense && std::size_t(nameId) < m_apiNameByDenseId.size() &&
+            m_apiNameByDenseId[std::size_t(nameId)] != kNoIndex)
+            return m_apiNameByDenseId[std::size_t(nameId)];
+        auto [it, inserted] = m_apiNames.try_emplace(nameId, kEmptyString);
+        if (inserted) {
+            const auto full = stringFor(nameId);
+            it->second = m_strings.intern(stripApiVersionSuffix(m_strings.get(full)));
+        }
+        if (dense) {
+            if (std::size_t(nameId) >= m_apiNameByDenseId.size())
+                m_apiNameByDenseId.resize(std::size_t(nameId) + 1, kNoIndex);
+            m_apiNameByDenseId[std::size_t(nameId)] = it->second;
+        }
+        return it->second;
+    }
+
+    void readRuntime()
+    {
+        static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+        if (!m_db.hasTable(kTable))
+            return;
+        auto columns = wantedColumns(kTable, {"start", "end", "nameId"}, {"eventClass", "globalTid", "correlationId"});
+        if (!columns)
+            return;
+        struct Backtrace
+        {
+            std::int64_t globalTid;
+            std::uint32_t correlationId;
+            TimeNs start, end;
+            StringId name;
+        };
+        std::vector<Backtrace> backtraces;
+        m_apiRowsTotal = tableRows(kTable);
+        m_apiRowsSeen = 0;
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
+        while (stmt.step()) {
+            countRow();
+            ++m_apiRowsSeen;
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 1, start, end))
+                continue;
+            const auto globalTid = stmt.int64(4);
+            const auto corr = std::uint32_t(stmt.int64(5));
+            const auto name = apiName(stmt.int64(2));
+            // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
+            if (stmt.int64(3) == 67) {
+                backtraces.push_back({globalTid, corr, start, end, name});
+                continue;
+            }
+            addCall(threadFor(globalTid), start, end, name, corr);
+        }
+        if (backtraces.empty())
+            return;
+        // Which backtrace rows duplicate a call: look every call up among the (few) backtrace
+        // keys, instead of hashing every call of the file.
+        using Key = std::pair<std::int64_t, std::uint32_t>; // (globalTid, correlationId)
+        std::vector<Key> keys;
+        keys.reserve(backtraces.size());
+        for (const auto &b : backtraces)
+            keys.emplace_back(b.globalTid, b.correlationId);
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        std::vector<char> hasCall(keys.size(), 0);
+        for (const auto &[globalTid, index] : m_threadIndex) {
+            const auto first = std::lower_bound(keys.begin(), keys.end(), Key{globalTid, 0});
+            if (first == keys.end() || first->first != globalTid)
+                continue;
+            const auto last = std::upper_bound(keys.begin(), keys.end(), Key{globalTid, 0xFFFFFFFFu});
+            for (auto corr : m_data.threads[index].api.correlationId) {
+                const auto it = std::lower_bound(first, last, Key{globalTid, corr});
+                if (it != last && it->second == corr)
+                    hasCall[std::size_t(it - keys.begin())] = 1;
+            }
+        }
+        m_apiRowsTotal = 0; // no growth hint for these few rows
+        for (const auto &b : backtraces) {
+            const auto it = std::lower_bound(keys.begin(), keys.end(), Key{b.globalTid, b.correlationId});
+            if (hasCall[std::size_t(it - keys.begin())]) {
+                ++m_data.report.notes.backtraceDuplicates;
+                continue;
+            }
+            addCall(threadFor(b.globalTid), b.start, b.end, b.name, b.correlationId);
+        }
+    }
+
+    void addCall(Thread &t, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
+    {
+        makeRoom(rowsLeft(m_apiRowsTotal, m_apiRowsSeen), m_apiRowsSeen, t.api.start, t.api.end, t.api.name, t.api.correlationId);
+        appendCall(t.api, start, end, name, corr);
+    }
+
+    [[gnu::flatten]] static void appendCall(ApiColumns &api, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
+    {
+        api.start.push_back(start);
+        api.end.push_back(end);
+        api.name.push_back(name);
+        api.correlationId.push_back(corr);
+    }
+
+    // Domain ids are resolved after the table: domain-create rows (eventType 75) may come
+    // anywhere, and one pass over the biggest table costs half of two. Until then a row's
+    // domain holds kPendingDomain | index into m_pendingDomains.
+    static constexpr StringId kPendingDomain = 0x80000000u;
+
+    // Marks (34), ranges (35: ended marks of old exports, 59/60 push-pop/start-end, 70/71 the
+    // NVTXT variants) and domain creation (75).
+    static bool isNvtxEventKept(std::int64_t type)
+    {
+        switch (type) {
+        case 34: case 35: case 59: case 60: case 70: case 71: case 75: return true;
+        default: return false;
+        }
+    }
+
+    StringId pendingDomain(std::int64_t domainId)
+    {
+        if (m_lastDomain != kNoIndex && m_pendingDomains[m_lastDomain] == domainId)
+            return kPendingDomain | m_lastDomain;
+        auto it = std::find(m_pendingDomains.begin(), m_pendingDomains.end(), domainId);
+        if (it == m_pendingDomains.end())
+            it = m_pendingDomains.insert(m_pendingDomains.end(), domainId);
+        m_lastDomain = std::uint32_t(it - m_pendingDomains.begin());
+        return kPendingDomain | m_lastDomain;
+    }
+
+    void readNvtx()
+    {
+        static constexpr std::string_view kTable = "NVTX_EVENTS";
+        if (!m_db.hasTable(kTable))
+            return;
+        auto columns = wantedColumns(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"},
+                                     {"text"});
+        if (!columns)
+            return;
+        std::unordered_map<std::int64_t, StringId> domains; // domainId -> name (the last create row wins)
+        const auto rows = tableRows(kTable);
+        std::uint64_t seen = 0;
+        // All rows, filtered here: `WHERE eventType IN (...)` made SQLite probe an ephemeral
+        // index for every row (sqlite3BtreeIndexMoveto in the profile).
+        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
+        while (stmt.step()) {
+            ++seen;
+            const auto type = stmt.int64(1); // NULL reads as 0: not a kept type
+            if (!isNvtxEventKept(type))
+                continue;
+            if (type == 75) {
+                if (const auto id = stmt.optionalInt64(6))
+                    domains[*id] = nvtxText(stmt, 3, 4);
+                continue;
+            }
+            countRow();
+            const auto domainId = stmt.int64(6); // NULL and 0 both mean the default domain
+            const StringId domain = domainId != 0 ? pendingDomain(domainId) : kEmptyString;
+            const auto name = nvtxText(stmt, 3, 4);
+            auto &t = threadFor(stmt.int64(5));
+            if (type == 34) {
+                TimeNs time;
+                if (!readTime(stmt, 0, m_data.report.problems.nullStart, time))
+                    continue;
+                t.marks.time.push_back(time);
+                t.marks.name.push_back(name);
+                t.marks.domain.push_back(domain);
+                continue;
+            }
+            TimeNs start, end;
+            if (!validInterval(stmt, 0, 2, start, end))
+                continue;
+            auto &n = t.nvtx;
+            makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.domain, n.kind);
+            appendRange(n, start, end, name, domain, type == 60 || type == 71 ? NvtxKind::StartEnd : NvtxKind::PushPop);
+        }
+        if (m_pendingDomains.empty())
+            return;
+        std::vector<StringId> resolved(m_pendingDomains.size());
+        for (std::size_t i = 0; i < resolved.size(); ++i) {
+            const auto it = domains.find(m_pendingDomains[i]);
+            resolved[i] = it != domains.end() ? it->second
+                                              : m_strings.intern(fmt::format("domain {}", m_pendingDomains[i]));
+        }
+        auto resolve = [&](std::vector<StringId> &column) {
+            for (auto &d : column)
+                if (d & kPendingDomain)
+                    d = resolved[d & ~kPendingDomain];
+        };
+        for (auto &t : m_data.threads) {
+            resolve(t.nvtx.domain);
+            resolve(t.marks.domain);
+        }
+    }
+
+    [[gnu::flatten]] static void appendRange(NvtxColumns &n, TimeNs start, TimeNs end, StringId name, StringId domain,
+                                             NvtxKind kind)
+    {
+        n.start.push_back(start);
+        n.end.push_back(end);
+        n.name.push_back(name);
+        n.domain.push_back(domain);
+        n.kind.push_back(kind);
+    }
+
+    // The NVTX name is COALESCE(text, StringIds[textId]).
+    StringId nvtxText(const TableScan &stmt, int textCol, int textIdCol)
+    {
+        if (const auto text = stmt.optionalText(textCol))
+            return internText(*text);
+        if (const auto textId = stmt.optionalInt64(textIdCol))
+            return stringFor(*textId);
+        return kEmptyString;
+    }
+
+    // Inline NVTX texts repeat a lot: a reader-local cache avoids the shared pool's mutex per
+    // row. Bounded, so per-row unique texts do not keep a second copy of every string.
+    StringId internText(std::string_view text)
+    {
+        if (auto it = m_textCache.find(text); it != m_textCache.end())
+            return it->second;
+        const auto id = m_strings.intern(text);
+        if (m_textCache.size() < kTextCacheSize)
+            m_textCache.emplace(std::string(text), id);
+        return id;
+    }
+    static constexpr std::size_t kTextCacheSize = 1 << 16;
+
+    void readThreadNames()
+    {
+        if (!m_db.hasTable("ThreadNames") || m_threadIndex.empty())
+            return;
+        const auto sql = selectSql("ThreadNames", {"globalTid", "nameId"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            if (auto it = m_threadIndex.find(stmt.int64(0)); it != m_threadIndex.end())
+                m_data.threads[it->second].name = stringFor(stmt.int64(1));
+    }
+
+    void readProcesses()
+    {
+        if (!m_db.hasTable("PROCESSES"))
+            return;
+        const auto sql = selectSql("PROCESSES", {"pid", "name"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            m_data.processNames[std::uint32_t(stmt.int64(0))] = std::string(stmt.text(1));
+    }
+
+    void readGpuNames()
+    {
+        if (!m_db.hasTable("TARGET_INFO_GPU") || m_data.gpus.empty())
+            return;
+        const auto sql = selectSql("TARGET_INFO_GPU", {"id", "name"}, {});
+        if (sql.empty())
+            return;
+        Statement stmt(m_db.handle(), sql);
+        while (stmt.step())
+            if (auto it = m_gpuIndex.find(stmt.int64(0)); it != m_gpuIndex.end() && !stmt.isNull(1))
+                m_data.gpus[it->second].name = std::string(stmt.text(1));
+    }
+
+    void collectPids()
+    {
+        m_data.gpuPids.assign(m_pidsWithGpuWork.begin(), m_pidsWithGpuWork.end());
+        std::sort(m_data.gpuPids.begin(), m_data.gpuPids.end());
+        for (const auto &t : m_data.threads)
+            m_data.activityByPid[t.pid] += t.api.size() + t.nvtx.size() + t.marks.size();
+    }
+
+    Database m_db;
+    StringPool &m_strings;
+    const StageFn &m_stage;
+    const CancelToken *m_cancel;
+    ReportPart m_part;
+    bool m_directScan; // big tables through TableScan's own page decoding
+    ReportData m_data;
+    // Set by setTimeOffset: stored times within [lowest, highest] are made absolute by adding
+    // the offset (modulo 2^64).
+    std::int64_t m_lowestStoredTime = 0, m_highestStoredTime = 0;
+    std::uint64_t m_timeOffsetModulo = 0;
+
+    std::vector<StringId> m_stringIds;
+    std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
+    std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
+    std::unordered_map<std::int64_t, StringId> m_apiNames;
+    std::vector<StringId> m_apiNameByDenseId; // nameId -> m_apiNames' value, kNoIndex = not yet
+    std::unordered_map<std::string, StringId, TextHash, std::equal_to<>> m_textCache;
+    std::vector<std::int64_t> m_pendingDomains; // NVTX domain ids seen, resolved after the table
+    std::uint32_t m_lastDomain = kNoIndex;
+    std::uint64_t m_apiRowsTotal = 0, m_apiRowsSeen = 0; // runtime table growth hint
+    std::int64_t m_lastThreadTid = 0;
+    std::uint32_t m_lastThread = kNoIndex;
+    std::uint32_t m_lastGpuPid = kNoIndex;
+    std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
+    std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;
+    std::unordered_set<std::uint32_t> m_pidsWithGpuWork;
+    std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey{};
+    KernelColumns *m_lastStream = nullptr;
+};
+
+} // namespace
+
+std::string_view stripApiVersionSuffix(std::string_view name)
+{
+    const auto pos = name.rfind("_v");
+    if (pos == std::string_view::npos || pos + 2 >= name.size())
+        return name;
+    for (auto c : name.substr(pos + 2))
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            return name;
+    return name.substr(0, pos);
+}
+
+ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
+                      ReportPart part, bool directTableScan)
+{
+    ReportData failed;
+    failed.report.path = path;
+    try {
+        checkReadableFile(path);
+        Reader reader(path, strings, stage, cancel, part, directTableScan);
+        return reader.run();
+    } catch (const CancelledError &) {
+        throw;
+    } catch (const FileError &e) {
+        failed.error = LoadError{path, fmt::format("{}: {}", path, e.message)};
+    } catch (const UnfinishedWriteError &e) { // Database's refusal says what to do
+        failed.error = LoadError { path, fmt::format("{}: {}", path, e.what()) };
+    } catch (const SqliteError &e) {
+        failed.error = LoadError{path, fmt::format("{}: {}", path, describeSqliteError(e))};
+    } catch (const std::bad_alloc &) {
+        failed.error = LoadError{path, fmt::format("{}: not enough memory to load it", path)};
+    } catch (const std::exception &e) {
+        failed.error = LoadError{path, fmt::format("{}: could not be read ({})", path, e.what())};
+    }
+    return failed;
+}
+
+void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
+{
+    if (gpuAndApi.error)
+        return;
+    if (nvtx.error) {
+        gpuAndApi = std::move(nvtx);
+        return;
+    }
+    auto &report = gpuAndApi.report;
+    const auto &other = nvtx.report;
+    report.problems += other.problems;
+    report.notes.rowsRead += other.notes.rowsRead;
+    // Both parts read the metadata: its warnings came twice.
+    for (auto &warning : nvtx.report.warnings)
+        if (std::find(report.warnings.begin(), report.warnings.end(), warning) == report.warnings.end())
+            report.warnings.push_back(std::move(warning));
+
+    // A thread with both CUDA calls and NVTX ranges was seen by both parts.
+    std::unordered_map<std::uint64_t, std::size_t> threadIndex;
+    auto keyOf = [](const Thread &t) { return (std::uint64_t(t.pid) << 32) | t.tid; };
+    for (std::size_t i = 0; i < gpuAndApi.threads.size(); ++i)
+        threadIndex.emplace(keyOf(gpuAndApi.threads[i]), i);
+    for (auto &thread : nvtx.threads) {
+        auto it = threadIndex.find(keyOf(thread));
+        if (it == threadIndex.end()) {
+            gpuAndApi.threads.push_back(std::move(thread));
+            continue;
+        }
+        Thread &joined = gpuAndApi.threads[it->second];
+        joined.nvtx = std::move(thread.nvtx);
+        joined.marks = std::move(thread.marks);
+        if (joined.name == kEmptyString)
+            joined.name = thread.name;
+    }
+    for (auto &[pid, name] : nvtx.processNames)
+        gpuAndApi.processNames.emplace(pid, std::move(name));
+    for (const auto &[pid, events] : nvtx.activityByPid)
+        gpuAndApi.activityByPid[pid] += events;
+}
+
+} // namespace gaplens::core::detail
