@@ -2,11 +2,11 @@
 #include "gaplens/core/model/trace_builder.h"
 
 #include "gaplens/core/model/nvtx_names.h"
+#include "gaplens/core/util/parallel.h"
 
 #include "util/resident_memory.h"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <numeric>
 #include <thread>
@@ -149,30 +149,9 @@ std::size_t eventCount(const TraceSet &trace)
     return n;
 }
 
-// Runs fn(0..count-1) on up to `threads` threads; small captures (tests, tiny exports)
-// stay on the calling thread, where starting threads would cost more than it saves.
-template<typename Fn>
-void parallelFor(unsigned threads, std::size_t count, std::size_t events, Fn fn)
-{
-    constexpr std::size_t kParallelFromEvents = 200'000;
-    const unsigned workers = std::min<std::size_t>(std::max(1u, threads), count);
-    if (workers <= 1 || events < kParallelFromEvents) {
-        for (std::size_t i = 0; i < count; ++i)
-            fn(i);
-        return;
-    }
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < count; i = next++)
-            fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
-}
+// Small captures (tests, tiny exports) are finalised on the calling thread, where starting
+// threads would cost more than it saves.
+constexpr std::size_t kParallelFromEvents = 200'000;
 
 } // namespace
 
@@ -226,7 +205,8 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
     // sort is mostly skipped; files that do not still load right, only slower.
     const std::size_t tasks = trace.gpus.size() + trace.threads.size();
     std::vector<Span> spans(tasks);
-    parallelFor(threads, tasks, eventCount(trace), [&](std::size_t task) {
+    const unsigned workers = eventCount(trace) < kParallelFromEvents ? 1 : threads;
+    parallelFor(tasks, workers, [&](std::size_t task) {
         Span &span = spans[task];
         if (task < trace.gpus.size()) {
             auto &gpu = trace.gpus[task];

@@ -3,6 +3,7 @@
 
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/model/trace_builder.h"
+#include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
 #include "report_reader.h"
 #include "sqlite_db.h"
@@ -10,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -46,8 +46,6 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         }
     }
     std::vector<ReportData> results(items.size());
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> cancelled{false};
     std::mutex progressMutex;
     std::vector<int> permilleByItem(items.size(), 0);
 
@@ -63,28 +61,13 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         progress({file, files.size(), files[file], stage, int(sum / long(items.size()))});
     };
 
-    auto worker = [&] {
-        for (std::size_t i = next++; i < items.size() && !cancelled; i = next++) {
-            try {
-                results[i] = detail::readReport(
-                    files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); },
-                    cancel, items[i].part, directTableScan);
-                report(i, "done", 1000);
-            } catch (const detail::CancelledError &) {
-                cancelled = true;
-            }
-        }
-    };
-
-    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(items.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < count; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto &t : pool)
-        t.join();
-    if (cancelled)
-        throw detail::CancelledError();
+    // A cancelled read throws CancelledError: no further item starts, and it reaches the caller.
+    parallelFor(items.size(), threads, [&](std::size_t i) {
+        results[i] = detail::readReport(
+            files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
+            items[i].part, directTableScan);
+        report(i, "done", 1000);
+    });
     if (!split)
         return results;
     std::vector<ReportData> joined(files.size());

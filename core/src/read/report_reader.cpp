@@ -2,6 +2,7 @@
 #include "report_reader.h"
 
 #include "util/resident_memory.h"
+#include "export_columns.h"
 #include "sqlite_db.h"
 #include "table_scan.h"
 
@@ -217,55 +218,41 @@ private:
         return m_db.hasTable("META_DATA_EXPORT") || m_db.hasTable("EXPORT_META_DATA") || m_db.hasTable("StringIds");
     }
 
-    // The wanted columns by name: a missing optional column reads as NULL (empty name), a
-    // missing required one skips the table with a warning (nullopt). `text` columns are read
-    // as text, the others as integers.
-    std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table,
-                                                         std::initializer_list<std::string_view> required,
-                                                         std::initializer_list<std::string_view> optional,
-                                                         std::initializer_list<std::string_view> text = {})
+    // The table's columns named by `Column`: a missing optional one reads as NULL, a missing
+    // required one skips the table with a warning (nullopt).
+    template<typename Column>
+    std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table)
     {
-        const auto have = m_db.columns(table);
-        auto isText = [&](std::string_view c) { return std::find(text.begin(), text.end(), c) != text.end(); };
-        std::vector<ScanColumn> columns;
-        for (auto c : required) {
-            if (!have.count(c)) {
-                m_data.report.warnings.push_back(
-                    fmt::format("table {} has no column {}: its rows were not read", table, c));
-                return std::nullopt;
-            }
-            columns.push_back({std::string(c), isText(c)});
-        }
-        for (auto c : optional)
-            columns.push_back({have.count(c) ? std::string(c) : std::string(), isText(c)});
+        std::string_view missing;
+        auto columns = scanColumns<Column>(m_db.columns(table), missing);
+        if (!columns)
+            m_data.report.warnings.push_back(
+                fmt::format("table {} has no column {}: its rows were not read", table, missing));
         return columns;
     }
 
-    std::string selectSql(std::string_view table, std::initializer_list<std::string_view> required,
-                          std::initializer_list<std::string_view> optional)
+    // Every row of a small table, read through SQLite by Column's names; none when the table
+    // is missing, or (with wantedColumns' warning) a required column is.
+    template<typename Column, typename OnRow>
+    void forEachRow(std::string_view table, OnRow onRow)
     {
-        const auto columns = wantedColumns(table, required, optional);
+        if (!m_db.hasTable(table))
+            return;
+        const auto columns = wantedColumns<Column>(table);
         if (!columns)
-            return {};
-        std::string list;
-        for (const auto &c : *columns)
-            list += fmt::format("{}{}", list.empty() ? "" : ", ", c.name.empty() ? "NULL" : fmt::format("\"{}\"", c.name));
-        return fmt::format("SELECT {} FROM \"{}\"", list, table);
+            return;
+        SelectRows<Column> rows(m_db.handle(), selectSql(table, *columns));
+        while (rows.step())
+            onRow(rows);
     }
 
     void readMetadata()
     {
         std::unordered_map<std::string, std::string> meta;
-        for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
-            if (!m_db.hasTable(table))
-                continue;
-            const auto sql = selectSql(table, {"name", "value"}, {});
-            if (sql.empty())
-                continue;
-            Statement stmt(m_db.handle(), sql);
-            while (stmt.step())
-                meta.emplace(stmt.text(0), stmt.text(1));
-        }
+        for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"})
+            forEachRow<NameValueColumn>(table, [&](const SelectRows<NameValueColumn> &row) {
+                meta.emplace(row.text(NameValueColumn::Name), row.text(NameValueColumn::Value));
+            });
         auto &report = m_data.report;
         report.schemaVersion = meta["EXPORT_SCHEMA_VERSION"];
         report.productVersion = meta["EXPORT_PRODUCT_VERSION"];
@@ -335,14 +322,16 @@ private:
         static constexpr std::string_view kTable = "TARGET_INFO_SESSION_START_TIME";
         if (!m_db.hasTable(kTable))
             return std::nullopt;
-        if (!m_db.columns(kTable).count("utcEpochNs")) {
-            problem = fmt::format("table {} has no column utcEpochNs", kTable);
+        std::string_view missing;
+        const auto columns = scanColumns<SessionStartColumn>(m_db.columns(kTable), missing);
+        if (!columns) {
+            problem = fmt::format("table {} has no column {}", kTable, missing);
             return std::nullopt;
         }
-        Statement stmt(m_db.handle(), fmt::format("SELECT utcEpochNs FROM {}", kTable));
-        if (!stmt.step())
+        SelectRows<SessionStartColumn> row(m_db.handle(), selectSql(kTable, *columns));
+        if (!row.step())
             return std::nullopt;
-        const auto value = stmt.exactInt64(0);
+        const auto value = row.exactInt64(SessionStartColumn::UtcEpochNs);
         if (value.kind == IntegerKind::NotInteger)
             problem = fmt::format("{}.utcEpochNs is not an integer", kTable);
         if (value.kind != IntegerKind::Integer)
@@ -371,46 +360,40 @@ private:
     void readCapture()
     {
         std::string host;
-        // Without its name or value column the table is said (selectSql) and not read.
-        const auto sql = m_db.hasTable("META_DATA_CAPTURE") ? selectSql("META_DATA_CAPTURE", { "name", "value" }, {})
-                                                            : std::string();
-        if (!sql.empty()) {
-            // Rank variables in order of trust; the first found wins.
-            static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
-                                                             "RANK"};
-            std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
-            Statement stmt(m_db.handle(), sql);
-            while (stmt.step()) {
-                const auto name = stmt.text(0);
-                const auto value = stmt.text(1);
-                if (name == "DEVICE_DISPLAY_NAME") {
-                    host = value;
-                    continue;
-                }
-                // Only the launched process's own environment: "PROCESS_<n>:ENVIRONMENT_VARIABLE".
-                if (!name.starts_with("PROCESS_") || !name.ends_with(":ENVIRONMENT_VARIABLE"))
-                    continue;
-                const auto eq = value.find('=');
-                if (eq == std::string_view::npos)
-                    continue;
-                const auto var = value.substr(0, eq);
-                auto val = value.substr(eq + 1);
-                if (val.size() >= 2 && val.front() == '"' && val.back() == '"')
-                    val = val.substr(1, val.size() - 2);
-                for (int priority = 0; priority < int(std::size(kRankVars)); ++priority) {
-                    if (var != kRankVars[priority] || (best && best->first <= priority))
-                        continue;
-                    char *endp = nullptr;
-                    const std::string digits(val);
-                    const long rank = std::strtol(digits.c_str(), &endp, 10);
-                    if (digits.empty() || *endp != '\0' || rank < 0 || rank > 1'000'000)
-                        continue;
-                    best = {priority, {std::int32_t(rank), fmt::format("{}=\"{}\"", var, val)}};
-                }
+        // Rank variables in order of trust; the first found wins.
+        static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK"};
+        std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
+        // Without its name or value column the table is said (wantedColumns) and not read.
+        forEachRow<NameValueColumn>("META_DATA_CAPTURE", [&](const SelectRows<NameValueColumn> &row) {
+            const auto name = row.text(NameValueColumn::Name);
+            const auto value = row.text(NameValueColumn::Value);
+            if (name == "DEVICE_DISPLAY_NAME") {
+                host = value;
+                return;
             }
-            if (best)
-                m_data.environmentRank = best->second;
-        }
+            // Only the launched process's own environment: "PROCESS_<n>:ENVIRONMENT_VARIABLE".
+            if (!name.starts_with("PROCESS_") || !name.ends_with(":ENVIRONMENT_VARIABLE"))
+                return;
+            const auto eq = value.find('=');
+            if (eq == std::string_view::npos)
+                return;
+            const auto var = value.substr(0, eq);
+            auto val = value.substr(eq + 1);
+            if (val.size() >= 2 && val.front() == '"' && val.back() == '"')
+                val = val.substr(1, val.size() - 2);
+            for (int priority = 0; priority < int(std::size(kRankVars)); ++priority) {
+                if (var != kRankVars[priority] || (best && best->first <= priority))
+                    continue;
+                char *endp = nullptr;
+                const std::string digits(val);
+                const long rank = std::strtol(digits.c_str(), &endp, 10);
+                if (digits.empty() || *endp != '\0' || rank < 0 || rank > 1'000'000)
+                    continue;
+                best = {priority, {std::int32_t(rank), fmt::format("{}=\"{}\"", var, val)}};
+            }
+        });
+        if (best)
+            m_data.environmentRank = best->second;
         if (host.empty() && m_db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
             const auto cols = m_db.columns("TARGET_INFO_SYSTEM_ENV");
             if (cols.count("name") && cols.count("value"))
@@ -422,16 +405,10 @@ private:
 
     void readStrings()
     {
-        if (!m_db.hasTable("StringIds"))
-            return;
-        const auto sql = selectSql("StringIds", {"id", "value"}, {});
-        if (sql.empty())
-            return;
-        Statement stmt(m_db.handle(), sql);
-        while (stmt.step()) {
+        forEachRow<StringColumn>("StringIds", [&](const SelectRows<StringColumn> &row) {
             countRow();
-            const auto id = stmt.int64(0);
-            const auto sid = m_strings.intern(stmt.text(1));
+            const auto id = row.int64(StringColumn::Id);
+            const auto sid = m_strings.intern(row.text(StringColumn::Value));
             // Ids are dense from 0 or 1 in real files; a map covers anything else.
             if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
                 if (std::size_t(id) >= m_stringIds.size())
@@ -440,7 +417,7 @@ private:
             } else {
                 m_sparseStringIds.emplace(id, sid);
             }
-        }
+        });
     }
 
     StringId stringFor(std::int64_t id)
@@ -459,9 +436,11 @@ private:
 
     // One time of a row made absolute; false, counted, when it is NULL (in `nullCount`), not
     // an integer, or beyond +-kMaxAbsoluteTimeNs once the offset is added.
-    [[gnu::always_inline]] bool readTime(const TableScan &stmt, int column, std::uint64_t &nullCount, TimeNs &time)
+    template<typename Column>
+    [[gnu::always_inline]] bool readTime(const ScanRows<Column> &row, Column column, std::uint64_t &nullCount,
+                                         TimeNs &time)
     {
-        const auto stored = stmt.exactInt64(column);
+        const auto stored = row.exactInt64(column);
         if (stored.kind != IntegerKind::Integer) [[unlikely]] {
             ++(stored.kind == IntegerKind::Null ? nullCount : m_data.report.problems.timeNotInteger);
             return false;
@@ -474,11 +453,13 @@ private:
         return true;
     }
 
-    // Validates start/end of one row; counts and rejects the broken ones.
-    bool validInterval(const TableScan &stmt, int startCol, int endCol, TimeNs &start, TimeNs &end)
+    // Validates the Start and End of one row; counts and rejects the broken ones.
+    template<typename Column>
+    bool validInterval(const ScanRows<Column> &row, TimeNs &start, TimeNs &end)
     {
         auto &problems = m_data.report.problems;
-        if (!readTime(stmt, startCol, problems.nullStart, start) || !readTime(stmt, endCol, problems.nullEnd, end))
+        if (!readTime(row, Column::Start, problems.nullStart, start)
+            || !readTime(row, Column::End, problems.nullEnd, end))
             return false;
         if (end < start) {
             ++problems.endBeforeStart;
@@ -534,32 +515,30 @@ private:
             m_data.report.warnings.push_back(fmt::format("no {} table: the report recorded no kernels", kTable));
             return;
         }
-        auto columns = wantedColumns(kTable, {"start", "end", "deviceId", "streamId", "shortName"},
-                                     {"correlationId", "globalPid", "demangledName", "gridX", "gridY", "gridZ",
-                                      "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                                      "dynamicSharedMemory"});
+        using enum KernelColumn;
+        auto columns = wantedColumns<KernelColumn>(kTable);
         if (!columns)
             return;
         const auto rows = tableRows(kTable);
         std::uint64_t seen = 0;
-        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
-        while (stmt.step()) {
+        ScanRows<KernelColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        while (row.step()) {
             countRow();
             ++seen;
             TimeNs start, end;
-            if (!validInterval(stmt, 0, 1, start, end))
+            if (!validInterval(row, start, end))
                 continue;
-            const auto deviceId = stmt.int64(2);
+            const auto deviceId = row.int64(DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            const auto pid = pidOf(stmt.int64(6));
-            auto &k = streamFor(deviceId, pid, stmt.int64(3));
+            const auto pid = pidOf(row.int64(GlobalPid));
+            auto &k = streamFor(deviceId, pid, row.int64(StreamId));
             makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
                      k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
                      k.dynamicSharedMemory);
-            const auto shortName = stringFor(stmt.int64(4));
-            const auto demangledId = stmt.optionalInt64(7);
-            appendKernel(k, stmt, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
+            const auto shortName = stringFor(row.int64(ShortName));
+            const auto demangledId = row.optionalInt64(DemangledName);
+            appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
             noteGpuPid(pid);
         }
         m_lastStream = nullptr;
@@ -568,23 +547,24 @@ private:
 
     // The appends of one row, inlined into one body (flatten): called out of line, the
     // vectors' push_back calls were a tenth of the load's CPU time.
-    [[gnu::flatten]] static void appendKernel(KernelColumns &k, const TableScan &stmt, TimeNs start, TimeNs end,
-                                              StringId shortName, StringId demangledName)
+    [[gnu::flatten]] static void appendKernel(KernelColumns &k, const ScanRows<KernelColumn> &row, TimeNs start,
+                                              TimeNs end, StringId shortName, StringId demangledName)
     {
+        using enum KernelColumn;
         k.start.push_back(start);
         k.end.push_back(end);
         k.shortName.push_back(shortName);
         k.demangledName.push_back(demangledName);
-        k.correlationId.push_back(std::uint32_t(stmt.int64(5)));
-        k.gridX.push_back(std::uint32_t(stmt.int64(8)));
-        k.gridY.push_back(std::uint32_t(stmt.int64(9)));
-        k.gridZ.push_back(std::uint32_t(stmt.int64(10)));
-        k.blockX.push_back(std::uint16_t(stmt.int64(11)));
-        k.blockY.push_back(std::uint16_t(stmt.int64(12)));
-        k.blockZ.push_back(std::uint16_t(stmt.int64(13)));
-        k.registersPerThread.push_back(std::uint16_t(stmt.int64(14)));
-        k.staticSharedMemory.push_back(std::uint32_t(stmt.int64(15)));
-        k.dynamicSharedMemory.push_back(std::uint32_t(stmt.int64(16)));
+        k.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
+        k.gridX.push_back(std::uint32_t(row.int64(GridX)));
+        k.gridY.push_back(std::uint32_t(row.int64(GridY)));
+        k.gridZ.push_back(std::uint32_t(row.int64(GridZ)));
+        k.blockX.push_back(std::uint16_t(row.int64(BlockX)));
+        k.blockY.push_back(std::uint16_t(row.int64(BlockY)));
+        k.blockZ.push_back(std::uint16_t(row.int64(BlockZ)));
+        k.registersPerThread.push_back(std::uint16_t(row.int64(RegistersPerThread)));
+        k.staticSharedMemory.push_back(std::uint32_t(row.int64(StaticSharedMemory)));
+        k.dynamicSharedMemory.push_back(std::uint32_t(row.int64(DynamicSharedMemory)));
     }
 
     // Kernels of one stream may overlap with programmatic dependent launch (seen in real
@@ -619,36 +599,35 @@ private:
         if (!m_db.hasTable(table))
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
-        auto columns = wantedColumns(table, {"start", "end", "deviceId"},
-                                     {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind",
-                                      "dstKind"});
+        using enum CopyColumn;
+        auto columns = wantedColumns<CopyColumn>(table);
         if (!columns)
             return;
         const auto rows = tableRows(table);
         std::uint64_t seen = 0;
-        TableScan stmt(m_db, table, std::move(*columns), m_directScan);
-        while (stmt.step()) {
+        ScanRows<CopyColumn> row(m_db, table, std::move(*columns), m_directScan);
+        while (row.step()) {
             countRow();
             ++seen;
             TimeNs start, end;
-            if (!validInterval(stmt, 0, 1, start, end))
+            if (!validInterval(row, start, end))
                 continue;
-            const auto deviceId = stmt.int64(2);
+            const auto deviceId = row.int64(DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
             auto &c = gpuFor(deviceId).copies;
             makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
                      c.srcKind, c.dstKind);
-            const auto pid = pidOf(stmt.int64(5));
+            const auto pid = pidOf(row.int64(GlobalPid));
             c.start.push_back(start);
             c.end.push_back(end);
-            c.streamId.push_back(std::uint32_t(stmt.int64(3)));
-            c.correlationId.push_back(std::uint32_t(stmt.int64(4)));
+            c.streamId.push_back(std::uint32_t(row.int64(StreamId)));
+            c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
             c.pid.push_back(pid);
-            c.bytes.push_back(std::uint64_t(stmt.int64(6)));
-            c.kind.push_back(memset ? CopyKind::Memset : copyKindFrom(stmt.int64(7)));
-            c.srcKind.push_back(memKindFrom(stmt, 8));
-            c.dstKind.push_back(memKindFrom(stmt, 9));
+            c.bytes.push_back(std::uint64_t(row.int64(Bytes)));
+            c.kind.push_back(memset ? core::CopyKind::Memset : copyKindFrom(row.int64(CopyColumn::CopyKind)));
+            c.srcKind.push_back(memKindFrom(row, SrcKind));
+            c.dstKind.push_back(memKindFrom(row, DstKind));
             noteGpuPid(pid);
         }
     }
@@ -665,9 +644,9 @@ private:
         }
     }
 
-    static MemKind memKindFrom(const TableScan &stmt, int col)
+    static MemKind memKindFrom(const ScanRows<CopyColumn> &row, CopyColumn column)
     {
-        const auto v = stmt.optionalInt64(col);
+        const auto v = row.optionalInt64(column);
         return v && *v >= 0 && *v <= 4 ? MemKind(*v) : MemKind::Unknown;
     }
 
@@ -721,7 +700,8 @@ private:
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
         if (!m_db.hasTable(kTable))
             return;
-        auto columns = wantedColumns(kTable, {"start", "end", "nameId"}, {"eventClass", "globalTid", "correlationId"});
+        using enum RuntimeColumn;
+        auto columns = wantedColumns<RuntimeColumn>(kTable);
         if (!columns)
             return;
         struct Backtrace
@@ -734,18 +714,18 @@ private:
         std::vector<Backtrace> backtraces;
         m_apiRowsTotal = tableRows(kTable);
         m_apiRowsSeen = 0;
-        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
-        while (stmt.step()) {
+        ScanRows<RuntimeColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        while (row.step()) {
             countRow();
             ++m_apiRowsSeen;
             TimeNs start, end;
-            if (!validInterval(stmt, 0, 1, start, end))
+            if (!validInterval(row, start, end))
                 continue;
-            const auto globalTid = stmt.int64(4);
-            const auto corr = std::uint32_t(stmt.int64(5));
-            const auto name = apiName(stmt.int64(2));
+            const auto globalTid = row.int64(GlobalTid);
+            const auto corr = std::uint32_t(row.int64(CorrelationId));
+            const auto name = apiName(row.int64(NameId));
             // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
-            if (stmt.int64(3) == 67) {
+            if (row.int64(EventClass) == 67) {
                 backtraces.push_back({globalTid, corr, start, end, name});
                 continue;
             }
@@ -830,8 +810,8 @@ private:
         static constexpr std::string_view kTable = "NVTX_EVENTS";
         if (!m_db.hasTable(kTable))
             return;
-        auto columns = wantedColumns(kTable, {"start", "eventType"}, {"end", "text", "textId", "globalTid", "domainId"},
-                                     {"text"});
+        using enum NvtxColumn;
+        auto columns = wantedColumns<NvtxColumn>(kTable);
         if (!columns)
             return;
         std::unordered_map<std::int64_t, StringId> domains; // domainId -> name (the last create row wins)
@@ -839,25 +819,25 @@ private:
         std::uint64_t seen = 0;
         // All rows, filtered here: `WHERE eventType IN (...)` made SQLite probe an ephemeral
         // index for every row (sqlite3BtreeIndexMoveto in the profile).
-        TableScan stmt(m_db, kTable, std::move(*columns), m_directScan);
-        while (stmt.step()) {
+        ScanRows<NvtxColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        while (row.step()) {
             ++seen;
-            const auto type = stmt.int64(1); // NULL reads as 0: not a kept type
+            const auto type = row.int64(EventType); // NULL reads as 0: not a kept type
             if (!isNvtxEventKept(type))
                 continue;
             if (type == 75) {
-                if (const auto id = stmt.optionalInt64(6))
-                    domains[*id] = nvtxText(stmt, 3, 4);
+                if (const auto id = row.optionalInt64(DomainId))
+                    domains[*id] = nvtxText(row);
                 continue;
             }
             countRow();
-            const auto domainId = stmt.int64(6); // NULL and 0 both mean the default domain
+            const auto domainId = row.int64(DomainId); // NULL and 0 both mean the default domain
             const StringId domain = domainId != 0 ? pendingDomain(domainId) : kEmptyString;
-            const auto name = nvtxText(stmt, 3, 4);
-            auto &t = threadFor(stmt.int64(5));
+            const auto name = nvtxText(row);
+            auto &t = threadFor(row.int64(GlobalTid));
             if (type == 34) {
                 TimeNs time;
-                if (!readTime(stmt, 0, m_data.report.problems.nullStart, time))
+                if (!readTime(row, Start, m_data.report.problems.nullStart, time))
                     continue;
                 t.marks.time.push_back(time);
                 t.marks.name.push_back(name);
@@ -865,7 +845,7 @@ private:
                 continue;
             }
             TimeNs start, end;
-            if (!validInterval(stmt, 0, 2, start, end))
+            if (!validInterval(row, start, end))
                 continue;
             auto &n = t.nvtx;
             makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.domain, n.kind);
@@ -901,11 +881,11 @@ private:
     }
 
     // The NVTX name is COALESCE(text, StringIds[textId]).
-    StringId nvtxText(const TableScan &stmt, int textCol, int textIdCol)
+    StringId nvtxText(const ScanRows<NvtxColumn> &row)
     {
-        if (const auto text = stmt.optionalText(textCol))
+        if (const auto text = row.optionalText(NvtxColumn::Text))
             return internText(*text);
-        if (const auto textId = stmt.optionalInt64(textIdCol))
+        if (const auto textId = row.optionalInt64(NvtxColumn::TextId))
             return stringFor(*textId);
         return kEmptyString;
     }
@@ -925,40 +905,31 @@ private:
 
     void readThreadNames()
     {
-        if (!m_db.hasTable("ThreadNames") || m_threadIndex.empty())
+        if (m_threadIndex.empty())
             return;
-        const auto sql = selectSql("ThreadNames", {"globalTid", "nameId"}, {});
-        if (sql.empty())
-            return;
-        Statement stmt(m_db.handle(), sql);
-        while (stmt.step())
-            if (auto it = m_threadIndex.find(stmt.int64(0)); it != m_threadIndex.end())
-                m_data.threads[it->second].name = stringFor(stmt.int64(1));
+        forEachRow<ThreadNameColumn>("ThreadNames", [&](const SelectRows<ThreadNameColumn> &row) {
+            if (auto it = m_threadIndex.find(row.int64(ThreadNameColumn::GlobalTid)); it != m_threadIndex.end())
+                m_data.threads[it->second].name = stringFor(row.int64(ThreadNameColumn::NameId));
+        });
     }
 
     void readProcesses()
     {
-        if (!m_db.hasTable("PROCESSES"))
-            return;
-        const auto sql = selectSql("PROCESSES", {"pid", "name"}, {});
-        if (sql.empty())
-            return;
-        Statement stmt(m_db.handle(), sql);
-        while (stmt.step())
-            m_data.processNames[std::uint32_t(stmt.int64(0))] = std::string(stmt.text(1));
+        forEachRow<ProcessColumn>("PROCESSES", [&](const SelectRows<ProcessColumn> &row) {
+            const auto pid = std::uint32_t(row.int64(ProcessColumn::Pid));
+            m_data.processNames[pid] = std::string(row.text(ProcessColumn::Name));
+        });
     }
 
     void readGpuNames()
     {
-        if (!m_db.hasTable("TARGET_INFO_GPU") || m_data.gpus.empty())
+        if (m_data.gpus.empty())
             return;
-        const auto sql = selectSql("TARGET_INFO_GPU", {"id", "name"}, {});
-        if (sql.empty())
-            return;
-        Statement stmt(m_db.handle(), sql);
-        while (stmt.step())
-            if (auto it = m_gpuIndex.find(stmt.int64(0)); it != m_gpuIndex.end() && !stmt.isNull(1))
-                m_data.gpus[it->second].name = std::string(stmt.text(1));
+        using enum GpuColumn;
+        forEachRow<GpuColumn>("TARGET_INFO_GPU", [&](const SelectRows<GpuColumn> &row) {
+            if (auto it = m_gpuIndex.find(row.int64(Id)); it != m_gpuIndex.end() && !row.isNull(Name))
+                m_data.gpus[it->second].name = std::string(row.text(Name));
+        });
     }
 
     void collectPids()
