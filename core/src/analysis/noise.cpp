@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/util/splitmix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,23 +8,6 @@
 
 namespace gaplens::core {
 namespace {
-
-// splitmix64, as the generator uses: std distributions differ between standard libraries,
-// and a verdict must not change with the platform.
-struct SplitMix
-{
-    std::uint64_t state;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, n); the modulo bias (about n / 2^64) is far below anything 2000
-    // resamples could show.
-    std::size_t below(std::size_t n) { return std::size_t(next() % n); }
-};
 
 // Statistic of values that are already sorted.
 double sortedStatistic(const std::vector<double> &sorted, BootstrapStatistic statistic)
@@ -37,7 +21,7 @@ double sortedStatistic(const std::vector<double> &sorted, BootstrapStatistic sta
     return sorted[std::clamp<std::size_t>(rank, 1, n) - 1];
 }
 
-double resampledStatistic(const std::vector<double> &values, std::vector<double> &scratch, SplitMix &rng,
+double resampledStatistic(const std::vector<double> &values, std::vector<double> &scratch, SplitMix64 &rng,
                           BootstrapStatistic statistic)
 {
     scratch.resize(values.size());
@@ -115,7 +99,7 @@ BootstrapInterval bootstrapDifference(const std::vector<double> &first, const st
         interval.low = interval.high = interval.estimate;
         return interval;
     }
-    SplitMix rng{options.seed};
+    SplitMix64 rng{options.seed};
     std::vector<double> differences, scratch;
     differences.reserve(options.resamples);
     for (std::size_t i = 0; i < options.resamples; ++i) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/write/synth.h"
+#include "gaplens/core/util/splitmix.h"
 
 #include "gaplens/core/write/export_writer.h"
 
@@ -34,20 +35,6 @@ constexpr std::uint64_t kBatchBytes = 8ull << 20;
 constexpr std::uint64_t kGradBytes = 4ull << 20;
 constexpr std::int64_t kComputeStream = 7, kNcclStream = 13, kCopyStream = 14;
 constexpr std::int64_t kDomainId = 1;
-
-// splitmix64: tiny, fast and identical on every platform (std distributions are not).
-struct Rng
-{
-    std::uint64_t state;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double symmetric() { return double(next() >> 11) * 0x1.0p-52 - 1.0; } // [-1, 1)
-};
 
 struct KernelShape
 {
@@ -112,7 +99,7 @@ struct RankState
 {
     std::unique_ptr<ExportWriter> writer;
     SynthRankTruth truth;
-    Rng rng{0};
+    SplitMix64 rng{0};
     double slowdown = 1.0;
     std::uint32_t nextCorrelation = 1000;
     std::uint64_t launches = 0; // compute launches so far (for the scale options' spread)
@@ -502,7 +489,7 @@ SynthResult Generator::run(const std::string &outputDir)
 
     // Lockstep over ranks: the all-reduce of every step needs all ranks' bucket times.
     TimeNs stepStart = kFirstStepNs;
-    Rng shared{m_options.seed ^ 0xA0761D6478BD642Full}; // the transfer time is the same on all ranks
+    SplitMix64 shared{m_options.seed ^ 0xA0761D6478BD642Full}; // the transfer time is the same on all ranks
     for (std::size_t step = 0; step < totalSteps; ++step) {
         m_computeFactor = step < std::size_t(m_options.warmupSteps) ? 2.0 : 1.0;
         TimeNs lastJoin = 0;
