@@ -5,7 +5,7 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/compare.h"
-#include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/util/units.h"
 
@@ -317,7 +317,13 @@ int runDiff(const Options &options)
     compare.rangeName = options.range.value_or(std::string());
     compare.minGapNs = options.minGapNs;
     compare.includeCopies = options.withCopies;
-    const auto c = core::compareTraces(*before, *after, compare);
+    // One derived capture per side: busy time, gaps and blame computed once each.
+    core::DerivedOptions derivedOptions;
+    derivedOptions.minGapNs = compare.minGapNs;
+    derivedOptions.includeCopies = compare.includeCopies;
+    derivedOptions.foldIndexes = false;
+    const auto c = core::compareTraces(*core::DerivedCapture::build(before, derivedOptions),
+        *core::DerivedCapture::build(after, derivedOptions), compare);
     const int rc = before->errors.empty() && after->errors.empty() ? 0 : 1;
 
     if (options.format == Format::Json) {
@@ -583,8 +589,11 @@ int runCheck(const Options &options)
     }
 
     // Measure as the baseline did: its copies setting and its step range, unless overridden.
-    core::GpuBusyOptions busyOptions;
-    busyOptions.includeCopies = baseline.withCopies.value_or(options.withCopies);
+    core::DerivedOptions derivedOptions;
+    derivedOptions.minGapNs = options.minGapNs;
+    derivedOptions.includeCopies = baseline.withCopies.value_or(options.withCopies);
+    derivedOptions.foldIndexes = false;
+    const auto derived = core::DerivedCapture::build(trace, derivedOptions);
     std::string rangeName = options.range.value_or(baseline.stepRange);
     if (rangeName.empty())
         rangeName = core::proposePaceRangeName(*trace).value_or(std::string());
@@ -611,7 +620,7 @@ int runCheck(const Options &options)
             if (index != core::kNoIndex)
                 for (auto g : trace->ranks[index].gpus)
                     if (trace->gpus[g].deviceId == d.device)
-                        row.current = core::computeGpuBusy(*trace, g, busyOptions).busyPercent;
+                        row.current = derived->busy(core::GpuIndex(g)).busyPercent;
             row.status = !row.current ? CheckStatus::Missing
                                       : (*row.current < row.limit ? CheckStatus::Regression : CheckStatus::Ok);
             rows.push_back(row);
@@ -646,7 +655,7 @@ int runCheck(const Options &options)
         doc["baseline"] = options.baselinePath;
         doc["tolerance_pct"] = options.tolerancePercent;
         doc["step_range"] = rangeName;
-        doc["with_copies"] = busyOptions.includeCopies;
+        doc["with_copies"] = derivedOptions.includeCopies;
         doc["passed"] = !failed;
         Json checks = Json::array();
         for (const auto &row : rows) {

@@ -10,23 +10,15 @@
 namespace gaplens::cli {
 namespace {
 
-core::GapBlameReport blameSelected(const CommandContext &ctx)
+// The gaps of the selected ranks' GPUs, in (GPU, start) order; none when the selection
+// matches no GPU.
+template<typename OnGap>
+void forEachSelectedGap(const CommandContext &ctx, OnGap onGap)
 {
-    core::GapBlameOptions options;
-    options.minGapNs = ctx.options.minGapNs;
-    options.includeCopies = ctx.options.withCopies;
-    const auto selection = ctx.rankSelection();
-    if (!selection.isAll()) {
-        for (std::uint32_t g = 0; g < ctx.t().gpus.size(); ++g)
-            for (auto r : ctx.t().gpus[g].ranks)
-                if (selection.includes(r)) {
-                    options.gpus.push_back(g);
-                    break;
-                }
-        if (options.gpus.empty())
-            return {};
-    }
-    return core::blameGaps(ctx.t(), options);
+    const auto &derived = ctx.derived();
+    for (const auto &range : derived.gapsIn(ctx.rankSelection(), std::nullopt))
+        for (auto k = range.begin; k < range.end; ++k)
+            onGap(derived.gap({ range.gpu, k }));
 }
 
 std::string stackText(const CommandContext &ctx, const core::GapBlame &gap)
@@ -101,13 +93,12 @@ Table bucketTable(
 
 int runGaps(const CommandContext &ctx)
 {
-    const auto report = blameSelected(ctx);
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["min_gap_ns"] = ctx.options.minGapNs;
         doc["with_copies"] = ctx.options.withCopies;
         Json gaps = Json::array();
-        for (const auto &gap : report.gaps) {
+        forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
             Json out;
             out["rank"] = ctx.rankNumber(gap.rank);
             out["device"] = ctx.t().gpus[gap.gpu].deviceId;
@@ -122,7 +113,7 @@ int runGaps(const CommandContext &ctx)
                 stack.push_back(ctx.str(name));
             out["nvtx_stack"] = std::move(stack);
             gaps.push_back(std::move(out));
-        }
+        });
         doc["gaps"] = std::move(gaps);
         printJson(doc);
         return 0;
@@ -135,21 +126,31 @@ int runGaps(const CommandContext &ctx)
     table.addColumn("length", "duration_ns");
     table.addColumn("cause", "cause");
     table.addColumn("NVTX phase", "nvtx_stack");
-    for (const auto &gap : report.gaps) {
+    forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
         auto start = textCell(ctx.relativeTime(gap.gap.start));
         start.raw = fmt::format("{}", gap.gap.start);
         start.alignRight = true;
         table.addRow({ countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
             countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start, durationCell(double(gap.gap.duration())),
             textCell(causeText(ctx, gap)), textCell(stackText(ctx, gap)) });
-    }
+    });
     printTables(ctx.options.format, { table });
     return 0;
 }
 
 int runBlame(const CommandContext &ctx)
 {
-    const auto report = blameSelected(ctx);
+    // Every rank: the derived capture's own totals; a selection: those of its GPUs' gaps.
+    const auto selection = ctx.rankSelection();
+    const auto &derived = ctx.derived();
+    core::GapBlameReport report;
+    if (selection.isAll()) {
+        report.overall = derived.overallTotals();
+        report.perGpu = derived.gpuTotals();
+        report.perRank = derived.rankTotals();
+    } else {
+        report = derived.blameReport(selection);
+    }
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["min_gap_ns"] = ctx.options.minGapNs;

@@ -3,7 +3,6 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/findings.h"
-#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/util/units.h"
 
@@ -55,25 +54,12 @@ std::string describeProblems(const core::DataProblems &p)
     return s.empty() ? std::string("none") : s;
 }
 
-struct DeviceFigures
-{
-    core::GpuBusy busy;
-    core::GpuGaps gaps;
-};
-
 } // namespace
 
 int runSummary(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
-    core::GpuBusyOptions busyOptions;
-    busyOptions.includeCopies = ctx.options.withCopies;
-    std::vector<DeviceFigures> devices;
-    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
-        auto busy = core::computeGpuBusy(trace, g, busyOptions);
-        auto gaps = core::findIdleGaps(busy, ctx.options.minGapNs);
-        devices.push_back({ std::move(busy), std::move(gaps) });
-    }
+    const auto &derived = ctx.derived();
     // The step-like NVTX range gives a per-rank median step time (what `check` compares).
     std::optional<core::PaceReport> pace;
     if (auto name = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace)) {
@@ -97,7 +83,7 @@ int runSummary(const CommandContext &ctx)
     findingOptions.minGapNs = ctx.options.minGapNs;
     if (pace)
         findingOptions.stepRange = pace->rangeName;
-    const auto findings = core::summarizeCapture(trace, findingOptions).findings;
+    const auto findings = core::summarizeCapture(ctx.derivedKernelsOnly(), findingOptions).findings;
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         Json findingTexts = Json::array();
@@ -126,16 +112,17 @@ int runSummary(const CommandContext &ctx)
             out["median_step_ns"] = numberOrNull(medianStep(r));
             Json gpus = Json::array();
             for (auto g : rank.gpus) {
-                const auto &d = devices[g];
+                const auto &busy = derived.busy(core::GpuIndex(g));
+                const auto &gaps = derived.gaps(core::GpuIndex(g));
                 Json gpu;
                 gpu["device"] = trace.gpus[g].deviceId;
                 gpu["name"] = trace.gpus[g].name;
-                gpu["busy_ns"] = d.busy.busyNs;
-                gpu["window_start_ns"] = d.busy.window.start;
-                gpu["window_end_ns"] = d.busy.window.end;
-                gpu["busy_pct"] = d.busy.busyPercent;
-                gpu["gap_count"] = std::uint64_t(d.gaps.count());
-                gpu["gap_ns"] = d.gaps.totalNs;
+                gpu["busy_ns"] = busy.busyNs;
+                gpu["window_start_ns"] = busy.window.start;
+                gpu["window_end_ns"] = busy.window.end;
+                gpu["busy_pct"] = busy.busyPercent;
+                gpu["gap_count"] = std::uint64_t(gaps.size());
+                gpu["gap_ns"] = gaps.totalNs;
                 gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
                 gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
                 gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
@@ -175,11 +162,12 @@ int runSummary(const CommandContext &ctx)
             continue;
         }
         for (auto g : rank.gpus) {
-            const auto &d = devices[g];
+            const auto &busy = derived.busy(core::GpuIndex(g));
+            const auto &gaps = derived.gaps(core::GpuIndex(g));
             table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
-                textCell(ctx.gpuLabel(g)), durationCell(double(d.busy.busyNs)),
-                durationCell(double(d.busy.window.duration())), percentCell(d.busy.busyPercent),
-                countCell(d.gaps.count()), durationCell(double(d.gaps.totalNs)), countCell(trace.gpus[g].kernelCount()),
+                textCell(ctx.gpuLabel(g)), durationCell(double(busy.busyNs)),
+                durationCell(double(busy.window.duration())), percentCell(busy.busyPercent),
+                countCell(gaps.size()), durationCell(double(gaps.totalNs)), countCell(trace.gpus[g].kernelCount()),
                 stepCell, textCell(describeProblems(report.problems)) });
         }
     }

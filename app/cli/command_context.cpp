@@ -25,6 +25,31 @@ core::RankSelection CommandContext::rankSelection() const
     return core::RankSelection::only(std::move(indices));
 }
 
+const core::DerivedCapture &CommandContext::derived() const
+{
+    if (!derivedCache) {
+        core::DerivedOptions derivedOptions;
+        derivedOptions.minGapNs = options.minGapNs;
+        derivedOptions.includeCopies = options.withCopies;
+        derivedOptions.foldIndexes = false; // nothing is drawn
+        derivedCache = core::DerivedCapture::build(trace, derivedOptions);
+    }
+    return *derivedCache;
+}
+
+const core::DerivedCapture &CommandContext::derivedKernelsOnly() const
+{
+    if (!options.withCopies)
+        return derived();
+    if (!derivedKernelsOnlyCache) {
+        core::DerivedOptions derivedOptions;
+        derivedOptions.minGapNs = options.minGapNs;
+        derivedOptions.foldIndexes = false;
+        derivedKernelsOnlyCache = core::DerivedCapture::build(trace, derivedOptions, nullptr, derivedCache.get());
+    }
+    return *derivedKernelsOnlyCache;
+}
+
 std::int32_t CommandContext::rankNumber(std::uint32_t rankIndex) const
 {
     return rankIndex < trace->ranks.size() ? trace->ranks[rankIndex].rank : -1;

@@ -5,6 +5,7 @@
 #include "cli_options.h"
 #include "table_writer.h"
 
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/trace.h"
 
@@ -27,6 +28,12 @@ struct CommandContext
     Options options;
     std::shared_ptr<const core::TraceSet> trace;
 
+    // Busy time, gaps and blame at --min-gap and --with-copies: derived once per run, on first use.
+    const core::DerivedCapture &derived() const;
+    // The same without copies, for the findings (they always count kernels only); derived()
+    // itself when --with-copies is not given.
+    const core::DerivedCapture &derivedKernelsOnly() const;
+
     const core::TraceSet &t() const { return *trace; }
     core::RankSelection rankSelection() const; // from --ranks (rank numbers -> indices)
     bool rankSelected(std::uint32_t rankIndex) const { return rankSelection().includes(rankIndex); }
@@ -36,6 +43,9 @@ struct CommandContext
     // Offset from the capture's first event, for readable tables ("+12.345 ms").
     std::string relativeTime(core::TimeNs t) const;
     const std::string &str(core::StringId id) const { return trace->str(id); }
+
+    // Built by derived() / derivedKernelsOnly(); a run is single-threaded.
+    mutable std::shared_ptr<const core::DerivedCapture> derivedCache, derivedKernelsOnlyCache;
 };
 
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.

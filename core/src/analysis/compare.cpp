@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/compare.h"
 
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/noise.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/summaries.h"
@@ -33,20 +33,20 @@ struct CaptureData
     std::map<std::string, NamedTotals> kernels, causes, phases, nvtx;
 };
 
-CaptureData measure(const TraceSet &trace, const CompareOptions &options, const std::string &rangeName)
+CaptureData measure(const DerivedCapture &derived, const CompareOptions &options, const std::string &rangeName)
 {
+    const TraceSet &trace = derived.trace();
     CaptureData data;
     CaptureFigures &f = data.figures;
     f.ranks = trace.ranks.size();
     f.gpus = trace.gpus.size();
 
-    GpuBusyOptions busyOptions;
-    busyOptions.includeCopies = options.includeCopies;
-    for (const auto &busy : computeAllGpuBusy(trace, busyOptions)) {
+    for (std::uint32_t g = 0; g < derived.gpuCount(); ++g) {
+        const auto &busy = derived.busy(GpuIndex(g));
         f.busyNs += busy.busyNs;
         f.windowNs += busy.window.duration();
-        const auto gaps = findIdleGaps(busy, options.minGapNs);
-        f.gapCount += gaps.count();
+        const auto &gaps = derived.gaps(GpuIndex(g));
+        f.gapCount += gaps.size();
         f.gapNs += gaps.totalNs;
     }
     f.busyPercent = f.windowNs > 0 ? 100.0 * double(f.busyNs) / double(f.windowNs) : 0.0;
@@ -65,16 +65,13 @@ CaptureData measure(const TraceSet &trace, const CompareOptions &options, const 
     for (const auto &[name, row] : data.kernels)
         f.kernelNs += row.totalNs;
 
-    GapBlameOptions blameOptions;
-    blameOptions.minGapNs = options.minGapNs;
-    blameOptions.includeCopies = options.includeCopies;
-    const auto blame = blameGaps(trace, blameOptions);
-    for (const auto &b : blame.overall.byCause) {
+    const BlameTotals &blame = derived.overallTotals();
+    for (const auto &b : blame.byCause) {
         auto &row = data.causes[b.key];
         row.count += b.count;
         row.totalNs += b.totalNs;
     }
-    for (const auto &b : blame.overall.byPhase) {
+    for (const auto &b : blame.byPhase) {
         auto &row = data.phases[b.key];
         row.count += b.count;
         row.totalNs += b.totalNs;
@@ -243,6 +240,21 @@ const MetricChange *Comparison::metric(std::string_view key) const
 
 Comparison compareTraces(const TraceSet &before, const TraceSet &after, const CompareOptions &options)
 {
+    DerivedOptions derivedOptions;
+    derivedOptions.minGapNs = options.minGapNs;
+    derivedOptions.includeCopies = options.includeCopies;
+    derivedOptions.foldIndexes = false;
+    // The caller keeps both traces alive for the call: non-owning pointers.
+    const auto derive = [&](const TraceSet &trace) {
+        return DerivedCapture::build(std::shared_ptr<const TraceSet>(std::shared_ptr<const TraceSet>(), &trace), derivedOptions);
+    };
+    return compareTraces(*derive(before), *derive(after), options);
+}
+
+Comparison compareTraces(const DerivedCapture &beforeDerived, const DerivedCapture &afterDerived, const CompareOptions &options)
+{
+    const TraceSet &before = beforeDerived.trace();
+    const TraceSet &after = afterDerived.trace();
     Comparison c;
     if (!options.rangeName.empty()) {
         c.stepRange = options.rangeName;
@@ -255,8 +267,8 @@ Comparison compareTraces(const TraceSet &before, const TraceSet &after, const Co
         c.rangeSource = "proposed (after)";
     }
 
-    auto b = measure(before, options, c.stepRange);
-    auto a = measure(after, options, c.stepRange);
+    auto b = measure(beforeDerived, options, c.stepRange);
+    auto a = measure(afterDerived, options, c.stepRange);
     c.before = std::move(b.figures);
     c.after = std::move(a.figures);
 

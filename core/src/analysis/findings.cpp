@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/findings.h"
 
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
 #include "gaplens/core/util/units.h"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace gaplens::core {
 
@@ -111,6 +112,17 @@ std::string causePhrase(const BlameBucket &b)
 
 CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options)
 {
+    DerivedOptions derivedOptions;
+    derivedOptions.minGapNs = options.minGapNs;
+    derivedOptions.foldIndexes = false;
+    // The caller keeps the trace alive for the call: a non-owning pointer.
+    const std::shared_ptr<const TraceSet> borrowed(std::shared_ptr<const TraceSet>(), &trace);
+    return summarizeCapture(*DerivedCapture::build(borrowed, derivedOptions), options);
+}
+
+CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSummaryOptions &options)
+{
+    const TraceSet &trace = derived.trace();
     CaptureSummary out;
     const auto &window = options.window;
 
@@ -139,18 +151,9 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
         return nullptr;
     };
 
-    // Busy and gaps once per GPU (a GPU shared by two ranks appears in two rows).
-    GpuBusyOptions busyOptions;
-    busyOptions.window = window;
-    std::map<std::uint32_t, std::pair<GpuBusy, GpuGaps>> perGpu;
-    auto figures = [&](std::uint32_t g) -> const std::pair<GpuBusy, GpuGaps> & {
-        auto it = perGpu.find(g);
-        if (it == perGpu.end()) {
-            auto busy = computeGpuBusy(trace, g, busyOptions);
-            auto gaps = findIdleGaps(busy, options.minGapNs);
-            it = perGpu.emplace(g, std::make_pair(std::move(busy), std::move(gaps))).first;
-        }
-        return it->second;
+    // Busy and gaps of the window: binary searches in the derived capture's columns.
+    auto figures = [&](std::uint32_t g) {
+        return std::make_pair(derived.busyIn(GpuIndex(g), window), derived.gapFiguresIn(GpuIndex(g), window));
     };
 
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
@@ -182,7 +185,7 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
             continue;
         }
         for (auto g : rank.gpus) {
-            const auto &[busy, gaps] = figures(g);
+            const auto [busy, gaps] = figures(g);
             GpuSummaryRow row;
             row.rank = r;
             row.gpu = g;
@@ -190,7 +193,7 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
             row.window = busy.window;
             row.busyPercent = busy.busyPercent;
             row.idleNs = gaps.totalNs;
-            row.gapCount = gaps.count();
+            row.gapCount = gaps.count;
             fillSteps(row);
             row.copies = summarizeCopies(trace, g, trace.gpus[g].ranks.size() > 1 ? rank.pid : 0, window);
             out.rows.push_back(std::move(row));
@@ -222,11 +225,8 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
             continue;
         std::string text = fmt::format("{} idle {}% of {}", gpuLabel(trace, row.rank, row.gpu), std::lround(idlePercent),
                                        perStep ? "each step" : "the time between its first and last kernel");
-        GapBlameOptions bo;
-        bo.minGapNs = options.minGapNs;
-        bo.window = window;
-        bo.gpus = {row.gpu};
-        const auto blame = blameGaps(trace, bo);
+        const GpuIndex gpu(row.gpu);
+        const auto blame = derived.blameReportOfGpus(std::span(&gpu, 1), window);
         if (!blame.overall.byCause.empty() && blame.overall.totalGapNs > 0) {
             const auto &cause = blame.overall.byCause.front();
             const double share = 100.0 * double(cause.totalNs) / double(blame.overall.totalGapNs);
@@ -246,8 +246,7 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
             // The phase of that cause's idle time, when one phase holds most of it.
             std::map<std::string, TimeNs> phases;
             for (const auto &g : ofCause)
-                phases[g.phaseStack.empty() ? std::string(kNoPhaseLabel) : trace.str(trace.nvtxGroup(g.phase()))] +=
-                    g.gap.duration();
+                phases[std::string(gapPhaseKey(trace, g))] += g.gap.duration();
             const auto top = std::max_element(phases.begin(), phases.end(),
                                               [](const auto &a, const auto &b) { return a.second < b.second; });
             if (top != phases.end() && top->first != kNoPhaseLabel && 2 * top->second >= cause.totalNs)
@@ -286,7 +285,11 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
     std::uint64_t pageable = 0;
     TimeNs pageableNs = 0;
     bool fromPageable = false, toPageable = false;
-    for (const auto &[g, fig] : perGpu) {
+    std::set<std::uint32_t> rowGpus; // each GPU once, also when two ranks share it
+    for (const auto &row : out.rows)
+        if (row.gpu != kNoIndex)
+            rowGpus.insert(row.gpu);
+    for (const auto g : rowGpus) {
         const auto &gpu = trace.gpus[g];
         const auto &c = gpu.copies;
         for (std::size_t i = 0; i < c.size(); ++i) {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/gap_blame.h"
 
+#include "blame_totals.h"
+#include "idle_gaps.h"
 #include "merged_intervals.h"
 #include "search_cursor.h"
 
 #include <algorithm>
-#include <map>
-#include <unordered_map>
 
 namespace gaplens::core {
 namespace {
@@ -78,28 +78,31 @@ GpuGaps idleGapsOf(const TraceSet &trace, std::uint32_t gpuIndex, const GapBlame
         copies = detail::collectCopies(gpu.copies, options.window);
         runs.push_back(copies.run());
     }
-    bool first = true;
-    TimeNs previousEnd = 0;
+    detail::IdleGapFinder finder(options.minGapNs);
     detail::forEachMergedInterval(runs, options.window, [&](TimeRange merged) {
-        const TimeRange gap{previousEnd, merged.start};
-        if (!first && gap.duration() >= options.minGapNs && gap.duration() > 0) {
+        finder.add(merged, [&](TimeRange gap) {
             gaps.gaps.push_back(gap);
             gaps.totalNs += gap.duration();
-        }
-        first = false;
-        previousEnd = merged.end;
+        });
     });
     return gaps;
 }
 
-void addTo(BlameBucket &bucket, TimeNs duration)
+} // namespace
+
+std::string_view gapCauseKey(const TraceSet &trace, const GapBlame &gap)
 {
-    ++bucket.count;
-    bucket.totalNs += duration;
-    bucket.longestNs = std::max(bucket.longestNs, duration);
+    if (gap.cause == GapCause::ApiCall && gap.apiName != kEmptyString)
+        return trace.str(gap.apiName);
+    return gapCauseLabel(gap.cause);
 }
 
-} // namespace
+std::string_view gapPhaseKey(const TraceSet &trace, const GapBlame &gap)
+{
+    if (gap.phaseStack.empty())
+        return kNoPhaseLabel;
+    return trace.str(trace.nvtxGroup(gap.phase()));
+}
 
 std::string_view gapCauseLabel(GapCause cause)
 {
@@ -230,113 +233,9 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     return b;
 }
 
-namespace {
-
-// One totals table (by cause or by phase). Buckets are found by an id made of the cause and
-// StringIds, not by their key strings: every gap is added three times (GPU, rank, overall),
-// and a key string each time meant a heap allocation and string compares down a std::map.
-// Each bucket's string is built once, when the bucket is created.
-class BucketTable
-{
-public:
-    template<typename MakeBucket>
-    BlameBucket &at(std::uint64_t id, MakeBucket makeBucket)
-    {
-        const auto [it, isNew] = m_indexById.try_emplace(id, std::uint32_t(m_buckets.size()));
-        if (isNew)
-            m_buckets.push_back(makeBucket());
-        return m_buckets[it->second];
-    }
-
-    // Sorted by totalNs desc, then key. Distinct ids can share a key string (an API named like
-    // a cause label, an NVTX range named "(none)"): such buckets merge into the one seen first,
-    // exactly as accumulating by the string would have.
-    std::vector<BlameBucket> sorted()
-    {
-        std::vector<BlameBucket> rows = std::move(m_buckets); // in the order first seen
-        std::stable_sort(rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            if (kept > 0 && rows[kept - 1].key == rows[i].key) {
-                auto &into = rows[kept - 1];
-                into.count += rows[i].count;
-                into.totalNs += rows[i].totalNs;
-                into.longestNs = std::max(into.longestNs, rows[i].longestNs);
-            } else {
-                if (kept != i)
-                    rows[kept] = std::move(rows[i]);
-                ++kept;
-            }
-        }
-        rows.resize(kept);
-        // Ordered by key now; stable_sort keeps that for equal totals (deterministic).
-        std::stable_sort(rows.begin(), rows.end(),
-                         [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
-        return rows;
-    }
-
-private:
-    std::vector<BlameBucket> m_buckets;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_indexById;
-};
-
-// Accumulates totals gap by gap, so per-GPU, per-rank and overall totals need no copies of the gaps.
-class TotalsAccumulator
-{
-public:
-    explicit TotalsAccumulator(const TraceSet &trace)
-        : m_trace(trace)
-    {
-    }
-
-    void add(const GapBlame &g)
-    {
-        const TimeNs d = g.gap.duration();
-        ++m_totals.gapCount;
-        m_totals.totalGapNs += d;
-
-        const StringId apiName = g.cause == GapCause::ApiCall ? g.apiName : kEmptyString;
-        addTo(m_byCause.at((std::uint64_t(g.cause) << 32) | apiName,
-                           [&] {
-                               BlameBucket bucket;
-                               bucket.key = apiName != kEmptyString ? m_trace.str(apiName)
-                                                                    : std::string(gapCauseLabel(g.cause));
-                               bucket.cause = g.cause;
-                               bucket.name = apiName;
-                               return bucket;
-                           }),
-              d);
-
-        const bool hasPhase = !g.phaseStack.empty();
-        const StringId phase = m_trace.nvtxGroup(g.phase());
-        addTo(m_byPhase.at((std::uint64_t(hasPhase) << 32) | phase,
-                           [&] {
-                               BlameBucket bucket;
-                               bucket.key = hasPhase ? m_trace.str(phase) : std::string(kNoPhaseLabel);
-                               bucket.name = phase;
-                               return bucket;
-                           }),
-              d);
-    }
-
-    BlameTotals finish()
-    {
-        m_totals.byCause = m_byCause.sorted();
-        m_totals.byPhase = m_byPhase.sorted();
-        return std::move(m_totals);
-    }
-
-private:
-    const TraceSet &m_trace;
-    BlameTotals m_totals;
-    BucketTable m_byCause, m_byPhase;
-};
-
-} // namespace
-
 BlameTotals totalBlame(const TraceSet &trace, const std::vector<GapBlame> &gaps)
 {
-    TotalsAccumulator acc(trace);
+    detail::TotalsAccumulator acc(trace);
     for (const auto &g : gaps)
         acc.add(g);
     return acc.finish();
@@ -346,20 +245,11 @@ GapBlameReport blameGaps(const TraceSet &trace, const GapBlameOptions &options)
 {
     GapBlameReport report;
     GapBlamer blamer(trace);
-    std::vector<std::uint32_t> gpus = options.gpus;
-    if (gpus.empty())
-        for (std::uint32_t g = 0; g < trace.gpus.size(); ++g)
-            gpus.push_back(g);
-    std::sort(gpus.begin(), gpus.end());
-    gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-
     // Every GPU's gaps first, so report.gaps is allocated once: each GapBlame owns two
     // vectors, and regrowing would move all of them.
     std::vector<GpuGaps> gapsPerGpu;
     std::size_t gapCount = 0;
-    for (auto g : gpus) {
-        if (g >= trace.gpus.size())
-            continue;
+    for (auto g : detail::analysedGpus(trace, options.gpus)) {
         gapsPerGpu.push_back(idleGapsOf(trace, g, options));
         gapCount += gapsPerGpu.back().count();
     }
@@ -367,22 +257,14 @@ GapBlameReport blameGaps(const TraceSet &trace, const GapBlameOptions &options)
 
     // A GPU's gaps come in time order, so each search continues from the previous gap's answer.
     GapBlamer::SearchCursor cursor;
-    TotalsAccumulator overall(trace);
-    std::map<std::uint32_t, TotalsAccumulator> byRank;
+    detail::ReportTotals totals(trace);
     for (const auto &gpuGaps : gapsPerGpu) {
-        TotalsAccumulator gpuTotals(trace);
-        for (const auto &gap : gpuGaps.gaps) {
-            const auto &b = report.gaps.emplace_back(blamer.blame(gpuGaps.gpu, gap, options.includeCopies, cursor));
-            gpuTotals.add(b);
-            overall.add(b);
-            if (b.rank != kNoIndex)
-                byRank.try_emplace(b.rank, trace).first->second.add(b);
-        }
-        report.perGpu.push_back({gpuGaps.gpu, gpuTotals.finish()});
+        totals.beginGpu(gpuGaps.gpu);
+        for (const auto &gap : gpuGaps.gaps)
+            totals.add(report.gaps.emplace_back(blamer.blame(gpuGaps.gpu, gap, options.includeCopies, cursor)));
+        totals.endGpu();
     }
-    for (auto &[rank, acc] : byRank)
-        report.perRank.push_back({rank, acc.finish()});
-    report.overall = overall.finish();
+    totals.finish(report.perGpu, report.perRank, report.overall);
     return report;
 }
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "interval_union.h"
 
-#include "merged_intervals.h"
-
 #include <algorithm>
 
 namespace gaplens::core::detail {
@@ -53,13 +51,6 @@ CollectedIntervals collectCopies(const CopyColumns &copies, const TimeWindow &wi
         }
     }
     return out;
-}
-
-std::vector<TimeRange> unionOfRuns(const std::vector<IntervalRun> &runs, const TimeWindow &window)
-{
-    std::vector<TimeRange> merged;
-    forEachMergedInterval(runs, window, [&](const TimeRange &interval) { merged.push_back(interval); });
-    return merged;
 }
 
 } // namespace gaplens::core::detail

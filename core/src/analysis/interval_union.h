@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Private helpers of the analyses: windowed access to sorted tracks and a k-way union.
+// Private helpers of the analyses: windowed access to sorted tracks (the k-way union of such
+// runs is merged_intervals.h).
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/trace.h"
 
@@ -37,18 +38,6 @@ inline TimeRange clip(TimeNs start, TimeNs end, const TimeWindow &window)
     if (!window)
         return {start, end};
     return {std::max(start, window->start), std::min(end, window->end)};
-}
-
-// Union of several runs, each sorted by start, clipped to the window. Empty (clipped)
-// intervals are dropped; touching intervals merge. O(n log k).
-std::vector<TimeRange> unionOfRuns(const std::vector<IntervalRun> &runs, const TimeWindow &window);
-
-inline TimeNs totalLength(const std::vector<TimeRange> &ranges)
-{
-    TimeNs total = 0;
-    for (const auto &r : ranges)
-        total += r.duration();
-    return total;
 }
 
 } // namespace gaplens::core::detail

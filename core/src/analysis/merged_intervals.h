@@ -2,11 +2,13 @@
 #pragma once
 // Private helper of the analyses: the union of several runs of intervals, streamed — sorted,
 // disjoint, touching intervals merged, intervals empty after clipping dropped — handed over
-// one merged interval at a time (unionOfRuns() in interval_union.h collects it into a vector),
-// for callers that only need the gaps between them or their total. Blame used to build every GPU's
+// one merged interval at a time: the one merge behind computeGpuBusy and the DerivedCapture
+// (gpu_union.h), blame's windowed gaps and step accounting. Blame used to build every GPU's
 // merged intervals (millions at full scale) and a union per stream it never read, only to take
 // the gaps between them; step accounting built one vector per step only to sum it.
 #include "interval_union.h"
+
+#include "gaplens/core/util/cancel.h"
 
 #include <algorithm>
 #include <functional>
@@ -17,9 +19,13 @@
 namespace gaplens::core::detail {
 
 // Calls onMerged(TimeRange) for each interval of the union of `runs` clipped to `window`, in
-// time order. O(n log k) for n intervals in k runs.
+// time order. O(n log k) for n intervals in k runs. With a cancel token, polls it every
+// kCancelCheckEvery input intervals and returns false (the union unfinished) once cancelled.
+inline constexpr std::size_t kCancelCheckEvery = 4096;
+
 template<typename OnMerged>
-void forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindow &window, OnMerged &&onMerged)
+bool forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindow &window, OnMerged &&onMerged,
+                           const CancelToken *cancel = nullptr)
 {
     // Min-heap on (clipped start, run index); clipping keeps each run's start order.
     using Head = std::pair<TimeNs, std::size_t>;
@@ -32,7 +38,10 @@ void forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindo
     }
     bool haveCurrent = false;
     TimeRange current{};
+    std::size_t popped = 0;
     while (!heads.empty()) {
+        if (cancel && ++popped % kCancelCheckEvery == 0 && cancel->isCancelled())
+            return false;
         const std::size_t r = heads.top().second;
         heads.pop();
         const auto &run = runs[r];
@@ -52,6 +61,7 @@ void forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindo
     }
     if (haveCurrent)
         onMerged(current);
+    return true;
 }
 
 } // namespace gaplens::core::detail

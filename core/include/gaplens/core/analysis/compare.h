@@ -15,6 +15,8 @@
 
 namespace gaplens::core {
 
+class DerivedCapture;
+
 struct CompareOptions
 {
     // NVTX range whose iterations are the steps; empty = proposePaceRangeName(before),
@@ -129,6 +131,12 @@ struct Comparison
     const MetricChange *metric(std::string_view key) const;
 };
 
+// Busy time, gaps and blame derived for the call: compareTraces over two
+// DerivedCaptures{options.minGapNs, options.includeCopies}.
 Comparison compareTraces(const TraceSet &before, const TraceSet &after, const CompareOptions &options = {});
+// Busy time, gaps and blame read from the two DerivedCaptures, which should share a threshold
+// and copies setting (options.minGapNs names the threshold in the headline;
+// options.includeCopies still applies to step accounting).
+Comparison compareTraces(const DerivedCapture &before, const DerivedCapture &after, const CompareOptions &options = {});
 
 } // namespace gaplens::core

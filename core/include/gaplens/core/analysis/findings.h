@@ -14,6 +14,8 @@
 
 namespace gaplens::core {
 
+class DerivedCapture;
+
 struct CopyTotals
 {
     CopyKind kind = CopyKind::Unknown;
@@ -80,7 +82,12 @@ struct CaptureSummary
     std::vector<Finding> findings; // most important first
 };
 
+// Busy time, idle gaps and their blame computed for the call: summarizeCapture over a
+// DerivedCapture{options.minGapNs, includeCopies = false}.
 CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options = {});
+// Busy time, idle gaps and blame read from `derived` (its trace, threshold and copies setting;
+// options.minGapNs is not read), scoped to options.ranks and options.window.
+CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSummaryOptions &options);
 
 // "3x" for ratios >= 3, else one decimal ("1.8x").
 std::string formatRatio(double ratio);

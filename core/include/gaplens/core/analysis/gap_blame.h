@@ -58,7 +58,7 @@ struct GapBlame
 
 // One row of a totals table. The key is the cause label, or the API name for ApiCall
 // ("cudaStreamSynchronize"); for phases the innermost NVTX range's group name (nvtxGroupName),
-// "(none)" when none.
+// "(none)" when none: gapCauseKey / gapPhaseKey below.
 struct BlameBucket
 {
     std::string key;
@@ -78,6 +78,13 @@ struct BlameTotals
 };
 
 inline constexpr std::string_view kNoPhaseLabel = "(none)";
+
+// The keys a gap is totalled under (BlameBucket::key), the one definition every view uses.
+// Cause key: the API name for an ApiCall gap with a name, else gapCauseLabel(cause).
+// Phase key: the group name (TraceSet::nvtxGroup) of the innermost NVTX range open, or
+// kNoPhaseLabel when none. The views point into the trace's strings or static labels.
+std::string_view gapCauseKey(const TraceSet &trace, const GapBlame &gap);
+std::string_view gapPhaseKey(const TraceSet &trace, const GapBlame &gap);
 
 struct GapBlameOptions
 {
@@ -142,6 +149,8 @@ private:
     GapBlame blameWith(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor *cursor) const;
 };
 
+// For a whole capture at one threshold, DerivedCapture (derived_capture.h) holds these once,
+// and answers rank and window scopes from them without merging again.
 GapBlameReport blameGaps(const TraceSet &trace, const GapBlameOptions &options = {});
 // Totals of an arbitrary list of blamed gaps (e.g. a filtered one).
 BlameTotals totalBlame(const TraceSet &trace, const std::vector<GapBlame> &gaps);

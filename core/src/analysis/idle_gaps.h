@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Private helper of the analyses: the one rule of what an idle gap is, applied to merged busy
+// intervals fed in time order (a vector of them, a streamed union, or a lane's columns).
+#include "gaplens/core/model/time.h"
+
+namespace gaplens::core::detail {
+
+// A gap is the hole between two consecutive merged intervals, at least minGapNs long and never
+// empty; never before the first interval or after the last one.
+class IdleGapFinder
+{
+public:
+    explicit IdleGapFinder(TimeNs minGapNs)
+        : m_minGapNs(minGapNs)
+    {
+    }
+
+    // Calls onGap(TimeRange) when the hole before `merged` is a gap.
+    template<typename OnGap>
+    void add(TimeRange merged, OnGap &&onGap)
+    {
+        const TimeRange gap{m_previousEnd, merged.start};
+        if (m_havePrevious && gap.duration() >= m_minGapNs && gap.duration() > 0)
+            onGap(gap);
+        m_havePrevious = true;
+        m_previousEnd = merged.end;
+    }
+
+private:
+    TimeNs m_minGapNs;
+    bool m_havePrevious = false;
+    TimeNs m_previousEnd = 0;
+};
+
+} // namespace gaplens::core::detail
