@@ -5,9 +5,18 @@
 // before the worker's gaps and fold indexes arrive, the medians after.
 // --verify also checks, for every row at each window, that the draw list built through the fold
 // index equals core::buildDrawList's (what the painter drew before the index existed).
+// Then "threshold change to repaint": from TimelineModel::setGapThreshold (what the toolbar's
+// threshold edit calls) until the new gaps are applied and one frame is painted, and until every
+// side panel (wired as the main window wires them) has applied its result too; median of
+// --threshold-runs changes, cycling through 50, 200, 500 and 100 us.
 // --json FILE writes the same figures as JSON.
-// Usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] [--json FILE]
-//        FILE_OR_FOLDER...
+// Usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify]
+//        [--json FILE] FILE_OR_FOLDER...
+#include "ui/panels/gapblamepanel.h"
+#include "ui/panels/panelcontext.h"
+#include "ui/panels/rankpacepanel.h"
+#include "ui/panels/summarypanel.h"
+#include "ui/panels/topkernelspanel.h"
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -17,11 +26,14 @@
 #include "gaplens/core/view/lod.h"
 
 #include <QApplication>
+#include <QEventLoop>
+#include <QThread>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -31,7 +43,7 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int frames = 15, width = 1920, height = 1080;
+    int frames = 15, thresholdRuns = 9, width = 1920, height = 1080;
     bool verify = false;
     std::string jsonPath;
     gaplens::core::LoadOptions options;
@@ -39,6 +51,8 @@ int main(int argc, char **argv)
         const std::string a = argv[i];
         if (a == "--frames" && i + 1 < argc)
             frames = std::max(1, std::stoi(argv[++i]));
+        else if (a == "--threshold-runs" && i + 1 < argc)
+            thresholdRuns = std::max(1, std::stoi(argv[++i]));
         else if (a == "--width" && i + 1 < argc)
             width = std::stoi(argv[++i]);
         else if (a == "--height" && i + 1 < argc)
@@ -51,7 +65,7 @@ int main(int argc, char **argv)
             options.files.push_back(a);
     }
     if (options.files.empty()) {
-        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--width PX] [--height PX] [--verify] "
+        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify] "
                            "[--json FILE] FILES...\n");
         return 2;
     }
@@ -78,6 +92,7 @@ int main(int argc, char **argv)
     view.viewport()->repaint();
     const double secondFrameMs = std::chrono::duration<double, std::milli>(Clock::now() - second).count();
     view.model()->waitForGaps();
+    const std::size_t gapCount = view.model()->gapCount();
     const double derivedS = std::chrono::duration<double>(Clock::now() - shown).count();
     QApplication::processEvents();
 
@@ -97,7 +112,7 @@ int main(int argc, char **argv)
                kernels, width, height, loadS, frames);
     fmt::print("before the worker's results (full zoom-out): setData {:.1f} ms, first frame {:.1f} ms, second {:.1f} ms; "
                "busy lanes, {} gaps and fold indexes after {:.2f} s\n",
-               setDataMs, firstFrameMs, secondFrameMs, view.model()->gapCount(), derivedS);
+               setDataMs, firstFrameMs, secondFrameMs, gapCount, derivedS);
     // Every row of the capture (not only the visible ones), each stream of a merged lane.
     auto countDifferentDrawLists = [&view] {
         const auto *model = view.model();
@@ -153,14 +168,81 @@ int main(int argc, char **argv)
                        different);
         }
     }
+
+    // Threshold change to repaint, at full zoom-out, with the panels wired as in MainWindow.
+    view.zoom()->setWindow(span.start, span.end, false);
+    gaplens::ui::PanelContext panelContext;
+    QObject::connect(view.model(), &gaplens::ui::TimelineModel::gapThresholdChanged, &panelContext,
+                     &gaplens::ui::PanelContext::setGapThreshold);
+    const std::vector<gaplens::ui::AnalysisPanel *> panels{
+        new gaplens::ui::SummaryPanel(panelContext, &view), new gaplens::ui::TopKernelsPanel(panelContext, &view),
+        new gaplens::ui::GapBlamePanel(panelContext, &view), new gaplens::ui::RankPacePanel(panelContext, &view)};
+    panelContext.setGapThreshold(view.model()->gapThreshold());
+    panelContext.setData(view.model()->sharedData()); // the panels compute once for the capture first
+    // Short sleeps between event-loop turns: the wait costs at most ~1 ms of the figure.
+    auto waitUntil = [&](auto done) {
+        const auto giveUp = Clock::now() + std::chrono::seconds(120);
+        while (!done()) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents);
+            QThread::usleep(200);
+            if (Clock::now() > giveUp) {
+                for (const auto *p : panels)
+                    fmt::print(stderr, "panel {}: generation {}, computing {}\n", p->metaObject()->className(),
+                               p->generation(), p->isComputing());
+                fmt::print(stderr, "gave up waiting\n");
+                std::exit(1);
+            }
+        }
+    };
+    auto panelsUpdated = [&panels](const std::vector<int> &before) {
+        for (std::size_t i = 0; i < panels.size(); ++i)
+            if (panels[i]->generation() <= before[i] || panels[i]->isComputing())
+                return false;
+        return true;
+    };
+    waitUntil([&] { return panelsUpdated(std::vector<int>(panels.size(), 0)); });
+    const gaplens::core::TimeNs thresholds[] = {50'000, 200'000, 500'000, 100'000};
+    std::vector<double> toFrame, toPanels;
+    std::size_t lastGapCount = 0;
+    for (int run = 0; run < thresholdRuns; ++run) {
+        std::vector<int> before;
+        for (const auto *p : panels)
+            before.push_back(p->generation());
+        bool painted = false;
+        const auto c0 = Clock::now();
+        // The view repaints on gapsChanged; the frame is painted at once here, as a user sees it.
+        const auto connection = QObject::connect(view.model(), &gaplens::ui::TimelineModel::gapsChanged, &view, [&] {
+            view.viewport()->repaint();
+            toFrame.push_back(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
+            painted = true;
+        });
+        view.model()->setGapThreshold(thresholds[run % 4]);
+        waitUntil([&] { return painted; });
+        QObject::disconnect(connection);
+        waitUntil([&] { return panelsUpdated(before); });
+        toPanels.push_back(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
+        lastGapCount = view.model()->gapCount();
+    }
+    std::vector<double> sortedFrame = toFrame, sortedPanels = toPanels;
+    std::sort(sortedFrame.begin(), sortedFrame.end());
+    std::sort(sortedPanels.begin(), sortedPanels.end());
+    const double toFrameMs = sortedFrame[sortedFrame.size() / 2], toPanelsMs = sortedPanels[sortedPanels.size() / 2];
+    fmt::print("threshold change to repaint (full zoom-out, median of {}): gaps applied + one frame {:.1f} ms "
+               "(min {:.1f}, max {:.1f}); and every panel updated {:.1f} ms (min {:.1f}, max {:.1f}); {} gaps at the last\n",
+               thresholdRuns, toFrameMs, sortedFrame.front(), sortedFrame.back(), toPanelsMs, sortedPanels.front(),
+               sortedPanels.back(), lastGapCount);
+    for (auto *p : panels)
+        delete p;
+
     if (!jsonPath.empty()) {
         std::ofstream out(jsonPath);
         out << fmt::format("{{\n  \"ranks\": {}, \"kernels\": {}, \"width\": {}, \"height\": {}, \"frames\": {},\n"
                            "  \"load_seconds\": {:.3f}, \"set_data_ms\": {:.3f}, \"first_frame_ms\": {:.3f}, "
                            "\"second_frame_ms\": {:.3f},\n  \"gaps\": {}, \"worker_results_seconds\": {:.3f},\n"
+                           "  \"threshold_to_frame_ms\": {:.3f}, \"threshold_to_panels_ms\": {:.3f},\n"
                            "  \"windows\": [{}\n  ]\n}}\n",
                            trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs,
-                           secondFrameMs, view.model()->gapCount(), derivedS, jsonWindows);
+                           secondFrameMs, gapCount, derivedS, toFrameMs, toPanelsMs, jsonWindows);
         fmt::print("JSON written to {}\n", jsonPath);
     }
     return 0;

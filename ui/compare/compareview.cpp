@@ -210,20 +210,13 @@ std::optional<TimeNs> CompareView::nvtxOccurrenceStart(const core::TraceSet &tra
     const core::StringId id = trace.strings.find(name.toStdString());
     if (id == core::kEmptyString || occurrence < 1)
         return std::nullopt;
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
-        std::vector<TimeNs> starts;
-        for (auto th : trace.ranks[r].threads) {
-            const auto &n = trace.threads[th].nvtx;
-            for (std::size_t i = 0; i < n.size(); ++i)
-                if (n.name[i] == id)
-                    starts.push_back(n.start[i]);
-        }
-        if (int(starts.size()) < occurrence)
-            continue;
-        std::nth_element(starts.begin(), starts.begin() + (occurrence - 1), starts.end());
-        return starts[occurrence - 1];
-    }
-    return std::nullopt;
+    return anchorOf(core::computeStepTable(trace, id), occurrence);
+}
+
+std::optional<TimeNs> CompareView::anchorOf(const core::StepTable &steps, int occurrence)
+{
+    const auto first = occurrence < 1 ? std::nullopt : steps.firstRankOccurrence(std::size_t(occurrence));
+    return first ? std::optional<TimeNs>(first->start) : std::nullopt;
 }
 
 bool CompareView::applyAlignment()
@@ -236,8 +229,9 @@ bool CompareView::applyAlignment()
         const int k = m_alignOccurrence->value();
         std::optional<TimeNs> b, a;
         if (!name.isEmpty() && bm->trace() && am->trace()) {
-            b = nvtxOccurrenceStart(*bm->trace(), name, k);
-            a = nvtxOccurrenceStart(*am->trace(), name, k);
+            // The models' step tables: the derived captures' memo, shared with alignOnNvtx.
+            b = anchorOf(*bm->stepTable(name), k);
+            a = anchorOf(*am->stepTable(name), k);
         }
         if (b && a && bm->alignOnNvtx(name, k) && am->alignOnNvtx(name, k)) {
             // alignOnNvtx gives the first rank having the range offset 0: its k-th start is the anchor.

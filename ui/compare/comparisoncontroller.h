@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/compare.h"
+#include "ui/jobs/latestjobrunner.h"
 
 #include <QObject>
-#include <QThreadPool>
 
 #include <memory>
 
 namespace gaplens::ui {
 
 // Runs core::compareTraces on a worker thread (it walks every kernel and gap of both captures
-// and bootstraps the noise). Latest wins: a new compute() supersedes a running one, whose result
-// is dropped. comparisonReady is emitted on the GUI thread.
+// and bootstraps the noise). Latest wins (LatestJobRunner): a new compute() supersedes a running
+// one, whose result is dropped. comparisonReady is emitted on the GUI thread.
 class ComparisonController : public QObject
 {
     Q_OBJECT
@@ -31,10 +31,9 @@ signals:
     void comparisonReady(std::shared_ptr<const gaplens::core::Comparison> comparison);
 
 private:
-    void onFinished(quint64 job, std::shared_ptr<const core::Comparison> comparison);
+    void onFinished(std::shared_ptr<const core::Comparison> comparison);
 
-    QThreadPool m_pool;
-    quint64 m_job = 0;
+    LatestJobRunner<std::shared_ptr<const core::Comparison>> m_jobs;
     bool m_busy = false;
     core::CompareOptions m_options;
     std::shared_ptr<const core::Comparison> m_comparison;

@@ -197,6 +197,8 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the picture uses the full width
     view.resize(l.view.size());
+    // The screen's derived capture, shared: the picture shows its gaps and builds nothing.
+    view.model()->setDerivedSource(source.model()->derivedSource());
     view.setData(source.model()->sharedData());
     view.model()->copyViewStateFrom(*source.model());
     view.show();

@@ -5,7 +5,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QMetaObject>
 #include <QThread>
 
 #include <algorithm>
@@ -13,18 +12,16 @@
 
 namespace gaplens::ui {
 
-struct LoadController::Job
+namespace {
+
+// Throttling state of one load, touched by the loader's threads (several report readers may report).
+struct ProgressThrottle
 {
-    quint64 id = 0;
-    core::CancelToken cancel;
-    // Throttling state, touched by the loader's threads (several report readers may report).
     std::mutex mutex;
     QElapsedTimer sinceEmit;
     int lastPermille = -1;
     std::string lastStage;
 };
-
-namespace {
 
 core::LoadOptions optionsFor(const QStringList &paths, const std::vector<core::RankOverride> &overrides)
 {
@@ -52,17 +49,11 @@ QString progressMessage(const core::LoadProgress &p)
 
 LoadController::LoadController(QObject *parent)
     : QObject(parent)
+    , m_jobs(this, nullptr, 2) // one running load plus a cancelled one winding down
 {
-    m_pool.setMaxThreadCount(2); // one running load plus a cancelled one winding down
 }
 
-LoadController::~LoadController()
-{
-    if (m_job)
-        m_job->cancel.cancel();
-    // The workers call back into this object (queued), so they must be gone before we are.
-    m_pool.waitForDone();
-}
+LoadController::~LoadController() = default; // m_jobs cancels and waits for its threads
 
 std::shared_ptr<const TimelineData> LoadController::loadNow(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
@@ -73,12 +64,6 @@ std::shared_ptr<const TimelineData> LoadController::loadNow(const QStringList &p
 void LoadController::load(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
     m_overrides = rankOverrides;
-    if (m_job)
-        m_job->cancel.cancel(); // latest wins
-    auto job = std::make_shared<Job>();
-    job->id = m_nextJobId++;
-    job->sinceEmit.start();
-    m_job = job;
     m_paths = paths;
     if (!m_running) {
         m_running = true;
@@ -87,64 +72,51 @@ void LoadController::load(const QStringList &paths, const std::vector<core::Rank
     emit progressChanged(0, QStringLiteral("Opening %1 file(s)…").arg(paths.size()));
 
     const core::LoadOptions options = optionsFor(paths, rankOverrides);
-    m_pool.start([this, job, options] {
-        auto progress = [this, job](const core::LoadProgress &p) {
-            int permille;
-            QString message;
-            {
-                std::lock_guard lock(job->mutex);
-                const bool stageChanged = p.stage != job->lastStage;
-                if (!stageChanged && (p.permille == job->lastPermille || job->sinceEmit.elapsed() < 50))
-                    return;
-                job->lastPermille = p.permille;
-                job->lastStage = p.stage;
-                job->sinceEmit.restart();
-                permille = std::clamp(p.permille, 0, 1000);
-                message = progressMessage(p);
-            }
-            QMetaObject::invokeMethod(this, [this, id = job->id, permille, message] { onProgress(id, permille, message); },
-                                      Qt::QueuedConnection);
-        };
-        std::shared_ptr<const TimelineData> data;
-        bool cancelled = false;
-        auto trace = core::loadTraceSet(options, progress, &job->cancel);
-        if (!trace || trace->cancelled || job->cancel.isCancelled()) {
-            cancelled = true;
-        } else {
+    m_jobs.start( // supersedes (cancels) a running load: latest wins
+        [this, options](const LatestJobContext &job) {
+            auto throttle = std::make_shared<ProgressThrottle>();
+            throttle->sinceEmit.start();
+            auto progress = [this, &job, throttle](const core::LoadProgress &p) {
+                int permille;
+                QString message;
+                {
+                    std::lock_guard lock(throttle->mutex);
+                    const bool stageChanged = p.stage != throttle->lastStage;
+                    if (!stageChanged && (p.permille == throttle->lastPermille || throttle->sinceEmit.elapsed() < 50))
+                        return;
+                    throttle->lastPermille = p.permille;
+                    throttle->lastStage = p.stage;
+                    throttle->sinceEmit.restart();
+                    permille = std::clamp(p.permille, 0, 1000);
+                    message = progressMessage(p);
+                }
+                // Dropped once a newer load started; `this` is alive whenever it runs.
+                job.post([this, permille, message] { emit progressChanged(permille, message); });
+            };
+            Outcome outcome;
+            auto trace = core::loadTraceSet(options, progress, &job.cancel());
             // No derived data here: the first paint must not wait for the busy merge or blame.
-            data = timelineDataOf(std::move(trace));
-        }
-        QMetaObject::invokeMethod(this, [this, id = job->id, data, cancelled] { onFinished(id, data, cancelled); },
-                                  Qt::QueuedConnection);
-    });
+            if (trace && !trace->cancelled && !job.isCancelled())
+                outcome.data = timelineDataOf(std::move(trace));
+            return outcome;
+        },
+        [this](Outcome outcome) { onFinished(outcome); });
 }
 
 void LoadController::cancel()
 {
-    if (m_job)
-        m_job->cancel.cancel();
+    m_jobs.requestStop(); // the load still reports, as cancelled
 }
 
-void LoadController::onProgress(quint64 jobId, int permille, const QString &message)
+void LoadController::onFinished(const Outcome &outcome)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_job || jobId != m_job->id)
-        return; // a superseded load
-    emit progressChanged(permille, message);
-}
-
-void LoadController::onFinished(quint64 jobId, std::shared_ptr<const TimelineData> data, bool cancelled)
-{
-    Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_job || jobId != m_job->id)
-        return;
-    m_job.reset();
     m_running = false;
     emit loadingChanged(false);
-    if (cancelled || !data)
+    if (!outcome.data)
         emit loadCancelled();
     else
-        emit loadFinished(std::move(data));
+        emit loadFinished(outcome.data);
 }
 
 } // namespace gaplens::ui

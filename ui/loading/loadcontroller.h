@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/read/loader.h"
+#include "ui/jobs/latestjobrunner.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <memory>
-
-namespace gaplens::core {
-class CancelToken;
-}
 
 namespace gaplens::ui {
 
 // Runs core::loadTraceSet on a worker thread and hands the capture over as soon as it is
-// loaded: the timeline draws it at once and derives busy lanes and gaps on its own worker.
-// Latest wins: load() cancels a running load; results of superseded jobs are dropped.
+// loaded: the timeline draws it at once and the window's DerivedCaptureController derives
+// busy lanes and gaps afterwards. Latest wins (LatestJobRunner): load() cancels a running
+// load; results of superseded jobs are dropped.
 // Signals are always emitted on the GUI thread. Progress is 0..1000, throttled to at most
 // one signal per 50 ms unless the stage changes.
 class LoadController : public QObject
@@ -34,7 +31,7 @@ public:
     bool isLoading() const { return m_running; }
     QStringList currentPaths() const { return m_paths; }
 
-    // Synchronous variant for --render, reports and tests: the load and the busy lanes
+    // Synchronous variant for --render, reports and tests: the load and the derived capture
     // (prepareTimelineData) on the calling thread.
     static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths,
                                                        const std::vector<core::RankOverride> &rankOverrides = {});
@@ -48,13 +45,13 @@ signals:
     void loadCancelled();
 
 private:
-    struct Job;
-    void onProgress(quint64 jobId, int permille, const QString &message);
-    void onFinished(quint64 jobId, std::shared_ptr<const TimelineData> data, bool cancelled);
+    struct Outcome
+    {
+        std::shared_ptr<const TimelineData> data; // null when cancelled
+    };
+    void onFinished(const Outcome &outcome);
 
-    QThreadPool m_pool;
-    std::shared_ptr<Job> m_job;
-    quint64 m_nextJobId = 1;
+    LatestJobRunner<Outcome> m_jobs;
     bool m_running = false;
     QStringList m_paths;
     std::vector<core::RankOverride> m_overrides;

@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/analysispanel.h"
 
+#include "ui/timeline/timelinemodel.h"
+
 #include <QLabel>
 #include <QSplitter>
 #include <QThread>
 #include <QTimer>
 
+#include <utility>
+
 namespace gaplens::ui {
 
-AnalysisPanel::AnalysisPanel(PanelContext &context, TimelineView *view, QWidget *parent)
+AnalysisPanel::AnalysisPanel(PanelContext &context, TimelineView *view, DerivedUse use, QWidget *parent)
     : QWidget(parent)
     , m_context(context)
     , m_view(view)
     , m_scopeLabel(new QLabel(this))
-    , m_latest(std::make_shared<std::atomic<quint64>>(0))
+    , m_jobs(this, context.pool())
     , m_timer(new QTimer(this))
 {
+    if (view)
+        m_context.useDerivedSource(view->model()->derivedSource());
     m_timer->setSingleShot(true);
     m_timer->setInterval(0);
     connect(m_timer, &QTimer::timeout, this, [this] {
@@ -28,17 +34,23 @@ AnalysisPanel::AnalysisPanel(PanelContext &context, TimelineView *view, QWidget 
         scheduleUpdate();
     });
     connect(&m_context, &PanelContext::scopeChanged, this, &AnalysisPanel::scheduleUpdate);
-    connect(&m_context, &PanelContext::gapThresholdChanged, this, &AnalysisPanel::scheduleUpdate);
+    if (use == DerivedUse::Reads) {
+        connect(&m_context, &PanelContext::gapThresholdChanged, this, &AnalysisPanel::scheduleUpdate);
+        connect(&m_context, &PanelContext::derivedChanged, this, &AnalysisPanel::scheduleUpdate);
+    } else {
+        connect(&m_context, &PanelContext::gapThresholdChanged, this, [this] { m_afterDerived = true; });
+        connect(&m_context, &PanelContext::derivedChanged, this, [this] {
+            if (std::exchange(m_afterDerived, false))
+                scheduleUpdate();
+        });
+    }
     m_scopeLabel->setText(m_context.scopeText());
     QPalette pal = m_scopeLabel->palette();
     pal.setColor(QPalette::WindowText, QColor(90, 90, 90));
     m_scopeLabel->setPalette(pal);
 }
 
-AnalysisPanel::~AnalysisPanel()
-{
-    m_latest->store(0); // a job finishing now must not deliver
-}
+AnalysisPanel::~AnalysisPanel() = default; // m_jobs drops what is still running
 
 void AnalysisPanel::scheduleUpdate()
 {
@@ -47,8 +59,14 @@ void AnalysisPanel::scheduleUpdate()
 
 void AnalysisPanel::cancelJobs()
 {
-    m_latest->store(++m_nextJob);
+    m_jobs.discard();
     setComputing(false);
+}
+
+void AnalysisPanel::awaitDerived()
+{
+    m_jobs.discard();
+    setComputing(true);
 }
 
 void AnalysisPanel::addAdaptiveSplitter(QSplitter *splitter, bool inverse, double firstShare)

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "ui/jobs/latestjobrunner.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/timeline/timelineview.h"
 
-#include <QApplication>
 #include <QPointer>
-#include <QThread>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QLabel;
@@ -17,16 +15,21 @@ class QTimer;
 
 namespace gaplens::ui {
 
-
 // Base of the side panels: recomputes when the capture, ranks, window or threshold change,
-// coalescing bursts of changes into one job on the context's pool. Latest wins: a result
-// is applied only if no newer job was started (hotspot's job-id pattern), on the GUI thread,
-// and only while the panel still exists.
+// coalescing bursts of changes into one job on the context's pool (LatestJobRunner: a result
+// is applied only if no newer job was started, on the GUI thread, and only while the panel
+// still exists). A panel made with a view reads the derived capture that view shows.
 class AnalysisPanel : public QWidget
 {
     Q_OBJECT
 public:
-    AnalysisPanel(PanelContext &context, TimelineView *view, QWidget *parent = nullptr);
+    // What a panel does with the derived capture (gaps, blame, busy time).
+    enum class DerivedUse {
+        Reads,   // recomputes on a threshold change, once the derived capture for it arrives
+        Ignores, // does not depend on it; on a threshold change recomputes after it arrives,
+                 // so the build that the timeline waits for has the cores to itself
+    };
+    AnalysisPanel(PanelContext &context, TimelineView *view, DerivedUse use, QWidget *parent = nullptr);
     ~AnalysisPanel() override;
 
     bool isComputing() const { return m_computing; }
@@ -48,32 +51,20 @@ protected:
     template <class Result, class Compute, class Apply>
     void run(Compute compute, Apply apply)
     {
-        const quint64 id = ++m_nextJob;
-        m_latest->store(id);
         setComputing(true);
-        auto latest = m_latest;
-        QPointer<AnalysisPanel> self(this);
-        m_context.pool()->start([latest, id, self, compute = std::move(compute), apply = std::move(apply)]() mutable {
-            if (latest->load() != id)
-                return; // superseded before it started
-            auto result = std::make_shared<Result>(compute());
-            if (latest->load() != id)
-                return;
-            // Delivered through qApp (always alive) and checked there: the panel may be gone.
-            QMetaObject::invokeMethod(
-                qApp,
-                [latest, id, self, result, apply = std::move(apply)]() mutable {
-                    if (!self || latest->load() != id)
-                        return;
-                    Q_ASSERT(QThread::currentThread() == self->thread());
-                    apply(*result);
-                    self->finishJob();
-                },
-                Qt::QueuedConnection);
-        });
+        m_jobs.start([compute = std::move(compute)](const LatestJobContext &) mutable -> std::shared_ptr<const void> {
+            return std::make_shared<const Result>(compute());
+        },
+                     [this, apply = std::move(apply)](std::shared_ptr<const void> result) {
+                         apply(*std::static_pointer_cast<const Result>(result));
+                         finishJob();
+                     });
     }
     // Applies "nothing loaded" at once and drops running jobs.
     void cancelJobs();
+    // The derived capture for the current threshold is still being built: drops running jobs
+    // and shows "computing…" until derivedChanged schedules the panel again.
+    void awaitDerived();
     // The splitter lays out side by side when the panel is wide (docked under the timeline)
     // and stacked when it is tall (docked at the side); `inverse` does the opposite (nested).
     // firstShare = the first widget's share of the space whenever the orientation changes.
@@ -88,9 +79,9 @@ private:
     void setComputing(bool on);
     void finishJob();
 
-    std::shared_ptr<std::atomic<quint64>> m_latest;
-    quint64 m_nextJob = 0;
+    LatestJobRunner<std::shared_ptr<const void>> m_jobs;
     bool m_computing = false;
+    bool m_afterDerived = false; // DerivedUse::Ignores: a threshold changed, recompute once its build is in
     int m_generation = 0;
     QTimer *m_timer;
     struct Adaptive

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/gapblamepanel.h"
 
-#include "gaplens/core/analysis/gpu_busy.h"
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timeformat.h"
@@ -29,55 +28,42 @@ namespace gaplens::ui {
 namespace {
 constexpr int kChartCauses = 6; // the largest causes get a colour each, the rest are "other"
 
-GapBlamePanel::Result computeBlame(std::shared_ptr<const core::TraceSet> trace, core::RankSelection ranks,
-                                   core::TimeWindow window, core::TimeNs threshold)
+// The selection's gaps and totals, read from the derived capture (no merge, no blame here).
+GapBlamePanel::Result computeBlame(std::shared_ptr<const core::DerivedCapture> derived, core::RankSelection ranks,
+                                   core::TimeWindow window)
 {
     GapBlamePanel::Result r;
-    r.trace = trace;
-    r.threshold = threshold;
-    core::GapBlameOptions o;
-    o.minGapNs = threshold;
-    o.window = window;
-    if (!ranks.isAll()) {
-        for (auto rank : ranks.ranks)
-            if (rank < trace->ranks.size())
-                for (auto g : trace->ranks[rank].gpus)
-                    o.gpus.push_back(g);
-        if (o.gpus.empty())
-            return r; // the chosen ranks have no GPU
+    r.trace = derived->sharedTrace();
+    r.derived = derived;
+    r.threshold = derived->minGapNs();
+    for (const core::GapRange &range : derived->gapsIn(ranks, window))
+        for (std::uint32_t i = range.begin; i < range.end; ++i) {
+            const core::GapId id{range.gpu, i};
+            // A GPU shared by two processes also has the other rank's gaps: keep the chosen ranks'.
+            if (!ranks.isAll() && !ranks.includes(derived->gap(id).rank))
+                continue;
+            r.gapIds.push_back(id);
+            r.gaps.push_back(derived->gap(id));
+        }
+    r.overall = derived->totalsOf(r.gapIds);
+    std::map<std::uint32_t, std::vector<core::GapId>> byRank, byGpu;
+    for (std::size_t i = 0; i < r.gaps.size(); ++i) {
+        if (r.gaps[i].rank != core::kNoIndex)
+            byRank[r.gaps[i].rank].push_back(r.gapIds[i]);
+        byGpu[r.gaps[i].gpu].push_back(r.gapIds[i]);
     }
-    auto report = core::blameGaps(*trace, o);
-    // A GPU shared by two processes also has the other rank's gaps: keep the chosen ranks'.
-    if (!ranks.isAll())
-        std::erase_if(report.gaps, [&](const core::GapBlame &g) { return !ranks.includes(g.rank); });
-    r.gaps = std::move(report.gaps);
-    r.overall = core::totalBlame(*trace, r.gaps);
-    std::map<std::uint32_t, std::vector<core::GapBlame>> byRank, byGpu;
-    for (const auto &g : r.gaps) {
-        if (g.rank != core::kNoIndex)
-            byRank[g.rank].push_back(g);
-        byGpu[g.gpu].push_back(g);
-    }
-    for (const auto &[rank, gaps] : byRank)
-        r.perRank.emplace_back(rank, core::totalBlame(*trace, gaps));
-    for (const auto &[gpu, gaps] : byGpu)
-        r.perGpu.emplace_back(gpu, core::totalBlame(*trace, gaps));
-    const std::vector<std::uint32_t> gpus = [&] {
-        if (!o.gpus.empty())
-            return o.gpus;
-        std::vector<std::uint32_t> all(trace->gpus.size());
-        for (std::uint32_t g = 0; g < all.size(); ++g)
-            all[g] = g;
-        return all;
-    }();
-    for (auto g : gpus)
-        r.gpuWindowNs[g] = core::computeGpuBusy(*trace, g, {false, window}).window.duration();
+    for (const auto &[rank, ids] : byRank)
+        r.perRank.emplace_back(rank, derived->totalsOf(ids));
+    for (const auto &[gpu, ids] : byGpu)
+        r.perGpu.emplace_back(gpu, derived->totalsOf(ids));
+    for (const core::GpuIndex g : core::gpusOfRanks(derived->trace(), ranks))
+        r.gpuWindowNs[g.value()] = derived->busyIn(g, window).window.duration();
     return r;
 }
 } // namespace
 
 GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget *parent)
-    : AnalysisPanel(context, view, parent)
+    : AnalysisPanel(context, view, DerivedUse::Reads, parent)
     , m_table(new PanelTable(this))
     , m_chartView(makePanelChartView(this))
     , m_chart(m_chartView->chart())
@@ -142,26 +128,29 @@ void GapBlamePanel::recompute()
         rebuildTable();
         return;
     }
-    run<Result>([trace, ranks = m_context.ranks(), window = m_context.window(), threshold = m_context.gapThreshold()] {
-        return computeBlame(trace, ranks, window, threshold);
-    },
+    const auto derived = m_context.derived();
+    if (!derived) {
+        awaitDerived();
+        return;
+    }
+    run<Result>([derived, ranks = m_context.ranks(), window = m_context.window()] { return computeBlame(derived, ranks, window); },
                 [this](const Result &r) {
                     m_result = r;
                     rebuildTable();
                 });
 }
 
-bool GapBlamePanel::matches(const RowFilter &f, const core::GapBlame &g) const
+bool GapBlamePanel::matches(const RowFilter &f, std::size_t gap) const
 {
+    const core::GapBlame &g = m_result.gaps[gap];
     if (f.split == SplitBy::Rank && g.rank != f.id)
         return false;
     if (f.split == SplitBy::Gpu && g.gpu != f.id)
         return false;
     if (GroupBy(m_groupBy->currentIndex()) == GroupBy::Cause)
         return g.cause == f.bucket.cause && (g.cause != core::GapCause::ApiCall || g.apiName == f.bucket.name);
-    const auto &t = *m_result.trace;
-    const std::string key = g.phaseStack.empty() ? std::string(core::kNoPhaseLabel) : t.str(t.nvtxGroup(g.phase()));
-    return key == f.bucket.key;
+    const auto &d = *m_result.derived;
+    return d.phaseKeys()[d.phaseKeyOf(m_result.gapIds[gap]).value()] == f.bucket.key;
 }
 
 void GapBlamePanel::rebuildTable()
@@ -299,23 +288,25 @@ std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int directio
         return std::nullopt;
     const RowFilter &f = m_filters[std::size_t(sourceRow)];
     // The row's gaps in time order (display time, so aligned ranks step left to right).
-    std::vector<const core::GapBlame *> gaps;
-    for (const auto &g : m_result.gaps)
-        if (matches(f, g))
-            gaps.push_back(&g);
+    std::vector<std::size_t> gaps;
+    for (std::size_t i = 0; i < m_result.gaps.size(); ++i)
+        if (matches(f, i))
+            gaps.push_back(i);
     if (gaps.empty())
         return std::nullopt;
-    std::stable_sort(gaps.begin(), gaps.end(), [](const core::GapBlame *a, const core::GapBlame *b) {
-        return a->gap.start < b->gap.start;
-    });
+    std::stable_sort(gaps.begin(), gaps.end(),
+                     [this](std::size_t a, std::size_t b) { return m_result.gaps[a].gap.start < m_result.gaps[b].gap.start; });
     if (sourceRow != m_stepRow) {
         m_stepRow = sourceRow;
         m_stepIndex = direction < 0 ? int(gaps.size()) - 1 : 0;
     } else {
         m_stepIndex = (m_stepIndex + direction + int(gaps.size())) % int(gaps.size());
     }
-    const core::GapBlame &g = *gaps[std::size_t(m_stepIndex)];
-    if (m_view)
+    const std::size_t shown = gaps[std::size_t(m_stepIndex)];
+    const core::GapBlame &g = m_result.gaps[shown];
+    // By id when the timeline shows the same derived capture, else by time (it may be at
+    // another threshold for a moment).
+    if (m_view && !m_view->showGap(*m_result.derived, m_result.gapIds[shown]))
         m_view->showGap(g.gpu, g.gap);
     m_prev->setEnabled(gaps.size() > 1);
     m_next->setEnabled(gaps.size() > 1);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "ui/panels/analysispanel.h"
 
@@ -32,8 +33,10 @@ public:
     struct Result
     {
         std::shared_ptr<const core::TraceSet> trace;
+        std::shared_ptr<const core::DerivedCapture> derived; // what the gaps were read from
         core::TimeNs threshold = 0;
         std::vector<core::GapBlame> gaps; // of the selected ranks, ordered by (gpu, start)
+        std::vector<core::GapId> gapIds;  // gaps[i]'s id in `derived`
         core::BlameTotals overall;
         std::vector<std::pair<std::uint32_t, core::BlameTotals>> perRank; // ascending rank index
         std::vector<std::pair<std::uint32_t, core::BlameTotals>> perGpu;  // ascending GPU index
@@ -61,7 +64,8 @@ private:
         std::uint32_t id = core::kNoIndex; // rank or GPU index
         core::BlameBucket bucket;
     };
-    bool matches(const RowFilter &f, const core::GapBlame &g) const;
+    // Whether m_result.gaps[gap] belongs to the table row f.
+    bool matches(const RowFilter &f, std::size_t gap) const;
     void rebuildTable();
     void rebuildChart();
 

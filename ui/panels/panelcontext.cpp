@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/panelcontext.h"
 
+#include "ui/loading/derivedcapturecontroller.h"
 #include "ui/timeline/timeformat.h"
 
 #include <QStringList>
@@ -11,9 +12,36 @@ namespace gaplens::ui {
 
 PanelContext::PanelContext(QObject *parent)
     : QObject(parent)
+    , m_ownSource(new DerivedCaptureController(this))
+    , m_source(nullptr)
 {
     // Two cores are common on the machines this runs on: one job per core, latest wins.
     m_pool.setMaxThreadCount(2);
+    useDerivedSource(m_ownSource);
+}
+
+void PanelContext::useDerivedSource(DerivedCaptureController *source)
+{
+    if (!source)
+        source = m_ownSource;
+    if (source == m_source)
+        return;
+    if (m_source)
+        disconnect(m_source, nullptr, this, nullptr);
+    m_source = source;
+    connect(m_source, &DerivedCaptureController::derivedChanged, this, &PanelContext::derivedChanged);
+    if (m_source == m_ownSource) {
+        m_ownSource->setGapThreshold(m_gapThreshold);
+        if (m_data && m_ownSource->trace() != m_data->trace)
+            m_ownSource->setTrace(m_data->trace, m_data->derived);
+    }
+    emit derivedChanged();
+}
+
+std::shared_ptr<const core::DerivedCapture> PanelContext::derived() const
+{
+    const auto &d = m_source->derived();
+    return d && m_data && d->sharedTrace() == m_data->trace && d->minGapNs() == m_gapThreshold ? d : nullptr;
 }
 
 PanelContext::~PanelContext()
@@ -26,6 +54,9 @@ void PanelContext::setData(std::shared_ptr<const TimelineData> data)
     m_data = std::move(data);
     m_ranks = {};
     m_window.reset();
+    // A shared source has the capture already when the timeline got it first.
+    if (m_source->trace() != trace())
+        m_source->setTrace(trace(), m_data ? m_data->derived : nullptr);
     emit dataChanged();
 }
 
@@ -57,6 +88,8 @@ void PanelContext::setGapThreshold(core::TimeNs ns)
     if (ns <= 0 || ns == m_gapThreshold)
         return;
     m_gapThreshold = ns;
+    if (m_source == m_ownSource)
+        m_ownSource->setGapThreshold(ns); // a shared source follows the timeline's threshold
     emit gapThresholdChanged();
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/selection.h"
 #include "ui/timeline/timelinedata.h"
 
@@ -12,9 +13,12 @@
 
 namespace gaplens::ui {
 
+class DerivedCaptureController;
+
 // What every side panel works on: the loaded capture, the chosen ranks (empty = all), the
 // time window (the timeline's ruler selection, absolute ns; none = whole capture) and the
-// idle-gap threshold (the toolbar's, shared with the timeline). Owns the worker pool the
+// idle-gap threshold (the toolbar's, shared with the timeline), and the derived capture the
+// timeline shows (gaps, blame, busy time: read, never recomputed). Owns the worker pool the
 // panels compute on, so no job outlives the panels' data.
 class PanelContext : public QObject
 {
@@ -28,6 +32,14 @@ public:
     void setData(std::shared_ptr<const TimelineData> data);
     const std::shared_ptr<const TimelineData> &data() const { return m_data; }
     std::shared_ptr<const core::TraceSet> trace() const { return m_data ? m_data->trace : nullptr; }
+
+    // Reads the derived capture from `source` (the timeline's: the first panel made with a
+    // view shares it) instead of building its own. The context does not own it.
+    void useDerivedSource(DerivedCaptureController *source);
+    DerivedCaptureController *derivedSource() const { return m_source; }
+    // The derived capture of the current capture at the current threshold; null while it is
+    // being built (derivedChanged follows).
+    std::shared_ptr<const core::DerivedCapture> derived() const;
 
     // Rank indices (into TraceSet::ranks), sorted; empty = all ranks.
     void setRanks(std::vector<std::uint32_t> ranks);
@@ -46,6 +58,8 @@ signals:
     // Ranks or window changed.
     void scopeChanged();
     void gapThresholdChanged();
+    // derived() may have changed.
+    void derivedChanged();
 
 private:
     std::shared_ptr<const TimelineData> m_data;
@@ -53,6 +67,8 @@ private:
     core::TimeWindow m_window;
     core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;
     QThreadPool m_pool;
+    DerivedCaptureController *m_ownSource;
+    DerivedCaptureController *m_source; // m_ownSource unless shared
 };
 
 } // namespace gaplens::ui

@@ -56,7 +56,7 @@ std::uint32_t firstIteration(const core::PaceReport &pace)
 } // namespace
 
 RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget *parent)
-    : AnalysisPanel(context, view, parent)
+    : AnalysisPanel(context, view, DerivedUse::Ignores, parent)
     , m_range(new QComboBox(this))
     , m_gpu(new QCheckBox(QStringLiteral("GPU-projected"), this))
     , m_verdict(new QLabel(this))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/summarypanel.h"
 
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/util/units.h"
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timelineview.h"
@@ -42,7 +43,7 @@ PanelCell copyCell(const core::CopyTotals &t)
 } // namespace
 
 SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *parent)
-    : AnalysisPanel(context, view, parent)
+    : AnalysisPanel(context, view, DerivedUse::Reads, parent)
     , m_findings(new QListWidget(this))
     , m_table(new PanelTable(this))
 {
@@ -74,11 +75,17 @@ void SummaryPanel::recompute()
         apply({}, nullptr);
         return;
     }
+    const auto derived = m_context.derived();
+    if (!derived) {
+        awaitDerived();
+        return;
+    }
     core::CaptureSummaryOptions options;
     options.ranks = m_context.ranks();
     options.window = m_context.window();
     options.minGapNs = m_context.gapThreshold();
-    run<core::CaptureSummary>([trace, options] { return core::summarizeCapture(*trace, options); },
+    // Busy time, gaps and blame are read from the derived capture the timeline shows.
+    run<core::CaptureSummary>([derived, options] { return core::summarizeCapture(*derived, options); },
                               [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
 }
 

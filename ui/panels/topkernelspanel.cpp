@@ -43,7 +43,7 @@ Unit unitFor(double maxNs)
 } // namespace
 
 TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWidget *parent)
-    : AnalysisPanel(context, view, parent)
+    : AnalysisPanel(context, view, DerivedUse::Ignores, parent)
     , m_table(new PanelTable(this))
     , m_chartView(makePanelChartView(this))
     , m_chart(m_chartView->chart())

@@ -10,6 +10,7 @@
 #include "ui/compare/comparisonmodel.h"
 #include "ui/compare/compareview.h"
 #include "ui/export/viewexporter.h"
+#include "ui/loading/derivedcapturecontroller.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
@@ -102,6 +103,17 @@ QByteArray pngBytes(const QImage &image)
     return bytes;
 }
 
+// The capture's derived capture at the report's threshold: the one it was loaded with when
+// that is the threshold, else built once here (sharing its busy lanes and fold indexes).
+std::shared_ptr<const core::DerivedCapture> derivedAt(const TimelineData &data, TimeNs minGapNs)
+{
+    if (data.derived && data.derived->minGapNs() == minGapNs && !data.derived->options().includeCopies)
+        return data.derived;
+    core::DerivedOptions options;
+    options.minGapNs = minGapNs;
+    return core::DerivedCapture::build(data.trace, options, nullptr, data.derived.get());
+}
+
 } // namespace
 
 ReportBuilder::ReportBuilder(Request request)
@@ -114,6 +126,8 @@ void ReportBuilder::build()
     m_images.clear();
     if (!m_request.capture || !m_request.capture->trace)
         return;
+    m_derived = derivedAt(*m_request.capture, m_request.minGapNs);
+    m_afterDerived = isComparison() && m_request.after->trace ? derivedAt(*m_request.after, m_request.minGapNs) : nullptr;
     if (isComparison())
         buildComparison();
     else
@@ -137,7 +151,7 @@ void ReportBuilder::buildCapture()
     so.minGapNs = m_request.minGapNs;
     if (!m_request.stepRange.isEmpty())
         so.stepRange = m_request.stepRange.toStdString();
-    m_summary = core::summarizeCapture(t, so);
+    m_summary = core::summarizeCapture(*m_derived, so);
     m_stepRange = QString::fromStdString(m_summary.stepRange);
 
     const auto kernels = core::summarizeKernels(t);
@@ -146,37 +160,33 @@ void ReportBuilder::buildCapture()
         const auto &r = kernels.rows[i];
         m_kernels.push_back({QString::fromStdString(t.str(r.name)), r.stats.count, double(r.stats.totalNs), r.stats.avgNs, r.percent});
     }
-    core::GapBlameOptions bo;
-    bo.minGapNs = m_request.minGapNs;
-    const auto blame = core::blameGaps(t, bo);
+    const core::BlameTotals &blame = m_derived->overallTotals();
     m_byCause.clear();
     m_byPhase.clear();
-    for (const auto &b : blame.overall.byCause)
+    for (const auto &b : blame.byCause)
         m_byCause.push_back({QString::fromStdString(b.key), b.count, double(b.totalNs)});
-    for (const auto &b : blame.overall.byPhase)
+    for (const auto &b : blame.byPhase)
         m_byPhase.push_back({QString::fromStdString(b.key), b.count, double(b.totalNs)});
-    m_gapCount = blame.overall.gapCount;
-    m_gapNs = double(blame.overall.totalGapNs);
+    m_gapCount = blame.gapCount;
+    m_gapNs = double(blame.totalGapNs);
 }
 
 void ReportBuilder::buildComparison()
 {
-    const auto &b = *m_request.capture->trace;
-    const auto &a = *m_request.after->trace;
     m_comparison = m_request.comparison;
     if (!m_comparison) {
         core::CompareOptions options;
         options.rangeName = m_request.stepRange.toStdString();
         options.minGapNs = m_request.minGapNs;
-        m_comparison = std::make_shared<const core::Comparison>(core::compareTraces(b, a, options));
+        m_comparison = std::make_shared<const core::Comparison>(core::compareTraces(*m_derived, *m_afterDerived, options));
     }
     m_stepRange = QString::fromStdString(m_comparison->stepRange);
     core::CaptureSummaryOptions so;
     so.minGapNs = m_request.minGapNs;
     if (!m_stepRange.isEmpty())
         so.stepRange = m_stepRange.toStdString();
-    m_summary = core::summarizeCapture(b, so);
-    m_afterSummary = core::summarizeCapture(a, so);
+    m_summary = core::summarizeCapture(*m_derived, so);
+    m_afterSummary = core::summarizeCapture(*m_afterDerived, so);
 }
 
 QImage ReportBuilder::paceChart() const
@@ -255,23 +265,26 @@ QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> 
 {
     TimelineView source;
     source.setAttribute(Qt::WA_DontShowOnScreen);
+    // The gaps drawn are the report's (its tables' derived capture), not built again.
+    auto *derived = source.model()->derivedSource();
+    derived->setGapThreshold(m_request.minGapNs);
+    derived->setTrace(data->trace, data == m_request.after ? m_afterDerived : m_derived);
     source.setData(data);
-    source.model()->setGapThreshold(m_request.minGapNs);
     std::optional<core::TimeRange> window;
     if (range) {
         window = core::TimeRange{source.model()->origin() + range->start, source.model()->origin() + range->end};
     } else if (!m_stepRange.isEmpty()) {
         // Steps 2..4 (step 1 is often warm-up), both captures aligned on step 2 with the
         // before capture's duration, so the two pictures share one scale.
-        const auto &t = *data->trace;
-        const auto first = CompareView::nvtxOccurrenceStart(t, m_stepRange, alignOccurrence);
+        const auto steps = source.model()->stepTable(m_stepRange);
+        const auto first = CompareView::anchorOf(*steps, alignOccurrence);
         if (first && source.model()->alignOnNvtx(m_stepRange, alignOccurrence)) {
-            const auto &ref = *m_request.capture->trace;
-            const auto refStart = CompareView::nvtxOccurrenceStart(ref, m_stepRange, alignOccurrence);
-            const auto refEnd = CompareView::nvtxOccurrenceStart(ref, m_stepRange, alignOccurrence + 3);
+            const auto refSteps = m_derived->stepTable(m_stepRange.toStdString());
+            const auto refStart = CompareView::anchorOf(*refSteps, alignOccurrence);
+            const auto refEnd = CompareView::anchorOf(*refSteps, alignOccurrence + 3);
             TimeNs length = refStart && refEnd ? *refEnd - *refStart : 0;
             if (length <= 0) {
-                const auto end = CompareView::nvtxOccurrenceStart(t, m_stepRange, alignOccurrence + 3);
+                const auto end = CompareView::anchorOf(*steps, alignOccurrence + 3);
                 length = end ? *end - *first : source.model()->displaySpan().end - *first;
             }
             const TimeNs margin = length / 40;

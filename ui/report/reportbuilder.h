@@ -64,6 +64,8 @@ private:
                            const QString &title, int alignOccurrence) const;
 
     Request m_request;
+    // Each capture's derived capture at the request's threshold: every table and picture reads it.
+    std::shared_ptr<const core::DerivedCapture> m_derived, m_afterDerived;
     std::shared_ptr<const core::Comparison> m_comparison;
     core::CaptureSummary m_summary, m_afterSummary;
     QString m_stepRange;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timelinemodel.h"
 
+#include "ui/loading/derivedcapturecontroller.h"
 #include "ui/timeline/colors.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
 
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QThread>
 
 #include <algorithm>
@@ -17,12 +19,34 @@ using core::TimeNs;
 
 TimelineModel::TimelineModel(QObject *parent)
     : QObject(parent)
-    , m_worker(new TimelineWorker(this))
+    , m_ownSource(new DerivedCaptureController(this))
+    , m_source(nullptr)
 {
-    connect(m_worker, &TimelineWorker::derived, this, &TimelineModel::applyDerived);
+    setDerivedSource(m_ownSource);
 }
 
 TimelineModel::~TimelineModel() = default;
+
+void TimelineModel::setDerivedSource(DerivedCaptureController *source)
+{
+    if (!source)
+        source = m_ownSource;
+    if (source == m_source)
+        return;
+    if (m_source)
+        disconnect(m_source, nullptr, this, nullptr);
+    m_source = source;
+    connect(m_source, &DerivedCaptureController::derivedChanged, this, &TimelineModel::onDerivedChanged);
+    connect(m_source, &DerivedCaptureController::gapThresholdChanged, this, &TimelineModel::gapThresholdChanged);
+}
+
+const std::shared_ptr<const core::DerivedCapture> &TimelineModel::derived() const
+{
+    // What the source shows belongs to this model's data only if it is over the same trace.
+    static const std::shared_ptr<const core::DerivedCapture> kNone;
+    const auto &d = m_source->derived();
+    return d && m_data && d->sharedTrace() == m_data->trace ? d : kNone;
+}
 
 void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
 {
@@ -36,12 +60,13 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
     m_gapHighlight.clear();
-    m_derived.reset();
     m_offsets.assign(trace() ? trace()->ranks.size() : 0, 0);
     recomputeSpan();
     rebuildRows();
-    // Last: the rows are drawable now, the gaps follow from the worker.
-    requestGaps();
+    // Last: the rows are drawable now, the gaps follow from the controller's build.
+    // A shared source may have this capture already (set by the panels' context).
+    if (const auto captured = m_data ? m_data->trace : nullptr; m_source->trace() != captured)
+        m_source->setTrace(captured, m_data ? m_data->derived : nullptr);
     emit dataChanged();
 }
 
@@ -74,19 +99,20 @@ void TimelineModel::rebuildRows()
 {
     m_rows.clear();
     int y = 0;
-    auto add = [&](TimelineRow row, int height) {
+    auto add = [&](TimelineRow row) {
+        const RowKindDescriptor &kind = describe(row);
         row.y = y;
-        row.height = height;
-        y += height;
+        row.height = kind.height;
+        row.indent = kind.indent;
+        y += row.height;
         m_rows.push_back(std::move(row));
     };
     // One row per nesting level of a copy, NVTX or API track; the label on the first.
     auto addLevels = [&](TimelineRow row, std::size_t levelCount, const QString &label) {
-        row.indent = 1;
         for (std::uint32_t d = 0; d < levelCount; ++d) {
             row.level = d;
             row.label = d == 0 ? label : QString();
-            add(row, kLevelHeight);
+            add(row);
         }
     };
     const auto *t = trace();
@@ -103,7 +129,7 @@ void TimelineModel::rebuildRows()
                 label += QStringLiteral(" · ") + QString::fromStdString(rank.host);
             label += QStringLiteral(" · pid %1").arg(rank.pid);
             header.label = label;
-            add(header, kHeaderHeight);
+            add(header);
             if (isRankCollapsed(r))
                 continue;
             for (auto g : rank.gpus) {
@@ -113,7 +139,6 @@ void TimelineModel::rebuildRows()
                 merged.kind = RowKind::MergedKernels;
                 merged.rank = r;
                 merged.gpu = g;
-                merged.indent = 1;
                 std::uint32_t streamsOfRank = 0;
                 for (const auto &s : gpu.streams)
                     if (s.rank == r || gpu.ranks.size() <= 1)
@@ -124,7 +149,7 @@ void TimelineModel::rebuildRows()
                 if (!gpu.name.empty())
                     merged.label += QStringLiteral(" · ") + QString::fromStdString(gpu.name);
                 merged.label += QStringLiteral(" · kernels");
-                add(merged, kLaneHeight);
+                add(merged);
                 if (expanded) {
                     for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                         const auto &stream = gpu.streams[s];
@@ -135,9 +160,8 @@ void TimelineModel::rebuildRows()
                         row.rank = r;
                         row.gpu = g;
                         row.stream = s;
-                        row.indent = 2;
                         row.label = QStringLiteral("stream %1").arg(stream.streamId);
-                        add(row, kLaneHeight);
+                        add(row);
                     }
                 }
                 TimelineRow copies;
@@ -175,46 +199,21 @@ int TimelineModel::rowAt(int y) const
 
 int TimelineModel::findRow(RowKind kind, std::uint32_t a, std::uint32_t level, std::uint32_t rank) const
 {
+    const RowKindDescriptor &descriptor = describe(kind);
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto &r = m_rows[i];
-        if (r.kind != kind || (rank != core::kNoIndex && r.rank != rank))
-            continue;
-        switch (kind) {
-        case RowKind::RankHeader:
-            if (r.rank == a)
-                return i;
-            break;
-        case RowKind::MergedKernels:
-            if (r.gpu == a)
-                return i;
-            break;
-        case RowKind::StreamKernels:
-            if (r.stream == a && r.gpu == level)
-                return i;
-            break;
-        case RowKind::Copies:
-            if (r.gpu == a && r.level == level)
-                return i;
-            break;
-        case RowKind::Nvtx:
-        case RowKind::Api:
-            if (r.thread == a && r.level == level)
-                return i;
-            break;
-        }
+        if (r.kind == kind && (rank == core::kNoIndex || r.rank == rank) && descriptor.isRow(r, a, level))
+            return i;
     }
     return -1;
 }
 
 void TimelineModel::toggleRow(int row)
 {
-    if (row < 0 || row >= int(m_rows.size()))
+    if (row < 0 || row >= int(m_rows.size()) || !m_rows[row].expandable)
         return;
     const auto r = m_rows[row];
-    if (r.kind == RowKind::RankHeader)
-        setRankCollapsed(r.rank, !isRankCollapsed(r.rank));
-    else if (r.kind == RowKind::MergedKernels && r.expandable)
-        setStreamsExpanded(r.rank, r.gpu, !r.expanded);
+    describe(r).toggle(*this, r);
 }
 
 void TimelineModel::setRankCollapsed(std::uint32_t rank, bool collapsed)
@@ -237,58 +236,49 @@ void TimelineModel::setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bo
 
 void TimelineModel::setGapThreshold(TimeNs ns)
 {
-    ns = std::max<TimeNs>(1, ns);
-    if (ns == m_gapThreshold)
-        return;
-    m_gapThreshold = ns;
-    emit gapThresholdChanged(ns);
-    requestGaps();
+    m_source->setGapThreshold(ns); // emits gapThresholdChanged through us, then builds
+}
+
+TimeNs TimelineModel::gapThreshold() const
+{
+    return m_source->gapThreshold();
 }
 
 const TimelineModel::GpuGapList &TimelineModel::gaps(std::uint32_t gpu) const
 {
     static const GpuGapList kNone;
-    return m_derived && gpu < m_derived->gaps.size() ? m_derived->gaps[gpu] : kNone;
+    const auto &d = derived();
+    return d && gpu < d->gpuCount() ? d->gaps(core::GpuIndex(gpu)) : kNone;
 }
 
 bool TimelineModel::gapsReady() const
 {
-    return m_derived && m_derived->data == m_data && m_derived->threshold == m_gapThreshold;
+    return derived() && m_source->isReady();
 }
 
 int TimelineModel::gapIndexOf(std::uint32_t gpu, core::TimeRange range) const
 {
-    const auto &list = gaps(gpu);
-    const auto it = std::lower_bound(list.start.begin(), list.start.end(), range.start);
-    if (it == list.start.end() || *it != range.start)
+    const auto &d = derived();
+    if (!d)
         return -1;
-    const auto i = int(it - list.start.begin());
-    return list.end[i] == range.end ? i : -1;
+    const auto id = d->findGap(core::GpuIndex(gpu), range);
+    return id ? int(id->ordinal) : -1;
 }
 
-void TimelineModel::requestGaps()
-{
-    // Blaming every gap of a big capture takes a second: never on the GUI thread.
-    if (!trace() || gapsReady())
-        m_worker->cancel(); // nothing to compute, or back at the threshold shown
-    else
-        m_worker->start(m_data, m_gapThreshold);
-}
-
-void TimelineModel::applyDerived(std::shared_ptr<const TimelineDerived> derived)
+void TimelineModel::onDerivedChanged()
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!derived || derived == m_derived || derived->data != m_data || derived->threshold != m_gapThreshold)
-        return; // already shown (waitForGaps applied it), or for an earlier request
-    m_derived = std::move(derived);
+    if (!derived())
+        return; // another capture's (a shared source moved on)
     recomputeGapHighlight();
     emit gapsChanged();
 }
 
 bool TimelineModel::waitForGaps()
 {
-    if (!gapsReady() && trace())
-        applyDerived(m_worker->wait());
+    if (!trace())
+        return false;
+    m_source->waitUntilReady();
     return gapsReady();
 }
 
@@ -345,41 +335,31 @@ void TimelineModel::alignAbsolute()
     emit alignmentChanged();
 }
 
+std::shared_ptr<const core::StepTable> TimelineModel::stepTable(const QString &name) const
+{
+    const auto *t = trace();
+    if (!t)
+        return nullptr;
+    if (const auto &d = derived())
+        return d->stepTable(name.toStdString()); // memoized, shared across thresholds
+    // Before the derived capture arrives: the same table, computed once here.
+    return std::make_shared<const core::StepTable>(core::computeStepTable(*t, t->strings.find(name.toStdString())));
+}
+
 bool TimelineModel::alignOnNvtx(const QString &name, int occurrence)
 {
     const auto *t = trace();
-    if (!t || occurrence < 1)
+    if (!t || occurrence < 1 || t->strings.find(name.toStdString()) == core::kEmptyString)
         return false;
-    const core::StringId id = t->strings.find(name.toStdString());
-    if (id == core::kEmptyString)
+    const auto steps = stepTable(name);
+    const auto first = steps->firstRankOccurrence(std::size_t(occurrence));
+    if (!first)
         return false;
-    std::vector<TimeNs> anchor(t->ranks.size(), std::numeric_limits<TimeNs>::min());
-    bool any = false;
+    // The first rank having it is the reference; ranks with fewer occurrences keep offset 0.
     for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
-        // Occurrences over all threads of the rank, in start order.
-        std::vector<TimeNs> starts;
-        for (auto th : t->ranks[r].threads) {
-            const auto &n = t->threads[th].nvtx;
-            for (std::size_t i = 0; i < n.size(); ++i)
-                if (n.name[i] == id)
-                    starts.push_back(n.start[i]);
-        }
-        if (int(starts.size()) < occurrence)
-            continue;
-        std::nth_element(starts.begin(), starts.begin() + (occurrence - 1), starts.end());
-        anchor[r] = starts[occurrence - 1];
-        any = true;
+        const auto start = steps->occurrenceStart(core::RankIndex(r), std::size_t(occurrence));
+        m_offsets[r] = start ? first->start - *start : 0;
     }
-    if (!any)
-        return false;
-    TimeNs reference = 0;
-    for (auto a : anchor)
-        if (a != std::numeric_limits<TimeNs>::min()) {
-            reference = a;
-            break;
-        }
-    for (std::uint32_t r = 0; r < anchor.size(); ++r)
-        m_offsets[r] = anchor[r] == std::numeric_limits<TimeNs>::min() ? 0 : reference - anchor[r];
     recomputeSpan();
     emit alignmentChanged();
     return true;
@@ -393,32 +373,20 @@ core::RowView TimelineModel::streamView(std::uint32_t gpu, std::uint32_t stream)
 
 core::RowView TimelineModel::gapView(std::uint32_t gpu) const
 {
-    const auto &list = gaps(gpu);
-    return core::RowView{list.start, list.end, {}};
+    return gaps(gpu).row();
+}
+
+core::RowView TimelineModel::busyView(std::uint32_t gpu) const
+{
+    // The busy lanes come with the gaps; until then the row has no intervals of its own.
+    const auto &d = derived();
+    return d && gpu < d->gpuCount() ? d->busy(core::GpuIndex(gpu)).row() : core::RowView{};
 }
 
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 {
-    if (!m_derived || !m_derived->folds)
-        return nullptr;
-    const auto &folds = *m_derived->folds;
-    auto at = [](const std::vector<std::vector<core::FoldIndex>> &rows, std::uint32_t a, std::uint32_t b) -> const core::FoldIndex * {
-        return a < rows.size() && b < rows[a].size() ? &rows[a][b] : nullptr;
-    };
-    switch (row.kind) {
-    case RowKind::StreamKernels:
-        return at(folds.streams, row.gpu, row.stream);
-    case RowKind::Copies:
-        return at(folds.copies, row.gpu, row.level);
-    case RowKind::Nvtx:
-        return at(folds.nvtx, row.thread, row.level);
-    case RowKind::Api:
-        return at(folds.api, row.thread, row.level);
-    case RowKind::RankHeader:
-    case RowKind::MergedKernels:
-        break;
-    }
-    return nullptr;
+    const auto &d = derived();
+    return d && d->foldIndex() ? describe(row).foldIndex(*d->foldIndex(), row) : nullptr;
 }
 
 void TimelineModel::rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
@@ -438,33 +406,7 @@ void TimelineModel::streamDrawList(std::uint32_t gpu, std::uint32_t stream, cons
 
 core::RowView TimelineModel::rowView(const TimelineRow &row) const
 {
-    const auto *t = trace();
-    switch (row.kind) {
-    case RowKind::RankHeader:
-        return {};
-    case RowKind::MergedKernels: {
-        // The busy lanes come with the gaps; until then the row has no intervals of its own.
-        if (!m_derived || !m_derived->busy || row.gpu >= m_derived->busy->gpus.size())
-            return {};
-        const auto &lane = m_derived->busy->gpus[row.gpu];
-        return core::RowView{lane.start, lane.end, {}};
-    }
-    case RowKind::StreamKernels:
-        return streamView(row.gpu, row.stream);
-    case RowKind::Copies: {
-        const auto &c = t->gpus[row.gpu].copies;
-        return core::RowView{c.start, c.end, c.nesting.level(row.level)};
-    }
-    case RowKind::Nvtx: {
-        const auto &n = t->threads[row.thread].nvtx;
-        return core::RowView{n.start, n.end, n.nesting.level(row.level)};
-    }
-    case RowKind::Api: {
-        const auto &a = t->threads[row.thread].api;
-        return core::RowView{a.start, a.end, a.nesting.level(row.level)};
-    }
-    }
-    return {};
+    return describe(row).events(*this, row);
 }
 
 void TimelineModel::setFindPattern(const QString &pattern, bool regex)
@@ -505,19 +447,16 @@ void TimelineModel::setFindName(core::StringId name)
     emit findPatternChanged();
 }
 
-QString TimelineModel::gapCauseKey(const core::GapBlame &blame) const
+QString TimelineModel::gapCauseKey(std::uint32_t gpu, std::uint32_t gap) const
 {
-    if (blame.cause == core::GapCause::ApiCall && blame.apiName != core::kEmptyString)
-        return str(blame.apiName);
-    return QString::fromLatin1(core::gapCauseLabel(blame.cause));
+    const auto &d = derived();
+    return d ? QString::fromStdString(d->causeKeys()[d->causeKeyOf(gapId(gpu, gap)).value()]) : QString();
 }
 
-QString TimelineModel::gapPhaseKey(const core::GapBlame &blame) const
+QString TimelineModel::gapPhaseKey(std::uint32_t gpu, std::uint32_t gap) const
 {
-    const auto *t = trace();
-    if (!t || blame.phaseStack.empty())
-        return QString::fromLatin1(core::kNoPhaseLabel);
-    return str(t->nvtxGroup(blame.phase()));
+    const auto &d = derived();
+    return d ? QString::fromStdString(d->phaseKeys()[d->phaseKeyOf(gapId(gpu, gap)).value()]) : QString();
 }
 
 int TimelineModel::setGapHighlight(GapHighlight kind, const QString &key)
@@ -535,18 +474,20 @@ int TimelineModel::setGapHighlight(GapHighlight kind, const QString &key)
 void TimelineModel::recomputeGapHighlight()
 {
     m_gapHighlight.clear();
-    if (m_gapHighlightKind == GapHighlight::None)
+    const auto &d = derived();
+    if (m_gapHighlightKind == GapHighlight::None || !d)
         return;
-    if (!m_derived)
-        return;
-    m_gapHighlight.resize(m_derived->gaps.size());
-    for (std::size_t g = 0; g < m_derived->gaps.size(); ++g) {
-        const auto &blame = m_derived->gaps[g].blame;
-        m_gapHighlight[g].resize(blame.size());
-        for (std::size_t i = 0; i < blame.size(); ++i) {
-            const QString k = m_gapHighlightKind == GapHighlight::Cause ? gapCauseKey(blame[i]) : gapPhaseKey(blame[i]);
-            m_gapHighlight[g][i] = k == m_gapHighlightKey;
-        }
+    // Compared as core's key indices: one string lookup, then integers per gap.
+    const bool byCause = m_gapHighlightKind == GapHighlight::Cause;
+    const std::string key = m_gapHighlightKey.toStdString();
+    const core::BlameKeyIndex wanted = byCause ? d->findCauseKey(key) : d->findPhaseKey(key);
+    m_gapHighlight.resize(d->gpuCount());
+    for (std::uint32_t g = 0; g < d->gpuCount(); ++g) {
+        const auto &table = d->gaps(core::GpuIndex(g));
+        const auto &keys = byCause ? table.causeKey : table.phaseKey;
+        m_gapHighlight[g].resize(table.size());
+        for (std::size_t i = 0; i < table.size(); ++i)
+            m_gapHighlight[g][i] = wanted.isValid() && keys[i] == wanted;
     }
 }
 
@@ -559,23 +500,25 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     m_expandedStreams = other.m_expandedStreams;
     m_findMatch = other.m_findMatch;
     recomputeSpan();
-    const bool thresholdChanged = m_gapThreshold != other.m_gapThreshold;
-    m_gapThreshold = other.m_gapThreshold;
-    // Share the other model's gaps (an export's hidden view must show what the screen shows)
-    // rather than computing them again; wait for them if they are still being computed.
-    const auto shared = other.gapsReady() ? other.m_derived : other.m_worker->wait();
-    if (shared && shared->data == m_data && shared->threshold == m_gapThreshold) {
-        m_worker->cancel();
-        m_derived = shared;
-    } else {
-        requestGaps();
-    }
     m_gapHighlightKind = other.m_gapHighlightKind;
     m_gapHighlightKey = other.m_gapHighlightKey;
+    // Share the other model's derived capture (an export's hidden view must show what the
+    // screen shows) rather than building it again; wait for it if it is still being built.
+    const bool thresholdChanged = gapThreshold() != other.gapThreshold();
+    QSignalBlocker blocker(this); // one round of signals below, as before
+    other.m_source->waitUntilReady();
+    if (m_source != other.m_source) {
+        if (other.m_source->isReady())
+            m_source->adopt(other.m_source->derived());
+        else
+            m_source->setGapThreshold(other.gapThreshold());
+    }
     recomputeGapHighlight();
     rebuildRows();
+    blocker.unblock();
+    emit rowsChanged();
     if (thresholdChanged)
-        emit gapThresholdChanged(m_gapThreshold);
+        emit gapThresholdChanged(gapThreshold());
     emit gapsChanged();
     emit alignmentChanged();
     emit findPatternChanged();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/view/lod.h"
+#include "ui/timeline/rowkinds.h"
 #include "ui/timeline/timelinedata.h"
-#include "ui/timeline/timelineworker.h"
 
 #include <QColor>
 #include <QObject>
@@ -15,37 +16,16 @@
 
 namespace gaplens::ui {
 
-enum class RowKind {
-    RankHeader,    // "Rank 0 · host · pid": click collapses the rank
-    MergedKernels, // union of a GPU's streams; idle-gap bands; click expands the streams
-    StreamKernels, // one stream's kernels
-    Copies,        // copies + memsets of a GPU, one row per nesting level
-    Nvtx,          // NVTX ranges of a thread, one row per depth
-    Api,           // CUDA API calls of a thread, one row per depth
-};
-
-struct TimelineRow
-{
-    RowKind kind = RowKind::RankHeader;
-    std::uint32_t rank = core::kNoIndex; // index into TraceSet::ranks
-    std::uint32_t gpu = core::kNoIndex;
-    std::uint32_t stream = core::kNoIndex; // index into Gpu::streams
-    std::uint32_t thread = core::kNoIndex;
-    std::uint32_t level = 0; // nesting depth for Copies / Nvtx / Api
-    int y = 0;
-    int height = 0;
-    int indent = 0;
-    bool expandable = false;
-    bool expanded = false;
-    QString label;
-};
+class DerivedCaptureController;
 
 // The rows of the timeline for one loaded capture, their layout, the per-rank time offsets
 // (alignment) and the idle gaps at the current threshold. Owned by the GUI thread.
 // Display time of an event = its absolute time + rankOffset(rank).
 // Rows are ready as soon as setData returns; the GPUs' busy lanes, the blamed gaps and the
-// rows' fold indexes are computed on a worker thread (TimelineWorker) and arrive later
-// (gapsChanged), so the kernels are drawn first.
+// rows' fold indexes are read from the core::DerivedCapture that a DerivedCaptureController
+// builds off the GUI thread and arrive later (gapsChanged), so the kernels are drawn first.
+// The controller is the model's own unless a window shares one (setDerivedSource) with its
+// panels.
 class TimelineModel : public QObject
 {
     Q_OBJECT
@@ -58,6 +38,13 @@ public:
     ~TimelineModel() override;
 
     void setData(std::shared_ptr<const TimelineData> data);
+    // Reads the derived capture from `source` (a window's, shared with its panels) instead
+    // of the model's own; call before setData. The model does not own it.
+    void setDerivedSource(DerivedCaptureController *source);
+    DerivedCaptureController *derivedSource() const { return m_source; }
+    // The derived capture shown (gaps, busy lanes, fold indexes, step tables); null until the
+    // first one for the data arrives.
+    const std::shared_ptr<const core::DerivedCapture> &derived() const;
     const TimelineData *data() const { return m_data.get(); }
     const std::shared_ptr<const TimelineData> &sharedData() const { return m_data; }
     const core::TraceSet *trace() const { return m_data ? m_data->trace.get() : nullptr; }
@@ -77,27 +64,32 @@ public:
     void setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded);
 
     // Idle gaps >= threshold on each GPU's merged lane, blamed (cause, API call, NVTX phase).
-    // Setting a threshold starts the worker (the newest request wins); the gaps shown so far
-    // stay until the new ones arrive with gapsChanged.
+    // Setting a threshold builds a new derived capture (the newest request wins); the gaps
+    // shown so far stay until the new ones arrive with gapsChanged.
     void setGapThreshold(core::TimeNs ns);
-    core::TimeNs gapThreshold() const { return m_gapThreshold; }
-    using GpuGapList = ui::GpuGapList;
+    core::TimeNs gapThreshold() const;
+    using GpuGapList = core::GpuGapTable;
     // The gaps shown: an empty list until the first result arrives (or for a bad gpu index).
     const GpuGapList &gaps(std::uint32_t gpu) const;
-    std::size_t gapCount() const { return m_derived ? m_derived->gapCount() : 0; }
+    std::size_t gapCount() const { return derived() ? derived()->gapCount() : 0; }
     // The gaps shown are those of the current data at the current threshold.
     bool gapsReady() const;
-    // Blocks until the worker has finished the current gaps and applies them (offscreen
-    // renders and exports, tests). Returns gapsReady(); false without data.
+    // Blocks until the current gaps are built and applies them (offscreen renders and
+    // exports, tests). Returns gapsReady(); false without data.
     bool waitForGaps();
     // Index of the gap [range) of `gpu` among the gaps shown, or -1.
     int gapIndexOf(std::uint32_t gpu, core::TimeRange range) const;
+    // The id of the gap at `index` of gaps(gpu) in the derived capture shown.
+    core::GapId gapId(std::uint32_t gpu, std::uint32_t index) const { return {core::GpuIndex(gpu), index}; }
 
     // Alignment: absolute time (all offsets 0), or the k-th (1-based) NVTX range named `name`
     // of each rank starts at the same display time as rank 0's (first rank having it).
     // Returns false (and keeps absolute) when no rank has that range.
     void alignAbsolute();
     bool alignOnNvtx(const QString &name, int occurrence);
+    // The occurrences of the NVTX range `name` per rank (core's step table; the derived
+    // capture's memo once it has arrived); null without data.
+    std::shared_ptr<const core::StepTable> stepTable(const QString &name) const;
     core::TimeNs rankOffset(std::uint32_t rank) const { return rank < m_offsets.size() ? m_offsets[rank] : 0; }
     // Display-time span of everything shown.
     core::TimeRange displaySpan() const { return m_displaySpan; }
@@ -108,8 +100,10 @@ public:
     core::RowView rowView(const TimelineRow &row) const;
     core::RowView streamView(std::uint32_t gpu, std::uint32_t stream) const;
     core::RowView gapView(std::uint32_t gpu) const;
+    // A GPU's merged busy intervals; empty until the derived capture arrives.
+    core::RowView busyView(std::uint32_t gpu) const;
     // The draw list of rowView(row) / streamView(gpu, stream) in a window: through the row's
-    // fold index once the worker has built it, else core::buildDrawList (the same items).
+    // fold index once the derived capture has arrived, else core::buildDrawList (the same items).
     void rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const;
     void streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
                         std::vector<core::DrawItem> &out) const;
@@ -139,22 +133,22 @@ public:
     {
         return gpu < m_gapHighlight.size() && gap < m_gapHighlight[gpu].size() && m_gapHighlight[gpu][gap];
     }
-    // The blame keys of one gap, as core's totals name them.
-    QString gapCauseKey(const core::GapBlame &blame) const;
-    QString gapPhaseKey(const core::GapBlame &blame) const;
+    // The blame keys of a gap shown, as core's totals name them.
+    QString gapCauseKey(std::uint32_t gpu, std::uint32_t gap) const;
+    QString gapPhaseKey(std::uint32_t gpu, std::uint32_t gap) const;
 
     // Per-rank display offsets (alignment), e.g. to save them or give an export the same view.
     const std::vector<core::TimeNs> &rankOffsets() const { return m_offsets; }
     // Copies what is shown (alignment offsets, collapsed ranks, expanded streams, threshold,
     // find and gap highlights) from a model over the same data; no-op for different data.
-    // The other model's gaps are shared, not recomputed; when they are still being computed
-    // this waits for them (an export shows the gaps the screen is about to show).
+    // The other model's derived capture is shared, not rebuilt; when it is still being built
+    // this waits for it (an export shows the gaps the screen is about to show).
     void copyViewStateFrom(const TimelineModel &other);
 
 signals:
     void dataChanged();
     void rowsChanged();
-    // The gaps shown changed: the worker's result for the current threshold was applied.
+    // The gaps shown changed: the derived capture for the current threshold was applied.
     void gapsChanged();
     // Emitted at once by setGapThreshold (the gaps follow with gapsChanged).
     void gapThresholdChanged(gaplens::core::TimeNs ns);
@@ -163,8 +157,7 @@ signals:
 
 private:
     void rebuildRows();
-    void requestGaps();
-    void applyDerived(std::shared_ptr<const TimelineDerived> derived);
+    void onDerivedChanged();
     const core::FoldIndex *foldIndex(const TimelineRow &row) const;
     void recomputeSpan();
     void recomputeGapHighlight();
@@ -174,9 +167,8 @@ private:
     int m_totalHeight = 0;
     std::set<std::uint32_t> m_collapsedRanks;
     std::set<std::pair<std::uint32_t, std::uint32_t>> m_expandedStreams; // (rank, gpu)
-    core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;
-    TimelineWorker *m_worker;
-    std::shared_ptr<const TimelineDerived> m_derived; // null until the worker's first result for m_data
+    DerivedCaptureController *m_ownSource;
+    DerivedCaptureController *m_source; // m_ownSource unless shared
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;
     QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;

@@ -530,7 +530,8 @@ void TimelineView::findPrevious()
 bool TimelineView::showGap(std::uint32_t gpu, core::TimeRange gap)
 {
     const auto *t = m_model->trace();
-    if (!t || gpu >= t->gpus.size())
+    const auto &derived = m_model->derived();
+    if (!t || !derived || gpu >= t->gpus.size())
         return false;
     const auto &gaps = m_model->gaps(gpu);
     // The timeline's gaps are sorted and disjoint: the first one ending after gap.start is the
@@ -541,15 +542,25 @@ bool TimelineView::showGap(std::uint32_t gpu, core::TimeRange gap)
     const auto i = std::uint32_t(it - gaps.end.begin());
     if (gaps.start[i] >= gap.end)
         return false;
+    return showGap(*derived, m_model->gapId(gpu, i));
+}
+
+bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
+{
+    const auto *t = m_model->trace();
+    if (!t || m_model->derived().get() != &derived || !id.isValid() || id.gpu.value() >= derived.gpuCount()
+        || id.ordinal >= derived.gaps(id.gpu).size())
+        return false;
+    const std::uint32_t gpu = id.gpu.value();
+    const core::GapBlame &blame = derived.gap(id);
     HitResult h;
     h.kind = HitKind::Gap;
     h.gpu = gpu;
-    h.rank = gaps.blame[i].rank != core::kNoIndex ? gaps.blame[i].rank
-                                                 : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
-    h.index = i;
+    h.rank = blame.rank != core::kNoIndex ? blame.rank : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
+    h.index = id.ordinal;
     h.count = 1;
-    h.start = gaps.start[i];
-    h.end = gaps.end[i];
+    h.start = derived.gapRange(id).start;
+    h.end = derived.gapRange(id).end;
     if (h.rank != core::kNoIndex && m_model->isRankCollapsed(h.rank))
         m_model->setRankCollapsed(h.rank, false);
     h.row = m_painter.rowOf(h);

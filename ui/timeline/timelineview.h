@@ -61,6 +61,9 @@ public:
     // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;
     // false when no such gap is shown (e.g. a threshold mismatch).
     bool showGap(std::uint32_t gpu, core::TimeRange gap);
+    // Zooms to the gap `id` of `derived` and selects it; false when the timeline does not
+    // show that derived capture (another threshold) or the id is out of range.
+    bool showGap(const core::DerivedCapture &derived, core::GapId id);
     // Shows [range) of `rank` with a small margin, expands the rank and scrolls to it; when
     // thread/nvtxIndex name an NVTX range it is selected too.
     void showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread = core::kNoIndex,

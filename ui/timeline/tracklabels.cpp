@@ -46,7 +46,9 @@ void TrackLabels::paintEvent(QPaintEvent *)
         if (top >= height())
             break;
         const QRect band(0, top, width(), row.height);
-        if (row.kind == RowKind::RankHeader)
+        const RowKindDescriptor &kind = describe(row);
+        const bool header = kind.paint == RowPaint::Header;
+        if (header)
             p.fillRect(band, theme.headerBackground);
         int x = 4 + row.indent * 10;
         if (row.expandable) {
@@ -64,12 +66,12 @@ void TrackLabels::paintEvent(QPaintEvent *)
             p.setRenderHint(QPainter::Antialiasing, false);
         }
         x += 12;
-        p.setFont(row.kind == RowKind::RankHeader ? bold : normal);
+        p.setFont(header ? bold : normal);
         p.setPen(theme.labelText);
         const QFontMetrics m(p.font());
         p.drawText(QRect(x, top, width() - x - 4, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                    m.elidedText(row.label, Qt::ElideRight, width() - x - 4));
-        if (row.kind == RowKind::RankHeader || row.kind == RowKind::MergedKernels) {
+        if (kind.separatorAbove) {
             p.setPen(theme.isDark() ? theme.separator : QColor(210, 210, 210));
             p.drawLine(0, top, width(), top);
         }

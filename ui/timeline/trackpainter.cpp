@@ -183,33 +183,14 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
     m_model.rowDrawList(row, w.window, m_items);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
-    const auto *t = m_model.trace();
     const bool find = m_model.hasFindPattern();
+    const auto look = describe(row).look;
     for (const DrawItem &item : m_items) {
         const QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
-        const std::uint32_t ev = view.at(item.first);
-        QColor c;
-        QString text;
-        core::StringId name = core::kEmptyString;
-        switch (row.kind) {
-        case RowKind::Copies: {
-            const auto &cp = t->gpus[row.gpu].copies;
-            c = copyColor(cp.kind[ev]);
-            if (!item.folded() && r.width() >= kMinTextPx)
-                text = QString::fromLatin1(core::copyKindName(cp.kind[ev]));
-            break;
-        }
-        case RowKind::Nvtx:
-            name = t->threads[row.thread].nvtx.name[ev];
-            c = m_model.nvtxColor(name);
-            break;
-        case RowKind::Api:
-            name = t->threads[row.thread].api.name[ev];
-            c = m_model.apiColor(name);
-            break;
-        default:
-            break;
-        }
+        EventLook event = look(m_model, row, view.at(item.first));
+        QColor c = event.color;
+        const core::StringId name = event.name;
+        const QString &text = event.text;
         if (item.folded()) {
             c = darker(c, 120);
             p.fillRect(r, c);
@@ -248,15 +229,16 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         if (top >= size.height())
             break;
         const QRect band(0, top, size.width(), row.height);
-        if (row.kind == RowKind::RankHeader) {
+        const RowPaint style = describe(row).paint;
+        if (style == RowPaint::Header) {
             p.fillRect(band, theme.headerBackground);
             continue;
         }
         p.fillRect(band, (i % 2) ? theme.rowBackground : theme.rowBackgroundAlt);
         const QRect lane = band.adjusted(0, 2, 0, -1);
         const RowWindow w = windowFor(row);
-        switch (row.kind) {
-        case RowKind::MergedKernels: {
+        switch (style) {
+        case RowPaint::MergedLane: {
             // The union of all streams: every stream's draw list painted into one lane, then
             // the idle-gap bands on top so they stay visible under folded kernels.
             const auto &gpu = m_model.trace()->gpus[row.gpu];
@@ -266,15 +248,13 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             paintGaps(p, row.gpu, w, lane, true);
             break;
         }
-        case RowKind::StreamKernels:
+        case RowPaint::StreamLane:
             paintKernels(p, row.gpu, row.stream, w, lane);
             break;
-        case RowKind::Copies:
-        case RowKind::Nvtx:
-        case RowKind::Api:
+        case RowPaint::Intervals:
             paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0));
             break;
-        case RowKind::RankHeader:
+        case RowPaint::Header:
             break;
         }
     }
@@ -373,10 +353,10 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         hit.end = item.end;
     };
 
-    switch (row.kind) {
-    case RowKind::RankHeader:
+    switch (describe(row).paint) {
+    case RowPaint::Header:
         break;
-    case RowKind::MergedKernels: {
+    case RowPaint::MergedLane: {
         const auto &gpu = m_model.trace()->gpus[row.gpu];
         for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
             const auto view = m_model.streamView(row.gpu, s);
@@ -411,7 +391,7 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         }
         break;
     }
-    case RowKind::StreamKernels: {
+    case RowPaint::StreamLane: {
         const auto view = m_model.streamView(row.gpu, row.stream);
         m_model.streamDrawList(row.gpu, row.stream, w.window, items);
         const int i = itemAt(items, w, x);
@@ -421,15 +401,12 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         }
         break;
     }
-    case RowKind::Copies:
-    case RowKind::Nvtx:
-    case RowKind::Api: {
+    case RowPaint::Intervals: {
         const auto view = m_model.rowView(row);
         m_model.rowDrawList(row, w.window, items);
         const int i = itemAt(items, w, x);
         if (i >= 0)
-            fromItem(view, items[i],
-                     row.kind == RowKind::Copies ? HitKind::Copy : (row.kind == RowKind::Nvtx ? HitKind::Nvtx : HitKind::Api));
+            fromItem(view, items[i], describe(row).hitKind);
         break;
     }
     }
@@ -440,28 +417,20 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
 
 int TrackPainter::rowOf(const HitResult &hit) const
 {
-    const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
-    switch (kind) {
-    case HitKind::Kernel: {
-        const int streamRow = m_model.findRow(RowKind::StreamKernels, hit.stream, hit.gpu, hit.rank);
-        if (streamRow >= 0)
-            return streamRow;
-        if (hit.row >= 0 && hit.row < int(m_model.rows().size()) && m_model.rows()[hit.row].gpu == hit.gpu
-            && m_model.rows()[hit.row].kind == RowKind::MergedKernels)
-            return hit.row;
-        return m_model.findRow(RowKind::MergedKernels, hit.gpu, 0, hit.rank);
+    // The row showing the hit whose kind prefers it most (a kernel's expanded stream lane
+    // over its GPU's merged lane); among equals the row it was hit on, else the first.
+    const auto &rows = m_model.rows();
+    int best = -1, bestPreference = 0;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const RowKindDescriptor &kind = describe(rows[i]);
+        if (!kind.showsHit(rows[i], hit))
+            continue;
+        if (best < 0 || kind.hitPreference < bestPreference || (kind.hitPreference == bestPreference && i == hit.row)) {
+            best = i;
+            bestPreference = kind.hitPreference;
+        }
     }
-    case HitKind::Gap:
-        return m_model.findRow(RowKind::MergedKernels, hit.gpu, 0, hit.rank);
-    case HitKind::Copy:
-        return m_model.findRow(RowKind::Copies, hit.gpu, hit.level, hit.rank);
-    case HitKind::Nvtx:
-        return m_model.findRow(RowKind::Nvtx, hit.thread, hit.level);
-    case HitKind::Api:
-        return m_model.findRow(RowKind::Api, hit.thread, hit.level);
-    default:
-        return -1;
-    }
+    return best;
 }
 
 QRectF TrackPainter::itemRect(const HitResult &hit, int scrollY) const

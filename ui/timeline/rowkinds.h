@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The kinds of timeline row, each described once: its height, label, events (RowView) and
+// fold index, how it is painted and what a hit on it is. The model, painter and labels ask
+// the descriptor instead of switching on the kind, so adding a kind touches this file only.
+#include "gaplens/core/model/trace.h"
+#include "gaplens/core/view/capture_fold_index.h"
+#include "gaplens/core/view/row_view.h"
+
+#include <QColor>
+#include <QString>
+
+#include <cstdint>
+
+namespace gaplens::ui {
+
+class TimelineModel;
+struct HitResult;
+enum class HitKind;
+
+enum class RowKind {
+    RankHeader,    // "Rank 0 · host · pid": click collapses the rank
+    MergedKernels, // union of a GPU's streams; idle-gap bands; click expands the streams
+    StreamKernels, // one stream's kernels
+    Copies,        // copies + memsets of a GPU, one row per nesting level
+    Nvtx,          // NVTX ranges of a thread, one row per depth
+    Api,           // CUDA API calls of a thread, one row per depth
+};
+inline constexpr int kRowKindCount = 6;
+
+struct TimelineRow
+{
+    RowKind kind = RowKind::RankHeader;
+    std::uint32_t rank = core::kNoIndex;   // into TraceSet::ranks
+    std::uint32_t gpu = core::kNoIndex;    // into TraceSet::gpus
+    std::uint32_t stream = core::kNoIndex; // into Gpu::streams
+    std::uint32_t thread = core::kNoIndex; // into TraceSet::threads
+    std::uint32_t level = 0;  // nesting depth for Copies / Nvtx / Api
+    int y = 0;
+    int height = 0;
+    int indent = 0;
+    bool expandable = false;
+    bool expanded = false;
+    QString label;
+};
+
+// How a row's events are painted (TrackPainter has one routine per style).
+enum class RowPaint {
+    Header,     // a band, no events
+    MergedLane, // every stream's kernels in one lane, idle-gap bands over them
+    StreamLane, // one stream's kernels
+    Intervals,  // ranges of one nesting level, coloured per event (copies, NVTX, API)
+};
+
+// The look of one event of an Intervals row.
+struct EventLook
+{
+    QColor color;
+    core::StringId name = core::kEmptyString; // shown and matched by find; kEmptyString: `text`
+    QString text;                             // shown when there is no name (copies)
+};
+
+struct RowKindDescriptor
+{
+    RowKind kind;
+    int height;   // px
+    int indent;   // label indentation steps
+    RowPaint paint;
+    HitKind hitKind;     // what a hit on one of its events is
+    int hitPreference;   // among rows showing one hit, the lowest wins (a stream lane over the merged one)
+    bool separatorAbove; // labels draw a line above it
+    // The row's events as a draw-list row (MergedKernels: the busy intervals, once derived).
+    core::RowView (*events)(const TimelineModel &model, const TimelineRow &row);
+    // Its fold index among a capture's, or null (no index, or none for this kind).
+    const core::FoldIndex *(*foldIndex)(const core::CaptureFoldIndex &folds, const TimelineRow &row);
+    // findRow(kind, a, level): whether `row` (of this kind) is the one named.
+    bool (*isRow)(const TimelineRow &row, std::uint32_t a, std::uint32_t level);
+    // Whether `row` (of this kind) shows `hit` (TrackPainter::rowOf).
+    bool (*showsHit)(const TimelineRow &row, const HitResult &hit);
+    // Clicking an expandable row of this kind (its label's triangle).
+    void (*toggle)(TimelineModel &model, const TimelineRow &row);
+    // Intervals rows: colour and name of event `index` of the row's columns.
+    EventLook (*look)(const TimelineModel &model, const TimelineRow &row, std::uint32_t index);
+};
+
+const RowKindDescriptor &describe(RowKind kind);
+inline const RowKindDescriptor &describe(const TimelineRow &row) { return describe(row.kind); }
+
+} // namespace gaplens::ui
