@@ -2,15 +2,10 @@
 #include "ui/mainwindow.h"
 
 #include "ui/bookmarks/bookmarkmodel.h"
-#include "ui/bookmarks/bookmarkpanel.h"
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/detailspanel.h"
-#include "ui/export/exportsizedialog.h"
 #include "ui/export/viewexporter.h"
-#include "ui/report/reportbuilder.h"
-#include "ui/theme/theme.h"
-#include "ui/timeline/hitdescriber.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
@@ -24,9 +19,12 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/timeruler.h"
 #include "ui/timeline/zoomcontrol.h"
+#include "ui/workspace/gapthresholdbox.h"
+#include "ui/workspace/reviewactions.h"
+#include "ui/workspace/windowrouter.h"
+#include "ui/workspace/workspace.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -85,20 +83,19 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_problemsDock);
     m_problemsDock->hide();
 
-    m_bookmarks = new BookmarkModel(this);
-    m_bookmarkPanel = new BookmarkPanel(m_bookmarks, this);
-    m_bookmarkDock = new QDockWidget(QStringLiteral("Bookmarks"), this);
-    m_bookmarkDock->setObjectName(QStringLiteral("bookmarks"));
-    m_bookmarkDock->setWidget(m_bookmarkPanel);
-    addDockWidget(Qt::RightDockWidgetArea, m_bookmarkDock);
-    connect(m_bookmarkPanel, &BookmarkPanel::addRequested, this, [this] { addBookmark(); });
-    connect(m_bookmarkPanel, &BookmarkPanel::jumpRequested, this, &MainWindow::jumpToBookmark);
+    // A child of this window that registers itself: workspace() returns it from here on.
+    new Workspace(*this, *this, {kStateVersion, QStringLiteral("bookmarks")});
+    addDockWidget(Qt::RightDockWidgetArea, workspace()->bookmarkDock());
+    workspace()->bookmarks()->setCaptureNames(QStringLiteral("this capture"), QStringLiteral("after"));
+    connect(workspace(), &Workspace::sessionApplied, this, &MainWindow::sessionApplied);
+    connect(workspace(), &Workspace::sessionProblems, this, &MainWindow::sessionProblems);
 
     createPanels();
     createActions();
     createToolBar();
     createAnalysisToolBar();
     createStatusBar();
+    connect(workspace(), &Workspace::statusMessage, m_status, &QLabel::setText);
     resetPanelLayout();
     {
         // The dock and toolbar layout of the last session (objectNames identify them).
@@ -160,12 +157,26 @@ void MainWindow::createActions()
     });
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
-    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
-    createReviewActions(file, view);
+    file->addAction(QStringLiteral("&Compare with…"), this, [this] { openCompareWith(); });
+    file->addSeparator();
+    ReviewActions::addSessionActions(file, *workspace());
+    file->addSeparator();
+    file->addAction(QStringLiteral("Export &Timeline as Picture…"), this, [this] {
+        ReviewActions::exportPicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
+                                     [this](const QString &path, QSize size, QString *error) {
+                                         return ViewExporter::exportTimeline(*m_view, path, size, {}, error);
+                                     });
+    });
+    file->addAction(QStringLiteral("Export Focused &Chart or Table as Picture…"), this, &MainWindow::exportFocusedChartOrTable);
+    ReviewActions::addReportAction(file, *workspace());
     file->addSeparator();
     QAction *quit = file->addAction(QStringLiteral("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    ReviewActions::addThemeActions(view);
+    ReviewActions::addBookmarkActions(view, *workspace());
+    view->addSeparator();
     view->addAction(QStringLiteral("Fit All (Home)"), this, [this] { m_view->zoom()->fitAll(); });
     QAction *back = view->addAction(QStringLiteral("Back"), this, [this] { m_view->zoom()->back(); });
     back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
@@ -273,14 +284,7 @@ void MainWindow::createToolBar()
     QToolBar *bar = addToolBar(QStringLiteral("Timeline"));
     bar->setObjectName(QStringLiteral("timelineToolBar"));
     bar->addWidget(new QLabel(QStringLiteral(" Idle gaps ≥ "), bar));
-    m_threshold = new QComboBox(bar);
-    m_threshold->setEditable(true);
-    m_threshold->addItems({QStringLiteral("10 us"), QStringLiteral("50 us"), QStringLiteral("100 us"), QStringLiteral("500 us"),
-                           QStringLiteral("1 ms"), QStringLiteral("10 ms")});
-    m_threshold->setCurrentText(QStringLiteral("100 us"));
-    m_threshold->setToolTip(QStringLiteral("Idle-gap threshold, e.g. 100us, 0.5ms, 2ms"));
-    connect(m_threshold, &QComboBox::currentTextChanged, this, &MainWindow::applyThreshold);
-    bar->addWidget(m_threshold);
+    bar->addWidget(workspace()->thresholdBox());
     bar->addSeparator();
 
     m_find = new QLineEdit(bar);
@@ -362,7 +366,8 @@ void MainWindow::openPaths(const QStringList &paths)
 void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
 {
     m_view->setData(data);
-    applyThreshold();
+    if (const auto threshold = workspace()->thresholdBox()->threshold())
+        applyGapThreshold(*threshold);
     m_panelContext->setGapThreshold(m_view->model()->gapThreshold());
     m_panelContext->setData(data);
     const auto &trace = *data->trace;
@@ -380,14 +385,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
         runFind();
     if (m_alignMode->currentIndex() == 1)
         applyAlignment();
-    m_bookmarks->setOrigins(trace.span.start, 0);
-    m_bookmarks->setCaptureNames(QStringLiteral("this capture"), QStringLiteral("after"));
-    if (m_pendingSession) {
-        const Session session = *m_pendingSession;
-        m_pendingSession.reset();
-        applySession(session);
-        emit sessionApplied();
-    }
+    workspace()->capturesLoaded();
 }
 
 void MainWindow::showCaptureStatus()
@@ -408,21 +406,6 @@ void MainWindow::showCaptureStatus()
                           .arg(trace->gpus.size())
                           .arg(QLocale::system().toString(qulonglong(kernels)))
                           .arg(gaps));
-}
-
-void MainWindow::applyThreshold()
-{
-    core::TimeNs ns = 0;
-    QString text = m_threshold->currentText();
-    text.remove(QLatin1Char(' '));
-    // A bare number means microseconds here (the unit of the presets).
-    bool plain = false;
-    text.toDouble(&plain);
-    if (plain)
-        text += QStringLiteral("us");
-    if (!parseDuration(text, ns) || ns <= 0)
-        return;
-    m_view->model()->setGapThreshold(ns);
 }
 
 void MainWindow::applyAlignment()
@@ -490,117 +473,36 @@ void MainWindow::dropEvent(QDropEvent *e)
     }
 }
 
-void MainWindow::createReviewActions(QMenu *file, QMenu *view)
+void MainWindow::exportFocusedChartOrTable()
 {
-    file->addAction(QStringLiteral("&Compare with…"), this, [this] { openCompareWith(); });
-    file->addSeparator();
-    file->addAction(QStringLiteral("Open &Session…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open session"), QString(),
-                                                          QStringLiteral("gaplens session (*.gaplens.json *.json)"));
-        if (path.isEmpty())
-            return;
-        auto resolver = [this](const QString &missing) {
-            return QFileDialog::getOpenFileName(this, QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()),
-                                                QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
-        };
-        QString error;
-        if (!openSession(path, resolver, &error))
-            QMessageBox::warning(this, QStringLiteral("Open session"), error);
-    });
-    QAction *save = file->addAction(QStringLiteral("Save Session &As…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save session"), QStringLiteral("review.gaplens.json"),
-                                                          QStringLiteral("gaplens session (*.gaplens.json)"));
-        QString error;
-        if (!path.isEmpty() && !saveSession(path, &error))
-            QMessageBox::warning(this, QStringLiteral("Save session"), error);
-    });
-    save->setShortcut(QKeySequence::SaveAs);
-    file->addSeparator();
-    auto askPath = [this](const QString &title, const QString &name) {
-        return QFileDialog::getSaveFileName(this, title, name, QStringLiteral("PNG (*.png);;SVG (*.svg)"));
-    };
-    file->addAction(QStringLiteral("Export &Timeline as Picture…"), this, [this, askPath] {
-        const QString path = askPath(QStringLiteral("Export timeline"), QStringLiteral("timeline.png"));
-        const auto size = path.isEmpty() ? std::nullopt : ExportSizeDialog::getSize(this);
-        QString error;
-        if (size && !ViewExporter::exportTimeline(*m_view, path, *size, {}, &error))
-            QMessageBox::warning(this, QStringLiteral("Export"), error);
-    });
-    file->addAction(QStringLiteral("Export Focused &Chart or Table as Picture…"), this, [this, askPath] {
-        // The chart or table that has (or last had) the focus, else the first visible panel chart.
-        QWidget *w = QApplication::focusWidget();
-        QChartView *chart = nullptr;
-        QTableView *table = nullptr;
-        for (QWidget *p = w; p && !chart && !table; p = p->parentWidget()) {
-            chart = qobject_cast<QChartView *>(p);
-            table = qobject_cast<QTableView *>(p);
-        }
-        if (!chart && !table)
-            for (auto *c : findChildren<QChartView *>())
-                if (c->isVisible()) {
-                    chart = c;
-                    break;
-                }
-        if (!chart && !table) {
-            QMessageBox::information(this, QStringLiteral("Export"), QStringLiteral("Click a chart or table in a panel first."));
-            return;
-        }
-        const QString path = askPath(QStringLiteral("Export picture"), chart ? QStringLiteral("chart.png") : QStringLiteral("table.png"));
-        const auto size = path.isEmpty() ? std::nullopt : ExportSizeDialog::getSize(this);
-        QString error;
-        const bool ok = !size || (chart ? ViewExporter::exportChart(chart->chart(), path, *size, &error)
-                                        : ViewExporter::exportTable(*table->model(), path, *size, QString(), &error));
-        if (!ok)
-            QMessageBox::warning(this, QStringLiteral("Export"), error);
-    });
-    file->addAction(QStringLiteral("Export &Report…"), this, [this] {
-        if (!m_view->model()->sharedData())
-            return;
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export report"), QStringLiteral("report.html"),
-                                                          QStringLiteral("HTML (*.html);;PDF (*.pdf)"));
-        if (path.isEmpty())
-            return;
-        ReportBuilder::Request request;
-        request.capture = m_view->model()->sharedData();
-        request.minGapNs = m_view->model()->gapThreshold();
-        if (const auto &w = m_panelContext->window())
-            request.timelineRange = core::TimeRange{w->start - m_view->model()->origin(), w->end - m_view->model()->origin()};
-        ReportBuilder builder(request);
-        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-        builder.build();
-        QString error;
-        const bool ok = builder.write(path, &error);
-        QGuiApplication::restoreOverrideCursor();
-        if (!ok)
-            QMessageBox::warning(this, QStringLiteral("Export report"), error);
-    });
-
-    QMenu *themes = view->addMenu(QStringLiteral("&Theme"));
-    auto *group = new QActionGroup(themes);
-    for (auto kind : {Theme::Kind::Light, Theme::Kind::Dark, Theme::Kind::PresentationLight, Theme::Kind::PresentationDark}) {
-        static const char *const kTitles[] = {"Light", "Dark", "Presentation (light)", "Presentation (dark)"};
-        QAction *a = themes->addAction(QString::fromLatin1(kTitles[int(kind)]), this, [kind] { Theme::apply(kind); });
-        a->setCheckable(true);
-        a->setChecked(Theme::current().kind == kind);
-        group->addAction(a);
+    // The chart or table that has (or last had) the focus, else the first visible panel chart.
+    QChartView *chart = nullptr;
+    QTableView *table = nullptr;
+    for (QWidget *p = QApplication::focusWidget(); p && !chart && !table; p = p->parentWidget()) {
+        chart = qobject_cast<QChartView *>(p);
+        table = qobject_cast<QTableView *>(p);
     }
-    QAction *present = view->addAction(QStringLiteral("Presentation Mode"), this, [] {
-        const bool dark = Theme::current().isDark();
-        Theme::apply(Theme::current().isPresentation() ? (dark ? Theme::Kind::Dark : Theme::Kind::Light)
-                                                       : (dark ? Theme::Kind::PresentationDark : Theme::Kind::PresentationLight));
-    });
-    present->setShortcut(QKeySequence(Qt::Key_F11));
-    QAction *mark = view->addAction(QStringLiteral("Add Bookmark"), this, [this] { addBookmark(); });
-    mark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    view->addAction(QStringLiteral("Next Bookmark"), m_bookmarkPanel, &BookmarkPanel::jumpNext)->setShortcut(QKeySequence(Qt::Key_F2));
-    view->addAction(QStringLiteral("Previous Bookmark"), m_bookmarkPanel, &BookmarkPanel::jumpPrevious)
-        ->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F2));
-    view->addSeparator();
+    if (!chart && !table)
+        for (auto *c : findChildren<QChartView *>())
+            if (c->isVisible()) {
+                chart = c;
+                break;
+            }
+    if (!chart && !table) {
+        QMessageBox::information(this, QStringLiteral("Export"), QStringLiteral("Click a chart or table in a panel first."));
+        return;
+    }
+    ReviewActions::exportPicture(this, QStringLiteral("Export picture"), chart ? QStringLiteral("chart.png") : QStringLiteral("table.png"),
+                                 [chart, table](const QString &path, QSize size, QString *error) {
+                                     return chart ? ViewExporter::exportChart(chart->chart(), path, size, error)
+                                                  : ViewExporter::exportTable(*table->model(), path, size, QString(), error);
+                                 });
 }
 
 CompareWindow *MainWindow::compareWindow() const
 {
-    return m_compare.data();
+    Workspace *partner = workspace()->partner();
+    return partner ? qobject_cast<CompareWindow *>(partner->window()) : nullptr;
 }
 
 CompareWindow *MainWindow::openCompareWith(const QStringList &after)
@@ -612,57 +514,23 @@ CompareWindow *MainWindow::openCompareWith(const QStringList &after)
         if (files.isEmpty())
             return nullptr;
     }
-    if (!m_compare) {
-        m_compare = new CompareWindow;
-        m_compare->setAttribute(Qt::WA_DeleteOnClose);
-    }
+    CompareWindow *compare = WindowRouter::compareWindowFor(*this);
     // This capture is "before" as loaded (no second read); only the after files are loaded.
-    m_compare->setCaptures(m_view->model()->sharedData(), nullptr, m_loader->currentPaths());
-    m_compare->compareView()->setGapThreshold(m_view->model()->gapThreshold());
-    m_compare->openCaptures({}, files, m_loader->currentRankOverrides());
-    m_compare->show();
-    m_compare->raise();
-    return m_compare;
+    compare->setCaptures(m_view->model()->sharedData(), nullptr, m_loader->currentPaths());
+    compare->compareView()->setGapThreshold(m_view->model()->gapThreshold());
+    compare->openCaptures({}, files, m_loader->currentRankOverrides());
+    compare->show();
+    compare->raise();
+    return compare;
 }
 
-int MainWindow::addBookmark(const QString &name, const QString &note)
+TimelineView *MainWindow::timeline(int capture) const
 {
-    const auto *model = m_view->model();
-    if (!model->trace())
-        return -1;
-    Bookmark b;
-    b.note = note;
-    if (m_view->ruler()->hasTimeSelection()) {
-        const auto r = m_view->ruler()->timeSelection();
-        b.range = {r.start - model->rankOffset(0), r.end - model->rankOffset(0)};
-    } else if (m_view->selection().isValid()) {
-        const auto &h = m_view->selection();
-        b.range = {h.start, h.end};
-        b.rank = h.rank == core::kNoIndex ? 0 : h.rank;
-        b.event = tooltipText(*model, h).section(QLatin1Char('\n'), 0, 0);
-    } else {
-        b.range = {m_view->zoom()->windowStart() - model->rankOffset(0), m_view->zoom()->windowEnd() - model->rankOffset(0)};
-    }
-    b.name = name.isEmpty() ? QStringLiteral("Bookmark %1").arg(m_bookmarks->size() + 1) : name;
-    m_bookmarkDock->show();
-    return m_bookmarks->add(b);
+    return capture == 0 ? m_view : nullptr;
 }
 
-void MainWindow::jumpToBookmark(int row)
+void MainWindow::captureOwnSession(Session &s) const
 {
-    if (row < 0 || row >= m_bookmarks->size() || !m_view->model()->trace())
-        return;
-    const Bookmark &b = m_bookmarks->at(row);
-    const core::TimeNs off = m_view->model()->rankOffset(b.rank);
-    const core::TimeNs margin = std::max<core::TimeNs>(b.range.duration() / 10, 100);
-    m_view->zoom()->setWindow(b.range.start + off - margin, b.range.end + off + margin);
-    m_view->ruler()->setTimeSelection(core::TimeRange{b.range.start + off, b.range.end + off});
-    m_status->setText(b.note.isEmpty() ? b.name : QStringLiteral("%1: %2").arg(b.name, b.note));
-}
-
-Session MainWindow::captureSession() const
-{
-    Session s;
     s.before = m_loader->currentPaths();
     s.rankOverrides = m_loader->currentRankOverrides();
     s.alignMode = m_alignMode->currentIndex() == 1 ? QStringLiteral("nvtx") : QStringLiteral("absolute");
@@ -670,47 +538,19 @@ Session MainWindow::captureSession() const
     s.alignOccurrence = m_alignOccurrence->value();
     SessionView::capture(*m_view, s, 0);
     s.findText = m_find->text();
-    s.bookmarks = m_bookmarks->bookmarks();
-    s.theme = Theme::name(Theme::current().kind);
-    s.windowState = saveState(kStateVersion);
-    s.windowGeometry = saveGeometry();
-    return s;
 }
 
-bool MainWindow::saveSession(const QString &path, QString *error) const
+bool MainWindow::loadSessionCaptures(const Session &s)
 {
-    return SessionFile::write(captureSession(), path, error);
-}
-
-bool MainWindow::openSession(const QString &path, const SessionFile::Resolver &resolver, QString *error)
-{
-    const auto r = SessionFile::read(path, resolver);
-    if (!r.ok) {
-        if (error)
-            *error = r.error;
+    if (s.before.isEmpty())
         return false;
-    }
-    const QStringList problems = r.problems();
-    if (!problems.isEmpty()) {
-        m_status->setText(problems.join(QStringLiteral("; ")));
-        emit sessionProblems(problems);
-    }
-    if (r.session.before.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("none of the session's capture files could be found");
-        return false;
-    }
-    m_pendingSession = r.session;
-    addRecent(r.session.before);
-    m_loader->load(r.session.before, r.session.rankOverrides);
+    addRecent(s.before);
+    m_loader->load(s.before, s.rankOverrides);
     return true;
 }
 
-void MainWindow::applySession(const Session &s)
+void MainWindow::applyOwnSession(const Session &s)
 {
-    Theme::apply(Theme::fromName(s.theme));
-    m_threshold->setCurrentText(formatDuration(s.gapThreshold, 0)); // applies it to the timeline and the panels
-    m_view->model()->setGapThreshold(s.gapThreshold);
     {
         const QSignalBlocker b1(m_alignMode), b2(m_alignOccurrence);
         m_alignMode->setCurrentIndex(s.alignMode == QLatin1String("nvtx") ? 1 : 0);
@@ -720,15 +560,30 @@ void MainWindow::applySession(const Session &s)
     applyAlignment();
     m_find->setText(s.findText);
     SessionView::apply(*m_view, s, 0);
-    std::vector<Bookmark> marks = s.bookmarks;
-    const core::TimeNs origin = m_view->model()->trace()->span.start;
-    for (auto &b : marks) {
-        b.range.start += origin;
-        b.range.end += origin;
-    }
-    m_bookmarks->setBookmarks(std::move(marks));
-    if (!s.windowState.isEmpty())
-        restoreState(s.windowState, kStateVersion);
+}
+
+void MainWindow::applyGapThreshold(core::TimeNs ns)
+{
+    m_view->model()->setGapThreshold(ns);
+}
+
+std::optional<ReportBuilder::Request> MainWindow::reportRequest() const
+{
+    const auto *model = m_view->model();
+    if (!model->sharedData())
+        return std::nullopt;
+    ReportBuilder::Request request;
+    request.capture = model->sharedData();
+    request.minGapNs = model->gapThreshold();
+    if (const auto &w = m_panelContext->window())
+        request.timelineRange = core::TimeRange{w->start - model->origin(), w->end - model->origin()};
+    return request;
+}
+
+bool MainWindow::isBusy() const
+{
+    const auto *model = m_view->model();
+    return m_loader->isLoading() || (model->trace() && !model->gapsReady());
 }
 
 } // namespace gaplens::ui

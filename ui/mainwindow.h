@@ -3,9 +3,9 @@
 #include "ui/session/session.h"
 #include "ui/timeline/hitresult.h"
 #include "ui/timeline/timelinedata.h"
+#include "ui/workspace/workspacewindow.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
 #include <optional>
 
@@ -21,8 +21,6 @@ class QToolButton;
 
 namespace gaplens::ui {
 
-class BookmarkModel;
-class BookmarkPanel;
 class CompareWindow;
 class DetailsPanel;
 class GapBlamePanel;
@@ -36,8 +34,9 @@ class TimelineView;
 
 // File > Open (several files), Open Folder, drag and drop, recent captures; the timeline in the
 // centre, details and problems docks, progress + Cancel in the status bar, and a toolbar with
-// the idle-gap threshold, find box and rank alignment.
-class MainWindow : public QMainWindow
+// the idle-gap threshold, find box and rank alignment. Sessions, bookmarks, the report and
+// themes are the Workspace's, shared with the compare window.
+class MainWindow : public QMainWindow, public WorkspaceWindow
 {
     Q_OBJECT
 public:
@@ -56,22 +55,15 @@ public:
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
     SummaryPanel *summaryPanel() const { return m_summary; }
 
-    // Review (issue 6). File > Compare with…: a CompareWindow with this capture as "before"
-    // (no reload) and `after` loading; empty = ask for the files.
+    // Review (issue 6). File > Compare with…: the paired CompareWindow (made if there is none)
+    // with this capture as "before" (no reload) and `after` loading; empty = ask for the files.
     CompareWindow *openCompareWith(const QStringList &after = {});
     CompareWindow *compareWindow() const;
-    BookmarkModel *bookmarks() const { return m_bookmarks; }
-    // Bookmarks the ruler selection, else the selected event, else the view; returns the row.
-    int addBookmark(const QString &name = {}, const QString &note = {});
-    void jumpToBookmark(int row);
-    // Sessions: what is on screen (capture, rank overrides, alignment, view, threshold, find,
-    // selection, bookmarks, theme, dock layout). openSession reports missing files
-    // (sessionProblems), loads the rest and emits sessionApplied once restored.
-    Session captureSession() const;
-    bool saveSession(const QString &path, QString *error = nullptr) const;
-    bool openSession(const QString &path, const SessionFile::Resolver &resolver, QString *error = nullptr);
 
 signals:
+    // Sessions are WorkspaceWindow's and hold the capture, rank overrides, alignment, view,
+    // threshold, find, selection, bookmarks, theme and dock layout. openSession reports missing
+    // files (sessionProblems), loads the rest and emits sessionApplied once restored.
     void sessionApplied();
     void sessionProblems(const QStringList &messages);
 
@@ -93,11 +85,18 @@ private:
     void showCaptureStatus();
     void updateRecentMenu();
     void addRecent(const QStringList &paths);
-    void applyThreshold();
     void applyAlignment();
     void runFind();
-    void createReviewActions(QMenu *file, QMenu *view);
-    void applySession(const Session &session);
+    void exportFocusedChartOrTable();
+
+    // WorkspaceWindow
+    TimelineView *timeline(int capture) const override;
+    void captureOwnSession(Session &session) const override;
+    bool loadSessionCaptures(const Session &session) override;
+    void applyOwnSession(const Session &session) override;
+    void applyGapThreshold(core::TimeNs ns) override;
+    std::optional<ReportBuilder::Request> reportRequest() const override;
+    bool isBusy() const override;
 
     TimelineView *m_view;
     LoadController *m_loader;
@@ -105,7 +104,6 @@ private:
     ProblemsPanel *m_problems = nullptr;
     QDockWidget *m_problemsDock = nullptr;
     QMenu *m_recentMenu = nullptr;
-    QComboBox *m_threshold = nullptr;
     QLineEdit *m_find = nullptr;
     QCheckBox *m_findRegex = nullptr;
     QLabel *m_findStatus = nullptr;
@@ -127,11 +125,6 @@ private:
     QDockWidget *m_detailsDock = nullptr;
     QLabel *m_scopeLabel = nullptr;
 
-    BookmarkModel *m_bookmarks = nullptr;
-    BookmarkPanel *m_bookmarkPanel = nullptr;
-    QDockWidget *m_bookmarkDock = nullptr;
-    QPointer<CompareWindow> m_compare;
-    std::optional<Session> m_pendingSession;
 };
 
 } // namespace gaplens::ui

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // gaplens [FILES...]                      open the GUI on a capture (files and/or folders)
 // gaplens --before A... --after B...      open the before/after compare window
-// gaplens --session FILE.gaplens.json     reopen a saved session
+// gaplens --session FILE.gaplens.json     reopen a saved session in the window it describes
+//                                         (hidden: --grab-window OUT.png saves that window once
+//                                         the session is restored and exits; tests, docs)
 // gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] FILES...   headless picture
 // gaplens --report OUT.html|OUT.pdf FILES...  (or --before A... --after B...)   headless report
 #include "ui/appidentity.h"
@@ -11,17 +13,22 @@
 #include "ui/report/reportcommand.h"
 #include "ui/theme/theme.h"
 #include "ui/timeline/timeformat.h"
+#include "ui/workspace/reviewactions.h"
+#include "ui/workspace/windowrouter.h"
+#include "ui/workspace/workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QMessageBox>
+#include <QDeadlineTimer>
+#include <QMainWindow>
 #include <QTextStream>
+#include <QTimer>
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -52,6 +59,15 @@ struct GuiOptions
         QStringLiteral("NVTX range whose iterations are the steps (report)."), QStringLiteral("NAME") };
     QCommandLineOption theme { QStringLiteral("theme"),
         QStringLiteral("light, dark, presentation-light or presentation-dark."), QStringLiteral("THEME") };
+    QCommandLineOption grabWindow = hidden({ QStringLiteral("grab-window"),
+        QStringLiteral("With --session: save the window as a picture once the session is restored, and exit."),
+        QStringLiteral("OUT.png") });
+
+    static QCommandLineOption hidden(QCommandLineOption option)
+    {
+        option.setFlags(QCommandLineOption::HiddenFromHelp);
+        return option;
+    }
 
     void addTo(QCommandLineParser &parser) const
     {
@@ -64,7 +80,7 @@ struct GuiOptions
                            "  gaplens --report review.pdf --before base/ --after new/"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({ render, report, session, before, after, range, size, gap, step, theme });
+        parser.addOptions({ render, report, session, before, after, range, size, gap, step, theme, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
             QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
     }
@@ -84,6 +100,57 @@ bool lacksDisplay()
 {
     return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+// QGuiApplication's session management takes "--session ID" (and "-session ID") out of the
+// arguments before the parser sees them; "--session=FILE" passes, so ours is joined into that
+// form before QApplication exists. argc/argv() stay valid as long as this object.
+class SessionArgumentJoined
+{
+public:
+    SessionArgumentJoined(int argc, char *argv[])
+    {
+        for (int i = 0; i < argc; ++i) {
+            if (std::strcmp(argv[i], "--session") == 0 && i + 1 < argc)
+                m_strings.push_back(std::string("--session=") + argv[++i]);
+            else
+                m_strings.emplace_back(argv[i]);
+        }
+        for (auto &string : m_strings)
+            m_pointers.push_back(string.data());
+        m_pointers.push_back(nullptr);
+        m_argc = int(m_strings.size());
+    }
+    SessionArgumentJoined(const SessionArgumentJoined &) = delete;
+    SessionArgumentJoined &operator=(const SessionArgumentJoined &) = delete;
+
+    int &argc() { return m_argc; }
+    char **argv() { return m_pointers.data(); }
+
+private:
+    std::vector<std::string> m_strings;
+    std::vector<char *> m_pointers;
+    int m_argc = 0;
+};
+
+// --grab-window: waits until the window is no longer loading, finding gaps or comparing (a
+// minute at most), saves it and exits; prints "<window class>\t<title>" for the caller.
+void grabWhenRestored(gaplens::ui::Workspace &workspace, const QString &path)
+{
+    QObject::connect(&workspace, &gaplens::ui::Workspace::sessionApplied, &workspace, [&workspace, path] {
+        auto *poll = new QTimer(&workspace);
+        const QDeadlineTimer deadline(60'000);
+        QObject::connect(poll, &QTimer::timeout, &workspace, [&workspace, path, poll, deadline] {
+            if (workspace.isBusy() && !deadline.hasExpired())
+                return;
+            poll->stop();
+            QMainWindow *window = workspace.window();
+            const bool saved = window->grab().save(path);
+            QTextStream(stdout) << window->metaObject()->className() << '\t' << window->windowTitle() << '\n';
+            QCoreApplication::exit(saved ? 0 : 1);
+        });
+        poll->start(50);
+    });
 }
 
 } // namespace
@@ -117,7 +184,8 @@ int main(int argc, char *argv[])
         return 1;
     }
 
-    QApplication app(argc, argv);
+    SessionArgumentJoined arguments(argc, argv);
+    QApplication app(arguments.argc(), arguments.argv());
     gaplens::ui::setApplicationNames();
     gaplens::ui::setDesktopIdentity();
 
@@ -181,23 +249,23 @@ int main(int argc, char *argv[])
         return rc;
     }
 
-    if (!before.isEmpty() || !after.isEmpty() || parser.isSet(options.session)) {
+    if (parser.isSet(options.session)) {
+        QString error;
+        auto *workspace = gaplens::ui::WindowRouter::openSession(parser.value(options.session),
+            gaplens::ui::ReviewActions::askWhereMovedFilesAre(nullptr), nullptr, &error);
+        if (!workspace) {
+            err << "gaplens: " << error << '\n';
+            return 1;
+        }
+        if (parser.isSet(options.grabWindow))
+            grabWhenRestored(*workspace, parser.value(options.grabWindow));
+        return app.exec();
+    }
+    if (!before.isEmpty() || !after.isEmpty()) {
         auto *compare = new gaplens::ui::CompareWindow;
         compare->setAttribute(Qt::WA_DeleteOnClose);
         compare->show();
-        if (parser.isSet(options.session)) {
-            QString error;
-            auto resolver = [compare](const QString &missing) {
-                return QFileDialog::getOpenFileName(
-                    compare, QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()));
-            };
-            if (!compare->openSession(parser.value(options.session), resolver, &error)) {
-                err << "gaplens: " << error << '\n';
-                return 1;
-            }
-        } else {
-            compare->openCaptures(before, after);
-        }
+        compare->openCaptures(before, after);
         return app.exec();
     }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include "ui/session/session.h"
 #include "ui/timeline/timelinedata.h"
+#include "ui/workspace/workspacewindow.h"
 
 #include <QMainWindow>
 
@@ -14,16 +15,15 @@ class QProgressBar;
 
 namespace gaplens::ui {
 
-class BookmarkModel;
-class BookmarkPanel;
 class ComparePanel;
 class CompareView;
 class LoadController;
 
 // The before/after window: CompareView (two synchronised timelines) in the centre, the compare
-// panel and bookmarks as docks; opening captures, sessions, picture and report export, themes.
-// Opened by File > Compare with… in the main window and by `gaplens --before A… --after B…`.
-class CompareWindow : public QMainWindow
+// panel and bookmarks as docks; opening captures and picture export. Sessions, bookmarks, the
+// report and themes are the Workspace's, shared with the main window. Opened by File > Compare
+// with… in the main window, by `gaplens --before A… --after B…` and by before/after sessions.
+class CompareWindow : public QMainWindow, public WorkspaceWindow
 {
     Q_OBJECT
 public:
@@ -38,27 +38,16 @@ public:
 
     CompareView *compareView() const { return m_view; }
     ComparePanel *comparePanel() const { return m_panel; }
-    BookmarkModel *bookmarks() const { return m_bookmarks; }
-    BookmarkPanel *bookmarkPanel() const { return m_bookmarkPanel; }
     bool isLoading() const;
 
-    // Sessions. openSession reports missing files (sessionProblems) and loads the rest;
-    // sessionApplied follows once the captures are loaded and the view restored.
-    Session captureSession() const;
-    bool saveSession(const QString &path, QString *error = nullptr) const;
-    bool openSession(const QString &path, const SessionFile::Resolver &resolver, QString *error = nullptr);
-    void applySession(const Session &session); // to the loaded captures
-
-    // Bookmarks the ruler selection of the before timeline, else its selected event, else the
-    // current view; returns the new row.
-    int addBookmark(const QString &name = {}, const QString &note = {});
-    void jumpToBookmark(int row);
-
+    // Before above after, each with its title band and legend.
     bool exportTimelines(const QString &path, QSize size, QString *error = nullptr) const;
-    bool exportReport(const QString &path, QString *error = nullptr) const;
 
 signals:
     void capturesLoaded();
+    // Sessions and bookmarks are WorkspaceWindow's (bookmarks come from the before timeline):
+    // openSession reports missing files and loads the rest; sessionApplied follows once the
+    // captures are loaded and the view restored.
     void sessionApplied();
     void sessionProblems(const QStringList &messages);
 
@@ -68,15 +57,20 @@ protected:
 private:
     void createActions();
     void onLoaded();
-    void applyThreshold();
     void updateTitle();
+
+    // WorkspaceWindow
+    TimelineView *timeline(int capture) const override;
+    void captureOwnSession(Session &session) const override;
+    bool loadSessionCaptures(const Session &session) override;
+    void applyOwnSession(const Session &session) override;
+    void applyGapThreshold(core::TimeNs ns) override;
+    std::optional<ReportBuilder::Request> reportRequest() const override;
+    bool isBusy() const override;
 
     CompareView *m_view;
     ComparePanel *m_panel;
-    BookmarkModel *m_bookmarks;
-    BookmarkPanel *m_bookmarkPanel;
     QDockWidget *m_panelDock;
-    QDockWidget *m_bookmarkDock;
     LoadController *m_beforeLoader;
     LoadController *m_afterLoader;
     std::shared_ptr<const TimelineData> m_beforeData, m_afterData;
@@ -84,8 +78,6 @@ private:
     std::vector<core::RankOverride> m_overrides;
     int m_pendingLoads = 0;
     bool m_shownOnce = false;
-    std::optional<Session> m_pendingSession;
-    QComboBox *m_threshold = nullptr;
     QComboBox *m_theme = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;

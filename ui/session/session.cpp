@@ -105,6 +105,7 @@ QJsonObject toJson(const Session &s, const QString &sessionPath)
     o.insert(QStringLiteral("version"), Session::kVersion);
     o.insert(QStringLiteral("before"), filesJson(s.before, base));
     o.insert(QStringLiteral("after"), filesJson(s.after, base));
+    o.insert(QStringLiteral("window"), s.beforeAfter ? QStringLiteral("compare") : QStringLiteral("main"));
     QJsonArray overrides;
     for (const auto &r : s.rankOverrides) {
         QJsonObject ro{{QStringLiteral("file"), QString::fromStdString(r.file)}, {QStringLiteral("rank"), r.rank}};
@@ -228,9 +229,12 @@ ReadResult fromJson(const QJsonObject &o, const QString &sessionPath, const Reso
     for (const auto &e : o.value(QStringLiteral("before")).toArray())
         if (const QString f = resolve(e); !f.isEmpty())
             s.before << f;
-    for (const auto &e : o.value(QStringLiteral("after")).toArray())
+    const QJsonArray after = o.value(QStringLiteral("after")).toArray();
+    for (const auto &e : after)
         if (const QString f = resolve(e); !f.isEmpty())
             s.after << f;
+    const QString window = o.value(QStringLiteral("window")).toString();
+    s.beforeAfter = window.isEmpty() ? !after.isEmpty() : window == QLatin1String("compare");
     for (const auto &v : o.value(QStringLiteral("rank_overrides")).toArray()) {
         const auto ro = v.toObject();
         core::RankOverride ov;

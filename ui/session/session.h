@@ -29,6 +29,9 @@ struct Session
 
     QStringList before; // absolute paths in memory; relative in the file
     QStringList after;  // empty = a single capture
+    // Saved by the compare window: reopens there even when the after files are missing. Files
+    // without the "window" key are before/after when they list after files.
+    bool beforeAfter = false;
     std::vector<core::RankOverride> rankOverrides;
 
     QString alignMode = QStringLiteral("absolute"); // "absolute" | "nvtx"
