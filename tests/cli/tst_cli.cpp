@@ -4,6 +4,7 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
+#include "synth_sample.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,40 +16,27 @@
 #include <fstream>
 
 using namespace gaplens::core;
+using namespace gaplens::test;
 
-namespace {
-
-using Run = gaplens::test::CliRun;
-using gaplens::test::json;
-using gaplens::test::runCli;
-
-} // namespace
+using Run = CliRun;
 
 class TestCli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    SynthResult m_synth;
-    QString m_sample;
+    SynthSample m_sample;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_sample = m_dir.filePath(QStringLiteral("sample"));
-        SynthOptions options;
-        options.ranks = 3;
-        options.steps = 6;
-        options.stragglerRank = 1;
-        m_synth = writeSyntheticCapture(m_sample.toStdString(), options);
-        QCOMPARE(m_synth.files.size(), std::size_t(3));
+        QVERIFY(m_sample.write(synthOptions(3, 6, 1)));
+        QCOMPARE(m_sample.synth.files.size(), std::size_t(3));
     }
 
     void summaryJsonHoldsTheGeneratorsExactBusyTimeAndGaps()
     {
         const auto run = runCli({QStringLiteral("summary"), QStringLiteral("--with-copies"), QStringLiteral("--format"),
-                                 QStringLiteral("json"), m_sample});
+                                 QStringLiteral("json"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("command")].toString(), QStringLiteral("summary"));
@@ -64,7 +52,7 @@ private slots:
         QCOMPARE(ranks.size(), 3);
         for (int i = 0; i < 3; ++i) {
             const auto rank = ranks[i].toObject();
-            const auto &truth = m_synth.ranks[std::size_t(i)];
+            const auto &truth = m_sample.synth.ranks[std::size_t(i)];
             QCOMPARE(rank[QStringLiteral("rank")].toInt(), i);
             QCOMPARE(rank[QStringLiteral("rank_source")].toString(), QStringLiteral("environment"));
             QCOMPARE(rank[QStringLiteral("pid")].toInteger(), qint64(truth.pid));
@@ -88,11 +76,11 @@ private slots:
     void gapsJsonHasTheDocumentedFields()
     {
         const auto run = runCli({QStringLiteral("gaps"), QStringLiteral("--with-copies"), QStringLiteral("--format"),
-                                 QStringLiteral("json"), m_sample});
+                                 QStringLiteral("json"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         const auto gaps = json(run)[QStringLiteral("gaps")].toArray();
         std::uint64_t expected = 0;
-        for (const auto &r : m_synth.ranks)
+        for (const auto &r : m_sample.synth.ranks)
             expected += r.idleGapsAtLeast100us;
         QCOMPARE(std::uint64_t(gaps.size()), expected);
         const auto gap = gaps[0].toObject();
@@ -107,7 +95,7 @@ private slots:
 
     void kernelsJsonCountsEveryKernelOnce()
     {
-        const auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_sample});
+        const auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         const auto kernels = json(run)[QStringLiteral("kernels")].toArray();
         qint64 calls = 0;
@@ -120,7 +108,7 @@ private slots:
             pct += o[QStringLiteral("pct")].toDouble();
         }
         std::uint64_t expected = 0;
-        for (const auto &r : m_synth.ranks)
+        for (const auto &r : m_sample.synth.ranks)
             expected += r.kernels;
         QCOMPARE(std::uint64_t(calls), expected);
         QVERIFY(qAbs(pct - 100.0) < 1e-6);
@@ -129,7 +117,7 @@ private slots:
     void paceFindsTheStraggler()
     {
         const auto run = runCli({QStringLiteral("pace"), QStringLiteral("--range"), QStringLiteral("train_step"),
-                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample});
+                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("range")].toString(), QStringLiteral("train_step"));
@@ -137,7 +125,7 @@ private slots:
         QCOMPARE(ranks.size(), 3);
         const auto iterations = ranks[1].toObject()[QStringLiteral("iterations")].toArray();
         QCOMPARE(iterations.size(), 6);
-        QCOMPARE(iterations[2].toObject()[QStringLiteral("duration_ns")].toInteger(), m_synth.ranks[1].stepDurationNs[2]);
+        QCOMPARE(iterations[2].toObject()[QStringLiteral("duration_ns")].toInteger(), m_sample.synth.ranks[1].stepDurationNs[2]);
         const auto straggler = doc[QStringLiteral("straggler")].toObject();
         QCOMPARE(straggler[QStringLiteral("rank")].toInt(), 1);
         QCOMPARE(straggler[QStringLiteral("slowest_count")].toInt(), 6);
@@ -146,17 +134,17 @@ private slots:
 
     void tableAndCsvFormatsShowUnitsAndRawNumbers()
     {
-        auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3"), m_sample});
+        auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("median"));
         QVERIFY(run.out.contains(" us") || run.out.contains(" ms"));
         QCOMPARE(run.out.count('\n'), 1 + 1 + 1 + 3); // title, header, rule, 3 rows
 
-        run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("csv"), m_sample});
+        run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("csv"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("name,calls,total_ns,pct,avg_ns,median_ns,min_ns,max_ns,stddev_ns\n"));
 
-        run = runCli({QStringLiteral("api"), m_sample});
+        run = runCli({QStringLiteral("api"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("cudaLaunchKernel "));
         QVERIFY(!run.out.contains("_v7000"));
@@ -164,9 +152,9 @@ private slots:
 
     void ranksCanBeOverriddenFromTheCommandLine()
     {
-        const auto file0 = QString::fromStdString(m_synth.files[0]);
+        const auto file0 = QString::fromStdString(m_sample.synth.files[0]);
         const auto run = runCli({QStringLiteral("ranks"), QStringLiteral("--rank-map"), file0 + QStringLiteral("=9"),
-                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample});
+                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
         QCOMPARE(run.exitCode, 0);
         const auto ranks = json(run)[QStringLiteral("ranks")].toArray();
         const auto last = ranks.last().toObject();
@@ -176,10 +164,10 @@ private slots:
 
     void badFileAmongGoodOnesIsReportedAndTheRestAnalysed()
     {
-        const auto bad = m_dir.filePath(QStringLiteral("broken.sqlite"));
+        const auto bad = m_sample.dir.filePath(QStringLiteral("broken.sqlite"));
         std::ofstream(bad.toStdString()) << "not a database";
         const auto run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), bad,
-                                 QString::fromStdString(m_synth.files[0])});
+                                 QString::fromStdString(m_sample.synth.files[0])});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(bad.toUtf8()));
         QVERIFY(run.err.contains("is not an SQLite database"));
@@ -190,7 +178,7 @@ private slots:
 
     void onlyBadFilesFailWithAMessage()
     {
-        const auto run = runCli({QStringLiteral("summary"), m_dir.filePath(QStringLiteral("nope.sqlite"))});
+        const auto run = runCli({QStringLiteral("summary"), m_sample.dir.filePath(QStringLiteral("nope.sqlite"))});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("does not exist"));
         QVERIFY(run.out.isEmpty());
@@ -198,10 +186,10 @@ private slots:
 
     void usageErrorsExitWithTwo()
     {
-        auto run = runCli({QStringLiteral("frobnicate"), m_sample});
+        auto run = runCli({QStringLiteral("frobnicate"), m_sample.path});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("unknown command 'frobnicate'"));
-        run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample});
+        run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample.path});
         QCOMPARE(run.exitCode, 2);
         run = runCli({QStringLiteral("summary")});
         QCOMPARE(run.exitCode, 2);

@@ -4,6 +4,7 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
+#include "synth_sample.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -11,11 +12,9 @@
 #include <QTest>
 
 using namespace gaplens::core;
+using namespace gaplens::test;
 
 namespace {
-
-using gaplens::test::json;
-using gaplens::test::runCli;
 
 const QStringList kCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
     QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("nvtx"), QStringLiteral("api"),
@@ -27,20 +26,13 @@ class TestCliCommandLine : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    SynthResult m_synth;
-    QString m_sample;
+    SynthSample m_sample;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_sample = m_dir.filePath(QStringLiteral("sample"));
-        SynthOptions options;
-        options.ranks = 3;
-        options.steps = 4;
-        m_synth = writeSyntheticCapture(m_sample.toStdString(), options);
-        QCOMPARE(m_synth.files.size(), std::size_t(3));
+        QVERIFY(m_sample.write(synthOptions(3, 4)));
+        QCOMPARE(m_sample.synth.files.size(), std::size_t(3));
     }
 
     void globalHelpListsEveryCommandAndTheExitStatus()
@@ -116,36 +108,36 @@ private slots:
         QVERIFY(run.err.contains("gaplens-cli summary --help"));
 
         // An option another command has is no option of this one.
-        run = runCli({ QStringLiteral("kernels"), QStringLiteral("--baseline"), QStringLiteral("b.json"), m_sample });
+        run = runCli({ QStringLiteral("kernels"), QStringLiteral("--baseline"), QStringLiteral("b.json"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
-        run = runCli({ QStringLiteral("ranks"), QStringLiteral("--min-gap-us"), QStringLiteral("5"), m_sample });
+        run = runCli({ QStringLiteral("ranks"), QStringLiteral("--min-gap-us"), QStringLiteral("5"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
 
         const QList<std::pair<QStringList, const char *>> cases = {
-            { { QStringLiteral("summary"), QStringLiteral("--min-gap-us"), QStringLiteral("-5"), m_sample },
+            { { QStringLiteral("summary"), QStringLiteral("--min-gap-us"), QStringLiteral("-5"), m_sample.path },
                 "gaplens-cli: --min-gap-us must not be negative\n" },
-            { { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample },
+            { { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample.path },
                 "gaplens-cli: --format must be table, csv or json, not 'xml'\n" },
-            { { QStringLiteral("gaps"), QStringLiteral("--ranks"), QStringLiteral("0,x"), m_sample },
+            { { QStringLiteral("gaps"), QStringLiteral("--ranks"), QStringLiteral("0,x"), m_sample.path },
                 "gaplens-cli: --ranks expects a number, got 'x'\n" },
-            { { QStringLiteral("ranks"), QStringLiteral("--rank-map"), QStringLiteral("nonsense"), m_sample },
+            { { QStringLiteral("ranks"), QStringLiteral("--rank-map"), QStringLiteral("nonsense"), m_sample.path },
                 "gaplens-cli: --rank-map expects FILE=RANK or FILE:PID=RANK, got 'nonsense'\n" },
-            { { QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3x"), m_sample },
+            { { QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3x"), m_sample.path },
                 "gaplens-cli: --top expects a number, got '3x'\n" },
             { { QStringLiteral("synth") }, "gaplens-cli: synth needs --out DIR\n" },
-            { { QStringLiteral("synth"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x")),
+            { { QStringLiteral("synth"), QStringLiteral("--out"), m_sample.dir.filePath(QStringLiteral("x")),
                   QStringLiteral("--ranks"), QStringLiteral("1,2") },
                 "gaplens-cli: synth --ranks expects one number (how many ranks)\n" },
-            { { QStringLiteral("synth"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("x")),
+            { { QStringLiteral("synth"), QStringLiteral("-o"), m_sample.dir.filePath(QStringLiteral("x")),
                   QStringLiteral("--steps"), QStringLiteral("0") },
                 "gaplens-cli: synth needs at least one rank and one step\n" },
-            { { QStringLiteral("diff"), QStringLiteral("stray"), QStringLiteral("--before"), m_sample,
-                  QStringLiteral("--after"), m_sample },
+            { { QStringLiteral("diff"), QStringLiteral("stray"), QStringLiteral("--before"), m_sample.path,
+                  QStringLiteral("--after"), m_sample.path },
                 "gaplens-cli: diff takes its files after --before and --after, not 'stray'\n" },
-            { { QStringLiteral("diff"), QStringLiteral("--before"), m_sample, QStringLiteral("--after") },
+            { { QStringLiteral("diff"), QStringLiteral("--before"), m_sample.path, QStringLiteral("--after") },
                 "gaplens-cli: --after needs at least one file or folder\n" },
             { { QStringLiteral("check"), QStringLiteral("--baseline"), QStringLiteral("b.json"),
-                  QStringLiteral("--tolerance"), QStringLiteral("-3"), m_sample },
+                  QStringLiteral("--tolerance"), QStringLiteral("-3"), m_sample.path },
                 "gaplens-cli: --tolerance must not be negative\n" },
         };
         for (const auto &[args, message] : cases) {
@@ -159,7 +151,7 @@ private slots:
     void valuesMayFollowAnEqualsSign()
     {
         const auto run = runCli(
-            { QStringLiteral("kernels"), QStringLiteral("--top=2"), QStringLiteral("--format=csv"), m_sample });
+            { QStringLiteral("kernels"), QStringLiteral("--top=2"), QStringLiteral("--format=csv"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("name,calls,"));
         QCOMPARE(run.out.count('\n'), 1 + 2);
@@ -168,23 +160,23 @@ private slots:
     void aRepeatedOptionKeepsItsLastValueAndListsAccumulate()
     {
         auto run = runCli({ QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"),
-            QStringLiteral("--format"), QStringLiteral("csv"), m_sample });
+            QStringLiteral("--format"), QStringLiteral("csv"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("name,calls,"));
 
         run = runCli(
             { QStringLiteral("summary"), QStringLiteral("--ranks"), QStringLiteral("0"), QStringLiteral("--ranks"),
-                QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("json"), m_sample });
+                QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto ranks = json(run)[QStringLiteral("ranks")].toArray();
         QCOMPARE(ranks.size(), 2);
         QCOMPARE(ranks[0].toObject()[QStringLiteral("rank")].toInt(), 0);
         QCOMPARE(ranks[1].toObject()[QStringLiteral("rank")].toInt(), 2);
 
-        const auto file0 = QString::fromStdString(m_synth.files[0]), file1 = QString::fromStdString(m_synth.files[1]);
+        const auto file0 = QString::fromStdString(m_sample.synth.files[0]), file1 = QString::fromStdString(m_sample.synth.files[1]);
         run = runCli({ QStringLiteral("ranks"), QStringLiteral("--rank-map"), file0 + QStringLiteral("=7"),
             QStringLiteral("--rank-map"), file1 + QStringLiteral("=8"), QStringLiteral("--format"),
-            QStringLiteral("json"), m_sample });
+            QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QStringList overridden;
         for (const auto &rank : json(run)[QStringLiteral("ranks")].toArray())
@@ -198,10 +190,10 @@ private slots:
     {
         // As a shell expands `--before runs/base/*.sqlite`.
         QStringList args { QStringLiteral("diff"), QStringLiteral("--before") };
-        for (const auto &file : m_synth.files)
+        for (const auto &file : m_sample.synth.files)
             args << QString::fromStdString(file);
-        args << QStringLiteral("--after") << QString::fromStdString(m_synth.files[0])
-             << QString::fromStdString(m_synth.files[1]) << QStringLiteral("--format") << QStringLiteral("json");
+        args << QStringLiteral("--after") << QString::fromStdString(m_sample.synth.files[0])
+             << QString::fromStdString(m_sample.synth.files[1]) << QStringLiteral("--format") << QStringLiteral("json");
         const auto run = runCli(args);
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);

@@ -4,8 +4,9 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
+#include "synth_sample.h"
+#include "test_files.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,12 +15,11 @@
 #include <QTest>
 
 using namespace gaplens::core;
+using namespace gaplens::test;
 
 namespace {
 
-using Run = gaplens::test::CliRun;
-using gaplens::test::json;
-using gaplens::test::runCli;
+using Run = CliRun;
 
 QJsonObject findRow(const QJsonArray &rows, const char *key, const QString &value)
 {
@@ -27,12 +27,6 @@ QJsonObject findRow(const QJsonArray &rows, const char *key, const QString &valu
         if (row.toObject()[QLatin1String(key)].toString() == value)
             return row.toObject();
     return {};
-}
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
 }
 
 } // namespace
@@ -55,10 +49,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 8;
-        options.stragglerRank = -1;
+        const auto options = synthOptions(2, 8, -1);
         m_base = capture("base", options);
         // Every forward/backward kernel of every rank exactly 2x (the optimizer's is not).
         SynthOptions slow = options;
@@ -79,11 +70,7 @@ private slots:
 
     void diffJsonShowsTheTwiceSlowerKernelsAndSaysSlower()
     {
-        SynthOptions options;
-        options.ranks = 1;
-        options.steps = 8;
-        options.stragglerRank = -1;
-        const auto base1 = capture("base_1rank", options);
+        const auto base1 = capture("base_1rank", synthOptions(1, 8, -1));
         const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), base1, QStringLiteral("--after"),
                                  m_slowKernels, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(run.exitCode, 0);
@@ -241,11 +228,7 @@ private slots:
 
     void checkReportsARankMissingFromTheCapture()
     {
-        SynthOptions options;
-        options.ranks = 1;
-        options.steps = 8;
-        options.stragglerRank = -1;
-        const auto oneRank = capture("one_rank", options);
+        const auto oneRank = capture("one_rank", synthOptions(1, 8, -1));
         const auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, oneRank});
         QCOMPARE(run.exitCode, 3);
         QVERIFY(run.err.contains("rank 1 GPU 1: the GPU is in the baseline but not in the capture"));

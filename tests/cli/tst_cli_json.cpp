@@ -5,9 +5,10 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
+#include "test_files.h"
+#include "synth_sample.h"
 #include "sqltestdb.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,67 +16,48 @@
 #include <QTest>
 
 using namespace gaplens::core;
-
-namespace {
-
-using gaplens::test::json;
-using gaplens::test::runCli;
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
-
-} // namespace
+using namespace gaplens::test;
 
 class TestCliJson : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    SynthResult m_synth;
-    QString m_sample;
+    SynthSample m_sample;
     int m_baselines = 0;
 
     // A new baseline file with this content.
     QString writeBaseline(const QByteArray &content)
     {
-        const auto file = m_dir.filePath(QStringLiteral("baseline_%1.json").arg(++m_baselines));
+        const auto file = m_sample.dir.filePath(QStringLiteral("baseline_%1.json").arg(++m_baselines));
         if (!writeFile(file, content))
             qFatal("cannot write %s", qPrintable(file));
         return file;
     }
 
     // Runs `check` of the sample against a baseline with this content.
-    gaplens::test::CliRun checkWith(const QByteArray &baseline, QString *path = nullptr)
+    CliRun checkWith(const QByteArray &baseline, QString *path = nullptr)
     {
         const auto file = writeBaseline(baseline);
         if (path)
             *path = file;
-        return runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), file, m_sample });
+        return runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), file, m_sample.path });
     }
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_sample = m_dir.filePath(QStringLiteral("sample"));
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 4;
-        m_synth = writeSyntheticCapture(m_sample.toStdString(), options);
-        QCOMPARE(m_synth.files.size(), std::size_t(2));
+        QVERIFY(m_sample.write(synthOptions(2, 4)));
+        QCOMPARE(m_sample.synth.files.size(), std::size_t(2));
     }
 
     void nanosecondTimestampsAreWrittenAsExactIntegers()
     {
         // With copies, the busy window starts where the generator's first GPU work does.
         const auto run = runCli({ QStringLiteral("summary"), QStringLiteral("--with-copies"),
-            QStringLiteral("--format"), QStringLiteral("json"), m_sample });
+            QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         // 1.7e18 + a few ns is beyond 2^53: a double would round it.
-        const auto start = SynthOptions().sessionStartUtcNs + m_synth.ranks[0].firstGpuNs;
+        const auto start = SynthOptions().sessionStartUtcNs + m_sample.synth.ranks[0].firstGpuNs;
         QVERIFY2(
             run.out.contains("\"window_start_ns\": " + QByteArray::number(qint64(start)) + ",\n"), run.out.constData());
         QVERIFY(run.out.endsWith("}\n"));
@@ -83,7 +65,7 @@ private slots:
 
     void anInvalidUtf8KernelNameStillGivesValidJson()
     {
-        const auto dir = m_dir.filePath(QStringLiteral("damaged"));
+        const auto dir = m_sample.dir.filePath(QStringLiteral("damaged"));
         SynthOptions options;
         options.ranks = 1;
         options.steps = 2;
@@ -107,7 +89,7 @@ private slots:
     void aNonFiniteNumberIsWrittenAsNull()
     {
         auto summary = QJsonDocument::fromJson(
-            runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_sample }).out)
+            runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path }).out)
                            .object();
         auto ranks = summary[QStringLiteral("ranks")].toArray();
         for (auto &&rank : ranks) {
@@ -118,7 +100,7 @@ private slots:
         summary[QStringLiteral("ranks")] = ranks;
         const auto run = runCli(
             { QStringLiteral("check"), QStringLiteral("--baseline"), writeBaseline(QJsonDocument(summary).toJson()),
-                QStringLiteral("--format"), QStringLiteral("json"), m_sample });
+                QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto checks = json(run)[QStringLiteral("checks")].toArray();
         int steps = 0;

@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/synth.h"
+#include "synth_sample.h"
 #include "trace_fixture.h"
 
 #include <QTemporaryDir>
@@ -32,6 +33,22 @@ struct GapFixture
         b.kernel(gpu, 1, T0 + 2000, T0 + 2100, "B", corrB);
     }
 };
+
+// Rank 0 (pid 1000) with GPU 0, nothing on it yet.
+struct RankWithGpu
+{
+    FixtureBuilder b;
+    std::uint32_t rank = b.addRank(0);
+    GpuRef gpu = b.addGpu(rank, 0);
+};
+
+// Kernels "k" on stream 1 of `gpu` at (start, end) from T0, with correlation ids 1, 2, ... in order.
+void kernelsK(FixtureBuilder &b, GpuRef gpu, std::initializer_list<std::pair<TimeNs, TimeNs>> ranges)
+{
+    std::uint32_t correlationId = 0;
+    for (const auto &[start, end] : ranges)
+        b.kernel(gpu, 1, T0 + start, T0 + end, "k", ++correlationId);
+}
 
 GapBlame blameOnlyGap(const TraceSet &trace)
 {
@@ -88,12 +105,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 1;
-        options.layers = 2;
-        options.stragglerRank = 1;
-        options.scaleKernelsPerRank = 1000; // 84 steps
+        auto options = gaplens::test::eightyFourStepJob();
         options.scaleRuntimePerRank = 2000;
         options.scaleNvtxPerRank = 4000;
         m_synth = writeSyntheticCapture(m_dir.path().toStdString(), options);
@@ -255,14 +267,9 @@ private slots:
 
     void totalsGroupByCauseAndPhasePerGpuPerRankAndOverall()
     {
-        FixtureBuilder b;
-        const auto r0 = b.addRank(0);
-        const auto g0 = b.addGpu(r0, 0);
+        auto [b, r0, g0] = RankWithGpu();
         // Gaps on GPU 0 (threshold 100): [100,300) 200, [400,1000) 600, [1100,1300) 200.
-        b.kernel(g0, 1, T0 + 0, T0 + 100, "k", 1);
-        b.kernel(g0, 1, T0 + 300, T0 + 400, "k", 2);
-        b.kernel(g0, 1, T0 + 1000, T0 + 1100, "k", 3);
-        b.kernel(g0, 1, T0 + 1300, T0 + 1400, "k", 4);
+        kernelsK(b, g0, {{0, 100}, {300, 400}, {1000, 1100}, {1300, 1400}});
         const auto t = b.addThread(r0);
         b.api(t, T0 + 50, T0 + 60, "cudaLaunchKernel", 2);         // gap 1: queued
         b.api(t, T0 + 420, T0 + 880, "cudaStreamSynchronize");      // gap 2: midpoint 700
@@ -274,8 +281,7 @@ private slots:
         // Rank 1: one gap [100,500) of 400, no CPU threads at all.
         const auto r1 = b.addRank(1);
         const auto g1 = b.addGpu(r1, 0);
-        b.kernel(g1, 1, T0 + 0, T0 + 100, "k", 1);
-        b.kernel(g1, 1, T0 + 500, T0 + 600, "k", 2);
+        kernelsK(b, g1, {{0, 100}, {500, 600}});
         const auto trace = b.finish();
 
         const auto report = blameGaps(*trace, {.minGapNs = 100});
@@ -331,14 +337,9 @@ private slots:
         // Totals are keyed by their text: an API call named like a cause label shares that
         // label's row, an NVTX range named "(none)" shares the no-phase row; the row keeps the
         // cause and name of the gap seen first.
-        FixtureBuilder b;
-        const auto r = b.addRank(0);
-        const auto g = b.addGpu(r, 0);
+        auto [b, r, g] = RankWithGpu();
         // Gaps (threshold 100): [100,300) 200, [400,1000) 600, [1100,1400) 300.
-        b.kernel(g, 1, T0 + 0, T0 + 100, "k", 1);
-        b.kernel(g, 1, T0 + 300, T0 + 400, "k", 2);
-        b.kernel(g, 1, T0 + 1000, T0 + 1100, "k", 3);
-        b.kernel(g, 1, T0 + 1400, T0 + 1500, "k", 4);
+        kernelsK(b, g, {{0, 100}, {300, 400}, {1000, 1100}, {1400, 1500}});
         const auto t = b.addThread(r);
         b.api(t, T0 + 250, T0 + 260, "cudaLaunchKernel", 2);
         b.api(t, T0 + 950, T0 + 960, "cudaLaunchKernel", 3);

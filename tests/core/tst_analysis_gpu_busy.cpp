@@ -16,6 +16,23 @@ TimeRange at(TimeNs start, TimeNs end)
 {
     return {T0 + start, T0 + end};
 }
+
+struct Kernel
+{
+    std::int64_t stream;
+    TimeNs start, end; // from T0
+    const char *name;
+};
+
+// GPU 0 of one rank, running `kernels`.
+std::unique_ptr<TraceSet> kernelsOnOneGpu(std::initializer_list<Kernel> kernels)
+{
+    FixtureBuilder b;
+    auto g = b.addGpu(b.addRank(0), 0);
+    for (const auto &k : kernels)
+        b.kernel(g, k.stream, T0 + k.start, T0 + k.end, k.name);
+    return b.finish();
+}
 } // namespace
 
 class TestAnalysisGpuBusy : public QObject
@@ -26,12 +43,7 @@ private:
     // Stream 1: [0,100) [300,400); stream 2: [50,150). Sum 300, union 250.
     static std::unique_ptr<TraceSet> twoOverlappingStreams()
     {
-        FixtureBuilder b;
-        auto g = b.addGpu(b.addRank(0), 0);
-        b.kernel(g, 1, T0 + 0, T0 + 100, "a");
-        b.kernel(g, 1, T0 + 300, T0 + 400, "b");
-        b.kernel(g, 2, T0 + 50, T0 + 150, "c");
-        return b.finish();
+        return kernelsOnOneGpu({{1, 0, 100, "a"}, {1, 300, 400, "b"}, {2, 50, 150, "c"}});
     }
 
 private slots:
@@ -70,12 +82,9 @@ private slots:
 
     void defaultThresholdIsOneHundredMicroseconds()
     {
-        FixtureBuilder b;
-        auto g = b.addGpu(b.addRank(0), 0);
-        b.kernel(g, 1, T0, T0 + 10, "a");
-        b.kernel(g, 1, T0 + 10 + 99'999, T0 + 200'000, "b"); // gap of 99,999 ns
-        b.kernel(g, 1, T0 + 300'000, T0 + 300'010, "c");     // gap of 100,000 ns
-        const auto trace = b.finish();
+        const auto trace = kernelsOnOneGpu({{1, 0, 10, "a"},
+            {1, 10 + 99'999, 200'000, "b"}, // gap of 99,999 ns
+            {1, 300'000, 300'010, "c"}});   // gap of 100,000 ns
         const auto gaps = findIdleGaps(computeGpuBusy(*trace, 0));
         QCOMPARE(gaps.count(), std::size_t(1));
         QCOMPARE(gaps.gaps[0], at(200'000, 300'000));
@@ -114,11 +123,7 @@ private slots:
 
     void kernelFullyInsideAnotherAddsNothing()
     {
-        FixtureBuilder b;
-        auto g = b.addGpu(b.addRank(0), 0);
-        b.kernel(g, 1, T0 + 0, T0 + 100, "outer");
-        b.kernel(g, 2, T0 + 20, T0 + 50, "inner");
-        const auto trace = b.finish();
+        const auto trace = kernelsOnOneGpu({{1, 0, 100, "outer"}, {2, 20, 50, "inner"}});
         const auto busy = computeGpuBusy(*trace, 0);
         QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 100)}));
         QCOMPARE(busy.busyNs, TimeNs(100));
@@ -126,11 +131,7 @@ private slots:
 
     void touchingIntervalsMergeWithoutAGap()
     {
-        FixtureBuilder b;
-        auto g = b.addGpu(b.addRank(0), 0);
-        b.kernel(g, 1, T0 + 0, T0 + 10, "a");
-        b.kernel(g, 1, T0 + 10, T0 + 20, "b");
-        const auto trace = b.finish();
+        const auto trace = kernelsOnOneGpu({{1, 0, 10, "a"}, {1, 10, 20, "b"}});
         const auto busy = computeGpuBusy(*trace, 0);
         QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 20)}));
         QCOMPARE(findIdleGaps(busy, 0).count(), std::size_t(0)); // not even a zero-length gap

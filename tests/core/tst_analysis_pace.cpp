@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/synth.h"
+#include "synth_sample.h"
 #include "trace_fixture.h"
 
 #include <QTemporaryDir>
@@ -364,13 +365,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 1;
-        options.layers = 2;
-        options.stragglerRank = 1;
-        options.scaleKernelsPerRank = 1000; // 84 steps
-        const auto synth = writeSyntheticCapture(dir.path().toStdString(), options);
+        const auto synth = writeSyntheticCapture(dir.path().toStdString(), gaplens::test::eightyFourStepJob());
         LoadOptions load;
         load.files = synth.files;
         const auto trace = loadTraceSet(load);

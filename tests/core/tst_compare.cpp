@@ -9,12 +9,13 @@
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/write/synth.h"
+#include "sqltestdb.h"
+#include "synth_sample.h"
 #include "testsupport.h"
+#include "trace_counts.h"
 
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <sqlite3.h>
 
 #include <cmath>
 #include <map>
@@ -23,12 +24,7 @@ using namespace gaplens::core;
 
 namespace {
 
-std::shared_ptr<TraceSet> load(const std::vector<std::string> &files)
-{
-    LoadOptions options;
-    options.files = files;
-    return loadTraceSet(options);
-}
+using gaplens::test::load;
 
 // One rank, one GPU, `steps` train_step ranges. Each step launches "gemm_kernel" (gemmNs)
 // and then "relu_kernel" (50 us) back to back; the step ends 20 us after relu: step time =
@@ -89,49 +85,48 @@ struct SqlKernelRow
 std::map<std::string, SqlKernelRow> sqlKernels(const std::string &file)
 {
     std::map<std::string, SqlKernelRow> rows;
-    sqlite3 *db = nullptr;
-    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt *stmt = nullptr;
-    const char *sql = "SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                      "JOIN StringIds s ON s.id = k.shortName GROUP BY s.value";
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
-        qFatal("SQL failed: %s", sqlite3_errmsg(db));
-    while (sqlite3_step(stmt) == SQLITE_ROW)
-        rows[reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))] = {
-            std::uint64_t(sqlite3_column_int64(stmt, 1)), sqlite3_column_int64(stmt, 2)};
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
+    for (const auto &row : gaplens::test::SqlTestDb(file).rows(
+             "SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+             "JOIN StringIds s ON s.id = k.shortName GROUP BY s.value"))
+        rows[row.at(0)] = {std::stoull(row.at(1)), std::stoll(row.at(2))};
     return rows;
 }
 
-// NVTX push/pop and start/end ranges per group name, from the export.
+// NVTX push/pop and start/end ranges per group name, from the export (a range without a name
+// is grouped under "").
 std::map<std::string, SqlKernelRow> sqlNvtx(const std::string &file)
 {
     std::map<std::string, SqlKernelRow> rows;
-    sqlite3 *db = nullptr;
-    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt *stmt = nullptr;
-    const char *sql = "SELECT COALESCE(n.text, s.value), n.end - n.start FROM NVTX_EVENTS n "
-                      "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL";
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK)
-        qFatal("SQL failed: %s", sqlite3_errmsg(db));
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0));
-        auto &row = rows[std::string(nvtxGroupName(text ? text : ""))];
+    for (const auto &range : gaplens::test::SqlTestDb(file).rows(
+             "SELECT COALESCE(n.text, s.value, ''), n.end - n.start FROM NVTX_EVENTS n "
+             "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL")) {
+        auto &row = rows[std::string(nvtxGroupName(range.at(0)))];
         ++row.calls;
-        row.totalNs += sqlite3_column_int64(stmt, 1);
+        row.totalNs += std::stoll(range.at(1));
     }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
     return rows;
+}
+
+// The row of `name`; zeros when SQL found none.
+SqlKernelRow rowOf(const std::map<std::string, SqlKernelRow> &rows, const std::string &name)
+{
+    const auto it = rows.find(name);
+    return it == rows.end() ? SqlKernelRow{} : it->second;
+}
+
+// A change's (count, total) before and after are what SQL sums.
+void expectSqlRows(const SqlKernelRow &before, const SqlKernelRow &after, const SqlKernelRow &sqlBefore,
+                   const SqlKernelRow &sqlAfter)
+{
+    QCOMPARE(before.calls, sqlBefore.calls);
+    QCOMPARE(before.totalNs, sqlBefore.totalNs);
+    QCOMPARE(after.calls, sqlAfter.calls);
+    QCOMPARE(after.totalNs, sqlAfter.totalNs);
 }
 
 const KernelChange *findKernel(const Comparison &c, const std::string &name)
 {
-    for (const auto &k : c.kernels)
-        if (k.name == name)
-            return &k;
-    return nullptr;
+    return gaplens::test::findFirst(c.kernels, [&](const KernelChange &k) { return k.name == name; });
 }
 
 } // namespace
@@ -287,10 +282,7 @@ private slots:
 
     void capturesThatDifferOnlyByNoiseShowNoSignificantChange()
     {
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 20;
-        options.stragglerRank = -1;
+        auto options = gaplens::test::synthOptions(2, 20, -1);
         options.jitter = 0.05;
         options.seed = 1;
         const auto a = writeSyntheticCapture(m_dir.filePath(QStringLiteral("noise_a")).toStdString(), options);
@@ -315,10 +307,7 @@ private slots:
     void aRealSlowdownAboveTheJitterIsSignificant()
     {
         // Same jitter as above, but the after run's compute kernels take 1.5x: a real change.
-        SynthOptions options;
-        options.ranks = 1;
-        options.steps = 20;
-        options.stragglerRank = -1;
+        auto options = gaplens::test::synthOptions(1, 20, -1);
         options.jitter = 0.05;
         const auto a = writeSyntheticCapture(m_dir.filePath(QStringLiteral("slow_a")).toStdString(), options);
         options.seed = 7;
@@ -402,10 +391,8 @@ private slots:
         for (const auto &k : c.kernels) {
             const auto b = sqlBefore.find(k.name);
             const auto a = sqlAfter.find(k.name);
-            QCOMPARE(k.callsBefore, b == sqlBefore.end() ? 0 : b->second.calls);
-            QCOMPARE(k.totalBefore, b == sqlBefore.end() ? 0 : b->second.totalNs);
-            QCOMPARE(k.callsAfter, a == sqlAfter.end() ? 0 : a->second.calls);
-            QCOMPARE(k.totalAfter, a == sqlAfter.end() ? 0 : a->second.totalNs);
+            CHECK(expectSqlRows({k.callsBefore, k.totalBefore}, {k.callsAfter, k.totalAfter}, rowOf(sqlBefore, k.name),
+                                rowOf(sqlAfter, k.name)));
             const Presence expected = b == sqlBefore.end() ? Presence::New
                                                            : (a == sqlAfter.end() ? Presence::Vanished : Presence::Both);
             QCOMPARE(k.presence, expected);
@@ -426,14 +413,9 @@ private slots:
         // NVTX by group name, as SQL counts them after grouping.
         const auto nvtxBefore = sqlNvtx(beforePath);
         const auto nvtxAfter = sqlNvtx(afterPath);
-        for (const auto &n : c.nvtx) {
-            const auto b = nvtxBefore.find(n.name);
-            const auto a = nvtxAfter.find(n.name);
-            QCOMPARE(n.instancesBefore, b == nvtxBefore.end() ? 0 : b->second.calls);
-            QCOMPARE(n.totalBefore, b == nvtxBefore.end() ? 0 : b->second.totalNs);
-            QCOMPARE(n.instancesAfter, a == nvtxAfter.end() ? 0 : a->second.calls);
-            QCOMPARE(n.totalAfter, a == nvtxAfter.end() ? 0 : a->second.totalNs);
-        }
+        for (const auto &n : c.nvtx)
+            CHECK(expectSqlRows({n.instancesBefore, n.totalBefore}, {n.instancesAfter, n.totalAfter},
+                                rowOf(nvtxBefore, n.name), rowOf(nvtxAfter, n.name)));
         QCOMPARE(c.nvtx.front().name, std::string("aten::copy_"));
         QCOMPARE(c.nvtx.front().instancesBefore, std::uint64_t(2840));
         QCOMPARE(c.nvtx.front().instancesAfter, std::uint64_t(2524));

@@ -59,23 +59,10 @@ private:
         writer.addThreadName(4242, 4250, "pt_data_worker");
         writer.addGpu(1, "NVIDIA A100-SXM4-80GB");
 
-        ExportWriter::Kernel kernel;
-        kernel.start = 1'000'000;
-        kernel.end = 1'250'000;
-        kernel.deviceId = 1;
-        kernel.streamId = 13;
-        kernel.correlationId = 77;
-        kernel.pid = 4242;
-        kernel.shortName = "ampere_sgemm_128x64_nn";
-        kernel.gridX = 40;
-        kernel.gridY = 2;
-        kernel.gridZ = 3;
-        kernel.blockX = 256;
-        kernel.blockY = 2;
-        kernel.blockZ = 1;
-        kernel.registersPerThread = 122;
-        kernel.staticSharedMemory = 16384;
-        kernel.dynamicSharedMemory = 512;
+        ExportWriter::Kernel kernel { .start = 1'000'000, .end = 1'250'000, .deviceId = 1, .streamId = 13,
+            .correlationId = 77, .pid = 4242, .shortName = "ampere_sgemm_128x64_nn", .gridX = 40, .gridY = 2,
+            .gridZ = 3, .blockX = 256, .blockY = 2, .blockZ = 1, .registersPerThread = 122,
+            .staticSharedMemory = 16384, .dynamicSharedMemory = 512 };
         writer.addKernel(kernel);
         kernel.start = 1'300'000;
         kernel.end = 1'310'000;
@@ -84,73 +71,32 @@ private:
         kernel.demangledName = "void at::native::vectorized_elementwise_kernel<4>(int)";
         writer.addKernel(kernel);
 
-        ExportWriter::RuntimeCall call;
-        call.start = 990'000;
-        call.end = 995'000;
-        call.pid = 4242;
-        call.tid = 4250;
-        call.correlationId = 77;
-        call.name = "cudaLaunchKernel_v7000";
-        writer.addRuntime(call);
-        call.start = 989'000;
-        call.end = 996'000;
-        call.eventClass = 67;
-        call.name = "cudaLaunchKernel";
-        writer.addRuntime(call);
+        writer.addRuntime({ .start = 990'000, .end = 995'000, .pid = 4242, .tid = 4250, .correlationId = 77,
+            .name = "cudaLaunchKernel_v7000" });
+        writer.addRuntime({ .start = 989'000, .end = 996'000, .pid = 4242, .tid = 4250, .correlationId = 77,
+            .name = "cudaLaunchKernel", .eventClass = 67 });
+        writer.addMemcpy({ .start = 500'000, .end = 600'000, .deviceId = 1, .streamId = 14, .correlationId = 70,
+            .pid = 4242, .bytes = 8'388'608, .copyKind = 2, .srcKind = 2, .dstKind = 1 });
+        writer.addMemset(
+            { .start = 700'000, .end = 710'000, .deviceId = 1, .correlationId = 71, .pid = 4242, .bytes = 4096 });
 
-        ExportWriter::Memcpy copy;
-        copy.start = 500'000;
-        copy.end = 600'000;
-        copy.deviceId = 1;
-        copy.streamId = 14;
-        copy.correlationId = 70;
-        copy.pid = 4242;
-        copy.bytes = 8'388'608;
-        copy.copyKind = 2;
-        copy.srcKind = 2;
-        copy.dstKind = 1;
-        writer.addMemcpy(copy);
-
-        ExportWriter::Memset set;
-        set.start = 700'000;
-        set.end = 710'000;
-        set.deviceId = 1;
-        set.correlationId = 71;
-        set.pid = 4242;
-        set.bytes = 4096;
-        writer.addMemset(set);
-
-        ExportWriter::NvtxRange nvtx;
-        nvtx.start = 100;
-        nvtx.end = 2'000'000;
-        nvtx.pid = 4242;
-        nvtx.tid = 4242;
-        nvtx.text = "train_step";
-        nvtx.registeredString = true;
-        writer.addNvtx(nvtx);
-        nvtx.start = 200;
-        nvtx.end = 900'000;
-        nvtx.text = "forward";
-        nvtx.registeredString = false;
-        writer.addNvtx(nvtx);
-        nvtx.start = 300;
-        nvtx.end = 400; // must be ignored for a mark
-        nvtx.text = "checkpoint";
-        nvtx.eventType = 34;
-        writer.addNvtx(nvtx);
-        nvtx.start = 50;
-        nvtx.end.reset();
-        nvtx.text = "gaplens";
-        nvtx.eventType = 75;
-        nvtx.domainId = 5;
-        writer.addNvtx(nvtx);
-        nvtx.start = 1'000;
-        nvtx.end = 5'000;
-        nvtx.text = "prefetch";
-        nvtx.eventType = 60;
-        nvtx.domainId = 5;
-        writer.addNvtx(nvtx);
+        writer.addNvtx({ .start = 100, .end = 2'000'000, .pid = 4242, .tid = 4242, .text = "train_step",
+            .registeredString = true });
+        writer.addNvtx({ .start = 200, .end = 900'000, .pid = 4242, .tid = 4242, .text = "forward" });
+        // The end must be ignored for a mark.
+        writer.addNvtx({ .start = 300, .end = 400, .pid = 4242, .tid = 4242, .text = "checkpoint", .eventType = 34 });
+        writer.addNvtx({ .start = 50, .pid = 4242, .tid = 4242, .text = "gaplens", .eventType = 75, .domainId = 5 });
+        writer.addNvtx({ .start = 1'000, .end = 5'000, .pid = 4242, .tid = 4242, .text = "prefetch", .eventType = 60,
+            .domainId = 5 });
         writer.finish();
+    }
+
+    // The sample written to `name`, opened for reading.
+    Db writtenSample(const char *name)
+    {
+        const auto file = path(name);
+        writeSample(file);
+        return Db(file);
     }
 
 private slots:
@@ -195,9 +141,7 @@ private slots:
 
     void kernelRowsReadBack()
     {
-        const auto file = path("kernels.sqlite");
-        writeSample(file);
-        Db db(file);
+        const auto db = writtenSample("kernels.sqlite");
         QVERIFY(db.isOpen());
         const auto rows = db.rows(
             "SELECT k.start, k.end, k.deviceId, k.streamId, k.correlationId, (k.globalPid >> 24) & 16777215, "
@@ -223,9 +167,7 @@ private slots:
 
     void otherRowsReadBack()
     {
-        const auto file = path("other.sqlite");
-        writeSample(file);
-        Db db(file);
+        const auto db = writtenSample("other.sqlite");
         QVERIFY(db.isOpen());
         const auto calls = db.rows("SELECT r.start, r.end, r.eventClass, (r.globalTid >> 24) & 16777215, "
                                    "r.globalTid & 16777215, r.correlationId, s.value, r.returnValue "
@@ -260,9 +202,7 @@ private slots:
 
     void nvtxTextVersusTextId()
     {
-        const auto file = path("nvtx.sqlite");
-        writeSample(file);
-        Db db(file);
+        const auto db = writtenSample("nvtx.sqlite");
         QVERIFY(db.isOpen());
         const auto rows = db.rows(
             "SELECT n.start, n.end, n.eventType, n.text, s.value, (n.globalTid >> 24) & 16777215, "
@@ -288,9 +228,7 @@ private slots:
 
     void metadataTables()
     {
-        const auto file = path("meta.sqlite");
-        writeSample(file);
-        Db db(file);
+        const auto db = writtenSample("meta.sqlite");
         QVERIFY(db.isOpen());
         auto meta = [&](const char *table, const char *name) {
             return db.text(std::string("SELECT value FROM ") + table + " WHERE name = '" + name + "'");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The capture summary and its plain-language findings on hand-built captures.
+#include "testsupport.h"
 #include "trace_fixture.h"
 
 #include "gaplens/core/analysis/findings.h"
@@ -56,10 +57,7 @@ Capture buildCapture()
 
 const Finding *findKind(const CaptureSummary &s, FindingKind kind)
 {
-    for (const auto &f : s.findings)
-        if (f.kind == kind)
-            return &f;
-    return nullptr;
+    return gaplens::test::findFirst(s.findings, [&](const Finding &f) { return f.kind == kind; });
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // correlationId) without a per-call index: a binary search in each thread's correlation ids
 // when they ascend (every real export), a small fallback index for threads where they do not.
 #include "gaplens/core/analysis/gap_blame.h"
+#include "testsupport.h"
 #include "trace_fixture.h"
 
 #include <QTest>
@@ -22,6 +23,38 @@ int callOf(const std::optional<LaunchRef> &launch, std::uint32_t thread)
     return launch->thread == thread ? int(launch->call) : -2;
 }
 
+struct OneThread
+{
+    std::unique_ptr<TraceSet> trace;
+    std::uint32_t thread;
+};
+
+// One rank whose main thread makes the calls (name, correlation id), 10 ns each, one every 20 ns
+// from T0.
+OneThread callsOnOneThread(std::initializer_list<std::pair<const char *, std::uint32_t>> calls)
+{
+    FixtureBuilder b;
+    const auto thread = b.addThread(b.addRank(0));
+    TimeNs start = T0;
+    for (const auto &[name, correlationId] : calls) {
+        b.api(thread, start, start + 10, name, correlationId);
+        start += 20;
+    }
+    return {b.finish(), thread};
+}
+
+// findLaunch in report 0 and process `pid` gives, for each correlation id, that call of
+// `thread` (callOf: -1 for none).
+void expectCalls(const TraceSet &trace, std::uint32_t pid, std::uint32_t thread,
+    std::initializer_list<std::pair<std::uint32_t, int>> expected)
+{
+    for (const auto &[correlationId, call] : expected) {
+        const auto found = callOf(trace.findLaunch(0, pid, correlationId), thread);
+        const auto message = QStringLiteral("correlation id %1: call %2, expected %3").arg(correlationId);
+        QVERIFY2(found == call, qPrintable(message.arg(found).arg(call)));
+    }
+}
+
 } // namespace
 
 class TestLaunchLookup : public QObject
@@ -31,43 +64,24 @@ class TestLaunchLookup : public QObject
 private slots:
     void ascendingIdsAreSearchedInTheThreadsOwnColumn()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto main = b.addThread(rank);
-        b.api(main, T0 + 0, T0 + 10, "cudaLaunchKernel", 3);
-        b.api(main, T0 + 20, T0 + 30, "cudaLaunchKernel", 5);
-        b.api(main, T0 + 40, T0 + 50, "cudaLaunchKernel", 9);
-        const auto trace = b.finish();
+        const auto [trace, main]
+            = callsOnOneThread({{"cudaLaunchKernel", 3}, {"cudaLaunchKernel", 5}, {"cudaLaunchKernel", 9}});
         QVERIFY(trace->threads[main].api.correlationAscending);
         QVERIFY(trace->unorderedLaunches.empty());
         const auto pid = trace->threads[main].pid;
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 3), main), 0);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 5), main), 1);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 9), main), 2);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 4), main), -1);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 0), main), -1);
+        CHECK(expectCalls(*trace, pid, main, {{3, 0}, {5, 1}, {9, 2}, {4, -1}, {0, -1}}));
         QCOMPARE(callOf(trace->findLaunch(0, pid + 1, 5), main), -1); // another process
         QCOMPARE(callOf(trace->findLaunch(1, pid, 5), main), -1);     // another report
     }
 
     void unorderedIdsAndCallsWithoutAnIdUseTheFallbackIndex()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto main = b.addThread(rank);
-        b.api(main, T0 + 0, T0 + 10, "cudaLaunchKernel", 9);
-        b.api(main, T0 + 20, T0 + 30, "cudaLaunchKernel", 3);
-        b.api(main, T0 + 40, T0 + 50, "cudaStreamSynchronize", 0);
-        b.api(main, T0 + 60, T0 + 70, "cudaLaunchKernel", 5);
-        const auto trace = b.finish();
+        const auto [trace, main] = callsOnOneThread({{"cudaLaunchKernel", 9}, {"cudaLaunchKernel", 3},
+            {"cudaStreamSynchronize", 0}, {"cudaLaunchKernel", 5}});
         QVERIFY(!trace->threads[main].api.correlationAscending);
         QCOMPARE(trace->unorderedLaunches.size(), std::size_t(3)); // the call without an id is not a launch
         const auto pid = trace->threads[main].pid;
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 9), main), 0);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 3), main), 1);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 5), main), 3);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 0), main), -1);
-        QCOMPARE(callOf(trace->findLaunch(0, pid, 4), main), -1);
+        expectCalls(*trace, pid, main, {{9, 0}, {3, 1}, {5, 3}, {0, -1}, {4, -1}});
     }
 
     void everyThreadOfTheProcessIsSearched()

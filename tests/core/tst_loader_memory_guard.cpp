@@ -8,6 +8,10 @@
 #include "gaplens/core/util/units.h"
 
 #include "sqltestdb.h"
+#include "synth_sample.h"
+#include "testsupport.h"
+#include "test_files.h"
+#include "trace_counts.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +22,7 @@
 
 using namespace gaplens::core;
 namespace fs = std::filesystem;
+using gaplens::test::writeFile;
 
 namespace {
 
@@ -35,20 +40,6 @@ Expected expectedEstimate(const SynthRankTruth &truth, std::uint64_t kernels, co
     const auto nvtx = truth.nvtxRanges + truth.nvtxMarks + truth.nvtxDomains;
     return { kernels + copies + runtime + nvtx + strings,
         64 * kernels + 56 * copies + 40 * (runtime + nvtx) + 96 * strings };
-}
-
-std::size_t loadedKernels(const TraceSet &trace)
-{
-    std::size_t kernels = 0;
-    for (const auto &gpu : trace.gpus)
-        kernels += gpu.kernelCount();
-    return kernels;
-}
-
-void writeFile(const fs::path &path, const std::string &text)
-{
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
 }
 
 } // namespace
@@ -98,16 +89,24 @@ class TestLoaderMemoryGuard : public QObject
             + formatBytes(expected.bytes) + " of memory, but " + limit + "; open fewer ranks or free memory";
     }
 
+    // estimateLoad() of `file`, a copy of rank 0's export now holding `kernels` kernels, is
+    // `expected` (set here).
+    void checkEstimate(const std::string &file, std::uint64_t kernels, Expected &expected) const
+    {
+        expected = expectedEstimate(m_capture.ranks[0], kernels, file);
+        const auto estimate = estimateLoad({ file });
+        QCOMPARE(estimate.rows, expected.rows);
+        QCOMPARE(estimate.bytes, expected.bytes);
+    }
+
     std::string bothFiles() const { return m_capture.files[0] + ", " + m_capture.files[1]; }
 
 private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 3;
-        m_capture = writeSyntheticCapture(m_dir.filePath(QStringLiteral("capture")).toStdString(), options);
+        m_capture = writeSyntheticCapture(
+            m_dir.filePath(QStringLiteral("capture")).toStdString(), gaplens::test::synthOptions(2, 3));
         QCOMPARE(m_capture.files.size(), std::size_t(2));
         for (std::size_t r = 0; r < 2; ++r) {
             const auto file = expectedEstimate(m_capture.ranks[r], m_capture.ranks[r].kernels, m_capture.files[r]);
@@ -163,15 +162,13 @@ private slots:
             "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid > 1;"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 1073741824;");
         QCOMPARE(gaplens::test::sqlInt(file, "SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1073741824);
-        const auto expected = expectedEstimate(m_capture.ranks[0], 1, file);
-        const auto estimate = estimateLoad({ file });
-        QCOMPARE(estimate.rows, expected.rows);
-        QCOMPARE(estimate.bytes, expected.bytes);
+        Expected expected;
+        CHECK(checkEstimate(file, 1, expected));
 
         const auto trace = loadTraceSet(optionsFor({ file }, 1 << 20));
         QVERIFY2(trace->errors.empty(), trace->errors.empty() ? "" : trace->errors[0].message.c_str());
         QCOMPARE(trace->ranks.size(), std::size_t(1));
-        QCOMPARE(loadedKernels(*trace), std::size_t(1));
+        QCOMPARE(gaplens::test::kernelCount(*trace), std::size_t(1));
     }
 
     // The reader sizes its columns from the same kind of hint: a rowid range of 2^30 per row
@@ -195,7 +192,7 @@ private slots:
             load.directTableScan = direct;
             const auto trace = loadTraceSet(load);
             QVERIFY2(trace->errors.empty(), trace->errors.empty() ? "" : trace->errors[0].message.c_str());
-            QCOMPARE(loadedKernels(*trace), std::size_t(kernels));
+            QCOMPARE(gaplens::test::kernelCount(*trace), std::size_t(kernels));
         }
     }
 
@@ -210,10 +207,8 @@ private slots:
                 + ";");
         QCOMPARE(
             gaplens::test::sqlInt(file, "SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL"), std::int64_t(1) << 58);
-        const auto expected = expectedEstimate(m_capture.ranks[0], kernels, file);
-        const auto estimate = estimateLoad({ file });
-        QCOMPARE(estimate.rows, expected.rows);
-        QCOMPARE(estimate.bytes, expected.bytes);
+        Expected expected;
+        CHECK(checkEstimate(file, kernels, expected));
 
         const auto refused = loadTraceSet(optionsFor({ file }, expected.bytes - 1));
         QCOMPARE(refused->errors.size(), std::size_t(1));
@@ -222,7 +217,7 @@ private slots:
 
         const auto fits = loadTraceSet(optionsFor({ file }, expected.bytes));
         QVERIFY(fits->errors.empty());
-        QCOMPARE(loadedKernels(*fits), std::size_t(kernels));
+        QCOMPARE(gaplens::test::kernelCount(*fits), std::size_t(kernels));
     }
 
     // The rowid bound max - min + 1 is 2^64 here: it saturates (no wrap to 0) and the exact
@@ -234,14 +229,12 @@ private slots:
             "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid > 2;"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = -9223372036854775808 WHERE rowid = 1;"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 9223372036854775807 WHERE rowid = 2;");
-        const auto expected = expectedEstimate(m_capture.ranks[0], 2, file);
-        const auto estimate = estimateLoad({ file });
-        QCOMPARE(estimate.rows, expected.rows);
-        QCOMPARE(estimate.bytes, expected.bytes);
+        Expected expected;
+        CHECK(checkEstimate(file, 2, expected));
 
         const auto trace = loadTraceSet(optionsFor({ file }, 1 << 20));
         QVERIFY2(trace->errors.empty(), trace->errors.empty() ? "" : trace->errors[0].message.c_str());
-        QCOMPARE(loadedKernels(*trace), std::size_t(2));
+        QCOMPARE(gaplens::test::kernelCount(*trace), std::size_t(2));
     }
 
     // The process's bounds are read at load time; the tightest one is named when it refuses.

@@ -18,6 +18,13 @@ class TestRankIdentity : public QObject
         return c;
     }
 
+    // assignRanks without overrides, for cases that do not look at the warnings.
+    static std::vector<RankAssignment> assign(const std::vector<RankCandidate> &candidates)
+    {
+        std::vector<std::string> warnings;
+        return assignRanks(candidates, {}, warnings);
+    }
+
 private slots:
     void environmentRankWinsOverFileNames()
     {
@@ -37,8 +44,7 @@ private slots:
     {
         std::vector<RankCandidate> c{file(0, "/x/train_2.sqlite"), file(1, "/x/train_0.sqlite"),
                                      file(2, "/x/train_1.sqlite")};
-        std::vector<std::string> warnings;
-        const auto a = assignRanks(c, {}, warnings);
+        const auto a = assign(c);
         QCOMPARE(a[0].rank, 2);
         QCOMPARE(a[1].rank, 0);
         QCOMPARE(a[2].rank, 1);
@@ -50,8 +56,7 @@ private slots:
         // As ring_6ranks/nsys_report_<host>_<pid>.sqlite: numbers are not 0..N-1.
         std::vector<RankCandidate> c{file(0, "rep_ault44_1004534.sqlite"), file(1, "rep_ault43_854730.sqlite"),
                                      file(2, "rep_ault43_854723.sqlite")};
-        std::vector<std::string> warnings;
-        const auto a = assignRanks(c, {}, warnings);
+        const auto a = assign(c);
         QCOMPARE(a[2].rank, 0); // ault43_854723 < ault43_854730 < ault44_...
         QCOMPARE(a[1].rank, 1);
         QCOMPARE(a[0].rank, 2);
@@ -62,8 +67,7 @@ private slots:
     {
         std::vector<RankCandidate> c{file(0, "b.sqlite"), file(1, "a.sqlite")};
         c[0].environmentRank = {{0, "RANK=\"0\""}};
-        std::vector<std::string> warnings;
-        const auto a = assignRanks(c, {}, warnings);
+        const auto a = assign(c);
         QCOMPARE(a[1].rank, 0);
         QCOMPARE(a[0].rank, 1);
         QCOMPARE(a[1].source, RankSource::FileOrder);
@@ -74,8 +78,7 @@ private slots:
         auto p1 = file(0, "both.sqlite", 112);
         auto p0 = file(0, "both.sqlite", 111);
         p1.oneOfSeveralProcesses = p0.oneOfSeveralProcesses = true;
-        std::vector<std::string> warnings;
-        const auto a = assignRanks({p1, p0}, {}, warnings);
+        const auto a = assign({p1, p0});
         QCOMPARE(a[0].rank, 1);
         QCOMPARE(a[1].rank, 0);
         QCOMPARE(a[0].source, RankSource::Process);

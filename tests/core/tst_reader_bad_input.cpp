@@ -3,13 +3,14 @@
 // names it and says what is wrong; data problems inside a good file are counted.
 #include "gaplens/core/read/loader.h"
 
+#include "minimal_export.h"
 #include "sqltestdb.h"
+#include "test_files.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <filesystem>
-#include <fstream>
 
 using namespace gaplens::core;
 using gaplens::test::execSql;
@@ -18,23 +19,11 @@ namespace {
 
 // A minimal but valid export: one kernel launched by one runtime call, one NVTX range.
 // Columns in an unusual order with an extra tool column, as real files vary.
-const char *kMinimalExport = R"(
-    CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
-    INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.25.0');
-    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
-    INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1000000000, '', '');
-    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-    INSERT INTO StringIds VALUES (1, 'gemm'), (2, 'cudaLaunchKernel_v7000'), (3, 'step');
+const std::string kMinimalExport = gaplens::test::minimalExportHeadSql() + R"(
     CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, deviceId INTEGER, start INTEGER, "end" INTEGER,
         streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, toolColumn TEXT);
     INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 100, 200, 7, 5, 16777216 * 42, 1, 'x');
-    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER, globalTid INTEGER,
-        correlationId INTEGER, nameId INTEGER);
-    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, 0, 16777216 * 42 + 42, 5, 2);
-    CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER,
-        textId INTEGER, domainId INTEGER);
-    INSERT INTO NVTX_EVENTS VALUES (40, 300, 59, NULL, 16777216 * 42 + 42, 3, 0);
-)";
+)" + gaplens::test::minimalLaunchAndRangeSql();
 
 } // namespace
 
@@ -45,12 +34,12 @@ class TestReaderBadInput : public QObject
     QTemporaryDir m_dir;
     std::string m_good;
 
-    std::string path(const char *name) const { return (std::filesystem::path(m_dir.path().toStdString()) / name).string(); }
+    std::string path(const char *name) const { return gaplens::test::pathIn(m_dir, name); }
 
     std::string writeFile(const char *name, const std::string &bytes) const
     {
         const auto p = path(name);
-        std::ofstream(p, std::ios::binary) << bytes;
+        gaplens::test::writeFile(p, bytes);
         return p;
     }
 
@@ -60,22 +49,15 @@ class TestReaderBadInput : public QObject
         LoadOptions options;
         options.files = {bad, m_good};
         const auto trace = loadTraceSet(options);
-        QCOMPARE(trace->errors.size(), std::size_t(1));
-        const auto &message = trace->errors[0].message;
-        QVERIFY2(message.find(bad) != std::string::npos, message.c_str());
-        QVERIFY2(message.find(expectedPhrase) != std::string::npos, message.c_str());
-        QCOMPARE(trace->errors[0].path, bad);
         QCOMPARE(trace->ranks.size(), std::size_t(1));
-        QCOMPARE(trace->reports[0].path, m_good);
-        QCOMPARE(trace->gpus.size(), std::size_t(1));
+        gaplens::test::checkOneErrorBesideGood(*trace, bad, m_good, expectedPhrase);
     }
 
 private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_good = path("good.sqlite");
-        execSql(m_good, kMinimalExport);
+        m_good = gaplens::test::writeExportIn(m_dir, "good.sqlite", kMinimalExport);
     }
 
     void minimalExportWithShuffledColumnsLoads()
@@ -125,8 +107,7 @@ private slots:
         for (int i = 0; i < 64; ++i)
             sql += "INSERT INTO padding VALUES (zeroblob(4096));";
         execSql(full, sql);
-        std::ifstream in(full, std::ios::binary);
-        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        auto bytes = gaplens::test::readFile(full);
         QVERIFY(bytes.size() > 100000);
         // Keep the header and schema page but lose half the pages: SQLite finds the
         // database image malformed when the reader reaches them.
@@ -136,8 +117,7 @@ private slots:
 
     void corruptHeaderPageIsNamed()
     {
-        std::ifstream in(m_good, std::ios::binary);
-        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        auto bytes = gaplens::test::readFile(m_good);
         // Valid magic, garbage where the schema lives.
         for (std::size_t i = 100; i < bytes.size(); ++i)
             bytes[i] = char(0xA5 ^ (i * 31));

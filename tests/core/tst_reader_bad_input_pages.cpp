@@ -5,19 +5,23 @@
 // two connections), and the same every time.
 #include "gaplens/core/read/loader.h"
 
+#include "minimal_export.h"
 #include "sqltestdb.h"
+#include "test_files.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 using namespace gaplens::core;
+using gaplens::test::patchFile;
+using gaplens::test::readFile;
+using gaplens::test::writeFile;
 
 namespace {
 
@@ -26,14 +30,7 @@ constexpr int kRows = 3000; // per table: each table's b-tree has an interior ro
 constexpr int kRepeats = 10;
 
 // An export whose kernels, CUDA API calls and NVTX ranges each span many leaf pages.
-const std::string kExport = R"(
-    PRAGMA page_size = 4096;
-    CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
-    INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.25.0');
-    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
-    INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1000000000, '', '');
-    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-    INSERT INTO StringIds VALUES (1, 'gemm'), (2, 'cudaLaunchKernel_v7000'), (3, 'step');
+const std::string kExport = "PRAGMA page_size = 4096;" + gaplens::test::minimalExportHeadSql() + R"(
     CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, deviceId INTEGER, start INTEGER, "end" INTEGER,
         streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
     INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL WITH RECURSIVE q(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM q
@@ -47,27 +44,6 @@ const std::string kExport = R"(
     INSERT INTO NVTX_EVENTS WITH RECURSIVE q(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM q WHERE i < 3000)
         SELECT i * 100 - 30, i * 100 + 60, 59, 'range ' || (i % 10), 16777216 * 42 + 42, NULL, 0 FROM q;
 )";
-
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-void writeFile(const std::string &path, const std::string &bytes)
-{
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-// Writes `bytes` over the file at `offset`, in place.
-void patchFile(const std::string &path, std::uint64_t offset, const std::string &bytes)
-{
-    std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
-    file.seekp(std::streamoff(offset));
-    file.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!file.good())
-        qFatal("cannot patch %s", path.c_str());
-}
 
 std::uint32_t be16(const std::string &bytes, std::size_t at)
 {
@@ -176,10 +152,7 @@ class TestReaderBadInputPages : public QObject
     std::string m_good;
     std::string m_goodBytes;
 
-    std::string path(const std::string &name) const
-    {
-        return (std::filesystem::path(m_dir.path().toStdString()) / name).string();
-    }
+    std::string path(const std::string &name) const { return gaplens::test::pathIn(m_dir, name); }
 
     // SQLite-only with one thread is the reference; every way of loading, each kRepeats times,
     // must give exactly it, and it must be `expected`.
@@ -233,8 +206,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_good = path("good.sqlite");
-        gaplens::test::execSql(m_good, kExport);
+        m_good = gaplens::test::writeExportIn(m_dir, "good.sqlite", kExport);
         m_goodBytes = readFile(m_good);
         QCOMPARE(be16(m_goodBytes, 16), kPageSize);
         QCOMPARE(be32(m_goodBytes, 28), std::uint32_t(m_goodBytes.size() / kPageSize)); // the header's page count

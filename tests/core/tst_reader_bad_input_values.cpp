@@ -6,6 +6,7 @@
 #include "gaplens/core/read/loader.h"
 
 #include "sqltestdb.h"
+#include "testsupport.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,10 +54,40 @@ std::string kernelRow(const std::string &start, const std::string &end, const st
         + std::to_string(kPid << 24) + ", 1);";
 }
 
+// The CPU tables, and a row of each on the main thread of kPid (values as SQL literals).
+const char *kRuntimeTable = R"(
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER,
+        globalTid INTEGER, correlationId INTEGER, nameId INTEGER);)";
+const char *kNvtxTable = R"(
+    CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT,
+        globalTid INTEGER, textId INTEGER, domainId INTEGER);)";
+
+const std::string kMainTid = std::to_string((kPid << 24) + kPid);
+
+// A runtime call named 2 (cudaLaunchKernel_v7000).
+std::string runtimeRow(const std::string &start, const std::string &end, const std::string &correlationId)
+{
+    return "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + start + ", " + end + ", 0, " + kMainTid + ", "
+        + correlationId + ", 2);";
+}
+
+std::string nvtxRow(const std::string &start, const std::string &end, const std::string &eventType,
+    const std::string &text, const std::string &textId)
+{
+    return "INSERT INTO NVTX_EVENTS VALUES (" + start + ", " + end + ", " + eventType + ", " + text + ", " + kMainTid
+        + ", " + textId + ", 0);";
+}
+
 // Two good kernels, [100, 200) and [1000, 1100): 200 ns busy in a 1000 ns window.
 std::string twoGoodKernels()
 {
     return kernelRow("100", "200") + kernelRow("1000", "1100");
+}
+
+// The kernel table holding them.
+std::string twoGoodKernelsTable()
+{
+    return kernelTable() + twoGoodKernels();
 }
 
 std::vector<TimeNs> kernelStarts(const TraceSet &trace)
@@ -66,6 +97,14 @@ std::vector<TimeNs> kernelStarts(const TraceSet &trace)
         for (const auto &stream : gpu.streams)
             starts.insert(starts.end(), stream.kernels.start.begin(), stream.kernels.start.end());
     return starts;
+}
+
+// The trace has one thread, whose API calls start at `apiStarts` and whose marks are at `marks`.
+void expectOneThread(const TraceSet &trace, const std::vector<TimeNs> &apiStarts, const std::vector<TimeNs> &marks)
+{
+    QCOMPARE(trace.threads.size(), std::size_t(1));
+    QCOMPARE(trace.threads[0].api.start, apiStarts);
+    QCOMPARE(trace.threads[0].marks.time, marks);
 }
 
 } // namespace
@@ -192,28 +231,11 @@ private slots:
     {
         QFETCH(bool, direct);
         QFETCH(unsigned, threads);
-        const std::string tid = std::to_string((kPid << 24) + kPid);
         const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + kernelTable()
-            + kernelRow("100", "'200 ns'") + kernelRow("1000", "1100") + R"(
-            CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER,
-                globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
-            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, 0, )"
-            + tid + R"(, 1, 2);
-            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (X'00', 80, 0, )"
-            + tid + R"(, 2, 2);
-            CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT,
-                globalTid INTEGER, textId INTEGER, domainId INTEGER);
-            INSERT INTO NVTX_EVENTS VALUES (40, 300, 59, NULL, )"
-            + tid + R"(, 3, 0);
-            INSERT INTO NVTX_EVENTS VALUES (40, 300.5, 59, NULL, )"
-            + tid + R"(, 3, 0);
-            INSERT INTO NVTX_EVENTS VALUES (70, NULL, 34, 'mark', )"
-            + tid + R"(, NULL, 0);
-            INSERT INTO NVTX_EVENTS VALUES (X'01', NULL, 34, 'bad mark', )"
-            + tid + R"(, NULL, 0);
-            INSERT INTO NVTX_EVENTS VALUES (NULL, NULL, 34, 'no time', )"
-            + tid + R"(, NULL, 0);
-        )");
+            + kernelRow("100", "'200 ns'") + kernelRow("1000", "1100") + kRuntimeTable + runtimeRow("50", "60", "1")
+            + runtimeRow("X'00'", "80", "2") + kNvtxTable + nvtxRow("40", "300", "59", "NULL", "3")
+            + nvtxRow("40", "300.5", "59", "NULL", "3") + nvtxRow("70", "NULL", "34", "'mark'", "NULL")
+            + nvtxRow("X'01'", "NULL", "34", "'bad mark'", "NULL") + nvtxRow("NULL", "NULL", "34", "'no time'", "NULL"));
         const auto trace = load(file, direct, threads);
         QVERIFY(trace->errors.empty());
         const auto &problems = trace->reports[0].problems;
@@ -221,11 +243,8 @@ private slots:
         QCOMPARE(problems.nullStart, std::uint64_t(1)); // the mark without a time
         QCOMPARE(problems.total(), std::uint64_t(5));
         QCOMPARE(kernelStarts(*trace), std::vector<TimeNs> { kSessionStart + 1000 });
-        QCOMPARE(trace->threads.size(), std::size_t(1));
-        const auto &thread = trace->threads[0];
-        QCOMPARE(thread.api.start, std::vector<TimeNs> { kSessionStart + 50 });
-        QCOMPARE(thread.nvtx.end, std::vector<TimeNs> { kSessionStart + 300 });
-        QCOMPARE(thread.marks.time, std::vector<TimeNs> { kSessionStart + 70 });
+        CHECK(expectOneThread(*trace, { kSessionStart + 50 }, { kSessionStart + 70 }));
+        QCOMPARE(trace->threads[0].nvtx.end, std::vector<TimeNs> { kSessionStart + 300 });
     }
 
     // Issue 16 item 5: times that cannot be represented once the offset is added are counted and
@@ -339,37 +358,19 @@ private slots:
     void unrepresentableCpuTimesAreCounted()
     {
         QFETCH(bool, direct);
-        const std::string tid = std::to_string((kPid << 24) + kPid);
-        const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + R"(
-            CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER,
-                globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
-            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, 0, )"
-            + tid + R"(, 1, 2);
-            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (70, 9223372036854775807, 0, )"
-            + tid + R"(, 2, 2);
-            CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT,
-                globalTid INTEGER, textId INTEGER, domainId INTEGER);
-            INSERT INTO NVTX_EVENTS VALUES (40, 300, 59, NULL, )"
-            + tid + R"(, 3, 0);
-            INSERT INTO NVTX_EVENTS VALUES (-9223372036854775807 - 1, 300, 59, NULL, )"
-            + tid + R"(, 3, 0);
-            INSERT INTO NVTX_EVENTS VALUES (70, NULL, 34, 'mark', )"
-            + tid + R"(, NULL, 0);
-            INSERT INTO NVTX_EVENTS VALUES (-9223372036854775807 - 1, NULL, 34, 'early', )"
-            + tid + R"(, NULL, 0);
-            INSERT INTO NVTX_EVENTS VALUES (9223372036854775807, NULL, 34, 'late', )"
-            + tid + R"(, NULL, 0);
-        )");
+        const std::string int64Min = "-9223372036854775807 - 1", int64Max = "9223372036854775807";
+        const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + kRuntimeTable
+            + runtimeRow("50", "60", "1") + runtimeRow("70", int64Max, "2") + kNvtxTable
+            + nvtxRow("40", "300", "59", "NULL", "3") + nvtxRow(int64Min, "300", "59", "NULL", "3")
+            + nvtxRow("70", "NULL", "34", "'mark'", "NULL") + nvtxRow(int64Min, "NULL", "34", "'early'", "NULL")
+            + nvtxRow(int64Max, "NULL", "34", "'late'", "NULL"));
         const auto trace = load(file, direct);
         QVERIFY(trace->errors.empty());
         const auto &problems = trace->reports[0].problems;
         QCOMPARE(problems.timeOutOfRange, std::uint64_t(4));
         QCOMPARE(problems.total(), std::uint64_t(4));
-        QCOMPARE(trace->threads.size(), std::size_t(1));
-        const auto &thread = trace->threads[0];
-        QCOMPARE(thread.api.start, std::vector<TimeNs> { kSessionStart + 50 });
-        QCOMPARE(thread.nvtx.start, std::vector<TimeNs> { kSessionStart + 40 });
-        QCOMPARE(thread.marks.time, std::vector<TimeNs> { kSessionStart + 70 });
+        CHECK(expectOneThread(*trace, { kSessionStart + 50 }, { kSessionStart + 70 }));
+        QCOMPARE(trace->threads[0].nvtx.start, std::vector<TimeNs> { kSessionStart + 40 });
     }
 
     // Issue 16 items 1 and 5 for the time base itself: a utcEpochNs that is not an integer and an
@@ -377,7 +378,7 @@ private slots:
     void badTimeBaseValuesAreSaid()
     {
         {
-            const auto file = writeExport(sessionStartTable("'soon'") + kernelTable() + twoGoodKernels());
+            const auto file = writeExport(sessionStartTable("'soon'") + twoGoodKernelsTable());
             const auto trace = load(file, true);
             QVERIFY(trace->errors.empty());
             const auto &report = trace->reports[0];
@@ -391,8 +392,7 @@ private slots:
         }
         {
             const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart))
-                + "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_CONFIG_TIME_SHIFT', '12abc');" + kernelTable()
-                + twoGoodKernels());
+                + "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_CONFIG_TIME_SHIFT', '12abc');" + twoGoodKernelsTable());
             const auto trace = load(file, true);
             QVERIFY(trace->errors.empty());
             const auto &report = trace->reports[0];
@@ -412,8 +412,7 @@ private slots:
             INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ('', '');
             CREATE TABLE META_DATA_CAPTURE (name TEXT);
             INSERT INTO META_DATA_CAPTURE VALUES ('PROCESS_1:ENVIRONMENT_VARIABLE');
-        )" + kernelTable()
-            + twoGoodKernels());
+        )" + twoGoodKernelsTable());
         const auto trace = load(file, true);
         QVERIFY(trace->errors.empty());
         const auto &report = trace->reports[0];
@@ -433,8 +432,7 @@ private slots:
         const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + R"(
             CREATE TABLE META_DATA_CAPTURE (value TEXT);
             INSERT INTO META_DATA_CAPTURE VALUES ('RANK="3"');
-        )" + kernelTable()
-            + twoGoodKernels());
+        )" + twoGoodKernelsTable());
         const auto trace = load(file, true);
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->reports[0].warnings,
@@ -446,13 +444,8 @@ private slots:
     // Issue 16 item 8: a missing kernel table is said; an empty one is not a problem.
     void missingKernelTableIsSaid()
     {
-        const std::string tid = std::to_string((kPid << 24) + kPid);
-        const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + R"(
-            CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT,
-                globalTid INTEGER, textId INTEGER, domainId INTEGER);
-            INSERT INTO NVTX_EVENTS VALUES (40, 300, 59, 'step', )"
-            + tid + R"(, NULL, 0);
-        )");
+        const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + kNvtxTable
+            + nvtxRow("40", "300", "59", "'step'", "NULL"));
         for (const unsigned threads : { 1u, 2u }) {
             const auto trace = load(file, true, threads);
             QVERIFY(trace->errors.empty());

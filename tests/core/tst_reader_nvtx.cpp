@@ -3,6 +3,7 @@
 // (70/71), marks (34), domains (75), text vs textId, negative and shifted timestamps.
 #include "gaplens/core/read/loader.h"
 
+#include "minimal_export.h"
 #include "sqltestdb.h"
 
 #include <QTemporaryDir>
@@ -14,11 +15,7 @@ using gaplens::test::execSql;
 namespace {
 
 // Thread 7 of pid 7 is the main thread; thread 8 another one.
-constexpr const char *kNvtxExport = R"(
-    CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
-    INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.0.0');
-    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
-    INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (5000, '', '');
+const std::string kNvtxExport = gaplens::test::exportHeadSql("3.0.0", 5000) + R"(
     CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO StringIds VALUES (1, 'registered'), (2, 'my.domain'), (3, 'worker');
     CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);

@@ -6,8 +6,11 @@
 // What is loaded must be what SQLite reads from the same files in a writable folder, or an
 // exact message says why it cannot be.
 #include "gaplens/core/read/loader.h"
+#include "minimal_export.h"
 #include "sqltestdb.h"
+#include "test_files.h"
 #include "testsupport.h"
+#include "trace_counts.h"
 
 #include <QCryptographicHash>
 #include <QTemporaryDir>
@@ -26,23 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // One kernel ("gemm") launched by one runtime call, one NVTX range.
-const char *kMinimalExport = R"(
-    CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
-    INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.25.0');
-    CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
-    INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1000000000, '', '');
-    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-    INSERT INTO StringIds VALUES (1, 'gemm'), (2, 'cudaLaunchKernel_v7000'), (3, 'step');
-    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, deviceId INTEGER, start INTEGER, "end" INTEGER,
-        streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
-    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 100, 200, 7, 5, 16777216 * 42, 1);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER, globalTid INTEGER,
-        correlationId INTEGER, nameId INTEGER);
-    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50, 60, 0, 16777216 * 42 + 42, 5, 2);
-    CREATE TABLE NVTX_EVENTS (start INTEGER, "end" INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER,
-        textId INTEGER, domainId INTEGER);
-    INSERT INTO NVTX_EVENTS VALUES (40, 300, 59, NULL, 16777216 * 42 + 42, 3, 0);
-)";
+const std::string kMinimalExport = gaplens::test::minimalExportSql();
 
 // A second kernel, written after the first transaction: in the WAL cases it is only in the -wal.
 const char *kSecondKernel = R"(
@@ -58,34 +45,13 @@ const char *kLargeUncommittedWrite = R"(
 )";
 
 // A connection for fixtures that stay open while their files are copied.
-class Connection
+struct Connection : gaplens::test::SqlTestDb
 {
-public:
     explicit Connection(const std::string &path)
+        : SqlTestDb(path, Mode::Create)
     {
-        if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-            qFatal("cannot create %s", path.c_str());
     }
-    ~Connection() { sqlite3_close(m_db); }
-    Connection(const Connection &) = delete;
-    Connection &operator=(const Connection &) = delete;
-
-    void exec(const std::string &sql) const
-    {
-        char *err = nullptr;
-        if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK)
-            qFatal("fixture SQL failed: %s", err ? err : sqlite3_errmsg(m_db));
-    }
-
-private:
-    sqlite3 *m_db = nullptr;
 };
-
-std::string readBytes(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-}
 
 std::uint32_t readBigEndian32(const std::string &bytes, std::size_t at)
 {
@@ -122,11 +88,7 @@ std::pair<std::uint32_t, std::uint32_t> walChecksum(const std::string &bytes, bo
 // Bytes 18 and 19 of the header (write and read format versions) set to 1: rollback mode.
 void patchRollbackModeHeader(const std::string &path)
 {
-    std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
-    file.seekp(18);
-    file.write("\x01\x01", 2);
-    if (!file.good())
-        qFatal("cannot patch %s", path.c_str());
+    gaplens::test::patchFile(path, 18, "\x01\x01");
 }
 
 std::int64_t mtimeNs(const struct stat &st)
@@ -177,7 +139,7 @@ FolderState snapshot(const std::string &folder)
             file.name += " -> " + fs::read_symlink(entry.path()).string();
         else if (S_ISREG(st.st_mode))
             file.sha256
-                = QCryptographicHash::hash(QByteArray::fromStdString(readBytes(path)), QCryptographicHash::Sha256)
+                = QCryptographicHash::hash(QByteArray::fromStdString(gaplens::test::readFile(path)), QCryptographicHash::Sha256)
                       .toHex()
                       .toStdString();
         state.files.push_back(std::move(file));
@@ -205,30 +167,6 @@ public:
 private:
     std::string m_folder;
 };
-
-std::size_t kernelCount(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &g : t.gpus)
-        n += g.kernelCount();
-    return n;
-}
-
-std::size_t copyCount(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &g : t.gpus)
-        n += g.copies.size();
-    return n;
-}
-
-std::size_t nvtxCount(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &th : t.threads)
-        n += th.nvtx.size();
-    return n;
-}
 
 // The kernels' names, sorted and joined by ", " (QCOMPARE shows a QString when it differs).
 QString kernelNames(const TraceSet &t)
@@ -322,6 +260,27 @@ class TestReaderReadOnly : public QObject
         return "the load changed " + folder + "\nbefore:\n" + before.describe() + "after:\n" + after.describe();
     }
 
+    // Loading `inputs` with the folder read-only leaves it as it was, with no error and the
+    // kernels `expected`.
+    static void expectLoadedUntouched(
+        const std::string &folder, const std::vector<std::string> &inputs, const QString &expected, bool direct = true)
+    {
+        std::shared_ptr<TraceSet> trace;
+        LOAD_UNTOUCHED(trace, folder, inputs, direct);
+        QCOMPARE(errorMessages(*trace), QString());
+        QCOMPARE(kernelNames(*trace), expected);
+    }
+
+    // SQLite reads the kernels `expected` from a copy of the folder holding `file`, and loading
+    // `input` reads them too, with the direct table scan on and off.
+    static void expectReadAsSqliteReadsIt(
+        const std::string &folder, const std::string &file, const std::string &input, const QString &expected)
+    {
+        QCOMPARE(kernelNamesSqliteReads(folder, fs::path(file).filename().string(), folder + ".sqlite-copy"), expected);
+        for (const bool direct : { true, false })
+            CHECK(expectLoadedUntouched(folder, { input }, expected, direct));
+    }
+
     // A minimal export in WAL mode whose last transaction (the second kernel) is only in the
     // -wal: copied while the writer holds it open with automatic checkpoints off. With
     // `midTransaction`, a larger uncommitted transaction has also spilled into the -wal.
@@ -349,21 +308,10 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const auto dir = gaplens::test::realDataDir();
-        QVERIFY2(!dir.empty(), "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR");
-        for (const auto &e : fs::recursive_directory_iterator(dir))
-            if (e.path().extension() == ".sqlite")
-                m_realFiles.push_back(e.path().string());
-        std::sort(m_realFiles.begin(), m_realFiles.end());
-        QCOMPARE(m_realFiles.size(), std::size_t(14));
+        gaplens::test::listRealExports(m_realFiles, 14);
     }
 
-    void everyRealExportLoadsWithoutAWriteBesideIt_data()
-    {
-        QTest::addColumn<QString>("file");
-        for (const auto &f : m_realFiles)
-            QTest::newRow(fs::path(f).filename().string().c_str()) << QString::fromStdString(f);
-    }
+    void everyRealExportLoadsWithoutAWriteBesideIt_data() { gaplens::test::addFileRows(m_realFiles); }
 
     void everyRealExportLoadsWithoutAWriteBesideIt()
     {
@@ -377,10 +325,10 @@ private slots:
             LOAD_UNTOUCHED(trace, folder, { copy }, direct);
             QCOMPARE(errorMessages(*trace), QString());
             QCOMPARE(trace->reports.size(), std::size_t(1));
-            QCOMPARE(std::int64_t(kernelCount(*trace)), tableRows(copy, "CUPTI_ACTIVITY_KIND_KERNEL"));
-            QCOMPARE(std::int64_t(copyCount(*trace)),
+            QCOMPARE(std::int64_t(gaplens::test::kernelCount(*trace)), tableRows(copy, "CUPTI_ACTIVITY_KIND_KERNEL"));
+            QCOMPARE(std::int64_t(gaplens::test::copyCount(*trace)),
                 tableRows(copy, "CUPTI_ACTIVITY_KIND_MEMCPY") + tableRows(copy, "CUPTI_ACTIVITY_KIND_MEMSET"));
-            QCOMPARE(std::int64_t(nvtxCount(*trace)),
+            QCOMPARE(std::int64_t(gaplens::test::nvtxRangeCount(*trace)),
                 tableRows(copy, "NVTX_EVENTS", "eventType IN (35, 59, 60, 70, 71) AND \"end\" IS NOT NULL"));
         }
     }
@@ -393,7 +341,7 @@ private slots:
         const auto file = exportIn(folder);
         gaplens::test::SqlTestDb(file, gaplens::test::SqlTestDb::Mode::Create)
             .exec(std::string("PRAGMA journal_mode = WAL;") + kMinimalExport);
-        const auto bytes = readBytes(file);
+        const auto bytes = gaplens::test::readFile(file);
         QCOMPARE(int(bytes[18]), 2);
         QCOMPARE(int(bytes[19]), 2);
         QVERIFY(!fs::exists(file + "-wal"));
@@ -401,7 +349,7 @@ private slots:
         LOAD_UNTOUCHED(trace, folder, { file });
         QCOMPARE(errorMessages(*trace), QString());
         QCOMPARE(kernelNames(*trace), QString("gemm"));
-        QCOMPARE(nvtxCount(*trace), std::size_t(1));
+        QCOMPARE(gaplens::test::nvtxRangeCount(*trace), std::size_t(1));
     }
 
     void walModeExportWithEmptyWalFileLoads()
@@ -412,10 +360,7 @@ private slots:
             .exec(std::string("PRAGMA journal_mode = WAL;") + kMinimalExport);
         std::ofstream(file + "-wal", std::ios::binary).flush();
         QCOMPARE(fs::file_size(file + "-wal"), std::uintmax_t(0));
-        std::shared_ptr<TraceSet> trace;
-        LOAD_UNTOUCHED(trace, folder, { file });
-        QCOMPARE(errorMessages(*trace), QString());
-        QCOMPARE(kernelNames(*trace), QString("gemm"));
+        CHECK(expectLoadedUntouched(folder, { file }, QString("gemm")));
     }
 
     // A -wal holding a committed transaction, with no -shm (as copied off a machine, or left by
@@ -427,14 +372,7 @@ private slots:
         const auto file = exportIn(folder);
         QVERIFY(fs::file_size(file + "-wal") > 0);
         QVERIFY(!fs::exists(file + "-shm"));
-        const QString expected("allreduce, gemm");
-        QCOMPARE(kernelNamesSqliteReads(folder, fs::path(file).filename().string(), folder + ".sqlite-copy"), expected);
-        for (const bool direct : { true, false }) {
-            std::shared_ptr<TraceSet> trace;
-            LOAD_UNTOUCHED(trace, folder, { file }, direct);
-            QCOMPARE(errorMessages(*trace), QString());
-            QCOMPARE(kernelNames(*trace), expected);
-        }
+        expectReadAsSqliteReadsIt(folder, file, file, QString("allreduce, gemm"));
     }
 
     // The same with the -shm copied too: it is neither read nor changed.
@@ -444,10 +382,7 @@ private slots:
         writeWalFixture(folder, true, false);
         const auto file = exportIn(folder);
         QVERIFY(fs::exists(file + "-shm"));
-        std::shared_ptr<TraceSet> trace;
-        LOAD_UNTOUCHED(trace, folder, { file });
-        QCOMPARE(errorMessages(*trace), QString());
-        QCOMPARE(kernelNames(*trace), QString("allreduce, gemm"));
+        CHECK(expectLoadedUntouched(folder, { file }, QString("allreduce, gemm")));
     }
 
     // Copied while a writer was in the middle of a large transaction, whose pages SQLite had
@@ -462,10 +397,7 @@ private slots:
             const QString expected("allreduce, gemm");
             QCOMPARE(
                 kernelNamesSqliteReads(folder, fs::path(file).filename().string(), folder + ".sqlite-copy"), expected);
-            std::shared_ptr<TraceSet> trace;
-            LOAD_UNTOUCHED(trace, folder, { file });
-            QCOMPARE(errorMessages(*trace), QString());
-            QCOMPARE(kernelNames(*trace), expected);
+            CHECK(expectLoadedUntouched(folder, { file }, expected));
         }
     }
 
@@ -476,7 +408,7 @@ private slots:
         const auto folder = caseFolder("wal unknown version");
         writeWalFixture(folder, false, false);
         const auto file = exportIn(folder);
-        auto wal = readBytes(file + "-wal");
+        auto wal = gaplens::test::readFile(file + "-wal");
         QCOMPARE(readBigEndian32(wal, 4), std::uint32_t(3007000));
         writeBigEndian32(wal, 4, 3007001);
         const auto [first, second] = walChecksum(wal.substr(0, 24), readBigEndian32(wal, 0) & 1);
@@ -503,14 +435,7 @@ private slots:
         patchRollbackModeHeader(file);
         const auto link = (fs::path(folder) / "link.sqlite").string();
         fs::create_symlink(fs::path(file).filename(), link);
-        const QString expected("allreduce, gemm");
-        QCOMPARE(kernelNamesSqliteReads(folder, fs::path(file).filename().string(), folder + ".sqlite-copy"), expected);
-        for (const bool direct : { true, false }) {
-            std::shared_ptr<TraceSet> trace;
-            LOAD_UNTOUCHED(trace, folder, { link }, direct);
-            QCOMPARE(errorMessages(*trace), QString());
-            QCOMPARE(kernelNames(*trace), expected);
-        }
+        expectReadAsSqliteReadsIt(folder, file, link, QString("allreduce, gemm"));
     }
 
     // A program still has the export open in WAL mode: its committed rows are read, and
@@ -524,10 +449,7 @@ private slots:
             + "PRAGMA wal_checkpoint(TRUNCATE);" + kSecondKernel);
         QVERIFY(fs::file_size(file + "-wal") > 0);
         QVERIFY(fs::exists(file + "-shm"));
-        std::shared_ptr<TraceSet> trace;
-        LOAD_UNTOUCHED(trace, folder, { file });
-        QCOMPARE(errorMessages(*trace), QString());
-        QCOMPARE(kernelNames(*trace), QString("allreduce, gemm"));
+        CHECK(expectLoadedUntouched(folder, { file }, QString("allreduce, gemm")));
     }
 
     // A hot rollback journal: a writer changed the file and stopped before committing (copied
@@ -550,7 +472,7 @@ private slots:
         }
         // SQLite writes the journal's magic number once it has synced it, before it changes the
         // file: from then on the journal is hot.
-        QCOMPARE(readBytes(file + "-journal").substr(0, 8), std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8));
+        QCOMPARE(gaplens::test::readFile(file + "-journal").substr(0, 8), std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8));
         QVERIFY(fs::file_size(file) > sizeBeforeTheWrite); // the file was changed before the commit
         const auto journal = fs::canonical(file).string() + "-journal";
         std::shared_ptr<TraceSet> trace;
@@ -581,7 +503,7 @@ private slots:
         const auto persistFile = exportIn(persistFolder);
         gaplens::test::SqlTestDb(persistFile, gaplens::test::SqlTestDb::Mode::Create)
             .exec(std::string("PRAGMA journal_mode = PERSIST;") + kMinimalExport + kSecondKernel);
-        const auto journal = readBytes(persistFile + "-journal");
+        const auto journal = gaplens::test::readFile(persistFile + "-journal");
         QVERIFY(journal.size() > 8);
         QCOMPARE(journal[0], '\0');
         LOAD_UNTOUCHED(trace, persistFolder, { persistFile });

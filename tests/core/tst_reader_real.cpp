@@ -5,6 +5,7 @@
 #include "gaplens/core/read/loader.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
+#include "trace_counts.h"
 
 #include <QTest>
 #include <sqlite3.h>
@@ -18,6 +19,10 @@ using namespace gaplens::core;
 namespace {
 
 using gaplens::test::sqlInt;
+using gaplens::test::apiCallCount;
+using gaplens::test::copyCount;
+using gaplens::test::kernelCount;
+using gaplens::test::nvtxRangeCount;
 
 bool hasTable(const std::string &file, const char *table) { return gaplens::test::SqlTestDb(file).hasTable(table); }
 
@@ -80,44 +85,7 @@ std::map<std::int64_t, SqlBusy> sqlBusyPerDevice(const std::string &file, std::i
     return result;
 }
 
-std::shared_ptr<TraceSet> load(const std::vector<std::string> &files)
-{
-    LoadOptions options;
-    options.files = files;
-    return loadTraceSet(options);
-}
-
-std::size_t apiCalls(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &th : t.threads)
-        n += th.api.size();
-    return n;
-}
-
-std::size_t nvtxRanges(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &th : t.threads)
-        n += th.nvtx.size();
-    return n;
-}
-
-std::size_t kernels(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &g : t.gpus)
-        n += g.kernelCount();
-    return n;
-}
-
-std::size_t copies(const TraceSet &t)
-{
-    std::size_t n = 0;
-    for (const auto &g : t.gpus)
-        n += g.copies.size();
-    return n;
-}
+using gaplens::test::load;
 
 // Two loads of one file hold the same capture: reports, ranks, threads with their API
 // calls, NVTX ranges and marks, GPUs with their streams' kernels and their copies (names
@@ -150,8 +118,8 @@ void sameCapture(const TraceSet &a, const TraceSet &b)
         QCOMPARE(b.ranks[r].gpus, a.ranks[r].gpus);
         QCOMPARE(b.ranks[r].threads, a.ranks[r].threads);
     }
-    QCOMPARE(kernels(b), kernels(a));
-    QCOMPARE(copies(b), copies(a));
+    QCOMPARE(kernelCount(b), kernelCount(a));
+    QCOMPARE(copyCount(b), copyCount(a));
     QCOMPARE(b.gpus.size(), a.gpus.size());
     for (std::size_t g = 0; g < a.gpus.size(); ++g) {
         const auto &ga = a.gpus[g], &gb = b.gpus[g];
@@ -249,21 +217,10 @@ class TestReaderReal : public QObject
 private slots:
     void initTestCase()
     {
-        const auto dir = gaplens::test::realDataDir();
-        QVERIFY2(!dir.empty(), "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR");
-        for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
-            if (e.path().extension() == ".sqlite")
-                m_files.push_back(e.path().string());
-        std::sort(m_files.begin(), m_files.end());
-        QCOMPARE(m_files.size(), std::size_t(14));
+        gaplens::test::listRealExports(m_files, 14);
     }
 
-    void everyRealFileLoadsWithItsRowsCountedOnce_data()
-    {
-        QTest::addColumn<QString>("file");
-        for (const auto &f : m_files)
-            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
-    }
+    void everyRealFileLoadsWithItsRowsCountedOnce_data() { gaplens::test::addFileRows(m_files); }
 
     void everyRealFileLoadsWithItsRowsCountedOnce()
     {
@@ -275,8 +232,8 @@ private slots:
         QCOMPARE(trace->reports.size(), std::size_t(1));
         QVERIFY(!trace->reports[0].schemaVersion.empty());
 
-        QCOMPARE(std::int64_t(kernels(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_KERNEL"));
-        QCOMPARE(std::int64_t(copies(*trace)),
+        QCOMPARE(std::int64_t(kernelCount(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_KERNEL"));
+        QCOMPARE(std::int64_t(copyCount(*trace)),
                  countRows(path, "CUPTI_ACTIVITY_KIND_MEMCPY") + countRows(path, "CUPTI_ACTIVITY_KIND_MEMSET"));
         // Backtrace rows (eventClass 67) repeat a call that is already there: counted once.
         const auto backtraceDuplicates =
@@ -285,9 +242,9 @@ private slots:
                                "(SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.eventClass <> 67 AND "
                                "r.correlationId = b.correlationId AND r.globalTid = b.globalTid)")
                 : 0;
-        QCOMPARE(std::int64_t(apiCalls(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_RUNTIME") - backtraceDuplicates);
+        QCOMPARE(std::int64_t(apiCallCount(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_RUNTIME") - backtraceDuplicates);
         QCOMPARE(std::int64_t(trace->reports[0].notes.backtraceDuplicates), backtraceDuplicates);
-        QCOMPARE(std::int64_t(nvtxRanges(*trace)),
+        QCOMPARE(std::int64_t(nvtxRangeCount(*trace)),
                  countRows(path, "NVTX_EVENTS", "eventType IN (35, 59, 60, 70, 71) AND \"end\" IS NOT NULL"));
         QCOMPARE(trace->reports[0].problems.total(), std::uint64_t(0));
 
@@ -441,7 +398,7 @@ private slots:
         const auto path = gaplens::test::realFile("sc23_openmp_offload_report3.sqlite");
         QVERIFY(!path.empty());
         const auto trace = load({path});
-        QCOMPARE(std::int64_t(apiCalls(*trace)), sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"));
+        QCOMPARE(std::int64_t(apiCallCount(*trace)), sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"));
         QCOMPARE(trace->ranks[0].source, RankSource::Environment); // SLURM_PROCID="0"
     }
 

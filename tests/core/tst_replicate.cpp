@@ -6,6 +6,7 @@
 #include "gaplens/core/write/replicate.h"
 
 #include "testsupport.h"
+#include "trace_counts.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 
 using namespace gaplens::core;
+using gaplens::test::load;
 
 namespace {
 
@@ -48,13 +50,6 @@ Counts countsOf(const TraceSet &trace)
     return c;
 }
 
-std::shared_ptr<TraceSet> load(const std::string &file)
-{
-    LoadOptions options;
-    options.files = {file};
-    return loadTraceSet(options);
-}
-
 } // namespace
 
 class TestReplicate : public QObject
@@ -74,8 +69,8 @@ private slots:
         const auto result = replicateExport(source, target, options);
         QCOMPARE(result.rowsAdded, 2 * result.rowsPerCopy);
 
-        const auto original = load(source);
-        const auto tripled = load(target);
+        const auto original = load({source});
+        const auto tripled = load({target});
         QVERIFY(original->errors.empty());
         QVERIFY(tripled->errors.empty());
         const auto a = countsOf(*original), b = countsOf(*tripled);

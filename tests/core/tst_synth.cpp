@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/write/export_writer.h"
 #include "gaplens/core/write/synth.h"
+#include "sqltestdb.h"
+#include "synth_sample.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -17,60 +18,24 @@ using namespace gaplens::core;
 
 namespace {
 
-class Db
+// The generated files read back in SQL.
+class Db : public gaplens::test::SqlTestDb
 {
 public:
-    explicit Db(const std::string &path)
-    {
-        if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            sqlite3_close(m_db);
-            m_db = nullptr;
-        }
-    }
-    ~Db() { sqlite3_close(m_db); }
-    bool isOpen() const { return m_db != nullptr; }
+    using SqlTestDb::SqlTestDb;
 
-    std::vector<std::vector<std::int64_t>> ints(const std::string &sql) const
-    {
-        std::vector<std::vector<std::int64_t>> out;
-        sqlite3_stmt *stmt = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-            throw std::runtime_error(sql + ": " + sqlite3_errmsg(m_db));
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            std::vector<std::int64_t> row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c)
-                row.push_back(sqlite3_column_int64(stmt, c));
-            out.push_back(std::move(row));
-        }
-        sqlite3_finalize(stmt);
-        return out;
-    }
+    // Every row as its values, each followed by '|'.
     std::vector<std::string> texts(const std::string &sql) const
     {
         std::vector<std::string> out;
-        sqlite3_stmt *stmt = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-            throw std::runtime_error(sql + ": " + sqlite3_errmsg(m_db));
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            std::string row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-                const auto *text = sqlite3_column_text(stmt, c);
-                row += text ? reinterpret_cast<const char *>(text) : "NULL";
-                row += '|';
-            }
-            out.push_back(std::move(row));
+        for (const auto &row : rows(sql)) {
+            std::string line;
+            for (const auto &value : row)
+                line += value + '|';
+            out.push_back(std::move(line));
         }
-        sqlite3_finalize(stmt);
         return out;
     }
-    std::int64_t integer(const std::string &sql) const
-    {
-        const auto rows = ints(sql);
-        return rows.empty() ? -1 : rows[0][0];
-    }
-
-private:
-    sqlite3 *m_db = nullptr;
 };
 
 // Names of NVTX ranges, whichever way they were stored.
@@ -441,13 +406,8 @@ private slots:
 
     void scaleAddsStepsUntilEnoughKernels()
     {
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 1;
-        options.layers = 2; // 12 kernels per step
-        options.stragglerRank = -1;
-        options.scaleKernelsPerRank = 1000;
-        const auto result = writeSyntheticCapture(folder("scale"), options);
+        // 12 kernels per step.
+        const auto result = writeSyntheticCapture(folder("scale"), gaplens::test::eightyFourStepJob(-1));
         for (const auto &truth : result.ranks) {
             QCOMPARE(truth.steps, 84); // ceil(1000 / 12)
             QCOMPARE(truth.kernels, std::uint64_t(84 * 12));
@@ -461,12 +421,8 @@ private slots:
 
     void scaleAddsRuntimeCallsAndNvtxRangesInProportion()
     {
-        SynthOptions options;
-        options.ranks = 2;
-        options.steps = 1;
-        options.layers = 2; // 12 kernels, 11 compute launches, 15 calls, 7 ranges per step
-        options.stragglerRank = -1;
-        options.scaleKernelsPerRank = 1000;
+        // 12 kernels, 11 compute launches, 15 calls, 7 ranges per step.
+        auto options = gaplens::test::eightyFourStepJob(-1);
         options.scaleRuntimePerRank = 2000;
         options.scaleNvtxPerRank = 4000;
         const auto result = writeSyntheticCapture(folder("scale_ratio"), options);

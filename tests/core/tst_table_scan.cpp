@@ -9,6 +9,7 @@
 #include "read/table_scan.h"
 
 #include "sqltestdb.h"
+#include "test_files.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -28,15 +29,10 @@
 #include <vector>
 
 using namespace gaplens::core::detail;
+using gaplens::test::patchFile;
+using gaplens::test::readFile;
 using gaplens::test::SqlTestDb;
-
-// Runs a helper that reports with QVERIFY/QCOMPARE, and ends the calling test if it failed.
-#define CHECK(call)                                                                                                    \
-    do {                                                                                                               \
-        call;                                                                                                          \
-        if (QTest::currentTestFailed())                                                                                \
-            return;                                                                                                    \
-    } while (false)
+using gaplens::test::writeFile;
 
 namespace {
 
@@ -55,17 +51,6 @@ ScanColumn intColumn(std::string name)
 ScanColumn textColumn(std::string name)
 {
     return { std::move(name), true };
-}
-
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-void writeFile(const std::string &path, const std::string &bytes)
-{
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 std::uint32_t be32(const std::string &bytes, std::size_t at)
@@ -157,25 +142,14 @@ std::vector<ScanColumn> mixedColumns()
 
 // A writable connection for fixtures that need bound values, file controls or a
 // connection kept open; SQL-only fixtures use SqlTestDb.
-class Writer
+class Writer : public SqlTestDb
 {
 public:
     explicit Writer(const std::string &path)
+        : SqlTestDb(path, Mode::Create)
     {
-        if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+        if (!isOpen())
             qFatal("cannot create %s", path.c_str());
-    }
-    ~Writer() { sqlite3_close(m_db); }
-    Writer(const Writer &) = delete;
-    Writer &operator=(const Writer &) = delete;
-
-    sqlite3 *handle() const { return m_db; }
-
-    void exec(const std::string &sql) const
-    {
-        char *err = nullptr;
-        if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK)
-            qFatal("fixture SQL failed: %s", err ? err : sqlite3_errmsg(m_db));
     }
 
     // Runs `sql` once per value, bound to ?1 as text (nullopt: NULL), in one transaction.
@@ -183,23 +157,20 @@ public:
     {
         exec("BEGIN");
         sqlite3_stmt *stmt = nullptr;
-        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-            qFatal("fixture SQL failed: %s", sqlite3_errmsg(m_db));
+        if (sqlite3_prepare_v2(handle(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+            qFatal("fixture SQL failed: %s", sqlite3_errmsg(handle()));
         for (const auto &v : values) {
             if (v)
                 sqlite3_bind_text(stmt, 1, v->data(), int(v->size()), SQLITE_TRANSIENT);
             else
                 sqlite3_bind_null(stmt, 1);
             if (sqlite3_step(stmt) != SQLITE_DONE)
-                qFatal("fixture SQL failed: %s", sqlite3_errmsg(m_db));
+                qFatal("fixture SQL failed: %s", sqlite3_errmsg(handle()));
             sqlite3_reset(stmt);
         }
         sqlite3_finalize(stmt);
         exec("COMMIT");
     }
-
-private:
-    sqlite3 *m_db = nullptr;
 };
 
 std::string showInt(std::optional<std::int64_t> v)
@@ -395,17 +366,6 @@ void expectSqliteOutcome(const std::string &path, const std::string &table, cons
     QVERIFY(direct.rows == sqlite.rows);
 }
 
-// Writes `bytes` over a file at `offset` in place; past the end the file grows (sparse where
-// it skips ahead).
-void patchFile(const std::string &path, std::uint64_t offset, const std::string &bytes)
-{
-    std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
-    file.seekp(std::streamoff(offset));
-    file.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!file.good())
-        qFatal("cannot patch %s", path.c_str());
-}
-
 std::string bigEndian32(std::uint32_t v)
 {
     return { char(v >> 24), char(v >> 16), char(v >> 8), char(v) };
@@ -482,19 +442,6 @@ std::size_t overflowPointerAt(const std::string &bytes, std::uint32_t page, std:
     return at + (k <= maxLocal ? k : minLocal);
 }
 
-std::vector<std::string> realExportFiles()
-{
-    std::vector<std::string> files;
-    const auto dir = gaplens::test::realDataDir();
-    if (dir.empty())
-        return files;
-    for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
-        if (e.path().extension() == ".sqlite")
-            files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 std::string upper(std::string s)
 {
     for (auto &c : s)
@@ -523,20 +470,14 @@ class TestTableScan : public QObject
 
     QTemporaryDir m_dir;
 
-    std::string path(const std::string &name) const
-    {
-        return (std::filesystem::path(m_dir.path().toStdString()) / name).string();
-    }
+    std::string path(const std::string &name) const { return gaplens::test::pathIn(m_dir, name); }
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void integersOfEveryWidth_data()
     {
-        QTest::addColumn<int>("pageSize");
-        QTest::newRow("512") << 512;
-        QTest::newRow("4096") << 4096;
-        QTest::newRow("65536") << 65536;
+        gaplens::test::addRows<int>("pageSize", {{"512", 512}, {"4096", 4096}, {"65536", 65536}});
     }
 
     // Every integer serial type, in a tree with interior pages (several levels at 512).
@@ -685,10 +626,7 @@ private slots:
 
     void realInIntegerColumnHandsOverAtItsRow_data()
     {
-        QTest::addColumn<int>("row");
-        QTest::newRow("first") << 1;
-        QTest::newRow("middle") << 5000;
-        QTest::newRow("last") << 10000;
+        gaplens::test::addRows<int>("row", {{"first", 1}, {"middle", 5000}, {"last", 10000}});
     }
 
     // A REAL in an INTEGER column: the scan decodes up to that row and SQLite continues at it.
@@ -842,12 +780,7 @@ private slots:
         CHECK(expectFallback(p, "t", mixedColumns(), 0));
     }
 
-    void reservedBytesPerPage_data()
-    {
-        QTest::addColumn<int>("pageSize");
-        QTest::newRow("512") << 512;
-        QTest::newRow("4096") << 4096;
-    }
+    void reservedBytesPerPage_data() { gaplens::test::addRows<int>("pageSize", {{"512", 512}, {"4096", 4096}}); }
 
     // Reserved bytes at the end of each page (used by encryption or checksum extensions)
     // shrink the usable size, which moves the overflow thresholds.
@@ -1384,9 +1317,7 @@ private slots:
 
     void interiorCellAtThePageEnd_data()
     {
-        QTest::addColumn<int>("fromEnd");
-        QTest::newRow("5 bytes before the end") << 5;
-        QTest::newRow("4 bytes before the end") << 4;
+        gaplens::test::addRows<int>("fromEnd", {{"5 bytes before the end", 5}, {"4 bytes before the end", 4}});
     }
 
     // An interior cell takes at least 5 bytes (a child page number and a rowid), so SQLite's
@@ -1489,12 +1420,10 @@ private slots:
 
     void realExports_data()
     {
-        QTest::addColumn<QString>("file");
-        const auto files = realExportFiles();
+        const auto files = gaplens::test::realExportFiles();
+        gaplens::test::addFileRows(files);
         if (files.empty()) // realExports fails for it
             QTest::newRow("missing") << QString();
-        for (const auto &f : files)
-            QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
     }
 
     // The big tables of real exports are decoded directly and equal SQLite's reading; every

@@ -165,6 +165,12 @@ constexpr const char *kKernelTable = R"(CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL 
     gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER, graphNodeId INTEGER, graphId INTEGER,
     tensorSizeMinusOneElements TEXT NOT NULL);)";
 
+// Inserts kernel rows with values for every NOT NULL column of kKernelTable; VALUES follow.
+constexpr const char *kKernelRowsInsert = R"(
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId, globalPid,
+    demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory,
+    dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId, tensorSizeMinusOneElements) VALUES)";
+
 // Every 5th kernel is an NCCL one; kernels alternate over `streams` streams from 7 on.
 std::string kernels(int count, int pid, int device, int streams, std::int64_t t0)
 {
@@ -366,11 +372,7 @@ std::vector<SqlSeed> sqlSeeds()
                 + kNvtxTable + nvtxRows(2, 4242, kT0) + nvtxRows(2, 4343, kT0) + threadsAndProcesses(4242)
                 + targetInfoGpu({ 0, 1 }) },
         // Open ranges, ends before starts, NULL starts, names of missing string ids.
-        { "data_problems", fullExport(8, 2) + R"(
-             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId,
-                globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
-                tensorSizeMinusOneElements) VALUES
+        { "data_problems", fullExport(8, 2) + kKernelRowsInsert + R"(
                 (5000000, 4000000, 0, 1, 7, 1, 4242 * 16777216, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, ''),
                 (6000000, 6100000, 0, 1, 7, 2, 4242 * 16777216, 77, 78, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, '');
              INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (7000000, 6999999, 0, 4242 * 16777216 + 4242, 3, 4, 0, NULL),
@@ -429,11 +431,7 @@ std::vector<SqlSeed> sqlSeeds()
                 shortName, demangledName) WITH RECURSIVE q(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM q WHERE i < 19)
                 SELECT 1000 * i, 1000 * i + 700, 0, 7, i, 4242 * 16777216, 1, 2 FROM q;)" },
         // Values of other types than the column's: REAL, TEXT and BLOB times, text ids.
-        { "mixed_types", fullExport(8, 1) + R"(
-             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId,
-                globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
-                tensorSizeMinusOneElements) VALUES
+        { "mixed_types", fullExport(8, 1) + kKernelRowsInsert + R"(
                 (2000000.5, 2100000, 0, 1, 7, 1, 4242 * 16777216, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, ''),
                 ('2200000', '2300000x', '0', 1, 7, 2, 4242 * 16777216, '1', 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, ''),
                 (x'0102', 2400000, 0, 1, 7.0, 3, 4242 * 16777216, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 3, ''),
@@ -442,11 +440,7 @@ std::vector<SqlSeed> sqlSeeds()
                 (2500000, 2600000.25, 59, x'41424300', NULL, 4242 * 16777216 + 4242),
                 (2700000, 2800000, '59', 12345, NULL, 4242 * 16777216 + 4242);)" },
         // Times near the int64 limits: adding the session start overflows.
-        { "time_extremes", fullExport(4, 1) + R"(
-             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId,
-                globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
-                tensorSizeMinusOneElements) VALUES
+        { "time_extremes", fullExport(4, 1) + kKernelRowsInsert + R"(
                 (9223372036854775000, 9223372036854775807, 4294967296, 1, 7, 1, 4242 * 16777216, 1, 1, 0, 1, 1, 1,
                  1, 1, 1, 0, 0, 0, 0, 1, ''),
                 (-9223372036854775808, -9223372036854775000, -1, 1, 7, 2, -1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,

@@ -20,6 +20,8 @@ public:
     SqlTestDb &operator=(const SqlTestDb &) = delete;
 
     bool isOpen() const { return m_db != nullptr; }
+    // For fixtures that need bound values or file controls.
+    sqlite3 *handle() const { return m_db; }
     // Runs statements; aborts the test binary with SQLite's message on failure (a broken
     // fixture is a bug in the test, not a result).
     void exec(const std::string &sql) const;
