@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # gaplens_add_test(NAME n SOURCES ... LIBS ... LABELS ...): one Qt Test executable per test,
 # run offscreen with the real exports' folder passed in the environment.
+# Each test's time limit; the asan-ubsan preset raises it, its tests run up to 30x slower.
+set(GAPLENS_TEST_TIMEOUT 300 CACHE STRING "Time limit of each test, in seconds")
+
 function(gaplens_add_test)
   cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
@@ -9,7 +12,7 @@ function(gaplens_add_test)
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   set_tests_properties(${T_NAME} PROPERTIES
     LABELS "${T_LABELS}"
-    TIMEOUT 300
+    TIMEOUT ${GAPLENS_TEST_TIMEOUT}
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_SCALE_FACTOR=1;GAPLENS_REAL_DATA_DIR=${GAPLENS_REAL_DATA_DIR}")
 endfunction()
 
