@@ -26,6 +26,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -38,14 +39,13 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QChartView>
-#include <QTableView>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -84,7 +84,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_problemsDock->hide();
 
     // A child of this window that registers itself: workspace() returns it from here on.
-    new Workspace(*this, *this, {kStateVersion, QStringLiteral("bookmarks")});
+    new Workspace(*this, *this, { kStateVersion, QStringLiteral("bookmarks") });
     addDockWidget(Qt::RightDockWidgetArea, workspace()->bookmarkDock());
     workspace()->bookmarks()->setCaptureNames(QStringLiteral("this capture"), QStringLiteral("after"));
     connect(workspace(), &Workspace::sessionApplied, this, &MainWindow::sessionApplied);
@@ -121,8 +121,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_view, &TimelineView::findPositionChanged, this, [this](int current, int total) {
         m_findStatus->setText(m_find->text().isEmpty() ? QString()
-                              : current > 0          ? QStringLiteral("%1 / %2").arg(current).arg(total)
-                                                     : QStringLiteral("%1 matches").arg(total));
+                : current > 0                          ? QStringLiteral("%1 / %2").arg(current).arg(total)
+                                                       : QStringLiteral("%1 matches").arg(total));
     });
     connect(m_loader, &LoadController::progressChanged, this, [this](int permille, const QString &message) {
         m_progress->setValue(permille);
@@ -135,7 +135,8 @@ MainWindow::MainWindow(QWidget *parent)
             m_progress->setValue(0);
     });
     connect(m_loader, &LoadController::loadFinished, this, &MainWindow::onLoadFinished);
-    connect(m_loader, &LoadController::loadCancelled, this, [this] { m_status->setText(QStringLiteral("Loading cancelled.")); });
+    connect(m_loader, &LoadController::loadCancelled, this,
+        [this] { m_status->setText(QStringLiteral("Loading cancelled.")); });
 }
 
 MainWindow::~MainWindow() = default;
@@ -144,8 +145,8 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
     QAction *open = file->addAction(QStringLiteral("&Open…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Nsight Systems exports"), QString(),
-                                                                QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Nsight Systems exports"),
+            QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
         if (!files.isEmpty())
             openPaths(files);
     });
@@ -153,7 +154,7 @@ void MainWindow::createActions()
     file->addAction(QStringLiteral("Open &Folder…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open a folder of exports"));
         if (!dir.isEmpty())
-            openPaths({dir});
+            openPaths({ dir });
     });
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     updateRecentMenu();
@@ -163,11 +164,12 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(QStringLiteral("Export &Timeline as Picture…"), this, [this] {
         ReviewActions::exportPicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
-                                     [this](const QString &path, QSize size, QString *error) {
-                                         return ViewExporter::exportTimeline(*m_view, path, size, {}, error);
-                                     });
+            [this](const QString &path, QSize size, QString *error) {
+                return ViewExporter::exportTimeline(*m_view, path, size, {}, error);
+            });
     });
-    file->addAction(QStringLiteral("Export Focused &Chart or Table as Picture…"), this, &MainWindow::exportFocusedChartOrTable);
+    file->addAction(
+        QStringLiteral("Export Focused &Chart or Table as Picture…"), this, &MainWindow::exportFocusedChartOrTable);
     ReviewActions::addReportAction(file, *workspace());
     file->addSeparator();
     QAction *quit = file->addAction(QStringLiteral("&Quit"), qApp, &QApplication::closeAllWindows);
@@ -203,16 +205,17 @@ void MainWindow::createPanels()
     m_gapBlame = new GapBlamePanel(*m_panelContext, m_view, this);
     m_rankPace = new RankPacePanel(*m_panelContext, m_view, this);
     const std::pair<QWidget *, QString> panels[] = {
-        {m_summary, QStringLiteral("Summary")},
-        {m_topKernels, QStringLiteral("Top Kernels")},
-        {m_gapBlame, QStringLiteral("Gap Blame")},
-        {m_rankPace, QStringLiteral("Rank Pace")},
+        { m_summary, QStringLiteral("Summary") },
+        { m_topKernels, QStringLiteral("Top Kernels") },
+        { m_gapBlame, QStringLiteral("Gap Blame") },
+        { m_rankPace, QStringLiteral("Rank Pace") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);
         dock->setObjectName(title.toLower().remove(QLatin1Char(' ')) + QStringLiteral("Dock"));
         dock->setWidget(widget);
-        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        dock->setFeatures(
+            QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
         m_panelDocks << dock;
     }
 }
@@ -233,7 +236,7 @@ void MainWindow::resetPanelLayout()
         addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
         m_detailsDock->show();
     }
-    resizeDocks({m_panelDocks.front()}, {height() * 2 / 5}, Qt::Vertical);
+    resizeDocks({ m_panelDocks.front() }, { height() * 2 / 5 }, Qt::Vertical);
 }
 
 void MainWindow::createAnalysisToolBar()
@@ -243,7 +246,8 @@ void MainWindow::createAnalysisToolBar()
     bar->addWidget(new QLabel(QStringLiteral(" Panels: "), bar));
     bar->addWidget(new RankSelector(*m_panelContext, bar));
     m_scopeLabel = new QLabel(bar);
-    m_scopeLabel->setToolTip(QStringLiteral("Drag on the timeline's ruler to analyse a time range; click the ruler to go back to the whole capture"));
+    m_scopeLabel->setToolTip(QStringLiteral(
+        "Drag on the timeline's ruler to analyse a time range; click the ruler to go back to the whole capture"));
     bar->addWidget(m_scopeLabel);
     QAction *whole = bar->addAction(QStringLiteral("Whole capture"), this, [this] {
         m_view->ruler()->clearTimeSelection();
@@ -268,7 +272,7 @@ void MainWindow::applyTimeSelection(core::TimeRange displayRange)
     const auto &ranks = m_panelContext->ranks();
     const std::uint32_t rank = ranks.isAll() ? 0 : ranks.ranks.front();
     const core::TimeNs offset = m_view->model()->rankOffset(rank);
-    m_panelContext->setWindow(core::TimeRange{displayRange.start - offset, displayRange.end - offset});
+    m_panelContext->setWindow(core::TimeRange { displayRange.start - offset, displayRange.end - offset });
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)
@@ -312,13 +316,16 @@ void MainWindow::createToolBar()
     bar->addWidget(m_findStatus);
     QAction *findFocus = new QAction(this);
     findFocus->setShortcut(QKeySequence::Find);
-    connect(findFocus, &QAction::triggered, m_find, [this] { m_find->setFocus(); m_find->selectAll(); });
+    connect(findFocus, &QAction::triggered, m_find, [this] {
+        m_find->setFocus();
+        m_find->selectAll();
+    });
     addAction(findFocus);
     bar->addSeparator();
 
     bar->addWidget(new QLabel(QStringLiteral(" Align ranks: "), bar));
     m_alignMode = new QComboBox(bar);
-    m_alignMode->addItems({QStringLiteral("absolute time"), QStringLiteral("k-th NVTX range")});
+    m_alignMode->addItems({ QStringLiteral("absolute time"), QStringLiteral("k-th NVTX range") });
     bar->addWidget(m_alignMode);
     m_alignName = new QLineEdit(bar);
     m_alignName->setPlaceholderText(QStringLiteral("NVTX range name"));
@@ -342,7 +349,8 @@ void MainWindow::createStatusBar()
     m_problemsButton = new QToolButton(this);
     m_problemsButton->setAutoRaise(true);
     m_problemsButton->hide();
-    connect(m_problemsButton, &QToolButton::clicked, this, [this] { m_problemsDock->setVisible(!m_problemsDock->isVisible()); });
+    connect(m_problemsButton, &QToolButton::clicked, this,
+        [this] { m_problemsDock->setVisible(!m_problemsDock->isVisible()); });
     statusBar()->addPermanentWidget(m_problemsButton);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
@@ -380,7 +388,8 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
     QStringList names;
     for (const auto &r : trace.reports)
         names << QFileInfo(QString::fromStdString(r.path)).fileName();
-    setWindowTitle(QStringLiteral("gaplens — ") + (names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 reports").arg(names.size())));
+    setWindowTitle(QStringLiteral("gaplens — ")
+        + (names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 reports").arg(names.size())));
     if (!m_find->text().isEmpty())
         runFind();
     if (m_alignMode->currentIndex() == 1)
@@ -448,8 +457,9 @@ void MainWindow::updateRecentMenu()
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString &entry : recent) {
         const QStringList paths = entry.split(QLatin1Char('\n'));
-        const QString title = paths.size() == 1 ? paths.front()
-                                                : QStringLiteral("%1 + %2 more").arg(QFileInfo(paths.front()).fileName()).arg(paths.size() - 1);
+        const QString title = paths.size() == 1
+            ? paths.front()
+            : QStringLiteral("%1 + %2 more").arg(QFileInfo(paths.front()).fileName()).arg(paths.size() - 1);
         m_recentMenu->addAction(title, this, [this, paths] { openPaths(paths); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -489,14 +499,16 @@ void MainWindow::exportFocusedChartOrTable()
                 break;
             }
     if (!chart && !table) {
-        QMessageBox::information(this, QStringLiteral("Export"), QStringLiteral("Click a chart or table in a panel first."));
+        QMessageBox::information(
+            this, QStringLiteral("Export"), QStringLiteral("Click a chart or table in a panel first."));
         return;
     }
-    ReviewActions::exportPicture(this, QStringLiteral("Export picture"), chart ? QStringLiteral("chart.png") : QStringLiteral("table.png"),
-                                 [chart, table](const QString &path, QSize size, QString *error) {
-                                     return chart ? ViewExporter::exportChart(chart->chart(), path, size, error)
-                                                  : ViewExporter::exportTable(*table->model(), path, size, QString(), error);
-                                 });
+    ReviewActions::exportPicture(this, QStringLiteral("Export picture"),
+        chart ? QStringLiteral("chart.png") : QStringLiteral("table.png"),
+        [chart, table](const QString &path, QSize size, QString *error) {
+            return chart ? ViewExporter::exportChart(chart->chart(), path, size, error)
+                         : ViewExporter::exportTable(*table->model(), path, size, QString(), error);
+        });
 }
 
 CompareWindow *MainWindow::compareWindow() const
@@ -510,7 +522,7 @@ CompareWindow *MainWindow::openCompareWith(const QStringList &after)
     QStringList files = after;
     if (files.isEmpty()) {
         files = QFileDialog::getOpenFileNames(this, QStringLiteral("Compare with (after)"), QString(),
-                                              QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+            QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
         if (files.isEmpty())
             return nullptr;
     }
@@ -576,7 +588,7 @@ std::optional<ReportBuilder::Request> MainWindow::reportRequest() const
     request.capture = model->sharedData();
     request.minGapNs = model->gapThreshold();
     if (const auto &w = m_panelContext->window())
-        request.timelineRange = core::TimeRange{w->start - model->origin(), w->end - model->origin()};
+        request.timelineRange = core::TimeRange { w->start - model->origin(), w->end - model->origin() };
     return request;
 }
 

@@ -124,7 +124,6 @@ private:
     QList<QDockWidget *> m_panelDocks;
     QDockWidget *m_detailsDock = nullptr;
     QLabel *m_scopeLabel = nullptr;
-
 };
 
 } // namespace gaplens::ui

@@ -10,7 +10,7 @@ ProblemsPanel::ProblemsPanel(QWidget *parent)
     : QTreeWidget(parent)
 {
     setColumnCount(2);
-    setHeaderLabels({QStringLiteral("File"), QStringLiteral("Problem")});
+    setHeaderLabels({ QStringLiteral("File"), QStringLiteral("Problem") });
     header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     setRootIsDecorated(true);
     setWordWrap(true);
@@ -22,22 +22,24 @@ int ProblemsPanel::showProblems(const core::TraceSet &trace)
     m_count = 0;
     auto fileName = [](const std::string &path) { return QFileInfo(QString::fromStdString(path)).fileName(); };
     for (const auto &e : trace.errors) {
-        auto *item = new QTreeWidgetItem(this, {fileName(e.path), QStringLiteral("Not loaded: ") + QString::fromStdString(e.message)});
+        auto *item = new QTreeWidgetItem(
+            this, { fileName(e.path), QStringLiteral("Not loaded: ") + QString::fromStdString(e.message) });
         item->setToolTip(0, QString::fromStdString(e.path));
         item->setToolTip(1, QString::fromStdString(e.message));
         item->setForeground(1, QColor(180, 0, 0));
         ++m_count;
     }
     for (const auto &w : trace.warnings) {
-        new QTreeWidgetItem(this, {QStringLiteral("(capture)"), QString::fromStdString(w)});
+        new QTreeWidgetItem(this, { QStringLiteral("(capture)"), QString::fromStdString(w) });
         ++m_count;
     }
     for (const auto &r : trace.reports) {
         const auto &p = r.problems;
         if (p.total() == 0 && r.warnings.empty())
             continue;
-        auto *item = new QTreeWidgetItem(this, {fileName(r.path), QStringLiteral("%1 data problem(s), %2 warning(s)")
-                                                                      .arg(p.total()).arg(r.warnings.size())});
+        auto *item = new QTreeWidgetItem(this,
+            { fileName(r.path),
+                QStringLiteral("%1 data problem(s), %2 warning(s)").arg(p.total()).arg(r.warnings.size()) });
         item->setToolTip(0, QString::fromStdString(r.path));
         auto add = [&](std::uint64_t n, const char *what) {
             if (n)
@@ -53,7 +55,7 @@ int ProblemsPanel::showProblems(const core::TraceSet &trace)
             "skipped)");
         add(p.deviceIdOutOfRange, "deviceId does not fit in 32 bits (row skipped)");
         for (const auto &w : r.warnings)
-            new QTreeWidgetItem(item, {QString(), QString::fromStdString(w)});
+            new QTreeWidgetItem(item, { QString(), QString::fromStdString(w) });
         item->setExpanded(true);
         ++m_count;
     }

@@ -11,8 +11,8 @@
 #include <QFileInfo>
 #include <QPainter>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QRegularExpression>
+#include <QSaveFile>
 
 namespace gaplens::ui {
 
@@ -104,7 +104,7 @@ QByteArray renderTimelineSvg(const RenderRequest &request, QString *error)
         return {};
     // The same widgets painted into an SVG: rectangles and <text> instead of pixels.
     return ViewExporter::paintSvg(request.size, QFileInfo(request.files.front()).fileName(),
-                                  [&view](QPainter &p, QSize) { view.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); });
+        [&view](QPainter &p, QSize) { view.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); });
 }
 
 int runRender(const RenderRequest &request, QString *error)

@@ -10,14 +10,14 @@
 namespace gaplens::ui {
 
 // `gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] FILES...`: the timeline
-// drawn headless (offscreen platform), exactly size pixels; SVG when OUT ends in .svg. START/END are relative to the capture
-// start, with s/ms/us/ns units (a bare number is seconds); an empty side means the capture edge.
+// drawn headless (offscreen platform), exactly size pixels; SVG when OUT ends in .svg. START/END are relative to the
+// capture start, with s/ms/us/ns units (a bare number is seconds); an empty side means the capture edge.
 struct RenderRequest
 {
     QString output;
     QStringList files;
-    QSize size{1600, 900};
-    QString range;              // "START:END" or empty for the whole capture
+    QSize size { 1600, 900 };
+    QString range; // "START:END" or empty for the whole capture
     std::int64_t gapThresholdNs = 0; // 0 = default
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/read/loader.h"
 #include "gaplens/core/model/time.h"
+#include "gaplens/core/read/loader.h"
 
 #include <optional>
 #include <string>

@@ -12,8 +12,7 @@ namespace {
 
 // The gaps of the selected ranks' GPUs, in (GPU, start) order; none when the selection
 // matches no GPU.
-template<typename OnGap>
-void forEachSelectedGap(const CommandContext &ctx, OnGap onGap)
+template <typename OnGap> void forEachSelectedGap(const CommandContext &ctx, OnGap onGap)
 {
     const auto &derived = ctx.derived();
     for (const auto &range : derived.gapsIn(ctx.rankSelection(), std::nullopt))

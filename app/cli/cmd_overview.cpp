@@ -166,9 +166,9 @@ int runSummary(const CommandContext &ctx)
             const auto &gaps = derived.gaps(core::GpuIndex(g));
             table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
                 textCell(ctx.gpuLabel(g)), durationCell(double(busy.busyNs)),
-                durationCell(double(busy.window.duration())), percentCell(busy.busyPercent),
-                countCell(gaps.size()), durationCell(double(gaps.totalNs)), countCell(trace.gpus[g].kernelCount()),
-                stepCell, textCell(describeProblems(report.problems)) });
+                durationCell(double(busy.window.duration())), percentCell(busy.busyPercent), countCell(gaps.size()),
+                durationCell(double(gaps.totalNs)), countCell(trace.gpus[g].kernelCount()), stepCell,
+                textCell(describeProblems(report.problems)) });
         }
     }
     std::vector<Table> tables { table };

@@ -11,28 +11,28 @@ namespace gaplens::cli {
 
 Cell textCell(std::string text)
 {
-    Cell c{text, text, false};
+    Cell c { text, text, false };
     return c;
 }
 
 Cell countCell(std::uint64_t n)
 {
-    return {fmt::format("{}", n), fmt::format("{}", n), true};
+    return { fmt::format("{}", n), fmt::format("{}", n), true };
 }
 
 Cell durationCell(double ns)
 {
-    return {core::formatDuration(ns), fmt::format("{:.0f}", ns), true};
+    return { core::formatDuration(ns), fmt::format("{:.0f}", ns), true };
 }
 
 Cell percentCell(double percent)
 {
-    return {core::formatPercent(percent), fmt::format("{:.3f}", percent), true};
+    return { core::formatPercent(percent), fmt::format("{:.3f}", percent), true };
 }
 
 Cell bytesCell(std::uint64_t bytes)
 {
-    return {core::formatBytes(bytes), fmt::format("{}", bytes), true};
+    return { core::formatBytes(bytes), fmt::format("{}", bytes), true };
 }
 
 void Table::addColumn(std::string header, std::string csvHeader)
@@ -64,7 +64,7 @@ std::string Table::toText() const
             s.pop_back();
         return s + "\n";
     };
-    const auto &firstRow = m_rows.empty() ? std::vector<Cell>{} : m_rows.front();
+    const auto &firstRow = m_rows.empty() ? std::vector<Cell> {} : m_rows.front();
     auto headerRight = [&](std::size_t c) { return c < firstRow.size() && firstRow[c].alignRight; };
     out += line([&](std::size_t c) { return m_headers[c]; }, headerRight);
     std::size_t total = 0;
@@ -73,7 +73,7 @@ std::string Table::toText() const
     out += std::string(total + 2 * (width.empty() ? 0 : width.size() - 1), '-') + "\n";
     for (const auto &row : m_rows)
         out += line([&](std::size_t c) { return c < row.size() ? row[c].text : std::string(); },
-                    [&](std::size_t c) { return c < row.size() && row[c].alignRight; });
+            [&](std::size_t c) { return c < row.size() && row[c].alignRight; });
     return out;
 }
 

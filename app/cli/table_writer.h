@@ -10,20 +10,23 @@ namespace gaplens::cli {
 struct Cell
 {
     std::string text; // shown in the terminal
-    std::string raw;  // written to CSV
+    std::string raw; // written to CSV
     bool alignRight = false;
 };
 
 Cell textCell(std::string text);
 Cell countCell(std::uint64_t n);
-Cell durationCell(double ns);     // "1.234 ms" / raw ns
+Cell durationCell(double ns); // "1.234 ms" / raw ns
 Cell percentCell(double percent); // "12.3%" / raw with 3 decimals
 Cell bytesCell(std::uint64_t bytes);
 
 class Table
 {
 public:
-    explicit Table(std::string title = {}) : m_title(std::move(title)) {}
+    explicit Table(std::string title = {})
+        : m_title(std::move(title))
+    {
+    }
     // csvHeader defaults to the header; CSV headers carry units, e.g. "total_ns".
     void addColumn(std::string header, std::string csvHeader = {});
     void addRow(std::vector<Cell> row) { m_rows.push_back(std::move(row)); }

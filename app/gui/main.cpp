@@ -251,8 +251,8 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(options.session)) {
         QString error;
-        auto *workspace = gaplens::ui::WindowRouter::openSession(parser.value(options.session),
-            gaplens::ui::ReviewActions::askWhereMovedFilesAre(nullptr), nullptr, &error);
+        auto *workspace = gaplens::ui::WindowRouter::openSession(
+            parser.value(options.session), gaplens::ui::ReviewActions::askWhereMovedFilesAre(nullptr), nullptr, &error);
         if (!workspace) {
             err << "gaplens: " << error << '\n';
             return 1;

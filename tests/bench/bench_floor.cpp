@@ -15,7 +15,8 @@ namespace {
 class Db
 {
 public:
-    explicit Db(const std::string &path) : m_path(path)
+    explicit Db(const std::string &path)
+        : m_path(path)
     {
         if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
             sqlite3_close(m_db);
@@ -38,7 +39,7 @@ public:
     // SELECT of the listed columns that exist (as the reader does: missing ones are not read);
     // `textColumns` are read as text, the rest as integers.
     void scan(std::string_view table, std::initializer_list<std::string_view> wanted,
-              std::initializer_list<std::string_view> textColumns, std::string_view where, FloorResult &out) const
+        std::initializer_list<std::string_view> textColumns, std::string_view where, FloorResult &out) const
     {
         const auto have = columns(table);
         if (have.empty())
@@ -91,27 +92,27 @@ FloorResult readFloor(const std::vector<std::string> &files)
     for (const auto &file : files) {
         Db db(file);
         // Same tables, columns and filters as core/src/report_reader.cpp, one pass each.
-        db.scan("META_DATA_EXPORT", {"name", "value"}, {"name", "value"}, {}, out);
-        db.scan("META_DATA_CAPTURE", {"name", "value"}, {"name", "value"}, {}, out);
-        db.scan("StringIds", {"id", "value"}, {"value"}, {}, out);
+        db.scan("META_DATA_EXPORT", { "name", "value" }, { "name", "value" }, {}, out);
+        db.scan("META_DATA_CAPTURE", { "name", "value" }, { "name", "value" }, {}, out);
+        db.scan("StringIds", { "id", "value" }, { "value" }, {}, out);
         db.scan("CUPTI_ACTIVITY_KIND_KERNEL",
-                {"start", "end", "deviceId", "streamId", "shortName", "correlationId", "globalPid", "demangledName",
-                 "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                 "dynamicSharedMemory"},
-                {}, {}, out);
-        for (const char *table : {"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
+            { "start", "end", "deviceId", "streamId", "shortName", "correlationId", "globalPid", "demangledName",
+                "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                "dynamicSharedMemory" },
+            {}, {}, out);
+        for (const char *table : { "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" })
             db.scan(table,
-                    {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes", "copyKind",
-                     "srcKind", "dstKind"},
-                    {}, {}, out);
-        db.scan("CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "end", "nameId", "eventClass", "globalTid", "correlationId"},
+                { "start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind",
+                    "dstKind" },
                 {}, {}, out);
+        db.scan("CUPTI_ACTIVITY_KIND_RUNTIME", { "start", "end", "nameId", "eventClass", "globalTid", "correlationId" },
+            {}, {}, out);
         // No WHERE: the reader filters event types itself (an IN list costs an index probe per row).
-        db.scan("NVTX_EVENTS", {"start", "eventType", "end", "text", "textId", "globalTid", "domainId"}, {"text"},
-                {}, out);
-        db.scan("ThreadNames", {"globalTid", "nameId"}, {}, {}, out);
-        db.scan("PROCESSES", {"pid", "name"}, {"name"}, {}, out);
-        db.scan("TARGET_INFO_GPU", {"id", "name"}, {"name"}, {}, out);
+        db.scan("NVTX_EVENTS", { "start", "eventType", "end", "text", "textId", "globalTid", "domainId" }, { "text" },
+            {}, out);
+        db.scan("ThreadNames", { "globalTid", "nameId" }, {}, {}, out);
+        db.scan("PROCESSES", { "pid", "name" }, { "name" }, {}, out);
+        db.scan("TARGET_INFO_GPU", { "id", "name" }, { "name" }, {}, out);
     }
     return out;
 }

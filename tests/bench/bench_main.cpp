@@ -43,13 +43,16 @@ using namespace gaplens::core;
 using Clock = std::chrono::steady_clock;
 using Figures = std::map<std::string, double>;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // CPU time of this process (all threads, user + system): on a shared machine wall time
 // includes waiting for a core, CPU time does not.
 double cpuSeconds()
 {
-    rusage usage{};
+    rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     auto s = [](const timeval &t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
     return s(usage.ru_utime) + s(usage.ru_stime);
@@ -58,7 +61,7 @@ double cpuSeconds()
 // CPU time of the calling thread: an analysis task's own time, whatever runs beside it.
 double threadCpuSeconds()
 {
-    timespec t{};
+    timespec t {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
 }
@@ -88,10 +91,8 @@ int childFloor(const std::vector<std::string> &files)
     const auto t0 = Clock::now();
     const double cpu0 = cpuSeconds();
     const auto result = readFloor(files);
-    print({{"seconds", secondsSince(t0)},
-           {"cpu", cpuSeconds() - cpu0},
-           {"rows", double(result.rows)},
-           {"checksum", double(result.checksum % 1000)}});
+    print({ { "seconds", secondsSince(t0) }, { "cpu", cpuSeconds() - cpu0 }, { "rows", double(result.rows) },
+        { "checksum", double(result.checksum % 1000) } });
     return 0;
 }
 
@@ -100,13 +101,16 @@ int childFloor(const std::vector<std::string> &files)
 class PhaseClock
 {
 public:
-    explicit PhaseClock(Clock::time_point start) : m_start(start) {}
+    explicit PhaseClock(Clock::time_point start)
+        : m_start(start)
+    {
+    }
     void onStage(const std::string &stage)
     {
         const auto now = Clock::now();
-        auto [it, inserted] = m_workers.try_emplace(std::this_thread::get_id(), Worker{m_start, "open"});
+        auto [it, inserted] = m_workers.try_emplace(std::this_thread::get_id(), Worker { m_start, "open" });
         m_seconds[it->second.stage] += std::chrono::duration<double>(now - it->second.since).count();
-        it->second = {now, stage};
+        it->second = { now, stage };
         m_lastDone = now;
     }
     const std::map<std::string, double> &seconds() const { return m_seconds; }
@@ -134,8 +138,7 @@ std::string phaseKey(const std::string &stage)
     return stage;
 }
 
-template<typename F>
-double timed(F &&f)
+template <typename F> double timed(F &&f)
 {
     const auto t0 = Clock::now();
     f();
@@ -159,8 +162,8 @@ void evictCaches()
 
 // `coldCaches`: every analysis starts after evictCaches() (with one thread only, where they
 // run one after another).
-int childLoad(unsigned threads, bool analyses, bool coldCaches, bool directTableScan,
-              const std::vector<std::string> &files)
+int childLoad(
+    unsigned threads, bool analyses, bool coldCaches, bool directTableScan, const std::vector<std::string> &files)
 {
     Figures out;
     out["rss_before"] = procStatusBytes("VmRSS");
@@ -181,8 +184,8 @@ int childLoad(unsigned threads, bool analyses, bool coldCaches, bool directTable
     for (const auto &[stage, s] : phases.seconds())
         if (stage != "done")
             out["phase_" + phaseKey(stage)] = s;
-    out["phase_merge_finalize"] = std::chrono::duration<double>(Clock::now() - phases.lastStage()).count() -
-        (secondsSince(t0) - loadSeconds);
+    out["phase_merge_finalize"]
+        = std::chrono::duration<double>(Clock::now() - phases.lastStage()).count() - (secondsSince(t0) - loadSeconds);
     out["estimate_seconds"] = timed([&] { out["estimate_bytes"] = double(estimateLoad(files).bytes); });
 
     double kernels = 0, copies = 0, calls = 0, ranges = 0, marks = 0, rows = 0;
@@ -216,32 +219,40 @@ int childLoad(unsigned threads, bool analyses, bool coldCaches, bool directTable
             Figures figures;
         };
         std::vector<Task> tasks;
-        tasks.push_back({"a_busy_gaps", [&](Figures &f) {
-                             std::size_t gaps = 0;
-                             for (const auto &b : computeAllGpuBusy(*trace))
-                                 gaps += findIdleGaps(b).count();
-                             f["gaps"] = double(gaps);
-                         }, {}});
-        tasks.push_back({"a_blame", [&](Figures &f) { f["blamed_gaps"] = double(blameGaps(*trace).gaps.size()); }, {}});
-        tasks.push_back({"a_top_kernels", [&](Figures &f) { f["kernel_names"] = double(summarizeKernels(*trace).rows.size()); }, {}});
-        tasks.push_back({"a_pace_steps", [&](Figures &f) {
-                             const auto name = proposePaceRangeName(*trace);
-                             if (!name)
-                                 return;
-                             PaceOptions pace;
-                             pace.rangeName = *name;
-                             const auto report = computePace(*trace, pace);
-                             const auto steps = computeStepAccounting(*trace, report);
-                             f["pace_iterations"] = double(report.iterations.size());
-                             f["step_rows"] = double(steps.size());
-                         }, {}});
-        tasks.push_back({"a_nvtx_summary", [&](Figures &f) { f["nvtx_names"] = double(summarizeNvtx(*trace).rows.size()); }, {}});
-        tasks.push_back({"a_api_summary", [&](Figures &f) { f["api_names"] = double(summarizeApi(*trace).rows.size()); }, {}});
+        tasks.push_back({ "a_busy_gaps",
+            [&](Figures &f) {
+                std::size_t gaps = 0;
+                for (const auto &b : computeAllGpuBusy(*trace))
+                    gaps += findIdleGaps(b).count();
+                f["gaps"] = double(gaps);
+            },
+            {} });
+        tasks.push_back(
+            { "a_blame", [&](Figures &f) { f["blamed_gaps"] = double(blameGaps(*trace).gaps.size()); }, {} });
+        tasks.push_back({ "a_top_kernels",
+            [&](Figures &f) { f["kernel_names"] = double(summarizeKernels(*trace).rows.size()); }, {} });
+        tasks.push_back({ "a_pace_steps",
+            [&](Figures &f) {
+                const auto name = proposePaceRangeName(*trace);
+                if (!name)
+                    return;
+                PaceOptions pace;
+                pace.rangeName = *name;
+                const auto report = computePace(*trace, pace);
+                const auto steps = computeStepAccounting(*trace, report);
+                f["pace_iterations"] = double(report.iterations.size());
+                f["step_rows"] = double(steps.size());
+            },
+            {} });
+        tasks.push_back(
+            { "a_nvtx_summary", [&](Figures &f) { f["nvtx_names"] = double(summarizeNvtx(*trace).rows.size()); }, {} });
+        tasks.push_back(
+            { "a_api_summary", [&](Figures &f) { f["api_names"] = double(summarizeApi(*trace).rows.size()); }, {} });
         // The first four are what the app computes when a capture opens (timeline worker and
         // panels); the NVTX and CUDA API summaries are the CLI's `nvtx` and `api` commands.
         // Tasks start in this order, so "open" is when the first four have all finished.
         constexpr std::size_t kOpenTasks = 4;
-        std::atomic<std::size_t> next{0};
+        std::atomic<std::size_t> next { 0 };
         std::vector<Clock::time_point> finished(tasks.size());
         const auto analysesStart = Clock::now();
         auto work = [&] {
@@ -266,7 +277,8 @@ int childLoad(unsigned threads, bool analyses, bool coldCaches, bool directTable
             for (const auto &[key, value] : task.figures)
                 out[key] = value;
         out["analyses_open"] = std::chrono::duration<double>(
-            *std::max_element(finished.begin(), finished.begin() + kOpenTasks) - analysesStart).count();
+            *std::max_element(finished.begin(), finished.begin() + kOpenTasks) - analysesStart)
+                                   .count();
         out["hwm_analyses"] = procStatusBytes("VmHWM");
         out["cpu_analyses"] = cpuSeconds() - cpuAnalyses;
     }
@@ -358,30 +370,30 @@ struct Args
 
 void usage()
 {
-    fmt::print(
-        "usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
-        "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
-        "                     [--json FILE]\n"
-        "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
-        "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
-        "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
-        "  --dir DIR                   where captures are written and reused (default /tmp/gaplens-bench)\n"
-        "  --runs N                    repetitions of every measurement; medians are reported (3)\n"
-        "  --scale N                   the n log n check compares with a capture N times smaller (10)\n");
+    fmt::print("usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
+               "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
+               "                     [--json FILE]\n"
+               "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
+               "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
+               "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
+               "  --dir DIR                   where captures are written and reused (default /tmp/gaplens-bench)\n"
+               "  --runs N                    repetitions of every measurement; medians are reported (3)\n"
+               "  --scale N                   the n log n check compares with a capture N times smaller (10)\n");
 }
 
 // Writes the capture unless DIR already holds one made with the same parameters.
-std::vector<std::string> ensureCapture(const Args &args, const std::string &dir, std::size_t divisor, double &genSeconds)
+std::vector<std::string> ensureCapture(
+    const Args &args, const std::string &dir, std::size_t divisor, double &genSeconds)
 {
     std::string stamp;
     if (args.fromReal.empty()) {
         // v3: the generator writes NVTX ranges in start order, as nsys does.
         stamp = fmt::format("synth v3 ranks={} kernels={} runtime={} nvtx={}", args.ranks, args.kernels / divisor,
-                            args.runtime / divisor, args.nvtx / divisor);
+            args.runtime / divisor, args.nvtx / divisor);
     } else {
         const auto size = fs::file_size(args.fromReal);
         stamp = fmt::format("real v1 {} size={} repeat={}", fs::absolute(args.fromReal).string(), size,
-                            std::max<std::size_t>(1, std::size_t(args.repeat) / divisor));
+            std::max<std::size_t>(1, std::size_t(args.repeat) / divisor));
     }
     const auto stampFile = fs::path(dir) / "gaplens-bench.params";
     std::vector<std::string> files;
@@ -415,7 +427,7 @@ std::vector<std::string> ensureCapture(const Args &args, const std::string &dir,
         options.repeat = int(std::max<std::size_t>(1, std::size_t(args.repeat) / divisor));
         const auto target = (fs::path(dir) / (fs::path(args.fromReal).stem().string() + ".sqlite")).string();
         replicateExport(args.fromReal, target, options);
-        files = {target};
+        files = { target };
     }
     genSeconds = secondsSince(t0);
     std::ofstream out(stampFile);
@@ -446,33 +458,33 @@ int runParent(const Args &args)
         return a;
     };
     fmt::print(stderr,
-               "measuring: floor, 1-thread and 2-thread loads with analyses, a load through SQLite statements, "
-               "the scaling check hot and cold, {} runs each...\n",
-               args.runs);
+        "measuring: floor, 1-thread and 2-thread loads with analyses, a load through SQLite statements, "
+        "the scaling check hot and cold, {} runs each...\n",
+        args.runs);
     // Warm the page cache once so the first measured run is not the only one reading the disk.
-    runChild(withFiles({"--child-floor"}, files));
+    runChild(withFiles({ "--child-floor" }, files));
     // The last one loads without the direct page scan (every row through sqlite3_step), to
     // show what the scan buys over the same loader on SQLite statements.
-    std::vector<std::vector<std::string>> measurements = {withFiles({"--child-floor"}, files),
-                                                          withFiles({"--child-load", "1", "1", "direct"}, files),
-                                                          withFiles({"--child-load", "2", "1", "direct"}, files),
-                                                          withFiles({"--child-load", "1", "0", "sqlite"}, files)};
+    std::vector<std::vector<std::string>> measurements
+        = { withFiles({ "--child-floor" }, files), withFiles({ "--child-load", "1", "1", "direct" }, files),
+              withFiles({ "--child-load", "2", "1", "direct" }, files),
+              withFiles({ "--child-load", "1", "0", "sqlite" }, files) };
     std::vector<std::string> smallFiles;
     if (!args.skipScaling) {
         smallFiles = ensureCapture(args, args.dir + "-small", std::size_t(args.scale), smallGenSeconds);
-        runChild(withFiles({"--child-floor"}, smallFiles));
+        runChild(withFiles({ "--child-floor" }, smallFiles));
         // Compared with the 1-thread run: there each analysis runs alone, so the ratio is the
         // analysis's own growth, not how it shared a core or the memory bus with another.
-        measurements.push_back(withFiles({"--child-load", "1", "1", "direct"}, smallFiles));
+        measurements.push_back(withFiles({ "--child-load", "1", "1", "direct" }, smallFiles));
         // And both sizes again with every analysis starting from cold caches.
-        measurements.push_back(withFiles({"--child-load", "1", "cold", "direct"}, files));
-        measurements.push_back(withFiles({"--child-load", "1", "cold", "direct"}, smallFiles));
+        measurements.push_back(withFiles({ "--child-load", "1", "cold", "direct" }, files));
+        measurements.push_back(withFiles({ "--child-load", "1", "cold", "direct" }, smallFiles));
     }
     const auto medians = mediansInterleaved(measurements, args.runs);
     const Figures &floor = medians[0], &load1 = medians[1], &load2 = medians[2], &loadSqlite = medians[3];
-    const Figures small = args.skipScaling ? Figures{} : medians[4];
-    const Figures largeCold = args.skipScaling ? Figures{} : medians[5];
-    const Figures smallCold = args.skipScaling ? Figures{} : medians[6];
+    const Figures small = args.skipScaling ? Figures {} : medians[4];
+    const Figures largeCold = args.skipScaling ? Figures {} : medians[5];
+    const Figures smallCold = args.skipScaling ? Figures {} : medians[6];
 
     const double fl = floor.at("seconds");
     const double events = load1.at("events");
@@ -481,36 +493,36 @@ int runParent(const Args &args)
 
     fmt::print("\ngaplens-bench: {} file(s), {:.1f} MiB of SQLite, {:.0f} events loaded "
                "({:.0f} kernels, {:.0f} copies, {:.0f} API calls, {:.0f} NVTX ranges, {:.0f} marks)\n",
-               files.size(), double(fileBytes) / 1048576.0, events, load1.at("kernels"), load1.at("copies"),
-               load1.at("api_calls"), load1.at("nvtx_ranges"), load1.at("nvtx_marks"));
+        files.size(), double(fileBytes) / 1048576.0, events, load1.at("kernels"), load1.at("copies"),
+        load1.at("api_calls"), load1.at("nvtx_ranges"), load1.at("nvtx_marks"));
     fmt::print("medians of {} runs; {} hardware threads (shared machine: expect noise)\n\n", args.runs,
-               std::thread::hardware_concurrency());
+        std::thread::hardware_concurrency());
     const double flCpu = floor.at("cpu");
-    fmt::print("{:<38} {:>10} {:>9} {:>12} {:>9} {:>9}\n", "figure", "wall s", "x floor", "rows/s", "CPU s",
-               "x floor");
+    fmt::print("{:<38} {:>10} {:>9} {:>12} {:>9} {:>9}\n", "figure", "wall s", "x floor", "rows/s", "CPU s", "x floor");
     auto row = [&](const std::string &name, double s, double rows = 0, double cpu = -1) {
         fmt::print("{:<38} {:>10.3f} {:>9.2f} {:>12} {:>9} {:>9}\n", name, s, ratio(s),
-                   rows > 0 && s > 0 ? fmt::format("{:.2f}M", rows / s / 1e6) : std::string(),
-                   cpu >= 0 ? fmt::format("{:.3f}", cpu) : std::string(),
-                   cpu >= 0 ? fmt::format("{:.2f}", cpu / flCpu) : std::string());
+            rows > 0 && s > 0 ? fmt::format("{:.2f}M", rows / s / 1e6) : std::string(),
+            cpu >= 0 ? fmt::format("{:.3f}", cpu) : std::string(),
+            cpu >= 0 ? fmt::format("{:.2f}", cpu / flCpu) : std::string());
     };
     row("floor: sqlite3_step, 1 thread", fl, floor.at("rows"), flCpu);
-    for (const auto *f : {&load1, &load2}) {
+    for (const auto *f : { &load1, &load2 }) {
         const bool one = f == &load1;
         row(one ? "load, 1 thread" : "load, 2 threads", f->at("load"), f->at("rows_read"), f->at("cpu_load"));
-        for (const char *phase : {"open", "strings", "kernels", "copies", "runtime", "nvtx", "threads"})
+        for (const char *phase : { "open", "strings", "kernels", "copies", "runtime", "nvtx", "threads" })
             if (f->count(std::string("phase_") + phase))
                 row(fmt::format("  {} (thread-seconds)", phase), f->at(std::string("phase_") + phase));
         row("  merge + finalize", f->at("phase_merge_finalize"));
         row(one ? "load + open analyses, 1 thread" : "load + open analyses, 2 threads",
             f->at("load") + f->at("analyses_open"));
-        row(one ? "load + all analyses, 1 thread" : "load + all analyses, 2 threads", f->at("load") + f->at("analyses"), 0,
-            f->at("cpu_load") + f->at("cpu_analyses"));
+        row(one ? "load + all analyses, 1 thread" : "load + all analyses, 2 threads", f->at("load") + f->at("analyses"),
+            0, f->at("cpu_load") + f->at("cpu_analyses"));
     }
     row("load, 1 thread, SQLite statements only", loadSqlite.at("load"), loadSqlite.at("rows_read"),
         loadSqlite.at("cpu_load"));
     row("analyses after the 2-thread load (wall, 2 workers)", load2.at("analyses"));
-    for (const char *a : {"a_busy_gaps", "a_blame", "a_top_kernels", "a_pace_steps", "a_nvtx_summary", "a_api_summary"})
+    for (const char *a :
+        { "a_busy_gaps", "a_blame", "a_top_kernels", "a_pace_steps", "a_nvtx_summary", "a_api_summary" })
         row(fmt::format("  {} (thread-seconds)", a + 2), load2.at(a));
     row("estimateLoad (memory guard)", load2.at("estimate_seconds"));
 
@@ -530,13 +542,15 @@ int runParent(const Args &args)
     if (!small.empty()) {
         const double n = events, m = small.at("events");
         const double nlogn = (n * std::log2(n)) / (m * std::log2(m));
-        scaling = {{"events_large", n}, {"events_small", m}, {"n_ratio", n / m}, {"nlogn_ratio", nlogn}};
-        auto table = [&](const char *title, const Figures &smallRun, const Figures &largeRun, const std::string &suffix) {
+        scaling = { { "events_large", n }, { "events_small", m }, { "n_ratio", n / m }, { "nlogn_ratio", nlogn } };
+        auto table = [&](const char *title, const Figures &smallRun, const Figures &largeRun,
+                         const std::string &suffix) {
             fmt::print("\nscaling, 1 thread, {}, {:.0f} vs {:.0f} events (x{:.1f}; n log n predicts x{:.1f}; target <= "
                        "~x{:.0f})\n",
-                       title, n, m, n / m, nlogn, 1.2 * n / m);
+                title, n, m, n / m, nlogn, 1.2 * n / m);
             fmt::print("  {:<20} {:>32}   {:>32}\n", "", "wall", "CPU");
-            for (const char *a : {"a_blame", "a_pace_steps", "a_busy_gaps", "a_top_kernels", "a_nvtx_summary", "load"}) {
+            for (const char *a :
+                { "a_blame", "a_pace_steps", "a_busy_gaps", "a_top_kernels", "a_nvtx_summary", "load" }) {
                 const double r = smallRun.at(a) > 0 ? largeRun.at(a) / smallRun.at(a) : 0;
                 scaling[std::string(a) + suffix + "_ratio"] = r;
                 // CPU time leaves out waiting for a core, which can be most of a 20 ms wall time.
@@ -545,8 +559,8 @@ int runParent(const Args &args)
                 const double cpuRatio = cpuSmall > 0 ? cpuLarge / cpuSmall : 0;
                 scaling[std::string(a) + suffix + "_cpu_ratio"] = cpuRatio;
                 fmt::print("  {:<20} {:>9.4f} s -> {:>9.4f} s {:>7}   {:>9.4f} s -> {:>9.4f} s {:>7}\n", a,
-                           smallRun.at(a), largeRun.at(a), fmt::format("x{:.1f}", r), cpuSmall, cpuLarge,
-                           fmt::format("x{:.1f}", cpuRatio));
+                    smallRun.at(a), largeRun.at(a), fmt::format("x{:.1f}", r), cpuSmall, cpuLarge,
+                    fmt::format("x{:.1f}", cpuRatio));
             }
         };
         table("analyses right after the load", small, load1, "");
@@ -558,26 +572,26 @@ int runParent(const Args &args)
         out << "{\n";
         out << fmt::format("  \"params\": {{\"ranks\": {}, \"kernels\": {}, \"runtime\": {}, \"nvtx\": {}, "
                            "\"from_real\": \"{}\", \"repeat\": {}, \"runs\": {}, \"hardware_threads\": {}}},\n",
-                           args.ranks, args.kernels, args.runtime, args.nvtx, args.fromReal, args.repeat, args.runs,
-                           std::thread::hardware_concurrency());
+            args.ranks, args.kernels, args.runtime, args.nvtx, args.fromReal, args.repeat, args.runs,
+            std::thread::hardware_concurrency());
         out << fmt::format("  \"files\": {}, \"file_bytes\": {}, \"generate_seconds\": {:.3f},\n", files.size(),
-                           fileBytes, genSeconds);
+            fileBytes, genSeconds);
         out << "  \"floor\": " << jsonObject(floor) << ",\n";
         out << "  \"load_1_thread\": " << jsonObject(load1) << ",\n";
         out << "  \"load_2_threads\": " << jsonObject(load2) << ",\n";
         out << "  \"load_1_thread_sqlite_statements\": " << jsonObject(loadSqlite) << ",\n";
-        Figures ratios{{"load_1_thread", ratio(load1.at("load"))},
-                       {"cpu_load_1_thread", load1.at("cpu_load") / flCpu},
-                       {"cpu_load_analyses_1_thread", (load1.at("cpu_load") + load1.at("cpu_analyses")) / flCpu},
-                       {"load_2_threads", ratio(load2.at("load"))},
-                       {"load_1_thread_sqlite_statements", ratio(loadSqlite.at("load"))},
-                       {"load_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses"))},
-                       {"load_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses"))},
-                       {"load_open_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses_open"))},
-                       {"load_open_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses_open"))},
-                       {"bytes_per_event_net", perEvent(load2, "hwm_load")},
-                       {"bytes_per_event_gross", load2.at("hwm_load") / events},
-                       {"peak_over_file_bytes", load2.at("hwm_load") / double(fileBytes)}};
+        Figures ratios { { "load_1_thread", ratio(load1.at("load")) },
+            { "cpu_load_1_thread", load1.at("cpu_load") / flCpu },
+            { "cpu_load_analyses_1_thread", (load1.at("cpu_load") + load1.at("cpu_analyses")) / flCpu },
+            { "load_2_threads", ratio(load2.at("load")) },
+            { "load_1_thread_sqlite_statements", ratio(loadSqlite.at("load")) },
+            { "load_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses")) },
+            { "load_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses")) },
+            { "load_open_analyses_1_thread", ratio(load1.at("load") + load1.at("analyses_open")) },
+            { "load_open_analyses_2_threads", ratio(load2.at("load") + load2.at("analyses_open")) },
+            { "bytes_per_event_net", perEvent(load2, "hwm_load") },
+            { "bytes_per_event_gross", load2.at("hwm_load") / events },
+            { "peak_over_file_bytes", load2.at("hwm_load") / double(fileBytes) } };
         out << "  \"ratios_to_floor\": " << jsonObject(ratios) << ",\n";
         out << "  \"small\": " << jsonObject(small) << ",\n";
         out << "  \"large_cold_caches\": " << jsonObject(largeCold) << ",\n";
@@ -598,10 +612,10 @@ int main(int argc, char **argv)
     try {
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
             if (a[0] == "--child-floor")
-                return childFloor({a.begin() + 1, a.end()});
+                return childFloor({ a.begin() + 1, a.end() });
             // --child-load THREADS ANALYSES(1|0|cold) SCAN(direct|sqlite) FILES...
             return childLoad(unsigned(std::stoul(a.at(1))), a.at(2) != "0", a.at(2) == "cold", a.at(3) == "direct",
-                             {a.begin() + 4, a.end()});
+                { a.begin() + 4, a.end() });
         }
         Args args;
         for (std::size_t i = 0; i < a.size(); ++i) {

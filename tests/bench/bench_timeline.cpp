@@ -65,8 +65,9 @@ int main(int argc, char **argv)
             options.files.push_back(a);
     }
     if (options.files.empty()) {
-        fmt::print(stderr, "usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify] "
-                           "[--json FILE] FILES...\n");
+        fmt::print(stderr,
+            "usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify] "
+            "[--json FILE] FILES...\n");
         return 2;
     }
     using Clock = std::chrono::steady_clock;
@@ -104,15 +105,16 @@ int main(int argc, char **argv)
         gaplens::core::TimeNs start, end;
     };
     const Window windows[] = {
-        {"full zoom-out", span.start, span.end},
-        {"mid zoom (1/100 of the capture)", mid - span.duration() / 200, mid + span.duration() / 200},
-        {"1 ms window", mid - 500'000, mid + 500'000},
+        { "full zoom-out", span.start, span.end },
+        { "mid zoom (1/100 of the capture)", mid - span.duration() / 200, mid + span.duration() / 200 },
+        { "1 ms window", mid - 500'000, mid + 500'000 },
     };
     fmt::print("timeline: {} ranks, {} kernels, {}x{} px, load {:.2f} s; median of {} repaints\n", trace->ranks.size(),
-               kernels, width, height, loadS, frames);
-    fmt::print("before the worker's results (full zoom-out): setData {:.1f} ms, first frame {:.1f} ms, second {:.1f} ms; "
-               "busy lanes, {} gaps and fold indexes after {:.2f} s\n",
-               setDataMs, firstFrameMs, secondFrameMs, gapCount, derivedS);
+        kernels, width, height, loadS, frames);
+    fmt::print(
+        "before the worker's results (full zoom-out): setData {:.1f} ms, first frame {:.1f} ms, second {:.1f} ms; "
+        "busy lanes, {} gaps and fold indexes after {:.2f} s\n",
+        setDataMs, firstFrameMs, secondFrameMs, gapCount, derivedS);
     // Every row of the capture (not only the visible ones), each stream of a merged lane.
     auto countDifferentDrawLists = [&view] {
         const auto *model = view.model();
@@ -121,7 +123,8 @@ int main(int argc, char **argv)
         auto same = [&] {
             return indexed.size() == plain.size()
                 && std::equal(indexed.begin(), indexed.end(), plain.begin(), [](const auto &a, const auto &b) {
-                       return a.start == b.start && a.end == b.end && a.first == b.first && a.last == b.last && a.count == b.count;
+                       return a.start == b.start && a.end == b.end && a.first == b.first && a.last == b.last
+                           && a.count == b.count;
                    });
         };
         std::size_t checked = 0, different = 0;
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
                 different += !same();
             }
         }
-        return std::pair{checked, different};
+        return std::pair { checked, different };
     };
     fmt::print("{:<34} {:>12} {:>12} {:>10}\n", "window", "paint ms", "frame ms", "items");
     std::string jsonWindows;
@@ -158,14 +161,15 @@ int main(int argc, char **argv)
         std::sort(paint.begin(), paint.end());
         std::sort(frame.begin(), frame.end());
         fmt::print("{:<34} {:>12.3f} {:>12.3f} {:>10}\n", w.name, paint[paint.size() / 2], frame[frame.size() / 2],
-                   view.lastItemCount());
-        jsonWindows += fmt::format("{}\n    {{\"window\": \"{}\", \"paint_ms\": {:.4f}, \"frame_ms\": {:.4f}, \"items\": {}}}",
-                                   jsonWindows.empty() ? "" : ",", w.name, paint[paint.size() / 2],
-                                   frame[frame.size() / 2], view.lastItemCount());
+            view.lastItemCount());
+        jsonWindows
+            += fmt::format("{}\n    {{\"window\": \"{}\", \"paint_ms\": {:.4f}, \"frame_ms\": {:.4f}, \"items\": {}}}",
+                jsonWindows.empty() ? "" : ",", w.name, paint[paint.size() / 2], frame[frame.size() / 2],
+                view.lastItemCount());
         if (verify) {
             const auto [checked, different] = countDifferentDrawLists();
             fmt::print("  draw lists through the fold index vs core::buildDrawList: {} rows, {} different\n", checked,
-                       different);
+                different);
         }
     }
 
@@ -173,10 +177,10 @@ int main(int argc, char **argv)
     view.zoom()->setWindow(span.start, span.end, false);
     gaplens::ui::PanelContext panelContext;
     QObject::connect(view.model(), &gaplens::ui::TimelineModel::gapThresholdChanged, &panelContext,
-                     &gaplens::ui::PanelContext::setGapThreshold);
-    const std::vector<gaplens::ui::AnalysisPanel *> panels{
-        new gaplens::ui::SummaryPanel(panelContext, &view), new gaplens::ui::TopKernelsPanel(panelContext, &view),
-        new gaplens::ui::GapBlamePanel(panelContext, &view), new gaplens::ui::RankPacePanel(panelContext, &view)};
+        &gaplens::ui::PanelContext::setGapThreshold);
+    const std::vector<gaplens::ui::AnalysisPanel *> panels { new gaplens::ui::SummaryPanel(panelContext, &view),
+        new gaplens::ui::TopKernelsPanel(panelContext, &view), new gaplens::ui::GapBlamePanel(panelContext, &view),
+        new gaplens::ui::RankPacePanel(panelContext, &view) };
     panelContext.setGapThreshold(view.model()->gapThreshold());
     panelContext.setData(view.model()->sharedData()); // the panels compute once for the capture first
     // Short sleeps between event-loop turns: the wait costs at most ~1 ms of the figure.
@@ -188,7 +192,7 @@ int main(int argc, char **argv)
             if (Clock::now() > giveUp) {
                 for (const auto *p : panels)
                     fmt::print(stderr, "panel {}: generation {}, computing {}\n", p->metaObject()->className(),
-                               p->generation(), p->isComputing());
+                        p->generation(), p->isComputing());
                 fmt::print(stderr, "gave up waiting\n");
                 std::exit(1);
             }
@@ -201,7 +205,7 @@ int main(int argc, char **argv)
         return true;
     };
     waitUntil([&] { return panelsUpdated(std::vector<int>(panels.size(), 0)); });
-    const gaplens::core::TimeNs thresholds[] = {50'000, 200'000, 500'000, 100'000};
+    const gaplens::core::TimeNs thresholds[] = { 50'000, 200'000, 500'000, 100'000 };
     std::vector<double> toFrame, toPanels;
     std::size_t lastGapCount = 0;
     for (int run = 0; run < thresholdRuns; ++run) {
@@ -227,10 +231,11 @@ int main(int argc, char **argv)
     std::sort(sortedFrame.begin(), sortedFrame.end());
     std::sort(sortedPanels.begin(), sortedPanels.end());
     const double toFrameMs = sortedFrame[sortedFrame.size() / 2], toPanelsMs = sortedPanels[sortedPanels.size() / 2];
-    fmt::print("threshold change to repaint (full zoom-out, median of {}): gaps applied + one frame {:.1f} ms "
-               "(min {:.1f}, max {:.1f}); and every panel updated {:.1f} ms (min {:.1f}, max {:.1f}); {} gaps at the last\n",
-               thresholdRuns, toFrameMs, sortedFrame.front(), sortedFrame.back(), toPanelsMs, sortedPanels.front(),
-               sortedPanels.back(), lastGapCount);
+    fmt::print(
+        "threshold change to repaint (full zoom-out, median of {}): gaps applied + one frame {:.1f} ms "
+        "(min {:.1f}, max {:.1f}); and every panel updated {:.1f} ms (min {:.1f}, max {:.1f}); {} gaps at the last\n",
+        thresholdRuns, toFrameMs, sortedFrame.front(), sortedFrame.back(), toPanelsMs, sortedPanels.front(),
+        sortedPanels.back(), lastGapCount);
     for (auto *p : panels)
         delete p;
 
@@ -241,8 +246,8 @@ int main(int argc, char **argv)
                            "\"second_frame_ms\": {:.3f},\n  \"gaps\": {}, \"worker_results_seconds\": {:.3f},\n"
                            "  \"threshold_to_frame_ms\": {:.3f}, \"threshold_to_panels_ms\": {:.3f},\n"
                            "  \"windows\": [{}\n  ]\n}}\n",
-                           trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs,
-                           secondFrameMs, gapCount, derivedS, toFrameMs, toPanelsMs, jsonWindows);
+            trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs, secondFrameMs,
+            gapCount, derivedS, toFrameMs, toPanelsMs, jsonWindows);
         fmt::print("JSON written to {}\n", jsonPath);
     }
     return 0;

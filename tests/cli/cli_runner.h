@@ -20,8 +20,8 @@ inline CliRun runCli(const QStringList &args)
     QProcess p;
     p.start(QStringLiteral(GAPLENS_CLI_PATH), args);
     p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
 }
 
 // The stdout of a run as a JSON object; warns with the text when it is not JSON.

@@ -35,8 +35,8 @@ private slots:
 
     void summaryJsonHoldsTheGeneratorsExactBusyTimeAndGaps()
     {
-        const auto run = runCli({QStringLiteral("summary"), QStringLiteral("--with-copies"), QStringLiteral("--format"),
-                                 QStringLiteral("json"), m_sample.path});
+        const auto run = runCli({ QStringLiteral("summary"), QStringLiteral("--with-copies"),
+            QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("command")].toString(), QStringLiteral("summary"));
@@ -46,8 +46,10 @@ private slots:
         QStringList texts;
         for (const auto &f : findings)
             texts << f.toString();
-        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("rank 1 was slowest")), qPrintable(texts.join(QLatin1Char('\n'))));
-        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("no CUDA call")), qPrintable(texts.join(QLatin1Char('\n'))));
+        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("rank 1 was slowest")),
+            qPrintable(texts.join(QLatin1Char('\n'))));
+        QVERIFY2(texts.join(QLatin1Char('\n')).contains(QStringLiteral("no CUDA call")),
+            qPrintable(texts.join(QLatin1Char('\n'))));
         const auto ranks = doc[QStringLiteral("ranks")].toArray();
         QCOMPARE(ranks.size(), 3);
         for (int i = 0; i < 3; ++i) {
@@ -75,8 +77,8 @@ private slots:
 
     void gapsJsonHasTheDocumentedFields()
     {
-        const auto run = runCli({QStringLiteral("gaps"), QStringLiteral("--with-copies"), QStringLiteral("--format"),
-                                 QStringLiteral("json"), m_sample.path});
+        const auto run = runCli({ QStringLiteral("gaps"), QStringLiteral("--with-copies"), QStringLiteral("--format"),
+            QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto gaps = json(run)[QStringLiteral("gaps")].toArray();
         std::uint64_t expected = 0;
@@ -84,7 +86,7 @@ private slots:
             expected += r.idleGapsAtLeast100us;
         QCOMPARE(std::uint64_t(gaps.size()), expected);
         const auto gap = gaps[0].toObject();
-        for (const char *key : {"rank", "device", "start_ns", "end_ns", "cause", "api", "nvtx", "nvtx_stack"})
+        for (const char *key : { "rank", "device", "start_ns", "end_ns", "cause", "api", "nvtx", "nvtx_stack" })
             QVERIFY2(gap.contains(QLatin1String(key)), key);
         QVERIFY(gap[QStringLiteral("end_ns")].toInteger() - gap[QStringLiteral("start_ns")].toInteger() >= 100000);
         // The generator's input-bound gap: host loading data, no CUDA call, inside data_to_gpu.
@@ -95,14 +97,16 @@ private slots:
 
     void kernelsJsonCountsEveryKernelOnce()
     {
-        const auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
+        const auto run
+            = runCli({ QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto kernels = json(run)[QStringLiteral("kernels")].toArray();
         qint64 calls = 0;
         double pct = 0;
         for (const auto &k : kernels) {
             const auto o = k.toObject();
-            for (const char *key : {"name", "calls", "total_ns", "pct", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns"})
+            for (const char *key :
+                { "name", "calls", "total_ns", "pct", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns" })
                 QVERIFY2(o.contains(QLatin1String(key)), key);
             calls += o[QStringLiteral("calls")].toInteger();
             pct += o[QStringLiteral("pct")].toDouble();
@@ -116,8 +120,8 @@ private slots:
 
     void paceFindsTheStraggler()
     {
-        const auto run = runCli({QStringLiteral("pace"), QStringLiteral("--range"), QStringLiteral("train_step"),
-                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
+        const auto run = runCli({ QStringLiteral("pace"), QStringLiteral("--range"), QStringLiteral("train_step"),
+            QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("range")].toString(), QStringLiteral("train_step"));
@@ -125,7 +129,8 @@ private slots:
         QCOMPARE(ranks.size(), 3);
         const auto iterations = ranks[1].toObject()[QStringLiteral("iterations")].toArray();
         QCOMPARE(iterations.size(), 6);
-        QCOMPARE(iterations[2].toObject()[QStringLiteral("duration_ns")].toInteger(), m_sample.synth.ranks[1].stepDurationNs[2]);
+        QCOMPARE(iterations[2].toObject()[QStringLiteral("duration_ns")].toInteger(),
+            m_sample.synth.ranks[1].stepDurationNs[2]);
         const auto straggler = doc[QStringLiteral("straggler")].toObject();
         QCOMPARE(straggler[QStringLiteral("rank")].toInt(), 1);
         QCOMPARE(straggler[QStringLiteral("slowest_count")].toInt(), 6);
@@ -134,17 +139,17 @@ private slots:
 
     void tableAndCsvFormatsShowUnitsAndRawNumbers()
     {
-        auto run = runCli({QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3"), m_sample.path});
+        auto run = runCli({ QStringLiteral("kernels"), QStringLiteral("--top"), QStringLiteral("3"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("median"));
         QVERIFY(run.out.contains(" us") || run.out.contains(" ms"));
         QCOMPARE(run.out.count('\n'), 1 + 1 + 1 + 3); // title, header, rule, 3 rows
 
-        run = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("csv"), m_sample.path});
+        run = runCli({ QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("csv"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("name,calls,total_ns,pct,avg_ns,median_ns,min_ns,max_ns,stddev_ns\n"));
 
-        run = runCli({QStringLiteral("api"), m_sample.path});
+        run = runCli({ QStringLiteral("api"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("cudaLaunchKernel "));
         QVERIFY(!run.out.contains("_v7000"));
@@ -153,8 +158,8 @@ private slots:
     void ranksCanBeOverriddenFromTheCommandLine()
     {
         const auto file0 = QString::fromStdString(m_sample.synth.files[0]);
-        const auto run = runCli({QStringLiteral("ranks"), QStringLiteral("--rank-map"), file0 + QStringLiteral("=9"),
-                                 QStringLiteral("--format"), QStringLiteral("json"), m_sample.path});
+        const auto run = runCli({ QStringLiteral("ranks"), QStringLiteral("--rank-map"), file0 + QStringLiteral("=9"),
+            QStringLiteral("--format"), QStringLiteral("json"), m_sample.path });
         QCOMPARE(run.exitCode, 0);
         const auto ranks = json(run)[QStringLiteral("ranks")].toArray();
         const auto last = ranks.last().toObject();
@@ -166,8 +171,8 @@ private slots:
     {
         const auto bad = m_sample.dir.filePath(QStringLiteral("broken.sqlite"));
         std::ofstream(bad.toStdString()) << "not a database";
-        const auto run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), bad,
-                                 QString::fromStdString(m_sample.synth.files[0])});
+        const auto run = runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), bad,
+            QString::fromStdString(m_sample.synth.files[0]) });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(bad.toUtf8()));
         QVERIFY(run.err.contains("is not an SQLite database"));
@@ -178,7 +183,7 @@ private slots:
 
     void onlyBadFilesFailWithAMessage()
     {
-        const auto run = runCli({QStringLiteral("summary"), m_sample.dir.filePath(QStringLiteral("nope.sqlite"))});
+        const auto run = runCli({ QStringLiteral("summary"), m_sample.dir.filePath(QStringLiteral("nope.sqlite")) });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("does not exist"));
         QVERIFY(run.out.isEmpty());
@@ -186,15 +191,15 @@ private slots:
 
     void usageErrorsExitWithTwo()
     {
-        auto run = runCli({QStringLiteral("frobnicate"), m_sample.path});
+        auto run = runCli({ QStringLiteral("frobnicate"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("unknown command 'frobnicate'"));
-        run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample.path});
+        run = runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
-        run = runCli({QStringLiteral("summary")});
+        run = runCli({ QStringLiteral("summary") });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("no input files"));
-        run = runCli({QStringLiteral("--help")});
+        run = runCli({ QStringLiteral("--help") });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("Usage: gaplens-cli"));
     }

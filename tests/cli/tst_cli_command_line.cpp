@@ -108,7 +108,8 @@ private slots:
         QVERIFY(run.err.contains("gaplens-cli summary --help"));
 
         // An option another command has is no option of this one.
-        run = runCli({ QStringLiteral("kernels"), QStringLiteral("--baseline"), QStringLiteral("b.json"), m_sample.path });
+        run = runCli(
+            { QStringLiteral("kernels"), QStringLiteral("--baseline"), QStringLiteral("b.json"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
         run = runCli({ QStringLiteral("ranks"), QStringLiteral("--min-gap-us"), QStringLiteral("5"), m_sample.path });
         QCOMPARE(run.exitCode, 2);
@@ -173,7 +174,8 @@ private slots:
         QCOMPARE(ranks[0].toObject()[QStringLiteral("rank")].toInt(), 0);
         QCOMPARE(ranks[1].toObject()[QStringLiteral("rank")].toInt(), 2);
 
-        const auto file0 = QString::fromStdString(m_sample.synth.files[0]), file1 = QString::fromStdString(m_sample.synth.files[1]);
+        const auto file0 = QString::fromStdString(m_sample.synth.files[0]),
+                   file1 = QString::fromStdString(m_sample.synth.files[1]);
         run = runCli({ QStringLiteral("ranks"), QStringLiteral("--rank-map"), file0 + QStringLiteral("=7"),
             QStringLiteral("--rank-map"), file1 + QStringLiteral("=8"), QStringLiteral("--format"),
             QStringLiteral("json"), m_sample.path });

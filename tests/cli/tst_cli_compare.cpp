@@ -62,7 +62,8 @@ private slots:
         input.inputGapNs = 4'000'000;
         m_inputBound = capture("input_bound", input);
 
-        const auto summary = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_base});
+        const auto summary
+            = runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_base });
         QCOMPARE(summary.exitCode, 0);
         m_baseline = m_dir.filePath(QStringLiteral("baseline.json"));
         QVERIFY(writeFile(m_baseline, summary.out));
@@ -71,8 +72,8 @@ private slots:
     void diffJsonShowsTheTwiceSlowerKernelsAndSaysSlower()
     {
         const auto base1 = capture("base_1rank", synthOptions(1, 8, -1));
-        const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), base1, QStringLiteral("--after"),
-                                 m_slowKernels, QStringLiteral("--format"), QStringLiteral("json")});
+        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), base1, QStringLiteral("--after"),
+            m_slowKernels, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("command")].toString(), QStringLiteral("diff"));
@@ -83,8 +84,9 @@ private slots:
         QCOMPARE(doc[QStringLiteral("after")].toObject()[QStringLiteral("steps")].toInt(), 8);
         QCOMPARE(doc[QStringLiteral("verdict")].toString(), QStringLiteral("slower"));
         const auto text = doc[QStringLiteral("verdict_text")].toString();
-        QVERIFY2(text.startsWith(QStringLiteral("after is ")) && text.contains(QStringLiteral("% slower per step (noise +-0.0%)")),
-                 qPrintable(text));
+        QVERIFY2(text.startsWith(QStringLiteral("after is "))
+                && text.contains(QStringLiteral("% slower per step (noise +-0.0%)")),
+            qPrintable(text));
         QVERIFY(doc[QStringLiteral("noise_method")].toString().contains(QStringLiteral("Mann-Whitney U")));
 
         const auto kernels = doc[QStringLiteral("kernels")].toArray();
@@ -105,12 +107,13 @@ private slots:
         const auto step = findRow(headline, "key", QStringLiteral("median_step"));
         QCOMPARE(step[QStringLiteral("judgement")].toString(), QStringLiteral("exceeds_noise"));
         QVERIFY(step[QStringLiteral("after")].toDouble() > step[QStringLiteral("before")].toDouble());
-        for (const char *key : {"median_step", "step_p95", "busy_pct_step", "idle_per_step", "kernel_per_step",
-                                "busy_pct_total", "idle_total", "kernel_total", "kernel_count"})
+        for (const char *key : { "median_step", "step_p95", "busy_pct_step", "idle_per_step", "kernel_per_step",
+                 "busy_pct_total", "idle_total", "kernel_total", "kernel_count" })
             QVERIFY2(!findRow(headline, "key", QLatin1String(key)).isEmpty(), key);
-        for (const char *key : {"idle_by_cause", "idle_by_phase", "nvtx", "warnings"})
+        for (const char *key : { "idle_by_cause", "idle_by_phase", "nvtx", "warnings" })
             QVERIFY2(doc[QLatin1String(key)].isArray(), key);
-        const auto phase = findRow(doc[QStringLiteral("idle_by_phase")].toArray(), "key", QStringLiteral("data_to_gpu"));
+        const auto phase
+            = findRow(doc[QStringLiteral("idle_by_phase")].toArray(), "key", QStringLiteral("data_to_gpu"));
         // One input-bound gap per step except the first, which comes before any GPU work.
         QCOMPARE(phase[QStringLiteral("count_before")].toInt(), 7);
         QCOMPARE(phase[QStringLiteral("count_after")].toInt(), 7);
@@ -118,8 +121,8 @@ private slots:
 
     void diffOfACaptureWithItselfSaysNoSignificantChange()
     {
-        const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-                                 m_base});
+        const auto run
+            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"), m_base });
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains("verdict: no significant change\n"), run.out.constData());
         QVERIFY(run.out.contains("median step time"));
@@ -128,14 +131,15 @@ private slots:
 
     void diffMarkdownIsReadyToPasteIntoAReview()
     {
-        const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-                                 m_inputBound, QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--top"),
-                                 QStringLiteral("3")});
+        const auto run = runCli(
+            { QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"), m_inputBound,
+                QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--top"), QStringLiteral("3") });
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.startsWith("**Verdict: after is "), run.out.constData());
         QVERIFY(run.out.startsWith("**Verdict: after is 35.2% slower per step (noise +-0.0%)**\n"));
         QVERIFY(run.out.contains("### Kernels by short name"));
-        QVERIFY(run.out.contains("| metric | before | after | change | noise | judgement |\n|---|---:|---:|---:|---:|---|\n"));
+        QVERIFY(run.out.contains(
+            "| metric | before | after | change | noise | judgement |\n|---|---:|---:|---:|---:|---|\n"));
         QVERIFY(run.out.contains("| GPU idle per step | "));
         // Input-bound gaps: 7 per rank (none before the first GPU work), 2 ms longer after.
         QVERIFY(run.out.contains("| data_to_gpu | 14 | 14 | 33.684 ms | 61.684 ms | +28.000 ms |  |\n"));
@@ -145,8 +149,8 @@ private slots:
 
     void diffCsvHasRawNumbers()
     {
-        const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-                                 m_base, QStringLiteral("--format"), QStringLiteral("csv")});
+        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
+            m_base, QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("name,calls_before,calls_after,total_before_ns,total_after_ns,avg_before_ns,"
                                  "avg_after_ns,delta_ns,avg_ratio,presence\n"));
@@ -155,16 +159,16 @@ private slots:
 
     void diffUsageErrorsExitTwo()
     {
-        auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), m_base});
+        auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("diff needs --before FILES... and --after FILES..."));
-        run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), QStringLiteral("--after"), m_base});
+        run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), QStringLiteral("--after"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("--before needs at least one file or folder"));
-        run = runCli({QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("md"), m_base});
+        run = runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("md"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("--format md is for diff and check only"));
-        run = runCli({QStringLiteral("summary"), QStringLiteral("--before"), m_base});
+        run = runCli({ QStringLiteral("summary"), QStringLiteral("--before"), m_base });
         QCOMPARE(run.exitCode, 2);
     }
 
@@ -172,7 +176,8 @@ private slots:
     {
         const auto bad = m_dir.filePath(QStringLiteral("bad.sqlite"));
         QVERIFY(writeFile(bad, "not a database"));
-        const auto run = runCli({QStringLiteral("diff"), QStringLiteral("--before"), bad, QStringLiteral("--after"), m_base});
+        const auto run
+            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), bad, QStringLiteral("--after"), m_base });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("before: "));
         QVERIFY(run.err.contains("none of the 1 before file(s) could be loaded"));
@@ -180,7 +185,7 @@ private slots:
 
     void checkPassesOnTheBaselinesOwnCapture()
     {
-        const auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, m_base});
+        const auto run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, m_base });
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.err.isEmpty());
         // Two GPUs' busy % and two ranks' median step, all ok.
@@ -190,10 +195,11 @@ private slots:
 
     void checkFailsWithExitThreeOnARegression()
     {
-        const auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--tolerance"),
-                                 QStringLiteral("3%"), m_inputBound});
+        const auto run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline,
+            QStringLiteral("--tolerance"), QStringLiteral("3%"), m_inputBound });
         QCOMPARE(run.exitCode, 3);
-        QVERIFY2(run.err.contains("gaplens-cli: check failed: rank 0: median step time rose from "), run.err.constData());
+        QVERIFY2(
+            run.err.contains("gaplens-cli: check failed: rank 0: median step time rose from "), run.err.constData());
         QVERIFY(run.err.contains("gaplens-cli: check failed: rank 1 GPU 1: GPU busy fell from "));
         QCOMPARE(run.out.count("REGRESSION"), 4);
     }
@@ -201,11 +207,11 @@ private slots:
     void checkToleranceIsAPercentOfTheBaseline()
     {
         // The input-bound steps are ~35% longer: a 50% tolerance lets them pass.
-        auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--tolerance"),
-                           QStringLiteral("50"), m_inputBound});
+        auto run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline,
+            QStringLiteral("--tolerance"), QStringLiteral("50"), m_inputBound });
         QCOMPARE(run.exitCode, 0);
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--format"),
-                      QStringLiteral("json"), m_inputBound});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--format"),
+            QStringLiteral("json"), m_inputBound });
         QCOMPARE(run.exitCode, 3);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("passed")].toBool(), false);
@@ -229,7 +235,7 @@ private slots:
     void checkReportsARankMissingFromTheCapture()
     {
         const auto oneRank = capture("one_rank", synthOptions(1, 8, -1));
-        const auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, oneRank});
+        const auto run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, oneRank });
         QCOMPARE(run.exitCode, 3);
         QVERIFY(run.err.contains("rank 1 GPU 1: the GPU is in the baseline but not in the capture"));
         QCOMPARE(run.out.count("MISSING"), 2);
@@ -238,29 +244,32 @@ private slots:
     void checkNamesABadBaselineAndExitsOne()
     {
         const auto missing = m_dir.filePath(QStringLiteral("no_such_baseline.json"));
-        auto run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), missing, m_base});
+        auto run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), missing, m_base });
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("cannot read baseline '%1'").arg(missing).toUtf8()), run.err.constData());
+        QVERIFY2(
+            run.err.contains(QStringLiteral("cannot read baseline '%1'").arg(missing).toUtf8()), run.err.constData());
 
         const auto notJson = m_dir.filePath(QStringLiteral("not_json.json"));
         QVERIFY(writeFile(notJson, "{\"ranks\": [1, 2,]}"));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), notJson, m_base});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), notJson, m_base });
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("baseline '%1' is not JSON: line 1, column 17: expected a value")
-                                      .arg(notJson)
-                                      .toUtf8()),
-                 run.err.constData());
+        QVERIFY2(
+            run.err.contains(
+                QStringLiteral("baseline '%1' is not JSON: line 1, column 17: expected a value").arg(notJson).toUtf8()),
+            run.err.constData());
 
-        const auto kernels = runCli({QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_base});
+        const auto kernels
+            = runCli({ QStringLiteral("kernels"), QStringLiteral("--format"), QStringLiteral("json"), m_base });
         const auto wrongCommand = m_dir.filePath(QStringLiteral("kernels.json"));
         QVERIFY(writeFile(wrongCommand, kernels.out));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), wrongCommand, m_base});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), wrongCommand, m_base });
         QCOMPARE(run.exitCode, 1);
-        QVERIFY(run.err.contains("was written by `gaplens-cli kernels`; expected the output of `gaplens-cli summary --format json`"));
+        QVERIFY(run.err.contains(
+            "was written by `gaplens-cli kernels`; expected the output of `gaplens-cli summary --format json`"));
 
         const auto wrongShape = m_dir.filePath(QStringLiteral("shape.json"));
         QVERIFY(writeFile(wrongShape, "{\"ranks\": [{\"rank\": 0, \"devices\": [{\"device\": 0}]}]}"));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), wrongShape, m_base});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), wrongShape, m_base });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(QStringLiteral("baseline '%1' has ranks[0].devices[0] without integer \"device\" and "
                                                 "number \"busy_pct\"")
@@ -269,21 +278,21 @@ private slots:
 
         const auto array = m_dir.filePath(QStringLiteral("array.json"));
         QVERIFY(writeFile(array, "[]"));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), array, m_base});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), array, m_base });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("is not a JSON object"));
     }
 
     void checkUsageErrorsExitTwo()
     {
-        auto run = runCli({QStringLiteral("check"), m_base});
+        auto run = runCli({ QStringLiteral("check"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("check needs --baseline BASELINE.json"));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("no input files"));
-        run = runCli({QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--tolerance"),
-                      QStringLiteral("lots"), m_base});
+        run = runCli({ QStringLiteral("check"), QStringLiteral("--baseline"), m_baseline, QStringLiteral("--tolerance"),
+            QStringLiteral("lots"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("--tolerance expects a number, got 'lots'"));
     }

@@ -5,9 +5,9 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
-#include "test_files.h"
-#include "synth_sample.h"
 #include "sqltestdb.h"
+#include "synth_sample.h"
+#include "test_files.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -89,7 +89,8 @@ private slots:
     void aNonFiniteNumberIsWrittenAsNull()
     {
         auto summary = QJsonDocument::fromJson(
-            runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path }).out)
+            runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), m_sample.path })
+                .out)
                            .object();
         auto ranks = summary[QStringLiteral("ranks")].toArray();
         for (auto &&rank : ranks) {

@@ -3,12 +3,12 @@
 // SIZE is a usage error, exit 2; a capture over it is refused with the guard's message, exit 1),
 // and the process's own limit (ulimit -v) is respected without any option.
 #include "gaplens/core/read/loader.h"
-#include "gaplens/core/write/synth.h"
 #include "gaplens/core/util/units.h"
+#include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
-#include "synth_sample.h"
 #include "sqltestdb.h"
+#include "synth_sample.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -41,10 +41,12 @@ class TestCliMaxMemory : public QObject
     QStringList argsFor(const QString &command, const QStringList &extra) const
     {
         if (command == QLatin1String("diff"))
-            return QStringList { command, QStringLiteral("--before"), m_sample.path, QStringLiteral("--after"), m_sample.path }
+            return QStringList { command, QStringLiteral("--before"), m_sample.path, QStringLiteral("--after"),
+                m_sample.path }
             + extra;
         if (command == QLatin1String("check"))
-            return QStringList { command, QStringLiteral("--baseline"), m_baseline } + extra + QStringList { m_sample.path };
+            return QStringList { command, QStringLiteral("--baseline"), m_baseline } + extra
+                + QStringList { m_sample.path };
         return QStringList { command } + extra + QStringList { m_sample.path };
     }
 
@@ -185,8 +187,8 @@ private slots:
 
     void synthHasNoMemoryLimit()
     {
-        const auto run = runCli({ QStringLiteral("synth"), QStringLiteral("--out"), m_sample.dir.filePath(QStringLiteral("x")),
-            QStringLiteral("--max-memory"), QStringLiteral("1G") });
+        const auto run = runCli({ QStringLiteral("synth"), QStringLiteral("--out"),
+            m_sample.dir.filePath(QStringLiteral("x")), QStringLiteral("--max-memory"), QStringLiteral("1G") });
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(run.err,
             QByteArray("gaplens-cli: The following arguments were not expected: 1G --max-memory\n"

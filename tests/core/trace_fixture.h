@@ -73,12 +73,12 @@ public:
         const auto report = t.ranks[rank].report;
         for (std::uint32_t g = 0; g < t.gpus.size(); ++g)
             if (t.gpus[g].report == report && t.gpus[g].deviceId == deviceId)
-                return {g, rank};
+                return { g, rank };
         core::Gpu gpu;
         gpu.report = report;
         gpu.deviceId = deviceId;
         t.gpus.push_back(std::move(gpu));
-        return {std::uint32_t(t.gpus.size() - 1), rank};
+        return { std::uint32_t(t.gpus.size() - 1), rank };
     }
 
     // A thread of the rank's process; tid 0 means the main thread (tid == pid).
@@ -95,7 +95,7 @@ public:
     }
 
     void kernel(GpuRef g, std::int64_t streamId, TimeNs start, TimeNs end, std::string_view name,
-                std::uint32_t correlationId = 0, std::string_view demangled = {})
+        std::uint32_t correlationId = 0, std::string_view demangled = {})
     {
         auto &k = stream(g, streamId).kernels;
         k.start.push_back(start);
@@ -106,7 +106,7 @@ public:
     }
 
     void copy(GpuRef g, std::int64_t streamId, TimeNs start, TimeNs end, std::uint32_t correlationId = 0,
-              core::CopyKind kind = core::CopyKind::HostToDevice, std::uint64_t bytes = 0)
+        core::CopyKind kind = core::CopyKind::HostToDevice, std::uint64_t bytes = 0)
     {
         auto &c = m_trace->gpus[g.gpu].copies;
         c.start.push_back(start);
@@ -130,7 +130,7 @@ public:
     }
 
     void nvtx(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name,
-              core::NvtxKind kind = core::NvtxKind::PushPop)
+        core::NvtxKind kind = core::NvtxKind::PushPop)
     {
         auto &n = m_trace->threads[thread].nvtx;
         n.start.push_back(start);

@@ -14,7 +14,7 @@ constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
 TimeRange at(TimeNs start, TimeNs end)
 {
-    return {T0 + start, T0 + end};
+    return { T0 + start, T0 + end };
 }
 
 struct Kernel
@@ -43,7 +43,7 @@ private:
     // Stream 1: [0,100) [300,400); stream 2: [50,150). Sum 300, union 250.
     static std::unique_ptr<TraceSet> twoOverlappingStreams()
     {
-        return kernelsOnOneGpu({{1, 0, 100, "a"}, {1, 300, 400, "b"}, {2, 50, 150, "c"}});
+        return kernelsOnOneGpu({ { 1, 0, 100, "a" }, { 1, 300, 400, "b" }, { 2, 50, 150, "c" } });
     }
 
 private slots:
@@ -51,7 +51,7 @@ private slots:
     {
         const auto trace = twoOverlappingStreams();
         const auto busy = computeGpuBusy(*trace, 0);
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 150), at(300, 400)}));
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(0, 150), at(300, 400) }));
         QCOMPARE(busy.busyNs, TimeNs(250));
         QCOMPARE(busy.window, at(0, 400));
         QCOMPARE(busy.busyPercent, 62.5);
@@ -82,9 +82,8 @@ private slots:
 
     void defaultThresholdIsOneHundredMicroseconds()
     {
-        const auto trace = kernelsOnOneGpu({{1, 0, 10, "a"},
-            {1, 10 + 99'999, 200'000, "b"}, // gap of 99,999 ns
-            {1, 300'000, 300'010, "c"}});   // gap of 100,000 ns
+        const auto trace = kernelsOnOneGpu({ { 1, 0, 10, "a" }, { 1, 10 + 99'999, 200'000, "b" }, // gap of 99,999 ns
+            { 1, 300'000, 300'010, "c" } }); // gap of 100,000 ns
         const auto gaps = findIdleGaps(computeGpuBusy(*trace, 0));
         QCOMPARE(gaps.count(), std::size_t(1));
         QCOMPARE(gaps.gaps[0], at(200'000, 300'000));
@@ -113,8 +112,8 @@ private slots:
         QCOMPARE(kernelsOnly.busyNs, TimeNs(200));
         QCOMPARE(findIdleGaps(kernelsOnly, 100).count(), std::size_t(1));
 
-        const auto withCopies = computeGpuBusy(*trace, 0, {.includeCopies = true});
-        QCOMPARE(withCopies.intervals, (std::vector<TimeRange>{at(0, 300)}));
+        const auto withCopies = computeGpuBusy(*trace, 0, { .includeCopies = true });
+        QCOMPARE(withCopies.intervals, (std::vector<TimeRange> { at(0, 300) }));
         QCOMPARE(withCopies.busyNs, TimeNs(300));
         QCOMPARE(withCopies.busyPercent, 100.0);
         QCOMPARE(findIdleGaps(withCopies, 1).count(), std::size_t(0));
@@ -123,17 +122,17 @@ private slots:
 
     void kernelFullyInsideAnotherAddsNothing()
     {
-        const auto trace = kernelsOnOneGpu({{1, 0, 100, "outer"}, {2, 20, 50, "inner"}});
+        const auto trace = kernelsOnOneGpu({ { 1, 0, 100, "outer" }, { 2, 20, 50, "inner" } });
         const auto busy = computeGpuBusy(*trace, 0);
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 100)}));
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(0, 100) }));
         QCOMPARE(busy.busyNs, TimeNs(100));
     }
 
     void touchingIntervalsMergeWithoutAGap()
     {
-        const auto trace = kernelsOnOneGpu({{1, 0, 10, "a"}, {1, 10, 20, "b"}});
+        const auto trace = kernelsOnOneGpu({ { 1, 0, 10, "a" }, { 1, 10, 20, "b" } });
         const auto busy = computeGpuBusy(*trace, 0);
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 20)}));
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(0, 20) }));
         QCOMPARE(findIdleGaps(busy, 0).count(), std::size_t(0)); // not even a zero-length gap
     }
 
@@ -152,28 +151,28 @@ private slots:
         QCOMPARE(trace->gpus.size(), std::size_t(1));
         const auto busy = computeGpuBusy(*trace, 0);
         QCOMPARE(busy.streams.size(), std::size_t(2));
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(0, 250), at(400, 500)}));
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(0, 250), at(400, 500) }));
         QCOMPARE(busy.busyNs, TimeNs(350));
         const auto gaps = findIdleGaps(busy, 100);
-        QCOMPARE(gaps.gaps, (std::vector<TimeRange>{at(250, 400)}));
+        QCOMPARE(gaps.gaps, (std::vector<TimeRange> { at(250, 400) }));
     }
 
     void timeWindowClipsIntervals()
     {
         const auto trace = twoOverlappingStreams();
-        const auto busy = computeGpuBusy(*trace, 0, {.window = at(60, 350)});
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(60, 150), at(300, 350)}));
+        const auto busy = computeGpuBusy(*trace, 0, { .window = at(60, 350) });
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(60, 150), at(300, 350) }));
         QCOMPARE(busy.busyNs, TimeNs(140));
         QCOMPARE(busy.window, at(60, 350));
         QCOMPARE(busy.streams[0].busyNs, TimeNs(90)); // [60,100) + [300,350)
         QCOMPARE(busy.streams[1].busyNs, TimeNs(90)); // [60,150)
-        QCOMPARE(findIdleGaps(busy, 100).gaps, (std::vector<TimeRange>{at(150, 300)}));
+        QCOMPARE(findIdleGaps(busy, 100).gaps, (std::vector<TimeRange> { at(150, 300) }));
 
         // A window inside one kernel: that kernel, clipped.
-        const auto inside = computeGpuBusy(*trace, 0, {.window = at(310, 320)});
-        QCOMPARE(inside.intervals, (std::vector<TimeRange>{at(310, 320)}));
+        const auto inside = computeGpuBusy(*trace, 0, { .window = at(310, 320) });
+        QCOMPARE(inside.intervals, (std::vector<TimeRange> { at(310, 320) }));
         // A window inside the gap: nothing.
-        QCOMPARE(computeGpuBusy(*trace, 0, {.window = at(160, 290)}).busyNs, TimeNs(0));
+        QCOMPARE(computeGpuBusy(*trace, 0, { .window = at(160, 290) }).busyNs, TimeNs(0));
     }
 
     void timeWindowKeepsCopiesStraddlingItsStart()
@@ -181,12 +180,12 @@ private slots:
         FixtureBuilder b;
         auto g = b.addGpu(b.addRank(0), 0);
         b.kernel(g, 1, T0 + 500, T0 + 600, "k");
-        b.copy(g, 2, T0 + 0, T0 + 300);  // straddles the window start
+        b.copy(g, 2, T0 + 0, T0 + 300); // straddles the window start
         b.copy(g, 3, T0 + 50, T0 + 150); // nested in the first, ends before the window
         b.copy(g, 3, T0 + 250, T0 + 400);
         const auto trace = b.finish();
-        const auto busy = computeGpuBusy(*trace, 0, {.includeCopies = true, .window = at(200, 550)});
-        QCOMPARE(busy.intervals, (std::vector<TimeRange>{at(200, 400), at(500, 550)}));
+        const auto busy = computeGpuBusy(*trace, 0, { .includeCopies = true, .window = at(200, 550) });
+        QCOMPARE(busy.intervals, (std::vector<TimeRange> { at(200, 400), at(500, 550) }));
         QCOMPARE(busy.busyNs, TimeNs(250));
     }
 
@@ -212,7 +211,7 @@ private slots:
         const auto trace = b.finish();
         const auto busy = computeGpuBusy(*trace, 0);
         QVERIFY(busy.intervals.empty());
-        QCOMPARE(busy.window, TimeRange{});
+        QCOMPARE(busy.window, TimeRange {});
         QCOMPARE(busy.busyPercent, 0.0);
     }
 };

@@ -26,7 +26,7 @@ constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 std::unique_ptr<TraceSet> paceFixture(const std::vector<std::vector<TimeNs>> &durations)
 {
     FixtureBuilder b;
-    const std::int32_t numbers[] = {0, 1, 3, 4};
+    const std::int32_t numbers[] = { 0, 1, 3, 4 };
     for (std::size_t k = 0; k < durations.size(); ++k) {
         const auto r = b.addRank(numbers[k]);
         const auto main = b.addThread(r);
@@ -74,7 +74,7 @@ struct ProjectionFixture
 
 TimeRange at(TimeNs start, TimeNs end)
 {
-    return {T0 + start, T0 + end};
+    return { T0 + start, T0 + end };
 }
 
 // A step's usage the slow way: every kernel (and copy) of the rank clipped to the step, with
@@ -85,7 +85,7 @@ StepUsage usageByScanning(const TraceSet &trace, std::uint32_t rankIndex, TimeRa
     usage.step = step;
     std::vector<TimeRange> busy;
     const auto addClipped = [&](TimeNs start, TimeNs end, bool isKernel) {
-        const TimeRange c{std::max(start, step.start), std::min(end, step.end)};
+        const TimeRange c { std::max(start, step.start), std::min(end, step.end) };
         if (c.end <= c.start)
             return;
         if (isKernel)
@@ -105,7 +105,7 @@ StepUsage usageByScanning(const TraceSet &trace, std::uint32_t rankIndex, TimeRa
                     addClipped(gpu.copies.start[c], gpu.copies.end[c], false);
     }
     std::sort(busy.begin(), busy.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-    TimeRange current{};
+    TimeRange current {};
     for (std::size_t i = 0; i < busy.size(); ++i) {
         if (i > 0 && busy[i].start <= current.end) {
             current.end = std::max(current.end, busy[i].end);
@@ -130,14 +130,14 @@ private slots:
     void threeRanksWithAKnownStragglerGetAVerdict()
     {
         // Per iteration: [100,100,120] [110,100,130] [105,100,100] [100,100,125].
-        const auto trace = paceFixture({{100, 110, 105, 100}, {100, 100, 100, 100}, {120, 130, 100, 125}});
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
+        const auto trace = paceFixture({ { 100, 110, 105, 100 }, { 100, 100, 100, 100 }, { 120, 130, 100, 125 } });
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
         QCOMPARE(pace.ranks.size(), std::size_t(3));
         QCOMPARE(pace.iterations.size(), std::size_t(4));
 
-        const double medians[] = {100, 110, 100, 100};
-        const std::uint32_t slowest[] = {2, 2, 0, 2};
-        const TimeNs slowestNs[] = {120, 130, 105, 125};
+        const double medians[] = { 100, 110, 100, 100 };
+        const std::uint32_t slowest[] = { 2, 2, 0, 2 };
+        const TimeNs slowestNs[] = { 120, 130, 105, 125 };
         for (std::uint32_t i = 0; i < 4; ++i) {
             QCOMPARE(pace.iterations[i].index, i);
             QCOMPARE(pace.iterations[i].medianNs, medians[i]);
@@ -169,14 +169,15 @@ private slots:
         QCOMPARE(pace.straggler->iterations, 4u);
         QCOMPARE(pace.straggler->percentAboveMedian, 22.5); // 122.5 vs median of medians 100
         QCOMPARE(describeStraggler(*trace, *pace.straggler),
-                 std::string("rank 3 was slowest in 3 of 4 steps, 23% above the median"));
+            std::string("rank 3 was slowest in 3 of 4 steps, 23% above the median"));
     }
 
     void noVerdictWhenTheSlowestRankChanges()
     {
         // Slowest: rank 0, 1, 2, 0, 1 -> at most 2 of 5.
-        const auto trace = paceFixture({{200, 100, 100, 200, 100}, {100, 200, 100, 100, 200}, {100, 100, 200, 100, 100}});
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
+        const auto trace
+            = paceFixture({ { 200, 100, 100, 200, 100 }, { 100, 200, 100, 100, 200 }, { 100, 100, 200, 100, 100 } });
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
         QCOMPARE(pace.iterations.size(), std::size_t(5));
         QCOMPARE(pace.ranks[0].timesSlowest, 2u);
         QCOMPARE(pace.ranks[1].timesSlowest, 2u);
@@ -187,8 +188,8 @@ private slots:
     void ranksThatTieForSlowestNameNoStraggler()
     {
         // Synchronous ranks waiting on one collective end their steps together.
-        const auto trace = paceFixture({{100, 100, 100, 120}, {100, 100, 100, 100}, {100, 100, 100, 100}});
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
+        const auto trace = paceFixture({ { 100, 100, 100, 120 }, { 100, 100, 100, 100 }, { 100, 100, 100, 100 } });
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
         for (std::uint32_t i = 0; i < 3; ++i)
             QCOMPARE(pace.iterations[i].slowestRank, kNoIndex);
         QCOMPARE(pace.iterations[3].slowestRank, 0u);
@@ -199,18 +200,18 @@ private slots:
 
     void noVerdictWithFewerThanThreeIterationsOrOneRank()
     {
-        const auto twoSteps = paceFixture({{100, 100}, {200, 200}});
-        QVERIFY(!computePace(*twoSteps, {.rangeName = "train_step"}).straggler);
-        const auto oneRank = paceFixture({{100, 200, 300, 400}});
-        const auto pace = computePace(*oneRank, {.rangeName = "train_step"});
+        const auto twoSteps = paceFixture({ { 100, 100 }, { 200, 200 } });
+        QVERIFY(!computePace(*twoSteps, { .rangeName = "train_step" }).straggler);
+        const auto oneRank = paceFixture({ { 100, 200, 300, 400 } });
+        const auto pace = computePace(*oneRank, { .rangeName = "train_step" });
         QCOMPARE(pace.iterations.size(), std::size_t(4));
         QVERIFY(!pace.straggler);
     }
 
     void ranksWithDifferentIterationCountsCompareTheCommonOnes()
     {
-        const auto trace = paceFixture({{100, 100, 100, 100, 500}, {150, 150, 150}});
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
+        const auto trace = paceFixture({ { 100, 100, 100, 100, 500 }, { 150, 150, 150 } });
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
         QCOMPARE(pace.ranks[0].iterations.size(), std::size_t(5));
         QCOMPARE(pace.ranks[1].iterations.size(), std::size_t(3));
         QCOMPARE(pace.iterations.size(), std::size_t(3));
@@ -226,11 +227,11 @@ private slots:
 
     void rankSelectionAndUnknownNameAreRespected()
     {
-        const auto trace = paceFixture({{100, 110, 105, 100}, {100, 100, 100, 100}, {120, 130, 100, 125}});
-        const auto two = computePace(*trace, {.rangeName = "train_step", .ranks = RankSelection::only({0, 1})});
+        const auto trace = paceFixture({ { 100, 110, 105, 100 }, { 100, 100, 100, 100 }, { 120, 130, 100, 125 } });
+        const auto two = computePace(*trace, { .rangeName = "train_step", .ranks = RankSelection::only({ 0, 1 }) });
         QCOMPARE(two.ranks.size(), std::size_t(2));
         QCOMPARE(two.ranks[1].rank, 1u);
-        QVERIFY(computePace(*trace, {.rangeName = "no_such_range"}).ranks.empty());
+        QVERIFY(computePace(*trace, { .rangeName = "no_such_range" }).ranks.empty());
     }
 
     void nestedSameNamedRangesCountOnce()
@@ -241,7 +242,7 @@ private slots:
         b.nvtx(t, T0 + 10, T0 + 50, "train_step"); // e.g. a decorator inside the loop body
         b.nvtx(t, T0 + 200, T0 + 300, "train_step");
         const auto trace = b.finish();
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
         QCOMPARE(pace.ranks[0].iterations.size(), std::size_t(2));
         QCOMPARE(pace.ranks[0].iterations[1].time, at(200, 300));
         QCOMPARE(pace.ranks[0].iterations[1].deltaToPreviousNs, TimeNs(200));
@@ -305,9 +306,9 @@ private slots:
         QVERIFY(all[0].has_value());
         QCOMPARE(*all[0], at(200, 1300)); // k1 start .. copy end, past the CPU range end 1000
         QCOMPARE(*all[1], at(1600, 1800)); // both kernels of the graph launch
-        QVERIFY(!all[2].has_value());      // "idle" only synchronized
+        QVERIFY(!all[2].has_value()); // "idle" only synchronized
 
-        const GpuProjector kernelsOnly(*f.trace, {.includeCopies = false});
+        const GpuProjector kernelsOnly(*f.trace, { .includeCopies = false });
         QCOMPARE(*kernelsOnly.project(f.thread, at(0, 1000)), at(200, 1200));
         // A call starting exactly at the range end is inside (both ends inclusive).
         QCOMPARE(*projector.project(f.thread, at(1400, 1500)), at(1600, 1800));
@@ -323,7 +324,7 @@ private slots:
     void paceCanMeasureGpuProjectedSteps()
     {
         ProjectionFixture f;
-        const auto pace = computePace(*f.trace, {.rangeName = "train_step", .useGpuProjection = true});
+        const auto pace = computePace(*f.trace, { .rangeName = "train_step", .useGpuProjection = true });
         QCOMPARE(pace.ranks.size(), std::size_t(1));
         const auto &its = pace.ranks[0].iterations;
         QCOMPARE(its.size(), std::size_t(2));
@@ -338,23 +339,23 @@ private slots:
     void stepAccountingClipsKernelsToEachStep()
     {
         ProjectionFixture f;
-        const auto pace = computePace(*f.trace, {.rangeName = "train_step"});
+        const auto pace = computePace(*f.trace, { .rangeName = "train_step" });
         const auto steps = computeStepAccounting(*f.trace, pace);
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].rank, f.rank);
         QCOMPARE(steps[0].steps.size(), std::size_t(2));
         const auto &s1 = steps[0].steps[0];
         QCOMPARE(s1.step, at(0, 1000));
-        QCOMPARE(s1.kernelNs, TimeNs(850));   // k1 300 + k2 clipped [450,1000) 550
-        QCOMPARE(s1.busyNs, TimeNs(800));     // union [200,1000)
+        QCOMPARE(s1.kernelNs, TimeNs(850)); // k1 300 + k2 clipped [450,1000) 550
+        QCOMPARE(s1.busyNs, TimeNs(800)); // union [200,1000)
         QCOMPARE(s1.busyPercent, 80.0);
         const auto &s2 = steps[0].steps[1];
         QCOMPARE(s2.iteration, 1u);
-        QCOMPARE(s2.kernelNs, TimeNs(450));   // k2 [1000,1200) 200 + g1 100 + g2 150
-        QCOMPARE(s2.busyNs, TimeNs(400));     // [1000,1200) + [1600,1800)
+        QCOMPARE(s2.kernelNs, TimeNs(450)); // k2 [1000,1200) 200 + g1 100 + g2 150
+        QCOMPARE(s2.busyNs, TimeNs(400)); // [1000,1200) + [1600,1800)
         QCOMPARE(s2.busyPercent, 40.0);
 
-        const auto withCopies = computeStepAccounting(*f.trace, pace, {.includeCopies = true});
+        const auto withCopies = computeStepAccounting(*f.trace, pace, { .includeCopies = true });
         QCOMPARE(withCopies[0].steps[0].busyNs, TimeNs(800)); // the copy is after step 1
         QCOMPARE(withCopies[0].steps[1].kernelNs, TimeNs(450));
         QCOMPARE(withCopies[0].steps[1].busyNs, TimeNs(500)); // + copy [1200,1300)
@@ -378,26 +379,26 @@ private slots:
         }
         QCOMPARE(allBusyNs, TimeNs(259'350'000));
 
-        for (const bool projected : {false, true}) {
-            auto pace = computePace(*trace, {.rangeName = "train_step", .useGpuProjection = projected});
+        for (const bool projected : { false, true }) {
+            auto pace = computePace(*trace, { .rangeName = "train_step", .useGpuProjection = projected });
             QCOMPARE(pace.ranks.size(), std::size_t(2));
             QCOMPARE(pace.ranks[1].iterations.size(), std::size_t(84));
             // Steps in time order (as computePace gives them), then reversed: step accounting
             // searches each stream from where the previous step's search ended.
-            for (const bool reversed : {false, true}) {
+            for (const bool reversed : { false, true }) {
                 if (reversed)
                     for (auto &rank : pace.ranks)
                         std::reverse(rank.iterations.begin(), rank.iterations.end());
-                for (const bool copies : {false, true}) {
-                    const auto steps = computeStepAccounting(*trace, pace, {.includeCopies = copies});
+                for (const bool copies : { false, true }) {
+                    const auto steps = computeStepAccounting(*trace, pace, { .includeCopies = copies });
                     QCOMPARE(steps.size(), pace.ranks.size());
                     TimeNs kernelNs = 0, busyNs = 0;
                     for (std::size_t r = 0; r < steps.size(); ++r) {
                         QCOMPARE(steps[r].steps.size(), pace.ranks[r].iterations.size());
                         for (std::uint32_t i = 0; i < steps[r].steps.size(); ++i) {
                             const auto &actual = steps[r].steps[i];
-                            const auto expected =
-                                usageByScanning(*trace, steps[r].rank, pace.ranks[r].iterations[i].time, copies);
+                            const auto expected
+                                = usageByScanning(*trace, steps[r].rank, pace.ranks[r].iterations[i].time, copies);
                             QCOMPARE(actual.iteration, i);
                             QCOMPARE(actual.step, expected.step);
                             QCOMPARE(actual.kernelNs, expected.kernelNs);
@@ -429,8 +430,8 @@ private slots:
         b.kernel(g1, 1, T0 + 200, T0 + 900, "theirs");
         b.copy(g1, 2, T0 + 400, T0 + 500);
         const auto trace = b.finish();
-        const auto pace = computePace(*trace, {.rangeName = "train_step"});
-        const auto steps = computeStepAccounting(*trace, pace, {.includeCopies = true});
+        const auto pace = computePace(*trace, { .rangeName = "train_step" });
+        const auto steps = computeStepAccounting(*trace, pace, { .includeCopies = true });
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps[0].steps[0].kernelNs, TimeNs(200));
         QCOMPARE(steps[0].steps[0].busyNs, TimeNs(200));

@@ -22,9 +22,10 @@ std::unique_ptr<TraceSet> kernelFixture()
     FixtureBuilder b;
     auto g0 = b.addGpu(b.addRank(0), 0);
     auto g1 = b.addGpu(b.addRank(1), 0);
-    const TimeNs gemm[] = {10, 20, 30, 40};
+    const TimeNs gemm[] = { 10, 20, 30, 40 };
     for (int i = 0; i < 4; ++i)
-        b.kernel(g0, 1, T0 + 1000 * i, T0 + 1000 * i + gemm[i], "gemm", 0, i < 2 ? "void gemm<float>()" : "void gemm<half>()");
+        b.kernel(g0, 1, T0 + 1000 * i, T0 + 1000 * i + gemm[i], "gemm", 0,
+            i < 2 ? "void gemm<float>()" : "void gemm<half>()");
     b.kernel(g0, 2, T0 + 0, T0 + 5, "relu");
     b.kernel(g0, 2, T0 + 1000, T0 + 1007, "relu");
     b.kernel(g1, 1, T0 + 0, T0 + 9, "relu");
@@ -49,7 +50,7 @@ class TestAnalysisSummaries : public QObject
 private slots:
     void durationStatsOfAnEvenCountUseTheMeanOfTheTwoMiddleValues()
     {
-        std::vector<TimeNs> d{40, 10, 30, 20};
+        std::vector<TimeNs> d { 40, 10, 30, 20 };
         const auto s = computeDurationStats(d);
         QCOMPARE(s.count, std::uint64_t(4));
         QCOMPARE(s.totalNs, TimeNs(100));
@@ -62,7 +63,7 @@ private slots:
 
     void durationStatsOfAnOddCountTakeTheMiddleValue()
     {
-        std::vector<TimeNs> d{9, 5, 7};
+        std::vector<TimeNs> d { 9, 5, 7 };
         const auto s = computeDurationStats(d);
         QCOMPARE(s.medianNs, 7.0);
         QCOMPARE(s.stddevNs, 2.0); // (4 + 0 + 4) / 2 = 4
@@ -70,7 +71,7 @@ private slots:
 
     void durationStatsOfOneValueHaveZeroStddev()
     {
-        std::vector<TimeNs> d{100};
+        std::vector<TimeNs> d { 100 };
         const auto s = computeDurationStats(d);
         QCOMPARE(s.stddevNs, 0.0);
         QCOMPARE(s.medianNs, 100.0);
@@ -80,10 +81,10 @@ private slots:
 
     void nearestRankPercentileAndMedianOfSortedValues()
     {
-        const std::vector<TimeNs> v{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+        const std::vector<TimeNs> v { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
         QCOMPARE(sortedPercentileNearestRank(v, 95), TimeNs(19)); // ceil(0.95 * 20) = 19th
         QCOMPARE(sortedPercentileNearestRank(v, 100), TimeNs(20));
-        QCOMPARE(sortedPercentileNearestRank({7}, 95), TimeNs(7));
+        QCOMPARE(sortedPercentileNearestRank({ 7 }, 95), TimeNs(7));
         QCOMPARE(sortedMedian(v), 10.5);
     }
 
@@ -142,7 +143,7 @@ private slots:
     {
         const auto trace = kernelFixture();
         KernelSummaryOptions options;
-        options.ranks = RankSelection::only({1});
+        options.ranks = RankSelection::only({ 1 });
         const auto s = summarizeKernels(*trace, options);
         QCOMPARE(s.totalNs, TimeNs(109));
         QCOMPARE(s.rows.size(), std::size_t(2));
@@ -164,7 +165,7 @@ private slots:
         QCOMPARE(all[1].totalNs, TimeNs(109));
 
         KernelSummaryOptions options;
-        options.ranks = RankSelection::only({1});
+        options.ranks = RankSelection::only({ 1 });
         const auto one = summarizeKernelsPerRank(*trace, options);
         QCOMPARE(one.size(), std::size_t(1));
         QCOMPARE(one[0].rank, 1u);
@@ -175,7 +176,7 @@ private slots:
         const auto trace = kernelFixture();
         KernelSummaryOptions options;
         // Starts at 1000 are in, starts at 0 and 2000+ are out; full durations are counted.
-        options.window = TimeRange{T0 + 1, T0 + 2000};
+        options.window = TimeRange { T0 + 1, T0 + 2000 };
         const auto s = summarizeKernels(*trace, options);
         QCOMPARE(s.instances, std::uint64_t(3)); // gemm 20, relu 7, copyk 100
         QCOMPARE(s.totalNs, TimeNs(127));
@@ -230,7 +231,7 @@ private slots:
         const auto trace = b.finish();
 
         SummaryOptions options;
-        options.ranks = RankSelection::only({r0});
+        options.ranks = RankSelection::only({ r0 });
         const auto s = summarizeApi(*trace, options);
         QCOMPARE(s.totalNs, TimeNs(135));
         QCOMPARE(s.instances, std::uint64_t(6));

@@ -5,9 +5,9 @@
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/noise.h"
-#include "gaplens/core/write/export_writer.h"
-#include "gaplens/core/read/loader.h"
 #include "gaplens/core/model/nvtx_names.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/export_writer.h"
 #include "gaplens/core/write/synth.h"
 #include "sqltestdb.h"
 #include "synth_sample.h"
@@ -32,7 +32,7 @@ using gaplens::test::load;
 void writeStepCapture(const std::string &path, TimeNs gemmNs, int steps)
 {
     ExportWriter::Options options;
-    options.environment = {{"RANK", "0"}};
+    options.environment = { { "RANK", "0" } };
     ExportWriter w(path, options);
     const std::uint32_t pid = 100;
     w.addProcess(pid, "python3");
@@ -45,8 +45,8 @@ void writeStepCapture(const std::string &path, TimeNs gemmNs, int steps)
         const TimeNs reluStart = gemmStart + gemmNs + 10'000;
         const TimeNs stepEnd = reluStart + 50'000 + 20'000;
         for (const auto &[name, start, end, call] :
-             {std::tuple{"gemm_kernel", gemmStart, gemmStart + gemmNs, s + 10'000},
-              std::tuple{"relu_kernel", reluStart, reluStart + 50'000, s + 20'000}}) {
+            { std::tuple { "gemm_kernel", gemmStart, gemmStart + gemmNs, s + 10'000 },
+                std::tuple { "relu_kernel", reluStart, reluStart + 50'000, s + 20'000 } }) {
             ExportWriter::RuntimeCall launch;
             launch.start = call;
             launch.end = call + 5'000;
@@ -88,7 +88,7 @@ std::map<std::string, SqlKernelRow> sqlKernels(const std::string &file)
     for (const auto &row : gaplens::test::SqlTestDb(file).rows(
              "SELECT s.value, COUNT(*), SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
              "JOIN StringIds s ON s.id = k.shortName GROUP BY s.value"))
-        rows[row.at(0)] = {std::stoull(row.at(1)), std::stoll(row.at(2))};
+        rows[row.at(0)] = { std::stoull(row.at(1)), std::stoll(row.at(2)) };
     return rows;
 }
 
@@ -111,12 +111,12 @@ std::map<std::string, SqlKernelRow> sqlNvtx(const std::string &file)
 SqlKernelRow rowOf(const std::map<std::string, SqlKernelRow> &rows, const std::string &name)
 {
     const auto it = rows.find(name);
-    return it == rows.end() ? SqlKernelRow{} : it->second;
+    return it == rows.end() ? SqlKernelRow {} : it->second;
 }
 
 // A change's (count, total) before and after are what SQL sums.
-void expectSqlRows(const SqlKernelRow &before, const SqlKernelRow &after, const SqlKernelRow &sqlBefore,
-                   const SqlKernelRow &sqlAfter)
+void expectSqlRows(
+    const SqlKernelRow &before, const SqlKernelRow &after, const SqlKernelRow &sqlBefore, const SqlKernelRow &sqlAfter)
 {
     QCOMPARE(before.calls, sqlBefore.calls);
     QCOMPARE(before.totalNs, sqlBefore.totalNs);
@@ -141,7 +141,7 @@ private slots:
     void rankSumTestMatchesTheHandComputedValueWithoutTies()
     {
         // U1 = 0 (no value of the first beats one of the second), mean 4.5, sigma^2 = 9/12 * 7.
-        const auto t = mannWhitneyU({1, 2, 3}, {4, 5, 6});
+        const auto t = mannWhitneyU({ 1, 2, 3 }, { 4, 5, 6 });
         QCOMPARE(t.n1, std::size_t(3));
         QCOMPARE(t.rankSum1, 6.0);
         QCOMPARE(t.u1, 0.0);
@@ -155,7 +155,7 @@ private slots:
     {
         // Pooled: 1 f | 2 f f s | 3 f s | 4 s -> midranks 1, 3, 5.5, 7; R1 = 1 + 3 + 3 + 5.5.
         // Ties: (27 - 3) + (8 - 2) = 30, so sigma^2 = 4 * 3 / 12 * (8 - 30 / 42).
-        const auto t = mannWhitneyU({1, 2, 2, 3}, {2, 3, 4});
+        const auto t = mannWhitneyU({ 1, 2, 2, 3 }, { 2, 3, 4 });
         QCOMPARE(t.rankSum1, 12.5);
         QCOMPARE(t.u1, 2.5);
         QCOMPARE(t.meanU, 6.0);
@@ -165,21 +165,21 @@ private slots:
 
     void rankSumTestOfAllTiedOrEmptySamplesIsNeverSignificant()
     {
-        QCOMPARE(mannWhitneyU({5, 5, 5}, {5, 5}).pValue, 1.0);
-        QCOMPARE(mannWhitneyU({}, {1, 2}).pValue, 1.0);
+        QCOMPARE(mannWhitneyU({ 5, 5, 5 }, { 5, 5 }).pValue, 1.0);
+        QCOMPARE(mannWhitneyU({}, { 1, 2 }).pValue, 1.0);
     }
 
     void rankSumTestIsSymmetricInItsSamples()
     {
-        const auto ab = mannWhitneyU({1, 4, 7, 9}, {2, 3, 10, 12, 15});
-        const auto ba = mannWhitneyU({2, 3, 10, 12, 15}, {1, 4, 7, 9});
+        const auto ab = mannWhitneyU({ 1, 4, 7, 9 }, { 2, 3, 10, 12, 15 });
+        const auto ba = mannWhitneyU({ 2, 3, 10, 12, 15 }, { 1, 4, 7, 9 });
         QCOMPARE(ab.u1 + ba.u1, 20.0); // U1 + U2 = n1 n2
         QCOMPARE(ab.pValue, ba.pValue);
     }
 
     void bootstrapOfConstantSamplesIsTheExactDifference()
     {
-        const auto interval = bootstrapDifference({1, 1, 1}, {3, 3, 3});
+        const auto interval = bootstrapDifference({ 1, 1, 1 }, { 3, 3, 3 });
         QCOMPARE(interval.estimate, 2.0);
         QCOMPARE(interval.low, 2.0);
         QCOMPARE(interval.high, 2.0);
@@ -191,7 +191,7 @@ private slots:
         // Resampled medians of {0, 10}: 0 (1/4), 5 (1/2), 10 (1/4); minus the constant {0}'s
         // median. 2000 resamples put far more than 2.5% in each tail value, so the 95%
         // interval is exactly [-10, 0] around the estimate -5.
-        const auto interval = bootstrapDifference({0, 10}, {0});
+        const auto interval = bootstrapDifference({ 0, 10 }, { 0 });
         QCOMPARE(interval.estimate, -5.0);
         QCOMPARE(interval.low, -10.0);
         QCOMPARE(interval.high, 0.0);
@@ -200,7 +200,7 @@ private slots:
 
     void bootstrapIsDeterministicForOneSeed()
     {
-        const std::vector<double> a{10, 12, 11, 13, 9, 14}, b{12, 15, 13, 16, 11};
+        const std::vector<double> a { 10, 12, 11, 13, 9, 14 }, b { 12, 15, 13, 16, 11 };
         const auto first = bootstrapDifference(a, b);
         const auto second = bootstrapDifference(a, b);
         QCOMPARE(first.low, second.low);
@@ -224,8 +224,8 @@ private slots:
         const auto afterPath = m_dir.filePath(QStringLiteral("pair_after.sqlite")).toStdString();
         writeStepCapture(beforePath, 1'000'000, 10);
         writeStepCapture(afterPath, 2'000'000, 10);
-        const auto before = load({beforePath});
-        const auto after = load({afterPath});
+        const auto before = load({ beforePath });
+        const auto after = load({ afterPath });
         QVERIFY(before->errors.empty() && after->errors.empty());
         const auto c = compareTraces(*before, *after);
 
@@ -326,7 +326,7 @@ private slots:
     {
         const auto path = m_dir.filePath(QStringLiteral("range_only.sqlite")).toStdString();
         writeStepCapture(path, 1'000'000, 3);
-        const auto trace = load({path});
+        const auto trace = load({ path });
         CompareOptions options;
         options.rangeName = "no_such_range";
         const auto c = compareTraces(*trace, *trace, options);
@@ -344,8 +344,8 @@ private slots:
         const auto afterPath = gaplens::test::realFile("nsysai_mfu_2gpu_after.sqlite");
         if (beforePath.empty() || afterPath.empty())
             QSKIP("the real before/after pair is not available");
-        const auto before = load({beforePath});
-        const auto after = load({afterPath});
+        const auto before = load({ beforePath });
+        const auto after = load({ afterPath });
         QVERIFY(before->errors.empty() && after->errors.empty());
         const auto c = compareTraces(*before, *after);
 
@@ -361,8 +361,8 @@ private slots:
 
         // Busy % = summed per-GPU unions over summed windows, from computeGpuBusy directly.
         for (const auto &[trace, figures, metricValue] :
-             {std::tuple{before.get(), &c.before, *c.metric("busy_pct_total")->before},
-              std::tuple{after.get(), &c.after, *c.metric("busy_pct_total")->after}}) {
+            { std::tuple { before.get(), &c.before, *c.metric("busy_pct_total")->before },
+                std::tuple { after.get(), &c.after, *c.metric("busy_pct_total")->after } }) {
             TimeNs busy = 0, window = 0, gaps = 0;
             for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
                 const auto b = computeGpuBusy(*trace, g);
@@ -391,10 +391,10 @@ private slots:
         for (const auto &k : c.kernels) {
             const auto b = sqlBefore.find(k.name);
             const auto a = sqlAfter.find(k.name);
-            CHECK(expectSqlRows({k.callsBefore, k.totalBefore}, {k.callsAfter, k.totalAfter}, rowOf(sqlBefore, k.name),
-                                rowOf(sqlAfter, k.name)));
-            const Presence expected = b == sqlBefore.end() ? Presence::New
-                                                           : (a == sqlAfter.end() ? Presence::Vanished : Presence::Both);
+            CHECK(expectSqlRows({ k.callsBefore, k.totalBefore }, { k.callsAfter, k.totalAfter },
+                rowOf(sqlBefore, k.name), rowOf(sqlAfter, k.name)));
+            const Presence expected
+                = b == sqlBefore.end() ? Presence::New : (a == sqlAfter.end() ? Presence::Vanished : Presence::Both);
             QCOMPARE(k.presence, expected);
             callsBefore += k.callsBefore;
             totalAfter += k.totalAfter;
@@ -408,20 +408,20 @@ private slots:
         // The biggest change: flash_fwd_kernel, 68 -> 60 calls.
         QCOMPARE(c.kernels.front().name, std::string("flash_fwd_kernel"));
         QCOMPARE(c.kernels.front().deltaNs,
-                 sqlAfter.at("flash_fwd_kernel").totalNs - sqlBefore.at("flash_fwd_kernel").totalNs);
+            sqlAfter.at("flash_fwd_kernel").totalNs - sqlBefore.at("flash_fwd_kernel").totalNs);
 
         // NVTX by group name, as SQL counts them after grouping.
         const auto nvtxBefore = sqlNvtx(beforePath);
         const auto nvtxAfter = sqlNvtx(afterPath);
         for (const auto &n : c.nvtx)
-            CHECK(expectSqlRows({n.instancesBefore, n.totalBefore}, {n.instancesAfter, n.totalAfter},
-                                rowOf(nvtxBefore, n.name), rowOf(nvtxAfter, n.name)));
+            CHECK(expectSqlRows({ n.instancesBefore, n.totalBefore }, { n.instancesAfter, n.totalAfter },
+                rowOf(nvtxBefore, n.name), rowOf(nvtxAfter, n.name)));
         QCOMPARE(c.nvtx.front().name, std::string("aten::copy_"));
         QCOMPARE(c.nvtx.front().instancesBefore, std::uint64_t(2840));
         QCOMPARE(c.nvtx.front().instancesAfter, std::uint64_t(2524));
 
         // Idle by cause and by phase add up to the idle totals of each capture.
-        for (const auto *rows : {&c.idleByCause, &c.idleByPhase}) {
+        for (const auto *rows : { &c.idleByCause, &c.idleByPhase }) {
             TimeNs b = 0, a = 0;
             std::uint64_t nb = 0, na = 0;
             for (const auto &r : *rows) {

@@ -52,17 +52,29 @@ private:
         ExportWriter::Options options;
         options.sessionStartUtcNs = 1'712'345'678'901'234'567;
         options.hostName = "gpu-node-7";
-        options.environment = {{"PMI_RANK", "3"}, {"WORLD_SIZE", "8"}};
+        options.environment = { { "PMI_RANK", "3" }, { "WORLD_SIZE", "8" } };
         ExportWriter writer(file, options);
         writer.addProcess(4242, "python3");
         writer.addThreadName(4242, 4242, "python3");
         writer.addThreadName(4242, 4250, "pt_data_worker");
         writer.addGpu(1, "NVIDIA A100-SXM4-80GB");
 
-        ExportWriter::Kernel kernel { .start = 1'000'000, .end = 1'250'000, .deviceId = 1, .streamId = 13,
-            .correlationId = 77, .pid = 4242, .shortName = "ampere_sgemm_128x64_nn", .gridX = 40, .gridY = 2,
-            .gridZ = 3, .blockX = 256, .blockY = 2, .blockZ = 1, .registersPerThread = 122,
-            .staticSharedMemory = 16384, .dynamicSharedMemory = 512 };
+        ExportWriter::Kernel kernel { .start = 1'000'000,
+            .end = 1'250'000,
+            .deviceId = 1,
+            .streamId = 13,
+            .correlationId = 77,
+            .pid = 4242,
+            .shortName = "ampere_sgemm_128x64_nn",
+            .gridX = 40,
+            .gridY = 2,
+            .gridZ = 3,
+            .blockX = 256,
+            .blockY = 2,
+            .blockZ = 1,
+            .registersPerThread = 122,
+            .staticSharedMemory = 16384,
+            .dynamicSharedMemory = 512 };
         writer.addKernel(kernel);
         kernel.start = 1'300'000;
         kernel.end = 1'310'000;
@@ -71,22 +83,48 @@ private:
         kernel.demangledName = "void at::native::vectorized_elementwise_kernel<4>(int)";
         writer.addKernel(kernel);
 
-        writer.addRuntime({ .start = 990'000, .end = 995'000, .pid = 4242, .tid = 4250, .correlationId = 77,
+        writer.addRuntime({ .start = 990'000,
+            .end = 995'000,
+            .pid = 4242,
+            .tid = 4250,
+            .correlationId = 77,
             .name = "cudaLaunchKernel_v7000" });
-        writer.addRuntime({ .start = 989'000, .end = 996'000, .pid = 4242, .tid = 4250, .correlationId = 77,
-            .name = "cudaLaunchKernel", .eventClass = 67 });
-        writer.addMemcpy({ .start = 500'000, .end = 600'000, .deviceId = 1, .streamId = 14, .correlationId = 70,
-            .pid = 4242, .bytes = 8'388'608, .copyKind = 2, .srcKind = 2, .dstKind = 1 });
+        writer.addRuntime({ .start = 989'000,
+            .end = 996'000,
+            .pid = 4242,
+            .tid = 4250,
+            .correlationId = 77,
+            .name = "cudaLaunchKernel",
+            .eventClass = 67 });
+        writer.addMemcpy({ .start = 500'000,
+            .end = 600'000,
+            .deviceId = 1,
+            .streamId = 14,
+            .correlationId = 70,
+            .pid = 4242,
+            .bytes = 8'388'608,
+            .copyKind = 2,
+            .srcKind = 2,
+            .dstKind = 1 });
         writer.addMemset(
             { .start = 700'000, .end = 710'000, .deviceId = 1, .correlationId = 71, .pid = 4242, .bytes = 4096 });
 
-        writer.addNvtx({ .start = 100, .end = 2'000'000, .pid = 4242, .tid = 4242, .text = "train_step",
+        writer.addNvtx({ .start = 100,
+            .end = 2'000'000,
+            .pid = 4242,
+            .tid = 4242,
+            .text = "train_step",
             .registeredString = true });
         writer.addNvtx({ .start = 200, .end = 900'000, .pid = 4242, .tid = 4242, .text = "forward" });
         // The end must be ignored for a mark.
         writer.addNvtx({ .start = 300, .end = 400, .pid = 4242, .tid = 4242, .text = "checkpoint", .eventType = 34 });
         writer.addNvtx({ .start = 50, .pid = 4242, .tid = 4242, .text = "gaplens", .eventType = 75, .domainId = 5 });
-        writer.addNvtx({ .start = 1'000, .end = 5'000, .pid = 4242, .tid = 4242, .text = "prefetch", .eventType = 60,
+        writer.addNvtx({ .start = 1'000,
+            .end = 5'000,
+            .pid = 4242,
+            .tid = 4242,
+            .text = "prefetch",
+            .eventType = 60,
             .domainId = 5 });
         writer.finish();
     }
@@ -107,11 +145,10 @@ private slots:
         QTest::addColumn<QString>("table");
         QTest::addColumn<QString>("realFile");
         const char *h100 = "nsysai_h100_2gpu_1s.sqlite";
-        for (const char *table :
-             {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
-              "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS", "StringIds", "PROCESSES", "ThreadNames",
-              "TARGET_INFO_SESSION_START_TIME", "META_DATA_EXPORT", "META_DATA_CAPTURE", "TARGET_INFO_SYSTEM_ENV",
-              "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND", "ENUM_NSYS_EVENT_TYPE"})
+        for (const char *table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS", "StringIds", "PROCESSES",
+                 "ThreadNames", "TARGET_INFO_SESSION_START_TIME", "META_DATA_EXPORT", "META_DATA_CAPTURE",
+                 "TARGET_INFO_SYSTEM_ENV", "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND", "ENUM_NSYS_EVENT_TYPE" })
             QTest::newRow(table) << QString::fromLatin1(table) << QString::fromLatin1(h100);
         // The 3.25 fixture has no TARGET_INFO_GPU; the newest real one is 3.24.14.
         QTest::newRow("TARGET_INFO_GPU") << QStringLiteral("TARGET_INFO_GPU") << QStringLiteral("nsysai_mock.sqlite");
@@ -123,7 +160,7 @@ private slots:
         QFETCH(QString, realFile);
         const std::string real = gaplens::test::realFile(realFile.toLatin1().constData());
         QVERIFY2(!real.empty(),
-                 qPrintable(QStringLiteral("real export %1 missing: set GAPLENS_REAL_DATA_DIR").arg(realFile)));
+            qPrintable(QStringLiteral("real export %1 missing: set GAPLENS_REAL_DATA_DIR").arg(realFile)));
         const auto file = path("schema.sqlite");
         writeSample(file);
 
@@ -150,9 +187,9 @@ private slots:
             "k.tensorSizeMinusOneElements FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
             "JOIN StringIds d ON d.id = k.demangledName ORDER BY k.start");
         QCOMPARE(int(rows.size()), 2);
-        const std::vector<std::string> first = {"1000000", "1250000", "1", "13", "77", "4242", "0",
-                                                "ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn", "40", "2", "3",
-                                                "256", "2", "1", "122", "16384", "512", "1", "[]"};
+        const std::vector<std::string> first
+            = { "1000000", "1250000", "1", "13", "77", "4242", "0", "ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn",
+                  "40", "2", "3", "256", "2", "1", "122", "16384", "512", "1", "[]" };
         QCOMPARE(rows[0], first);
         QCOMPARE(rows[1][7], std::string("vectorized_elementwise_kernel"));
         QCOMPARE(rows[1][8], std::string("void at::native::vectorized_elementwise_kernel<4>(int)"));
@@ -161,7 +198,7 @@ private slots:
         QCOMPARE(db.integer("SELECT count(DISTINCT gridId) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 2);
         QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE localMemoryTotal IS NULL "
                             "OR localMemoryPerThread IS NULL OR gridId IS NULL"),
-                 0);
+            0);
         QCOMPARE(db.integer("SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1"), makeGlobalPid(4242));
     }
 
@@ -174,27 +211,27 @@ private slots:
                                    "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
                                    "ORDER BY r.eventClass");
         QCOMPARE(int(calls.size()), 2);
-        QCOMPARE(calls[0], (std::vector<std::string>{"990000", "995000", "0", "4242", "4250", "77",
-                                                     "cudaLaunchKernel_v7000", "0"}));
-        QCOMPARE(calls[1], (std::vector<std::string>{"989000", "996000", "67", "4242", "4250", "77",
-                                                     "cudaLaunchKernel", "0"}));
+        QCOMPARE(calls[0],
+            (std::vector<std::string> {
+                "990000", "995000", "0", "4242", "4250", "77", "cudaLaunchKernel_v7000", "0" }));
+        QCOMPARE(calls[1],
+            (std::vector<std::string> { "989000", "996000", "67", "4242", "4250", "77", "cudaLaunchKernel", "0" }));
 
         QCOMPARE(db.rows("SELECT start, end, deviceId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, "
                          "dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"),
-                 (std::vector<std::vector<std::string>>{{"500000", "600000", "1", "14", "70",
-                                                         std::to_string(makeGlobalPid(4242)), "8388608", "2", "2",
-                                                         "1"}}));
+            (std::vector<std::vector<std::string>> { { "500000", "600000", "1", "14", "70",
+                std::to_string(makeGlobalPid(4242)), "8388608", "2", "2", "1" } }));
         QCOMPARE(db.rows("SELECT start, end, deviceId, streamId, correlationId, bytes, value "
                          "FROM CUPTI_ACTIVITY_KIND_MEMSET"),
-                 (std::vector<std::vector<std::string>>{{"700000", "710000", "1", "7", "71", "4096", "0"}}));
+            (std::vector<std::vector<std::string>> { { "700000", "710000", "1", "7", "71", "4096", "0" } }));
 
-        QCOMPARE(db.rows("SELECT p.pid, p.name, p.globalPid = " + std::to_string(makeGlobalPid(4242)) +
-                         " FROM PROCESSES p"),
-                 (std::vector<std::vector<std::string>>{{"4242", "python3", "1"}}));
+        QCOMPARE(
+            db.rows("SELECT p.pid, p.name, p.globalPid = " + std::to_string(makeGlobalPid(4242)) + " FROM PROCESSES p"),
+            (std::vector<std::vector<std::string>> { { "4242", "python3", "1" } }));
         QCOMPARE(db.rows("SELECT (t.globalTid >> 24) & 16777215, t.globalTid & 16777215, s.value FROM ThreadNames t "
                          "JOIN StringIds s ON s.id = t.nameId ORDER BY 2"),
-                 (std::vector<std::vector<std::string>>{{"4242", "4242", "python3"},
-                                                        {"4242", "4250", "pt_data_worker"}}));
+            (std::vector<std::vector<std::string>> {
+                { "4242", "4242", "python3" }, { "4242", "4250", "pt_data_worker" } }));
         // Interned once: "python3" names a thread and is a kernel-free string; no duplicates.
         QCOMPARE(db.integer("SELECT count(*) - count(DISTINCT value) FROM StringIds"), 0);
         QCOMPARE(db.integer("SELECT count(*) FROM StringIds WHERE value = 'ampere_sgemm_128x64_nn'"), 1);
@@ -204,26 +241,27 @@ private slots:
     {
         const auto db = writtenSample("nvtx.sqlite");
         QVERIFY(db.isOpen());
-        const auto rows = db.rows(
-            "SELECT n.start, n.end, n.eventType, n.text, s.value, (n.globalTid >> 24) & 16777215, "
-            "n.globalTid & 16777215, n.domainId, n.rangeId IS NOT NULL, n.endGlobalTid = n.globalTid "
-            "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId ORDER BY n.start");
+        const auto rows
+            = db.rows("SELECT n.start, n.end, n.eventType, n.text, s.value, (n.globalTid >> 24) & 16777215, "
+                      "n.globalTid & 16777215, n.domainId, n.rangeId IS NOT NULL, n.endGlobalTid = n.globalTid "
+                      "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId ORDER BY n.start");
         QCOMPARE(int(rows.size()), 5);
         // Domain create: name in text, the new id in domainId, no end.
-        QCOMPARE(rows[0], (std::vector<std::string>{"50", "NULL", "75", "gaplens", "NULL", "4242", "4242", "5", "0",
-                                                    "NULL"}));
+        QCOMPARE(rows[0],
+            (std::vector<std::string> { "50", "NULL", "75", "gaplens", "NULL", "4242", "4242", "5", "0", "NULL" }));
         // Registered string: textId only.
-        QCOMPARE(rows[1], (std::vector<std::string>{"100", "2000000", "59", "NULL", "train_step", "4242", "4242", "0",
-                                                    "0", "NULL"}));
+        QCOMPARE(rows[1],
+            (std::vector<std::string> {
+                "100", "2000000", "59", "NULL", "train_step", "4242", "4242", "0", "0", "NULL" }));
         // Plain string: text only.
-        QCOMPARE(rows[2], (std::vector<std::string>{"200", "900000", "59", "forward", "NULL", "4242", "4242", "0",
-                                                    "0", "NULL"}));
+        QCOMPARE(rows[2],
+            (std::vector<std::string> { "200", "900000", "59", "forward", "NULL", "4242", "4242", "0", "0", "NULL" }));
         // Mark: end NULL even though one was given.
-        QCOMPARE(rows[3], (std::vector<std::string>{"300", "NULL", "34", "checkpoint", "NULL", "4242", "4242", "0",
-                                                    "0", "NULL"}));
+        QCOMPARE(rows[3],
+            (std::vector<std::string> { "300", "NULL", "34", "checkpoint", "NULL", "4242", "4242", "0", "0", "NULL" }));
         // Start/end range: a range id and the ending thread.
-        QCOMPARE(rows[4], (std::vector<std::string>{"1000", "5000", "60", "prefetch", "NULL", "4242", "4242", "5",
-                                                    "1", "1"}));
+        QCOMPARE(rows[4],
+            (std::vector<std::string> { "1000", "5000", "60", "prefetch", "NULL", "4242", "4242", "5", "1", "1" }));
     }
 
     void metadataTables()
@@ -241,15 +279,15 @@ private slots:
         QCOMPARE(meta("META_DATA_CAPTURE", "PROCESS_0:COMMAND"), std::string("python3"));
         QCOMPARE(db.rows("SELECT value FROM META_DATA_CAPTURE WHERE name = 'PROCESS_0:ENVIRONMENT_VARIABLE' "
                          "ORDER BY rowid"),
-                 (std::vector<std::vector<std::string>>{{"PMI_RANK=\"3\""}, {"WORLD_SIZE=\"8\""}}));
+            (std::vector<std::vector<std::string>> { { "PMI_RANK=\"3\"" }, { "WORLD_SIZE=\"8\"" } }));
         QCOMPARE(meta("TARGET_INFO_SYSTEM_ENV", "Hostname"), std::string("gpu-node-7"));
         QCOMPARE(db.rows("SELECT utcEpochNs, utcTime FROM TARGET_INFO_SESSION_START_TIME"),
-                 (std::vector<std::vector<std::string>>{{"1712345678901234567", "2024-04-05T19:34:38"}}));
+            (std::vector<std::vector<std::string>> { { "1712345678901234567", "2024-04-05T19:34:38" } }));
         QCOMPARE(db.text("SELECT label FROM ENUM_CUDA_MEMCPY_OPER WHERE id = 1"), std::string("Host-to-Device"));
         QCOMPARE(db.text("SELECT label FROM ENUM_CUDA_MEM_KIND WHERE id = 1"), std::string("Pinned"));
         QCOMPARE(db.text("SELECT name FROM ENUM_NSYS_EVENT_TYPE WHERE id = 59"), std::string("NvtxPushPopRange"));
         QCOMPARE(db.rows("SELECT id, name, vmId IS NOT NULL FROM TARGET_INFO_GPU"),
-                 (std::vector<std::vector<std::string>>{{"1", "NVIDIA A100-SXM4-80GB", "1"}}));
+            (std::vector<std::vector<std::string>> { { "1", "NVIDIA A100-SXM4-80GB", "1" } }));
         QCOMPARE(db.text("PRAGMA integrity_check"), std::string("ok"));
     }
 
@@ -262,11 +300,11 @@ private slots:
         }
         Db db(file);
         QVERIFY(db.isOpen());
-        for (const char *table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                                  "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"})
+        for (const char *table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                 "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS" })
             QVERIFY2(!db.hasTable(table), table);
-        for (const char *table : {"StringIds", "PROCESSES", "ThreadNames", "META_DATA_EXPORT", "META_DATA_CAPTURE",
-                                  "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SYSTEM_ENV", "TARGET_INFO_GPU"})
+        for (const char *table : { "StringIds", "PROCESSES", "ThreadNames", "META_DATA_EXPORT", "META_DATA_CAPTURE",
+                 "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SYSTEM_ENV", "TARGET_INFO_GPU" })
             QVERIFY2(db.hasTable(table), table);
         QCOMPARE(db.integer("SELECT count(*) FROM TARGET_INFO_GPU"), 0);
         QCOMPARE(db.integer("SELECT count(*) FROM StringIds"), 0);
@@ -311,7 +349,7 @@ private slots:
         Db db(file);
         QVERIFY(db.isOpen());
         QCOMPARE(db.rows("SELECT id FROM TARGET_INFO_GPU ORDER BY id"),
-                 (std::vector<std::vector<std::string>>{{"0"}, {"2"}, {"3"}}));
+            (std::vector<std::vector<std::string>> { { "0" }, { "2" }, { "3" } }));
         QCOMPARE(db.text("SELECT name FROM TARGET_INFO_GPU WHERE id = 0"), std::string("NVIDIA H100 80GB HBM3"));
 
         const auto without = path("nogpus.sqlite");
@@ -378,8 +416,8 @@ private slots:
             ExportWriter::Kernel kernel;
             ExportWriter::RuntimeCall call;
             call.name = "cudaLaunchKernel_v7000";
-            const std::string names[] = {"ampere_sgemm_128x64_nn", "vectorized_elementwise_kernel",
-                                         "layer_norm_kernel"};
+            const std::string names[]
+                = { "ampere_sgemm_128x64_nn", "vectorized_elementwise_kernel", "layer_norm_kernel" };
             for (int i = 0; i < kRows / 2; ++i) {
                 call.start = i * 10'000;
                 call.end = call.start + 5'000;
@@ -399,7 +437,7 @@ private slots:
         QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), kRows / 2);
         QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
                             "USING (correlationId) WHERE r.end < k.start"),
-                 kRows / 2);
+            kRows / 2);
         QCOMPARE(db.integer("SELECT count(*) FROM StringIds"), 4);
     }
 };

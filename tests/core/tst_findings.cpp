@@ -45,7 +45,7 @@ Capture buildCapture()
                 b.api(thread, s + 400, s + 410, "cudaMemcpyAsync", 99);
                 b.copy(gpu, 7, s + 500, s + 600, 99, CopyKind::HostToDevice, 1 << 20);
             }
-            c.steps[r].push_back({s, s + d});
+            c.steps[r].push_back({ s, s + d });
             s += d;
         }
     }
@@ -105,17 +105,18 @@ private slots:
         QVERIFY(idle);
         // Rank 0: busy 650 of 1000 in the median step -> 35% idle, all of it at step start.
         QCOMPARE(QString::fromStdString(idle->text),
-                 QStringLiteral("rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
-                                "CUDA call, in data_loading"));
+            QStringLiteral("rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
+                           "CUDA call, in data_loading"));
         const Finding *straggler = findKind(s, FindingKind::Straggler);
         QVERIFY(straggler);
         QCOMPARE(straggler->rank, 1u);
-        QVERIFY(QString::fromStdString(straggler->text).startsWith(QStringLiteral("rank 1 was slowest in 6 of 6 steps")));
+        QVERIFY(
+            QString::fromStdString(straggler->text).startsWith(QStringLiteral("rank 1 was slowest in 6 of 6 steps")));
         const Finding *warm = findKind(s, FindingKind::WarmUp);
         QVERIFY(warm);
         // Iteration medians: (3000 + 3600) / 2 = 3300, then 1100 -> 3x.
         QCOMPARE(QString::fromStdString(warm->text),
-                 QStringLiteral("the first step is 3x slower than the median: the capture includes warm-up"));
+            QStringLiteral("the first step is 3x slower than the median: the capture includes warm-up"));
         const Finding *pageable = findKind(s, FindingKind::PageableCopies);
         QVERIFY(pageable);
         QVERIFY(QString::fromStdString(pageable->text)
@@ -131,13 +132,13 @@ private slots:
         CaptureSummaryOptions o;
         o.minGapNs = 100;
         // From the end of rank 0's step 1: four steps of each rank start after it.
-        o.window = TimeRange{c.steps[0][1].end, c.steps[1][5].end + 10'000};
+        o.window = TimeRange { c.steps[0][1].end, c.steps[1][5].end + 10'000 };
         const auto s = summarizeCapture(*c.trace, o);
         QVERIFY(!findKind(s, FindingKind::WarmUp));
         QVERIFY(!findKind(s, FindingKind::PageableCopies)); // the copy is in step 1
         QCOMPARE(s.rows[0].steps, std::uint64_t(4));
         QVERIFY(s.rows[0].copies.empty());
-        const auto busy = computeGpuBusy(*c.trace, 0, {false, o.window});
+        const auto busy = computeGpuBusy(*c.trace, 0, { false, o.window });
         QCOMPARE(s.rows[0].busyNs, busy.busyNs);
     }
 
@@ -146,7 +147,7 @@ private slots:
         const auto c = buildCapture();
         CaptureSummaryOptions o;
         o.minGapNs = 100;
-        o.ranks = RankSelection::only({1});
+        o.ranks = RankSelection::only({ 1 });
         const auto s = summarizeCapture(*c.trace, o);
         QCOMPARE(s.rows.size(), std::size_t(1));
         QCOMPARE(s.rows[0].rank, 1u);

@@ -35,9 +35,9 @@ Row randomRow(std::size_t n, std::uint32_t seed)
     TimeNs t = 1'000'000'000;
     for (std::size_t i = 0; i < n; ++i) {
         const bool burst = (i / 500) % 3 != 0;
-        t += burst ? pick({0, 10, 200}) : pick({0, 1'000, 50'000, 5'000'000});
+        t += burst ? pick({ 0, 10, 200 }) : pick({ 0, 1'000, 50'000, 5'000'000 });
         row.start.push_back(t);
-        t += burst ? pick({0, 50, 300}) : pick({100, 20'000, 2'000'000});
+        t += burst ? pick({ 0, 50, 300 }) : pick({ 100, 20'000, 2'000'000 });
         row.end.push_back(t);
     }
     return row;
@@ -48,14 +48,15 @@ std::vector<core::ViewWindow> windows(const Row &row, std::uint32_t seed)
     std::mt19937_64 rng(seed);
     const TimeNs first = row.start.front(), last = row.end.back();
     std::vector<core::ViewWindow> out = {
-        {first, last, 1920},      // everything
-        {first - 1000, last + 1000, 300},
-        {first, first + 1, 1000}, // one nanosecond
+        { first, last, 1920 }, // everything
+        { first - 1000, last + 1000, 300 }, { first, first + 1, 1000 }, // one nanosecond
     };
     for (int i = 0; i < 200; ++i) {
-        const TimeNs span = TimeNs(double(last - first) * std::pow(10.0, -std::uniform_real_distribution<double>(0, 6)(rng)));
+        const TimeNs span
+            = TimeNs(double(last - first) * std::pow(10.0, -std::uniform_real_distribution<double>(0, 6)(rng)));
         const TimeNs start = first + std::uniform_int_distribution<TimeNs>(-span / 2, last - first)(rng);
-        out.push_back({start, start + std::max<TimeNs>(1, span), double(std::uniform_int_distribution<int>(50, 4000)(rng))});
+        out.push_back(
+            { start, start + std::max<TimeNs>(1, span), double(std::uniform_int_distribution<int>(50, 4000)(rng)) });
     }
     return out;
 }
@@ -119,7 +120,7 @@ private slots:
             }
         }
         const Row &columns = throughIndexList ? doubled : row;
-        const core::RowView view{columns.start, columns.end, level};
+        const core::RowView view { columns.start, columns.end, level };
         const core::FoldIndex index(view);
         QCOMPARE(index.isEmpty(), events < 256);
         std::vector<core::DrawItem> expected, actual;
@@ -129,7 +130,8 @@ private slots:
             core::buildDrawList(view, w, actual, minPx, &index);
             QString why;
             QVERIFY2(sameItems(actual, expected, why),
-                     qPrintable(QStringLiteral("window [%1, %2) over %3 px: ").arg(w.start).arg(w.end).arg(w.widthPx) + why));
+                qPrintable(
+                    QStringLiteral("window [%1, %2) over %3 px: ").arg(w.start).arg(w.end).arg(w.widthPx) + why));
             for (const auto &item : actual)
                 (item.folded() ? folds : singles) += 1;
         }
@@ -147,10 +149,10 @@ private slots:
             row.start.push_back(2 * i);
             row.end.push_back(2 * i + 1);
         }
-        const core::RowView view{row.start, row.end, {}};
+        const core::RowView view { row.start, row.end, {} };
         const core::FoldIndex index(view);
         std::vector<core::DrawItem> items;
-        core::buildDrawList(view, {0, 2'000'000, 1920}, items, core::kMinVisiblePx, &index);
+        core::buildDrawList(view, { 0, 2'000'000, 1920 }, items, core::kMinVisiblePx, &index);
         QCOMPARE(items.size(), std::size_t(1));
         QCOMPARE(items[0].count, 1'000'000u);
         QCOMPARE(items[0].end, TimeNs(1'999'999));
@@ -159,8 +161,9 @@ private slots:
             row.start[i] += 10'000;
             row.end[i] += 10'000;
         }
-        const core::FoldIndex split(core::RowView{row.start, row.end, {}});
-        core::buildDrawList(core::RowView{row.start, row.end, {}}, {0, 2'010'000, 1920}, items, core::kMinVisiblePx, &split);
+        const core::FoldIndex split(core::RowView { row.start, row.end, {} });
+        core::buildDrawList(
+            core::RowView { row.start, row.end, {} }, { 0, 2'010'000, 1920 }, items, core::kMinVisiblePx, &split);
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].last, 499'999u);
         QCOMPARE(items[1].first, 500'000u);

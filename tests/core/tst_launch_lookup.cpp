@@ -40,7 +40,7 @@ OneThread callsOnOneThread(std::initializer_list<std::pair<const char *, std::ui
         b.api(thread, start, start + 10, name, correlationId);
         start += 20;
     }
-    return {b.finish(), thread};
+    return { b.finish(), thread };
 }
 
 // findLaunch in report 0 and process `pid` gives, for each correlation id, that call of
@@ -65,23 +65,23 @@ private slots:
     void ascendingIdsAreSearchedInTheThreadsOwnColumn()
     {
         const auto [trace, main]
-            = callsOnOneThread({{"cudaLaunchKernel", 3}, {"cudaLaunchKernel", 5}, {"cudaLaunchKernel", 9}});
+            = callsOnOneThread({ { "cudaLaunchKernel", 3 }, { "cudaLaunchKernel", 5 }, { "cudaLaunchKernel", 9 } });
         QVERIFY(trace->threads[main].api.correlationAscending);
         QVERIFY(trace->unorderedLaunches.empty());
         const auto pid = trace->threads[main].pid;
-        CHECK(expectCalls(*trace, pid, main, {{3, 0}, {5, 1}, {9, 2}, {4, -1}, {0, -1}}));
+        CHECK(expectCalls(*trace, pid, main, { { 3, 0 }, { 5, 1 }, { 9, 2 }, { 4, -1 }, { 0, -1 } }));
         QCOMPARE(callOf(trace->findLaunch(0, pid + 1, 5), main), -1); // another process
-        QCOMPARE(callOf(trace->findLaunch(1, pid, 5), main), -1);     // another report
+        QCOMPARE(callOf(trace->findLaunch(1, pid, 5), main), -1); // another report
     }
 
     void unorderedIdsAndCallsWithoutAnIdUseTheFallbackIndex()
     {
-        const auto [trace, main] = callsOnOneThread({{"cudaLaunchKernel", 9}, {"cudaLaunchKernel", 3},
-            {"cudaStreamSynchronize", 0}, {"cudaLaunchKernel", 5}});
+        const auto [trace, main] = callsOnOneThread({ { "cudaLaunchKernel", 9 }, { "cudaLaunchKernel", 3 },
+            { "cudaStreamSynchronize", 0 }, { "cudaLaunchKernel", 5 } });
         QVERIFY(!trace->threads[main].api.correlationAscending);
         QCOMPARE(trace->unorderedLaunches.size(), std::size_t(3)); // the call without an id is not a launch
         const auto pid = trace->threads[main].pid;
-        expectCalls(*trace, pid, main, {{9, 0}, {3, 1}, {5, 3}, {0, -1}, {4, -1}});
+        expectCalls(*trace, pid, main, { { 9, 0 }, { 3, 1 }, { 5, 3 }, { 0, -1 }, { 4, -1 } });
     }
 
     void everyThreadOfTheProcessIsSearched()
@@ -123,7 +123,7 @@ private slots:
         QVERIFY(!trace->threads[main].api.correlationAscending);
         const GapBlamer blamer(*trace);
         GapBlamer::SearchCursor cursor;
-        for (const auto gap : {TimeRange{T0 + 1000, T0 + 2000}, TimeRange{T0 + 2100, T0 + 4000}}) {
+        for (const auto gap : { TimeRange { T0 + 1000, T0 + 2000 }, TimeRange { T0 + 2100, T0 + 4000 } }) {
             const auto plain = blamer.blame(0, gap);
             const auto walked = blamer.blame(0, gap, false, cursor);
             QCOMPARE(walked.launchThread, main);
@@ -131,8 +131,8 @@ private slots:
             QCOMPARE(walked.cause, plain.cause);
             QCOMPARE(walked.apiCall, plain.apiCall);
         }
-        QCOMPARE(blamer.blame(0, {T0 + 1000, T0 + 2000}).launchCall, std::uint32_t(1));
-        QCOMPARE(blamer.blame(0, {T0 + 2100, T0 + 4000}).launchCall, std::uint32_t(2));
+        QCOMPARE(blamer.blame(0, { T0 + 1000, T0 + 2000 }).launchCall, std::uint32_t(1));
+        QCOMPARE(blamer.blame(0, { T0 + 2100, T0 + 4000 }).launchCall, std::uint32_t(2));
     }
 };
 

@@ -4,13 +4,13 @@
 // (a sparse or huge rowid neither refuses a small file nor wraps into a pass), and the limit
 // is the tightest of the user's and the process's own (MemAvailable, cgroup, RLIMIT_AS).
 #include "gaplens/core/read/loader.h"
-#include "gaplens/core/write/synth.h"
 #include "gaplens/core/util/units.h"
+#include "gaplens/core/write/synth.h"
 
 #include "sqltestdb.h"
 #include "synth_sample.h"
-#include "testsupport.h"
 #include "test_files.h"
+#include "testsupport.h"
 #include "trace_counts.h"
 
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "gaplens/core/view/lod.h"
 #include "gaplens/core/model/nesting.h"
+#include "gaplens/core/view/lod.h"
 
 #include <QTest>
 
@@ -13,7 +13,7 @@ namespace {
 struct Row
 {
     std::vector<TimeNs> start, end;
-    RowView view() const { return RowView{start, end, {}}; }
+    RowView view() const { return RowView { start, end, {} }; }
 };
 
 // n non-overlapping events with random lengths and random gaps, sorted.
@@ -88,7 +88,8 @@ private slots:
         QFETCH(double, widthPx);
         const Row row = randomRow(20'000, seed);
         const TimeNs t0 = row.start.front(), span = row.end.back() - t0;
-        const ViewWindow w{t0 + TimeNs(fromFraction * double(span)), t0 + TimeNs(toFraction * double(span)), widthPx};
+        const ViewWindow w { t0 + TimeNs(fromFraction * double(span)), t0 + TimeNs(toFraction * double(span)),
+            widthPx };
         std::vector<DrawItem> items;
         buildDrawList(row.view(), w, items);
         QVERIFY(!items.empty());
@@ -100,7 +101,7 @@ private slots:
     void fullZoomOutOfAMillionEventsYieldsAtMostWidthItems()
     {
         const Row row = randomRow(1'000'000, 42, 3'000, 3'000);
-        const ViewWindow w{row.start.front(), row.end.back(), 1920.0};
+        const ViewWindow w { row.start.front(), row.end.back(), 1920.0 };
         std::vector<DrawItem> items;
         buildDrawList(row.view(), w, items);
         QVERIFY2(items.size() <= 1920, qPrintable(QString::number(items.size())));
@@ -117,28 +118,28 @@ private slots:
     void windowEdgesExcludeEventsThatOnlyTouchThem()
     {
         Row row;
-        row.start = {0, 100, 200, 300};
-        row.end = {100, 200, 300, 400};
+        row.start = { 0, 100, 200, 300 };
+        row.end = { 100, 200, 300, 400 };
         std::vector<DrawItem> items;
         // [100, 300): event 0 ends at 100 (outside), event 3 starts at 300 (outside).
-        buildDrawList(row.view(), ViewWindow{100, 300, 200}, items);
+        buildDrawList(row.view(), ViewWindow { 100, 300, 200 }, items);
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].first, 1u);
         QCOMPARE(items[1].first, 2u);
         // A window inside one event shows that event alone.
-        buildDrawList(row.view(), ViewWindow{150, 160, 100}, items);
+        buildDrawList(row.view(), ViewWindow { 150, 160, 100 }, items);
         QCOMPARE(items.size(), std::size_t(1));
         QCOMPARE(items[0].first, 1u);
         QVERIFY(!items[0].folded());
         // A window between rows' events, before and after everything: nothing.
-        buildDrawList(row.view(), ViewWindow{-50, 0, 100}, items);
+        buildDrawList(row.view(), ViewWindow { -50, 0, 100 }, items);
         QVERIFY(items.empty());
-        buildDrawList(row.view(), ViewWindow{400, 500, 100}, items);
+        buildDrawList(row.view(), ViewWindow { 400, 500, 100 }, items);
         QVERIFY(items.empty());
         // Degenerate windows.
-        buildDrawList(row.view(), ViewWindow{0, 400, 0}, items);
+        buildDrawList(row.view(), ViewWindow { 0, 400, 0 }, items);
         QVERIFY(items.empty());
-        buildDrawList(row.view(), ViewWindow{300, 100, 100}, items);
+        buildDrawList(row.view(), ViewWindow { 300, 100, 100 }, items);
         QVERIFY(items.empty());
     }
 
@@ -152,7 +153,7 @@ private slots:
                 row.end.push_back(c * 10'000 + i * 2 + 1);
             }
         std::vector<DrawItem> items;
-        buildDrawList(row.view(), ViewWindow{0, 20'000, 200}, items);
+        buildDrawList(row.view(), ViewWindow { 0, 20'000, 200 }, items);
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].count, 100u);
         QCOMPARE(items[1].count, 100u);
@@ -163,10 +164,10 @@ private slots:
     void wideEventsAreNeverFolded()
     {
         Row row;
-        row.start = {0, 1000, 1001, 1002, 1003, 5000};
-        row.end = {900, 1001, 1002, 1003, 4000, 9000};
+        row.start = { 0, 1000, 1001, 1002, 1003, 5000 };
+        row.end = { 900, 1001, 1002, 1003, 4000, 9000 };
         std::vector<DrawItem> items;
-        buildDrawList(row.view(), ViewWindow{0, 10'000, 100}, items); // 100 ns per px, minNs 300
+        buildDrawList(row.view(), ViewWindow { 0, 10'000, 100 }, items); // 100 ns per px, minNs 300
         QCOMPARE(items.size(), std::size_t(4));
         QVERIFY(!items[0].folded());
         QCOMPARE(items[1].first, 1u);
@@ -179,15 +180,15 @@ private slots:
     void indexedRowsFollowTheirNestingLevel()
     {
         // Outer ranges with nested children: level 1 holds the children only.
-        std::vector<TimeNs> start{0, 10, 20, 100, 110};
-        std::vector<TimeNs> end{50, 15, 30, 200, 190};
+        std::vector<TimeNs> start { 0, 10, 20, 100, 110 };
+        std::vector<TimeNs> end { 50, 15, 30, 200, 190 };
         NestingIndex nesting;
         const auto depth = nesting.build(start, end);
         QCOMPARE(depth[1], std::uint8_t(1));
         QCOMPARE(nesting.levelCount(), std::size_t(2));
-        const RowView level1{start, end, nesting.level(1)};
+        const RowView level1 { start, end, nesting.level(1) };
         std::vector<DrawItem> items;
-        buildDrawList(level1, ViewWindow{0, 200, 2000}, items); // 0.1 ns per px: all wide
+        buildDrawList(level1, ViewWindow { 0, 200, 2000 }, items); // 0.1 ns per px: all wide
         QCOMPARE(items.size(), std::size_t(3));
         QCOMPARE(level1.at(items[0].first), 1u);
         QCOMPARE(level1.at(items[2].first), 4u);
@@ -201,7 +202,7 @@ private slots:
         // it, so nothing outside the window is visited or changes the result.
         const Row row = randomRow(2'000'000, 7, 1'000, 1'000);
         const std::size_t mid = 1'000'000;
-        const ViewWindow window{row.start[mid], row.start[mid] + 10'000, 1000};
+        const ViewWindow window { row.start[mid], row.start[mid] + 10'000, 1000 };
         std::vector<DrawItem> items;
         buildDrawList(row.view(), window, items);
 
@@ -225,13 +226,13 @@ private slots:
 
     void unionOfRowsMergesOverlappingStreams()
     {
-        std::vector<TimeNs> s1{0, 100, 500}, e1{50, 200, 600};
-        std::vector<TimeNs> s2{40, 200, 700}, e2{60, 300, 800};
-        const RowView rows[] = {{s1, e1, {}}, {s2, e2, {}}};
+        std::vector<TimeNs> s1 { 0, 100, 500 }, e1 { 50, 200, 600 };
+        std::vector<TimeNs> s2 { 40, 200, 700 }, e2 { 60, 300, 800 };
+        const RowView rows[] = { { s1, e1, {} }, { s2, e2, {} } };
         std::vector<TimeNs> us, ue;
         unionOfRows(rows, us, ue);
-        QCOMPARE(us, (std::vector<TimeNs>{0, 100, 500, 700}));
-        QCOMPARE(ue, (std::vector<TimeNs>{60, 300, 600, 800}));
+        QCOMPARE(us, (std::vector<TimeNs> { 0, 100, 500, 700 }));
+        QCOMPARE(ue, (std::vector<TimeNs> { 60, 300, 600, 800 }));
     }
 };
 

@@ -9,12 +9,12 @@ using namespace gaplens::core::detail;
 
 namespace gaplens::core::detail {
 enum class SampleColumn { Start, Label, Extra, Count };
-template<>
-inline constexpr ColumnList<SampleColumn> kColumnNames<SampleColumn> = {{
-    {SampleColumn::Start, "start"},
-    {SampleColumn::Label, "label", ColumnNeed::Required, ColumnKind::Text},
-    {SampleColumn::Extra, "extra", ColumnNeed::Optional},
-}};
+template <>
+inline constexpr ColumnList<SampleColumn> kColumnNames<SampleColumn> = { {
+    { SampleColumn::Start, "start" },
+    { SampleColumn::Label, "label", ColumnNeed::Required, ColumnKind::Text },
+    { SampleColumn::Extra, "extra", ColumnNeed::Optional },
+} };
 static_assert(namesFollowEnumOrder<SampleColumn>());
 } // namespace gaplens::core::detail
 
@@ -26,7 +26,7 @@ private slots:
     void columnsFollowTheEnumAndAMissingOptionalOneIsNull()
     {
         std::string_view missing;
-        const auto columns = scanColumns<SampleColumn>({"label", "start", "other"}, missing);
+        const auto columns = scanColumns<SampleColumn>({ "label", "start", "other" }, missing);
         QVERIFY(columns.has_value());
         QCOMPARE(columns->size(), std::size_t(SampleColumn::Count));
         QCOMPARE((*columns)[std::size_t(SampleColumn::Start)].name, std::string("start"));
@@ -41,7 +41,7 @@ private slots:
     void aMissingRequiredColumnIsNamed()
     {
         std::string_view missing;
-        QVERIFY(!scanColumns<SampleColumn>({"start", "extra"}, missing));
+        QVERIFY(!scanColumns<SampleColumn>({ "start", "extra" }, missing));
         QCOMPARE(missing, std::string_view("label"));
     }
 };

@@ -90,7 +90,7 @@ class TestNesting : public QObject
         // In ascending order (how the analyses query) and in random order, one cursor each.
         auto ascending = times;
         std::sort(ascending.begin(), ascending.end());
-        for (const auto *order : {&ascending, &times}) {
+        for (const auto *order : { &ascending, &times }) {
             std::vector<std::uint32_t> positions, plain, galloped;
             for (const TimeNs at : *order) {
                 const auto expected = openByScan(track, depth, at);
@@ -119,13 +119,13 @@ private slots:
     void crossingIsDetected()
     {
         // [0,10) holds [5,20): the inner one outlives it. At 15 only level 1 is open.
-        const std::vector<TimeNs> start{0, 5}, end{10, 20};
+        const std::vector<TimeNs> start { 0, 5 }, end { 10, 20 };
         NestingIndex nesting;
         nesting.build(start, end);
         QVERIFY(!nesting.properlyNested());
         std::vector<std::uint32_t> open;
         nesting.openAt(start, end, 15, open);
-        QCOMPARE(open, std::vector<std::uint32_t>{1});
+        QCOMPARE(open, std::vector<std::uint32_t> { 1 });
     }
 };
 

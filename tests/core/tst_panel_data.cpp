@@ -35,10 +35,10 @@ class TestPanelData : public QObject
 private slots:
     void shortSeriesPassUnchanged()
     {
-        const std::vector<double> y{3, 1, 2};
+        const std::vector<double> y { 3, 1, 2 };
         const auto p = downsampleMinMax(y, 10);
         QCOMPARE(p.size(), std::size_t(3));
-        QCOMPARE(p[1], (SeriesPoint{1, 1}));
+        QCOMPARE(p[1], (SeriesPoint { 1, 1 }));
     }
 
     void longSeriesKeepTheirSpikesWithinTheBudget()
@@ -51,8 +51,8 @@ private slots:
         QVERIFY(p.size() >= 1000);
         bool spike = false, dip = false;
         for (std::size_t i = 0; i < p.size(); ++i) {
-            spike = spike || p[i] == SeriesPoint{54'321, 900};
-            dip = dip || p[i] == SeriesPoint{77'777, -3};
+            spike = spike || p[i] == SeriesPoint { 54'321, 900 };
+            dip = dip || p[i] == SeriesPoint { 77'777, -3 };
             if (i > 0)
                 QVERIFY(p[i].x > p[i - 1].x); // in index order
         }
@@ -95,7 +95,7 @@ private slots:
         QCOMPARE(full.straggler->slowestCount, 5u);
 
         // Iterations 1 and 2 start in [1000, 2500); 3 and 4 do not.
-        o.window = TimeRange{1000, 2500};
+        o.window = TimeRange { 1000, 2500 };
         const auto w = computePace(*t, o);
         QCOMPARE(w.ranks.size(), std::size_t(2));
         QCOMPARE(w.ranks[0].firstIteration, 1u);
@@ -107,7 +107,7 @@ private slots:
         QCOMPARE(w.iterations[0].medianNs, 550.0);
         QVERIFY(!w.straggler); // fewer than 3 common iterations
         // A window with no iteration start leaves no rank.
-        o.window = TimeRange{5500, 5600};
+        o.window = TimeRange { 5500, 5600 };
         QVERIFY(computePace(*t, o).ranks.empty());
     }
 };

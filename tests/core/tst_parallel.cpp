@@ -22,7 +22,7 @@ class TestParallel : public QObject
 private slots:
     void everyTaskRunsOnceAndResultsKeepTheirOrder()
     {
-        for (unsigned threads : {0u, 1u, 2u, 7u}) {
+        for (unsigned threads : { 0u, 1u, 2u, 7u }) {
             std::vector<std::size_t> results(1000, 0);
             std::vector<std::atomic<int>> runs(results.size());
             parallelFor(results.size(), threads, [&](std::size_t i) {
@@ -65,8 +65,8 @@ private slots:
 
     void theFirstExceptionReachesTheCallerAndStopsLaterTasks()
     {
-        for (unsigned threads : {1u, 2u, 4u}) {
-            std::atomic<std::size_t> started{0};
+        for (unsigned threads : { 1u, 2u, 4u }) {
+            std::atomic<std::size_t> started { 0 };
             bool caught = false;
             try {
                 parallelFor(10'000, threads, [&](std::size_t i) {

@@ -28,9 +28,9 @@ class TestRankIdentity : public QObject
 private slots:
     void environmentRankWinsOverFileNames()
     {
-        std::vector<RankCandidate> c{file(0, "train_0.sqlite"), file(1, "train_1.sqlite")};
-        c[0].environmentRank = {{1, "PMI_RANK=\"1\""}};
-        c[1].environmentRank = {{0, "PMI_RANK=\"0\""}};
+        std::vector<RankCandidate> c { file(0, "train_0.sqlite"), file(1, "train_1.sqlite") };
+        c[0].environmentRank = { { 1, "PMI_RANK=\"1\"" } };
+        c[1].environmentRank = { { 0, "PMI_RANK=\"0\"" } };
         std::vector<std::string> warnings;
         const auto a = assignRanks(c, {}, warnings);
         QCOMPARE(a[0].rank, 1);
@@ -42,8 +42,8 @@ private slots:
 
     void fileNameNumbersZeroToNMinusOneGiveTheRanks()
     {
-        std::vector<RankCandidate> c{file(0, "/x/train_2.sqlite"), file(1, "/x/train_0.sqlite"),
-                                     file(2, "/x/train_1.sqlite")};
+        std::vector<RankCandidate> c { file(0, "/x/train_2.sqlite"), file(1, "/x/train_0.sqlite"),
+            file(2, "/x/train_1.sqlite") };
         const auto a = assign(c);
         QCOMPARE(a[0].rank, 2);
         QCOMPARE(a[1].rank, 0);
@@ -54,8 +54,8 @@ private slots:
     void pidsInFileNamesAreNotRanks()
     {
         // As ring_6ranks/nsys_report_<host>_<pid>.sqlite: numbers are not 0..N-1.
-        std::vector<RankCandidate> c{file(0, "rep_ault44_1004534.sqlite"), file(1, "rep_ault43_854730.sqlite"),
-                                     file(2, "rep_ault43_854723.sqlite")};
+        std::vector<RankCandidate> c { file(0, "rep_ault44_1004534.sqlite"), file(1, "rep_ault43_854730.sqlite"),
+            file(2, "rep_ault43_854723.sqlite") };
         const auto a = assign(c);
         QCOMPARE(a[2].rank, 0); // ault43_854723 < ault43_854730 < ault44_...
         QCOMPARE(a[1].rank, 1);
@@ -65,8 +65,8 @@ private slots:
 
     void partialEnvironmentFallsBackToFileOrder()
     {
-        std::vector<RankCandidate> c{file(0, "b.sqlite"), file(1, "a.sqlite")};
-        c[0].environmentRank = {{0, "RANK=\"0\""}};
+        std::vector<RankCandidate> c { file(0, "b.sqlite"), file(1, "a.sqlite") };
+        c[0].environmentRank = { { 0, "RANK=\"0\"" } };
         const auto a = assign(c);
         QCOMPARE(a[1].rank, 0);
         QCOMPARE(a[0].rank, 1);
@@ -78,7 +78,7 @@ private slots:
         auto p1 = file(0, "both.sqlite", 112);
         auto p0 = file(0, "both.sqlite", 111);
         p1.oneOfSeveralProcesses = p0.oneOfSeveralProcesses = true;
-        const auto a = assign({p1, p0});
+        const auto a = assign({ p1, p0 });
         QCOMPARE(a[0].rank, 1);
         QCOMPARE(a[1].rank, 0);
         QCOMPARE(a[0].source, RankSource::Process);
@@ -86,20 +86,20 @@ private slots:
 
     void overridesWinAndDuplicatesAreWarned()
     {
-        std::vector<RankCandidate> c{file(0, "/d/train_0.sqlite"), file(1, "/d/train_1.sqlite")};
+        std::vector<RankCandidate> c { file(0, "/d/train_0.sqlite"), file(1, "/d/train_1.sqlite") };
         std::vector<std::string> warnings;
-        auto a = assignRanks(c, {{"train_0.sqlite", std::nullopt, 7}}, warnings);
+        auto a = assignRanks(c, { { "train_0.sqlite", std::nullopt, 7 } }, warnings);
         QCOMPARE(a[0].rank, 7);
         QCOMPARE(a[0].source, RankSource::Override);
         QCOMPARE(a[1].rank, 1);
         QVERIFY(warnings.empty());
 
-        a = assignRanks(c, {{"train_0.sqlite", std::nullopt, 1}}, warnings);
+        a = assignRanks(c, { { "train_0.sqlite", std::nullopt, 1 } }, warnings);
         QCOMPARE(warnings.size(), std::size_t(1));
         QVERIFY(warnings[0].find("claim rank 1") != std::string::npos);
 
         warnings.clear();
-        assignRanks(c, {{"nope.sqlite", std::nullopt, 1}}, warnings);
+        assignRanks(c, { { "nope.sqlite", std::nullopt, 1 } }, warnings);
         QCOMPARE(warnings.size(), std::size_t(1));
         QVERIFY(warnings[0].find("nope.sqlite") != std::string::npos);
     }
@@ -109,7 +109,7 @@ private slots:
         auto a0 = file(0, "both.sqlite", 111), a1 = file(0, "both.sqlite", 112);
         a0.oneOfSeveralProcesses = a1.oneOfSeveralProcesses = true;
         std::vector<std::string> warnings;
-        const auto a = assignRanks({a0, a1}, {{"both.sqlite", 112u, 0}, {"both.sqlite", 111u, 1}}, warnings);
+        const auto a = assignRanks({ a0, a1 }, { { "both.sqlite", 112u, 0 }, { "both.sqlite", 111u, 1 } }, warnings);
         QCOMPARE(a[0].rank, 1);
         QCOMPARE(a[1].rank, 0);
     }

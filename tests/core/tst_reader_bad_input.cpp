@@ -47,7 +47,7 @@ class TestReaderBadInput : public QObject
     void expectError(const std::string &bad, const char *expectedPhrase)
     {
         LoadOptions options;
-        options.files = {bad, m_good};
+        options.files = { bad, m_good };
         const auto trace = loadTraceSet(options);
         QCOMPARE(trace->ranks.size(), std::size_t(1));
         gaplens::test::checkOneErrorBesideGood(*trace, bad, m_good, expectedPhrase);
@@ -63,7 +63,7 @@ private slots:
     void minimalExportWithShuffledColumnsLoads()
     {
         LoadOptions options;
-        options.files = {m_good};
+        options.files = { m_good };
         const auto trace = loadTraceSet(options);
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->gpus[0].kernelCount(), std::size_t(1));
@@ -78,7 +78,10 @@ private slots:
         QCOMPARE(trace->threads[launch->thread].tid, std::uint32_t(42));
     }
 
-    void notSqliteFileIsNamed() { expectError(writeFile("notes.sqlite", "this is a text file, not a database\n"), "is not an SQLite database"); }
+    void notSqliteFileIsNamed()
+    {
+        expectError(writeFile("notes.sqlite", "this is a text file, not a database\n"), "is not an SQLite database");
+    }
 
     void emptyFileIsNamed() { expectError(writeFile("empty.sqlite", ""), "is empty"); }
 
@@ -136,7 +139,7 @@ private slots:
             INSERT INTO NVTX_EVENTS VALUES (50, 70, 34, 'a mark', 16777216 * 42 + 42, NULL, 0);
         )");
         LoadOptions options;
-        options.files = {p};
+        options.files = { p };
         const auto trace = loadTraceSet(options);
         QVERIFY(trace->errors.empty());
         const auto &problems = trace->reports[0].problems;
@@ -165,7 +168,7 @@ private slots:
             INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (100, 190, 67, 16777216 * 7 + 7, 2, 2, 0, NULL, NULL);
         )");
         LoadOptions options;
-        options.files = {p};
+        options.files = { p };
         const auto trace = loadTraceSet(options);
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->reports[0].schemaVersion, std::string("2.9.1"));
@@ -187,7 +190,7 @@ private slots:
             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0);
         )");
         LoadOptions options;
-        options.files = {p};
+        options.files = { p };
         const auto trace = loadTraceSet(options);
         QVERIFY(trace->errors.empty());
         QVERIFY(trace->gpus.empty());
@@ -200,7 +203,7 @@ private slots:
     void nothingLoadableGivesOnlyErrors()
     {
         LoadOptions options;
-        options.files = {path("missing1.sqlite"), path("missing2.sqlite")};
+        options.files = { path("missing1.sqlite"), path("missing2.sqlite") };
         const auto trace = loadTraceSet(options);
         QCOMPARE(trace->errors.size(), std::size_t(2));
         QVERIFY(trace->ranks.empty());

@@ -235,7 +235,8 @@ private slots:
             + kernelRow("100", "'200 ns'") + kernelRow("1000", "1100") + kRuntimeTable + runtimeRow("50", "60", "1")
             + runtimeRow("X'00'", "80", "2") + kNvtxTable + nvtxRow("40", "300", "59", "NULL", "3")
             + nvtxRow("40", "300.5", "59", "NULL", "3") + nvtxRow("70", "NULL", "34", "'mark'", "NULL")
-            + nvtxRow("X'01'", "NULL", "34", "'bad mark'", "NULL") + nvtxRow("NULL", "NULL", "34", "'no time'", "NULL"));
+            + nvtxRow("X'01'", "NULL", "34", "'bad mark'", "NULL")
+            + nvtxRow("NULL", "NULL", "34", "'no time'", "NULL"));
         const auto trace = load(file, direct, threads);
         QVERIFY(trace->errors.empty());
         const auto &problems = trace->reports[0].problems;

@@ -58,7 +58,7 @@ private slots:
         const auto path = m_dir.filePath(QStringLiteral("nvtx.sqlite")).toStdString();
         execSql(path, kNvtxExport);
         LoadOptions options;
-        options.files = {path};
+        options.files = { path };
         m_trace = loadTraceSet(options);
         QVERIFY(m_trace->errors.empty());
         QCOMPARE(m_trace->threads.size(), std::size_t(2));
@@ -109,11 +109,12 @@ private slots:
     void timeShiftedExportsAreAbsoluteAlready()
     {
         const auto path = m_dir.filePath(QStringLiteral("shifted.sqlite")).toStdString();
-        execSql(path, std::string(kNvtxExport) +
-                          "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_CONFIG_TIME_SHIFT', '5000');"
-                          "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PARAM_TIME_NORMALIZE', 'true');");
+        execSql(path,
+            std::string(kNvtxExport)
+                + "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_CONFIG_TIME_SHIFT', '5000');"
+                  "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PARAM_TIME_NORMALIZE', 'true');");
         LoadOptions options;
-        options.files = {path};
+        options.files = { path };
         const auto trace = loadTraceSet(options);
         QCOMPARE(trace->reports[0].timeBase, TimeBase::AlreadyAbsolute);
         QCOMPARE(trace->reports[0].timeOffsetNs, TimeNs(0));

@@ -138,10 +138,10 @@ FolderState snapshot(const std::string &folder)
         if (S_ISLNK(st.st_mode))
             file.name += " -> " + fs::read_symlink(entry.path()).string();
         else if (S_ISREG(st.st_mode))
-            file.sha256
-                = QCryptographicHash::hash(QByteArray::fromStdString(gaplens::test::readFile(path)), QCryptographicHash::Sha256)
-                      .toHex()
-                      .toStdString();
+            file.sha256 = QCryptographicHash::hash(
+                QByteArray::fromStdString(gaplens::test::readFile(path)), QCryptographicHash::Sha256)
+                              .toHex()
+                              .toStdString();
         state.files.push_back(std::move(file));
     }
     std::sort(
@@ -472,7 +472,8 @@ private slots:
         }
         // SQLite writes the journal's magic number once it has synced it, before it changes the
         // file: from then on the journal is hot.
-        QCOMPARE(gaplens::test::readFile(file + "-journal").substr(0, 8), std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8));
+        QCOMPARE(gaplens::test::readFile(file + "-journal").substr(0, 8),
+            std::string("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8));
         QVERIFY(fs::file_size(file) > sizeBeforeTheWrite); // the file was changed before the commit
         const auto journal = fs::canonical(file).string() + "-journal";
         std::shared_ptr<TraceSet> trace;

@@ -18,13 +18,16 @@ using namespace gaplens::core;
 
 namespace {
 
-using gaplens::test::sqlInt;
 using gaplens::test::apiCallCount;
 using gaplens::test::copyCount;
 using gaplens::test::kernelCount;
 using gaplens::test::nvtxRangeCount;
+using gaplens::test::sqlInt;
 
-bool hasTable(const std::string &file, const char *table) { return gaplens::test::SqlTestDb(file).hasTable(table); }
+bool hasTable(const std::string &file, const char *table)
+{
+    return gaplens::test::SqlTestDb(file).hasTable(table);
+}
 
 std::int64_t countRows(const std::string &file, const char *table, const char *where = "1")
 {
@@ -193,11 +196,10 @@ void sameCapture(const TraceSet &a, const TraceSet &b)
 
 // Loads `file` with one thread and default options (the reference), and again with `vary`
 // applied to the options: both loads must hold the same capture.
-template<typename Vary>
-void loadsAgree(const QString &file, Vary vary)
+template <typename Vary> void loadsAgree(const QString &file, Vary vary)
 {
     LoadOptions reference;
-    reference.files = {file.toStdString()};
+    reference.files = { file.toStdString() };
     reference.threads = 1;
     LoadOptions varied = reference;
     vary(varied);
@@ -215,10 +217,7 @@ class TestReaderReal : public QObject
     std::vector<std::string> m_files;
 
 private slots:
-    void initTestCase()
-    {
-        gaplens::test::listRealExports(m_files, 14);
-    }
+    void initTestCase() { gaplens::test::listRealExports(m_files, 14); }
 
     void everyRealFileLoadsWithItsRowsCountedOnce_data() { gaplens::test::addFileRows(m_files); }
 
@@ -226,7 +225,7 @@ private slots:
     {
         QFETCH(QString, file);
         const auto path = file.toStdString();
-        const auto trace = load({path});
+        const auto trace = load({ path });
         QVERIFY2(trace->errors.empty(), trace->errors.empty() ? "" : trace->errors[0].message.c_str());
         QVERIFY(!trace->ranks.empty());
         QCOMPARE(trace->reports.size(), std::size_t(1));
@@ -234,18 +233,19 @@ private slots:
 
         QCOMPARE(std::int64_t(kernelCount(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_KERNEL"));
         QCOMPARE(std::int64_t(copyCount(*trace)),
-                 countRows(path, "CUPTI_ACTIVITY_KIND_MEMCPY") + countRows(path, "CUPTI_ACTIVITY_KIND_MEMSET"));
+            countRows(path, "CUPTI_ACTIVITY_KIND_MEMCPY") + countRows(path, "CUPTI_ACTIVITY_KIND_MEMSET"));
         // Backtrace rows (eventClass 67) repeat a call that is already there: counted once.
-        const auto backtraceDuplicates =
-            hasTable(path, "CUPTI_ACTIVITY_KIND_RUNTIME")
-                ? sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME b WHERE b.eventClass = 67 AND EXISTS "
-                               "(SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.eventClass <> 67 AND "
-                               "r.correlationId = b.correlationId AND r.globalTid = b.globalTid)")
-                : 0;
-        QCOMPARE(std::int64_t(apiCallCount(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_RUNTIME") - backtraceDuplicates);
+        const auto backtraceDuplicates = hasTable(path, "CUPTI_ACTIVITY_KIND_RUNTIME")
+            ? sqlInt(path,
+                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME b WHERE b.eventClass = 67 AND EXISTS "
+                "(SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.eventClass <> 67 AND "
+                "r.correlationId = b.correlationId AND r.globalTid = b.globalTid)")
+            : 0;
+        QCOMPARE(
+            std::int64_t(apiCallCount(*trace)), countRows(path, "CUPTI_ACTIVITY_KIND_RUNTIME") - backtraceDuplicates);
         QCOMPARE(std::int64_t(trace->reports[0].notes.backtraceDuplicates), backtraceDuplicates);
         QCOMPARE(std::int64_t(nvtxRangeCount(*trace)),
-                 countRows(path, "NVTX_EVENTS", "eventType IN (35, 59, 60, 70, 71) AND \"end\" IS NOT NULL"));
+            countRows(path, "NVTX_EVENTS", "eventType IN (35, 59, 60, 70, 71) AND \"end\" IS NOT NULL"));
         QCOMPARE(trace->reports[0].problems.total(), std::uint64_t(0));
 
         // API names are shown without their _vNNNN suffix.
@@ -262,7 +262,7 @@ private slots:
     {
         QFETCH(QString, file);
         const auto path = file.toStdString();
-        const auto trace = load({path});
+        const auto trace = load({ path });
         const auto expected = sqlBusyPerDevice(path, kDefaultMinGapNs);
         std::map<std::int64_t, SqlBusy> actual;
         for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
@@ -271,8 +271,8 @@ private slots:
             auto &a = actual[trace->gpus[g].deviceId];
             QCOMPARE(a.kernels, 0); // one GPU per device id in one report
             const auto offset = trace->reports[0].timeOffsetNs;
-            a = {busy.busyNs, busy.window.start - offset, busy.window.end - offset, std::int64_t(gaps.count()),
-                 gaps.totalNs, std::int64_t(trace->gpus[g].kernelCount())};
+            a = { busy.busyNs, busy.window.start - offset, busy.window.end - offset, std::int64_t(gaps.count()),
+                gaps.totalNs, std::int64_t(trace->gpus[g].kernelCount()) };
         }
         QCOMPARE(actual.size(), expected.size());
         for (const auto &[device, e] : expected) {
@@ -290,15 +290,16 @@ private slots:
     {
         const auto path = gaplens::test::realFile("gpu4_streams_report2.sqlite");
         QVERIFY(!path.empty());
-        const auto trace = load({path});
+        const auto trace = load({ path });
         QCOMPARE(trace->gpus.size(), std::size_t(1));
         QVERIFY(trace->gpus[0].streams.size() >= 4);
         // Copies overlap kernels of other streams: with both counted, the union is smaller than the sum.
         GpuBusyOptions withCopies;
         withCopies.includeCopies = true;
         const auto busy = computeGpuBusy(*trace, 0, withCopies);
-        const auto sum = sqlInt(path, "SELECT (SELECT SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL) + "
-                                      "(SELECT SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY)");
+        const auto sum = sqlInt(path,
+            "SELECT (SELECT SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL) + "
+            "(SELECT SUM(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY)");
         QVERIFY2(busy.busyNs < sum, "overlap must not count twice");
         QVERIFY(busy.busyNs > computeGpuBusy(*trace, 0).busyNs);
         QCOMPARE(computeGpuBusy(*trace, 0).busyNs, sqlBusyPerDevice(path, kDefaultMinGapNs)[0].busyNs);
@@ -308,11 +309,11 @@ private slots:
     {
         const auto dir = gaplens::test::realFile("ring_6ranks");
         QVERIFY(!dir.empty());
-        const auto trace = load({dir});
+        const auto trace = load({ dir });
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->ranks.size(), std::size_t(6));
-        const std::map<std::int32_t, std::string> expected = {
-            {0, "854730"}, {1, "854723"}, {2, "854727"}, {3, "1004542"}, {4, "1004534"}, {5, "1004539"}};
+        const std::map<std::int32_t, std::string> expected = { { 0, "854730" }, { 1, "854723" }, { 2, "854727" },
+            { 3, "1004542" }, { 4, "1004534" }, { 5, "1004539" } };
         for (std::size_t i = 0; i < 6; ++i) {
             const auto &rank = trace->ranks[i];
             QCOMPARE(rank.rank, std::int32_t(i));
@@ -332,7 +333,7 @@ private slots:
     {
         const auto path = gaplens::test::realFile("nsysai_h100_2gpu_1s.sqlite");
         QVERIFY(!path.empty());
-        const auto trace = load({path});
+        const auto trace = load({ path });
         QCOMPARE(trace->ranks.size(), std::size_t(2));
         QCOMPARE(trace->ranks[0].source, RankSource::Process);
         QVERIFY(trace->ranks[0].pid < trace->ranks[1].pid);
@@ -342,7 +343,7 @@ private slots:
         // Session-relative timestamps become absolute with the session's UTC start.
         QCOMPARE(trace->reports[0].timeBase, TimeBase::SessionRelative);
         QCOMPARE(trace->reports[0].timeOffsetNs,
-                 TimeNs(sqlInt(path, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")));
+            TimeNs(sqlInt(path, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")));
         // Kernels find their launch through (pid, correlationId), although ids repeat across
         // processes; this 1 s cut lacks the launch rows of some kernels, as SQL confirms.
         std::size_t found = 0, total = 0;
@@ -355,18 +356,19 @@ private slots:
                 }
         QCOMPARE(total, std::size_t(3442));
         QCOMPARE(std::int64_t(found),
-                 sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
-                              "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND "
-                              "(r.globalTid >> 24) = (k.globalPid >> 24))"));
+            sqlInt(path,
+                "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM "
+                "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND "
+                "(r.globalTid >> 24) = (k.globalPid >> 24))"));
     }
 
     void nvtxNamesComeFromTextOrTextIdAndDomainsAreNamed()
     {
         const auto path = gaplens::test::realFile("nsysai_mfu_2gpu_before.sqlite");
         QVERIFY(!path.empty());
-        const auto trace = load({path});
-        const auto byTextId =
-            sqlInt(path, "SELECT count(*) FROM NVTX_EVENTS WHERE text IS NULL AND textId IS NOT NULL AND eventType = 59");
+        const auto trace = load({ path });
+        const auto byTextId = sqlInt(
+            path, "SELECT count(*) FROM NVTX_EVENTS WHERE text IS NULL AND textId IS NOT NULL AND eventType = 59");
         QVERIFY(byTextId > 0);
         std::size_t unnamed = 0, inNamedDomain = 0;
         for (const auto &th : trace->threads)
@@ -382,7 +384,7 @@ private slots:
     {
         const auto path = gaplens::test::realFile("centerformer_nvtx_only.sqlite");
         QVERIFY(!path.empty());
-        const auto trace = load({path});
+        const auto trace = load({ path });
         QCOMPARE(trace->ranks.size(), std::size_t(1));
         QVERIFY(trace->gpus.empty());
         QVERIFY(trace->ranks[0].threads.size() >= 1);
@@ -397,8 +399,9 @@ private slots:
     {
         const auto path = gaplens::test::realFile("sc23_openmp_offload_report3.sqlite");
         QVERIFY(!path.empty());
-        const auto trace = load({path});
-        QCOMPARE(std::int64_t(apiCallCount(*trace)), sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"));
+        const auto trace = load({ path });
+        QCOMPARE(std::int64_t(apiCallCount(*trace)),
+            sqlInt(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"));
         QCOMPARE(trace->ranks[0].source, RankSource::Environment); // SLURM_PROCID="0"
     }
 

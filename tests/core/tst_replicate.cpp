@@ -69,8 +69,8 @@ private slots:
         const auto result = replicateExport(source, target, options);
         QCOMPARE(result.rowsAdded, 2 * result.rowsPerCopy);
 
-        const auto original = load({source});
-        const auto tripled = load({target});
+        const auto original = load({ source });
+        const auto tripled = load({ target });
         QVERIFY(original->errors.empty());
         QVERIFY(tripled->errors.empty());
         const auto a = countsOf(*original), b = countsOf(*tripled);
@@ -99,19 +99,18 @@ private slots:
     {
         const auto source = gaplens::test::realFile("nsysai_mock.sqlite");
         QVERIFY(!source.empty());
-        const auto plain = replicateExport(source, m_dir.filePath(QStringLiteral("a.sqlite")).toStdString(), {2, 0});
-        const auto gapped = replicateExport(source, m_dir.filePath(QStringLiteral("b.sqlite")).toStdString(), {2, 5000});
+        const auto plain = replicateExport(source, m_dir.filePath(QStringLiteral("a.sqlite")).toStdString(), { 2, 0 });
+        const auto gapped
+            = replicateExport(source, m_dir.filePath(QStringLiteral("b.sqlite")).toStdString(), { 2, 5000 });
         QCOMPARE(gapped.periodNs, plain.periodNs + 5000);
     }
 
     void badArgumentsThrow()
     {
         QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 replicateExport("/nonexistent.sqlite",
-                                                 m_dir.filePath(QStringLiteral("c.sqlite")).toStdString(), {2, 0}));
+            replicateExport("/nonexistent.sqlite", m_dir.filePath(QStringLiteral("c.sqlite")).toStdString(), { 2, 0 }));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 replicateExport("/nonexistent.sqlite",
-                                                 m_dir.filePath(QStringLiteral("c.sqlite")).toStdString(), {0, 0}));
+            replicateExport("/nonexistent.sqlite", m_dir.filePath(QStringLiteral("c.sqlite")).toStdString(), { 0, 0 }));
     }
 };
 

@@ -7,7 +7,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
@@ -103,14 +102,14 @@ private:
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), std::int64_t(truth.kernels));
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
                                 "k.shortName WHERE s.value LIKE 'nccl%'"),
-                     std::int64_t(truth.ncclKernels));
+                std::int64_t(truth.ncclKernels));
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
                                 "k.shortName WHERE s.value NOT LIKE 'nccl%'"),
-                     std::int64_t(truth.computeKernels));
+                std::int64_t(truth.computeKernels));
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 0"),
-                     std::int64_t(truth.runtimeCalls));
+                std::int64_t(truth.runtimeCalls));
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 67"),
-                     std::int64_t(truth.backtraceRows));
+                std::int64_t(truth.backtraceRows));
             const auto nvtx = [&](int eventType) {
                 return db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = " + std::to_string(eventType));
             };
@@ -121,12 +120,12 @@ private:
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET"), std::int64_t(truth.memsets));
             QCOMPARE(db.integer("SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
                                 "s.id = k.shortName WHERE s.value NOT LIKE 'nccl%'"),
-                     truth.computeKernelNs);
+                truth.computeKernelNs);
             QCOMPARE(db.integer("SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
                                 "s.id = k.shortName WHERE s.value LIKE 'nccl%'"),
-                     truth.ncclKernelNs);
-            const auto steps = db.ints(std::string("SELECT n.start, n.end - n.start FROM NVTX_EVENTS n WHERE ") +
-                                       kNvtxName + " = 'train_step' ORDER BY n.start");
+                truth.ncclKernelNs);
+            const auto steps = db.ints(std::string("SELECT n.start, n.end - n.start FROM NVTX_EVENTS n WHERE ")
+                + kNvtxName + " = 'train_step' ORDER BY n.start");
             QCOMPARE(int(steps.size()), truth.steps);
             QCOMPARE(column(steps, 0), truth.stepStartNs);
             QCOMPARE(column(steps, 1), truth.stepDurationNs);
@@ -158,7 +157,7 @@ private slots:
             const auto &truth = m_result.ranks[std::size_t(r)];
             QCOMPARE(truth.rank, r);
             QCOMPARE(std::filesystem::path(m_result.files[std::size_t(r)]).filename().string(),
-                     "train_" + std::to_string(r) + ".sqlite");
+                "train_" + std::to_string(r) + ".sqlite");
             QCOMPARE(truth.file, m_result.files[std::size_t(r)]);
             QVERIFY(std::uint32_t(r) != truth.pid); // the pid must not give the rank away
             Db db(truth.file);
@@ -169,20 +168,19 @@ private slots:
             QVERIFY(std::find(env.begin(), env.end(), "LOCAL_RANK=\"" + std::to_string(r) + "\"|") != env.end());
             QVERIFY(std::find(env.begin(), env.end(), std::string("WORLD_SIZE=\"4\"|")) != env.end());
             QCOMPARE(db.texts("SELECT value FROM META_DATA_CAPTURE WHERE name = 'DEVICE_DISPLAY_NAME'"),
-                     std::vector<std::string>{"node0|"});
-            QCOMPARE(db.integer("SELECT count(*) FROM PROCESSES WHERE pid = " + std::to_string(truth.pid) +
-                                " AND name = 'python3'"),
-                     1);
+                std::vector<std::string> { "node0|" });
+            QCOMPARE(db.integer("SELECT count(*) FROM PROCESSES WHERE pid = " + std::to_string(truth.pid)
+                         + " AND name = 'python3'"),
+                1);
             // Every GPU row belongs to this rank's process and device.
-            QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId != " +
-                                std::to_string(r) + " OR globalPid != " +
-                                std::to_string(makeGlobalPid(truth.pid))),
-                     0);
+            QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId != " + std::to_string(r)
+                         + " OR globalPid != " + std::to_string(makeGlobalPid(truth.pid))),
+                0);
             QCOMPARE(db.integer("SELECT id FROM TARGET_INFO_GPU"), r);
             QCOMPARE(db.texts("SELECT s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId WHERE "
-                              "t.globalTid = " +
-                              std::to_string(makeGlobalTid(truth.pid, truth.loaderTid))),
-                     std::vector<std::string>{"pt_data_worker|"});
+                              "t.globalTid = "
+                         + std::to_string(makeGlobalTid(truth.pid, truth.loaderTid))),
+                std::vector<std::string> { "pt_data_worker|" });
             QCOMPARE(db.integer("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"), m_options.sessionStartUtcNs);
         }
     }
@@ -232,8 +230,8 @@ private slots:
         for (const auto &truth : m_result.ranks) {
             Db db(truth.file);
             QVERIFY(db.isOpen());
-            const auto starts = db.ints(std::string("SELECT n.start FROM NVTX_EVENTS n WHERE ") + kNvtxName +
-                                        " = 'train_step' ORDER BY 1");
+            const auto starts = db.ints(
+                std::string("SELECT n.start FROM NVTX_EVENTS n WHERE ") + kNvtxName + " = 'train_step' ORDER BY 1");
             QCOMPARE(column(starts, 0), reference);
         }
     }
@@ -246,7 +244,7 @@ private slots:
                 continue;
             for (std::size_t s = 0; s < truth.stepDurationNs.size(); ++s)
                 QVERIFY2(straggler.stepDurationNs[s] > truth.stepDurationNs[s],
-                         qPrintable(QStringLiteral("step %1 rank %2").arg(s).arg(truth.rank)));
+                    qPrintable(QStringLiteral("step %1 rank %2").arg(s).arg(truth.rank)));
             QVERIFY(truth.ncclKernelNs > straggler.ncclKernelNs);
             QVERIFY(truth.computeKernelNs < straggler.computeKernelNs);
         }
@@ -257,7 +255,7 @@ private slots:
             QVERIFY(db.isOpen());
             ends.push_back(column(db.ints("SELECT k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
                                           "k.shortName WHERE s.value LIKE 'nccl%' ORDER BY 1"),
-                                  0));
+                0));
         }
         for (const auto &rankEnds : ends)
             QCOMPARE(rankEnds, ends[0]);
@@ -268,33 +266,33 @@ private slots:
         for (const auto &truth : m_result.ranks) {
             Db db(truth.file);
             QVERIFY(db.isOpen());
-            for (const char *table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                      "CUPTI_ACTIVITY_KIND_MEMSET"}) {
-                const std::string join = std::string("FROM ") + table +
-                                         " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
-                                         "g.correlationId AND r.eventClass = 0 ";
-                QCOMPARE(db.integer("SELECT count(*) " + join),
-                         db.integer(std::string("SELECT count(*) FROM ") + table));
+            for (const char *table :
+                { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" }) {
+                const std::string join = std::string("FROM ") + table
+                    + " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+                      "g.correlationId AND r.eventClass = 0 ";
+                QCOMPARE(
+                    db.integer("SELECT count(*) " + join), db.integer(std::string("SELECT count(*) FROM ") + table));
                 QCOMPARE(db.integer("SELECT count(*) " + join + "WHERE r.end > g.start"), 0);
                 // Launched on the main thread (tid == pid).
-                QCOMPARE(db.integer("SELECT count(*) " + join + "WHERE r.globalTid != " +
-                                    std::to_string(makeGlobalTid(truth.pid, truth.pid))),
-                         0);
+                QCOMPARE(db.integer("SELECT count(*) " + join
+                             + "WHERE r.globalTid != " + std::to_string(makeGlobalTid(truth.pid, truth.pid))),
+                    0);
             }
             // Correlation ids are unique per call; backtrace rows duplicate one and are wider.
             QCOMPARE(db.integer("SELECT count(*) - count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
                                 "WHERE eventClass = 0"),
-                     0);
+                0);
             QCOMPARE(db.integer("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME b JOIN CUPTI_ACTIVITY_KIND_RUNTIME "
                                 "r ON r.correlationId = b.correlationId AND r.eventClass = 0 WHERE b.eventClass = 67 "
                                 "AND b.start < r.start AND b.end > r.end"),
-                     std::int64_t(truth.backtraceRows));
+                std::int64_t(truth.backtraceRows));
             QVERIFY(truth.backtraceRows > 0);
             // The all-reduce runs on its own stream while backward kernels still run.
             QCOMPARE(db.integer("SELECT count(DISTINCT n.correlationId) FROM CUPTI_ACTIVITY_KIND_KERNEL n JOIN "
                                 "CUPTI_ACTIVITY_KIND_KERNEL c ON c.streamId = 7 AND c.start < n.end AND c.end > "
                                 "n.start WHERE n.streamId = 13"),
-                     std::int64_t(truth.ncclKernels));
+                std::int64_t(truth.ncclKernels));
         }
     }
 
@@ -303,24 +301,24 @@ private slots:
         for (const auto &truth : m_result.ranks) {
             Db db(truth.file);
             QVERIFY(db.isOpen());
-            const auto loads = db.ints(std::string("SELECT n.start, n.end FROM NVTX_EVENTS n WHERE ") + kNvtxName +
-                                       " = 'DataLoader.__next__' AND n.globalTid = " +
-                                       std::to_string(makeGlobalTid(truth.pid, truth.loaderTid)));
+            const auto loads = db.ints(std::string("SELECT n.start, n.end FROM NVTX_EVENTS n WHERE ") + kNvtxName
+                + " = 'DataLoader.__next__' AND n.globalTid = "
+                + std::to_string(makeGlobalTid(truth.pid, truth.loaderTid)));
             QCOMPARE(int(loads.size()), truth.steps);
             for (const auto &load : loads) {
                 QCOMPARE(load[1] - load[0], m_options.inputGapNs);
                 const auto overlap = [&](const char *table) {
-                    return db.integer(std::string("SELECT count(*) FROM ") + table + " WHERE start < " +
-                                      std::to_string(load[1]) + " AND end > " + std::to_string(load[0]));
+                    return db.integer(std::string("SELECT count(*) FROM ") + table + " WHERE start < "
+                        + std::to_string(load[1]) + " AND end > " + std::to_string(load[0]));
                 };
                 QCOMPARE(overlap("CUPTI_ACTIVITY_KIND_RUNTIME"), 0);
                 QCOMPARE(overlap("CUPTI_ACTIVITY_KIND_KERNEL"), 0);
                 QCOMPARE(overlap("CUPTI_ACTIVITY_KIND_MEMCPY"), 0);
                 // ... and it lies inside data_to_gpu.
-                QCOMPARE(db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName +
-                                    " = 'data_to_gpu' AND n.start <= " + std::to_string(load[0]) + " AND n.end >= " +
-                                    std::to_string(load[1])),
-                         1);
+                QCOMPARE(db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName
+                             + " = 'data_to_gpu' AND n.start <= " + std::to_string(load[0])
+                             + " AND n.end >= " + std::to_string(load[1])),
+                    1);
             }
         }
     }
@@ -331,23 +329,25 @@ private slots:
         Db db(truth.file);
         QVERIFY(db.isOpen());
         // Each phase lies inside exactly one train_step on the main thread.
-        for (const char *phase : {"data_to_gpu", "forward", "backward", "optimizer", "allreduce_bucket"}) {
-            const std::string sql = std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName + " = '" +
-                                    phase +
-                                    "' AND (SELECT count(*) FROM NVTX_EVENTS t WHERE t.textId = (SELECT id FROM "
-                                    "StringIds WHERE value = 'train_step') AND t.start <= n.start AND t.end >= n.end "
-                                    "AND t.globalTid = n.globalTid) = 1";
+        for (const char *phase : { "data_to_gpu", "forward", "backward", "optimizer", "allreduce_bucket" }) {
+            const std::string sql = std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName + " = '"
+                + phase
+                + "' AND (SELECT count(*) FROM NVTX_EVENTS t WHERE t.textId = (SELECT id FROM "
+                  "StringIds WHERE value = 'train_step') AND t.start <= n.start AND t.end >= n.end "
+                  "AND t.globalTid = n.globalTid) = 1";
             QCOMPARE(db.integer(sql), std::int64_t(truth.steps));
         }
         QVERIFY(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND textId IS NOT NULL AND text "
-                           "IS NULL") > 0);
+                           "IS NULL")
+            > 0);
         QVERIFY(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND text IS NOT NULL AND textId "
-                           "IS NULL") > 0);
+                           "IS NULL")
+            > 0);
         QCOMPARE(db.texts("SELECT text, domainId FROM NVTX_EVENTS WHERE eventType = 75"),
-                 std::vector<std::string>{"gaplens|1|"});
-        QCOMPARE(db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE n.domainId = 1 AND ") + kNvtxName +
-                            " = 'allreduce_bucket'"),
-                 std::int64_t(truth.steps));
+            std::vector<std::string> { "gaplens|1|" });
+        QCOMPARE(db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE n.domainId = 1 AND ") + kNvtxName
+                     + " = 'allreduce_bucket'"),
+            std::int64_t(truth.steps));
         QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 34 AND end IS NOT NULL"), 0);
     }
 
@@ -363,14 +363,14 @@ private slots:
         const auto b = writeSyntheticCapture(folder("seed_b"), options);
         options.seed = 43;
         const auto c = writeSyntheticCapture(folder("seed_c"), options);
-        const char *dump[] = {
-            "SELECT k.*, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
-            "ORDER BY k.rowid",
-            "SELECT r.*, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
-            "ORDER BY r.rowid",
-            "SELECT * FROM NVTX_EVENTS ORDER BY rowid", "SELECT * FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY rowid",
-            "SELECT * FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY rowid", "SELECT * FROM StringIds ORDER BY id",
-            "SELECT * FROM META_DATA_CAPTURE ORDER BY rowid"};
+        const char *dump[]
+            = { "SELECT k.*, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
+                "ORDER BY k.rowid",
+                  "SELECT r.*, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+                  "ORDER BY r.rowid",
+                  "SELECT * FROM NVTX_EVENTS ORDER BY rowid", "SELECT * FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY rowid",
+                  "SELECT * FROM CUPTI_ACTIVITY_KIND_MEMSET ORDER BY rowid", "SELECT * FROM StringIds ORDER BY id",
+                  "SELECT * FROM META_DATA_CAPTURE ORDER BY rowid" };
         bool anyDifference = false;
         for (int r = 0; r < 2; ++r) {
             Db da(a.files[std::size_t(r)]), db(b.files[std::size_t(r)]), dc(c.files[std::size_t(r)]);
@@ -438,7 +438,7 @@ private slots:
             QCOMPARE(db.integer("SELECT count(*) FROM NVTX_EVENTS o, NVTX_EVENTS s WHERE s.eventType = 59 AND "
                                 "o.eventType = 59 AND s.textId = (SELECT id FROM StringIds WHERE value = "
                                 "'train_step') AND o.start < s.start AND o.end > s.start"),
-                     0);
+                0);
         }
         // A target below the base model's count adds nothing.
         options.scaleRuntimePerRank = 10;

@@ -477,7 +477,7 @@ private slots:
 
     void integersOfEveryWidth_data()
     {
-        gaplens::test::addRows<int>("pageSize", {{"512", 512}, {"4096", 4096}, {"65536", 65536}});
+        gaplens::test::addRows<int>("pageSize", { { "512", 512 }, { "4096", 4096 }, { "65536", 65536 } });
     }
 
     // Every integer serial type, in a tree with interior pages (several levels at 512).
@@ -626,7 +626,7 @@ private slots:
 
     void realInIntegerColumnHandsOverAtItsRow_data()
     {
-        gaplens::test::addRows<int>("row", {{"first", 1}, {"middle", 5000}, {"last", 10000}});
+        gaplens::test::addRows<int>("row", { { "first", 1 }, { "middle", 5000 }, { "last", 10000 } });
     }
 
     // A REAL in an INTEGER column: the scan decodes up to that row and SQLite continues at it.
@@ -780,7 +780,7 @@ private slots:
         CHECK(expectFallback(p, "t", mixedColumns(), 0));
     }
 
-    void reservedBytesPerPage_data() { gaplens::test::addRows<int>("pageSize", {{"512", 512}, {"4096", 4096}}); }
+    void reservedBytesPerPage_data() { gaplens::test::addRows<int>("pageSize", { { "512", 512 }, { "4096", 4096 } }); }
 
     // Reserved bytes at the end of each page (used by encryption or checksum extensions)
     // shrink the usable size, which moves the overflow thresholds.
@@ -1317,7 +1317,7 @@ private slots:
 
     void interiorCellAtThePageEnd_data()
     {
-        gaplens::test::addRows<int>("fromEnd", {{"5 bytes before the end", 5}, {"4 bytes before the end", 4}});
+        gaplens::test::addRows<int>("fromEnd", { { "5 bytes before the end", 5 }, { "4 bytes before the end", 4 } });
     }
 
     // An interior cell takes at least 5 bytes (a child page number and a rowid), so SQLite's

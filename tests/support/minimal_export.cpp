@@ -6,7 +6,6 @@
 
 #include <QTest>
 
-
 namespace gaplens::test {
 
 std::string exportHeadSql(const std::string &schemaVersion, std::int64_t sessionStartNs)

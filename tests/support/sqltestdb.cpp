@@ -15,7 +15,10 @@ SqlTestDb::SqlTestDb(const std::string &path, Mode mode)
     }
 }
 
-SqlTestDb::~SqlTestDb() { sqlite3_close(m_db); }
+SqlTestDb::~SqlTestDb()
+{
+    sqlite3_close(m_db);
+}
 
 void SqlTestDb::exec(const std::string &sql) const
 {
@@ -32,7 +35,7 @@ std::vector<std::vector<std::string>> SqlTestDb::rows(const std::string &sql) co
     std::vector<std::vector<std::string>> out;
     sqlite3_stmt *stmt = nullptr;
     if (!m_db || sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        out.push_back({"SQL ERROR: " + std::string(m_db ? sqlite3_errmsg(m_db) : "database not open")});
+        out.push_back({ "SQL ERROR: " + std::string(m_db ? sqlite3_errmsg(m_db) : "database not open") });
         return out;
     }
     while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -85,8 +88,14 @@ std::vector<std::vector<std::string>> SqlTestDb::columns(const std::string &tabl
     return rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info('" + table + "') ORDER BY cid");
 }
 
-void execSql(const std::string &path, const std::string &sql) { SqlTestDb(path, SqlTestDb::Mode::Create).exec(sql); }
+void execSql(const std::string &path, const std::string &sql)
+{
+    SqlTestDb(path, SqlTestDb::Mode::Create).exec(sql);
+}
 
-std::int64_t sqlInt(const std::string &path, const std::string &sql) { return SqlTestDb(path).integer(sql); }
+std::int64_t sqlInt(const std::string &path, const std::string &sql)
+{
+    return SqlTestDb(path).integer(sql);
+}
 
 } // namespace gaplens::test

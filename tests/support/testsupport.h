@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include <QTemporaryDir>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstddef>

@@ -6,8 +6,8 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
-#include "gaplens/core/write/synth.h"
 #include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/loading/derivedcapturecontroller.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
@@ -33,16 +33,16 @@ struct Window
 {
     TimelineView view;
     PanelContext context;
-    TopKernelsPanel kernels{context, &view};
-    GapBlamePanel blame{context, &view};
-    RankPacePanel pace{context, &view};
-    SummaryPanel summary{context, &view};
+    TopKernelsPanel kernels { context, &view };
+    GapBlamePanel blame { context, &view };
+    RankPacePanel pace { context, &view };
+    SummaryPanel summary { context, &view };
 
     Window()
     {
         QObject::connect(view.model(), &TimelineModel::gapThresholdChanged, &context, &PanelContext::setGapThreshold);
     }
-    QList<AnalysisPanel *> panels() { return {&kernels, &blame, &pace, &summary}; }
+    QList<AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
     void load(std::shared_ptr<const TimelineData> data)
     {
         view.setData(data);
@@ -129,7 +129,7 @@ private slots:
 
         // A scope change (ranks) reads the same derived capture: no build.
         const auto beforeScope = w.generations();
-        w.context.setRanks({0});
+        w.context.setRanks({ 0 });
         QVERIFY(w.waitAll(beforeScope));
         QCOMPARE(w.derived().buildCount(), 2);
         QCOMPARE(w.blame.result().derived, second);
@@ -224,7 +224,7 @@ private slots:
         QVERIFY(i < result.gaps.size());
         QCOMPARE(sel.gpu, result.gapIds[i].gpu.value());
         QCOMPARE(sel.index, result.gapIds[i].ordinal);
-        QCOMPARE((core::TimeRange{sel.start, sel.end}), result.derived->gapRange(result.gapIds[i]));
+        QCOMPARE((core::TimeRange { sel.start, sel.end }), result.derived->gapRange(result.gapIds[i]));
     }
 };
 

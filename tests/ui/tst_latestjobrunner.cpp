@@ -41,12 +41,13 @@ private slots:
             },
             [&](int v) { delivered.push_back(v); });
         gate->started.acquire();
-        const quint64 second = runner.start([](const LatestJobContext &) { return 2; }, [&](int v) { delivered.push_back(v); });
+        const quint64 second
+            = runner.start([](const LatestJobContext &) { return 2; }, [&](int v) { delivered.push_back(v); });
         QCOMPARE(second, quint64(2));
-        QTRY_COMPARE(delivered, std::vector<int>{2});
+        QTRY_COMPARE(delivered, std::vector<int> { 2 });
         gate->release.release(); // the superseded job finishes after the newest one
         QTest::qWait(50);
-        QCOMPARE(delivered, std::vector<int>{2});
+        QCOMPARE(delivered, std::vector<int> { 2 });
         QVERIFY(!runner.isRunning());
     }
 
@@ -90,7 +91,7 @@ private slots:
             [&](bool cancelled) { delivered.push_back(cancelled); });
         gate->started.acquire();
         runner.requestStop();
-        QTRY_COMPARE(delivered, std::vector<bool>{true});
+        QTRY_COMPARE(delivered, std::vector<bool> { true });
     }
 
     void nothingReachesADestroyedReceiver()
@@ -151,7 +152,7 @@ private slots:
                 return 10;
             },
             [&](int v) { order.push_back(v); });
-        QTRY_COMPARE(order, std::vector<int>{10});
+        QTRY_COMPARE(order, std::vector<int> { 10 });
         QCOMPARE(progress, 1);
     }
 
@@ -175,12 +176,12 @@ private slots:
             [&](int v) { delivered.push_back(v); });
         QVERIFY(runner.isRunning());
         QVERIFY(runner.waitAndDeliver()); // no event loop ran: delivered by the wait itself
-        QCOMPARE(delivered, std::vector<int>{2});
+        QCOMPARE(delivered, std::vector<int> { 2 });
         QVERIFY(!runner.isRunning());
         QTest::qWait(50); // the queued delivery of the same job is skipped
-        QCOMPARE(delivered, std::vector<int>{2});
+        QCOMPARE(delivered, std::vector<int> { 2 });
         QVERIFY(runner.waitAndDeliver()); // delivered before: still true, not delivered again
-        QCOMPARE(delivered, std::vector<int>{2});
+        QCOMPARE(delivered, std::vector<int> { 2 });
     }
 };
 

@@ -43,14 +43,15 @@ private slots:
         LoadController loader;
         QSignalSpy finished(&loader, &LoadController::loadFinished);
         QSignalSpy progress(&loader, &LoadController::progressChanged);
-        loader.load({m_rank0, m_rank1});
+        loader.load({ m_rank0, m_rank1 });
         QVERIFY(loader.isLoading());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
         QVERIFY(!loader.isLoading());
         QVERIFY(progress.count() >= 1);
         const auto data = finished.at(0).at(0).value<std::shared_ptr<const TimelineData>>();
         QVERIFY(data && data->trace);
-        QVERIFY2(data->trace->errors.empty(), data->trace->errors.empty() ? "" : data->trace->errors[0].message.c_str());
+        QVERIFY2(
+            data->trace->errors.empty(), data->trace->errors.empty() ? "" : data->trace->errors[0].message.c_str());
         QCOMPARE(data->trace->ranks.size(), std::size_t(2));
 
         TimelineModel model;
@@ -81,7 +82,7 @@ private slots:
     {
         MainWindow window;
         QSignalSpy finished(window.loadController(), &LoadController::loadFinished);
-        window.openPaths({m_rank0, m_bad, m_rank1});
+        window.openPaths({ m_rank0, m_bad, m_rank1 });
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
         const auto *trace = window.timelineView()->model()->trace();
         QVERIFY(trace);
@@ -99,8 +100,8 @@ private slots:
         LoadController loader;
         QSignalSpy finished(&loader, &LoadController::loadFinished);
         QSignalSpy cancelled(&loader, &LoadController::loadCancelled);
-        loader.load({m_rank0, m_rank1});
-        loader.load({m_rank1}); // latest wins
+        loader.load({ m_rank0, m_rank1 });
+        loader.load({ m_rank1 }); // latest wins
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
         QTest::qWait(200);
         QCOMPARE(finished.count(), 1); // the superseded load never reports
@@ -108,7 +109,7 @@ private slots:
         QCOMPARE(data->trace->reports.size(), std::size_t(1));
         QCOMPARE(cancelled.count(), 0);
 
-        loader.load({m_rank0});
+        loader.load({ m_rank0 });
         loader.cancel();
         QTRY_VERIFY_WITH_TIMEOUT(!loader.isLoading(), 20000);
         // Cancelled early or finished before the token was seen: exactly one outcome.

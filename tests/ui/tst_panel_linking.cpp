@@ -41,7 +41,8 @@ private:
 
     QList<AnalysisPanel *> panels() const
     {
-        return {m_window->topKernelsPanel(), m_window->gapBlamePanel(), m_window->rankPacePanel(), m_window->summaryPanel()};
+        return { m_window->topKernelsPanel(), m_window->gapBlamePanel(), m_window->rankPacePanel(),
+            m_window->summaryPanel() };
     }
     QList<int> generations() const
     {
@@ -77,7 +78,7 @@ private slots:
         m_window->resize(1400, 900);
         m_window->show();
         const auto before = generations();
-        m_window->openPaths({m_dir.path()});
+        m_window->openPaths({ m_dir.path() });
         QVERIFY(QTest::qWaitFor([&] { return m_window->panelContext()->trace() != nullptr; }, 30000));
         QVERIFY(waitAll(before));
         QCOMPARE(trace().ranks.size(), std::size_t(4));
@@ -92,7 +93,7 @@ private slots:
             if (dock->widget() == m_window->rankPacePanel())
                 paceDock = dock;
         }
-        for (const auto *t : {"Summary", "Top Kernels", "Gap Blame", "Rank Pace"})
+        for (const auto *t : { "Summary", "Top Kernels", "Gap Blame", "Rank Pace" })
             QVERIFY2(titles.contains(QLatin1String(t)), t);
         QVERIFY(paceDock);
         QVERIFY(paceDock->features() & QDockWidget::DockWidgetClosable);
@@ -136,7 +137,8 @@ private slots:
     {
         auto *pace = m_window->rankPacePanel();
         QCOMPARE(pace->rangeName(), QStringLiteral("train_step"));
-        QVERIFY2(pace->verdictText().startsWith(QStringLiteral("Rank 2 was slowest in")), qPrintable(pace->verdictText()));
+        QVERIFY2(
+            pace->verdictText().startsWith(QStringLiteral("Rank 2 was slowest in")), qPrintable(pace->verdictText()));
         bool straggler = false, warmUp = false, idle = false;
         QString all;
         for (const auto &f : m_window->summaryPanel()->summary().findings) {
@@ -194,7 +196,7 @@ private slots:
         const auto fullSteps = m_window->summaryPanel()->summary().rows.front().steps;
         // Ranks are on absolute time here: display = absolute. Rank 0's iterations 5..7.
         const auto &its = m_window->rankPacePanel()->pace().ranks[0].iterations;
-        const core::TimeRange range{its[5].time.start, its[7].time.end};
+        const core::TimeRange range { its[5].time.start, its[7].time.end };
         auto before = generations();
         view->ruler()->setTimeSelection(range);
         QVERIFY(waitAll(before));
@@ -206,10 +208,12 @@ private slots:
         QCOMPARE(kernels->summary().instances, expected.instances);
         QVERIFY(expected.instances < fullInstances);
         QCOMPARE(kernels->table()->tableModel()->rowCount(), int(expected.rows.size()));
-        QCOMPARE(kernels->table()->tableModel()->data(kernels->table()->tableModel()->index(0, TopKernelsPanel::TotalColumn),
-                                                     PanelTableModel::SortRole)
+        QCOMPARE(kernels->table()
+                     ->tableModel()
+                     ->data(kernels->table()->tableModel()->index(0, TopKernelsPanel::TotalColumn),
+                         PanelTableModel::SortRole)
                      .toDouble(),
-                 double(expected.rows.front().stats.totalNs));
+            double(expected.rows.front().stats.totalNs));
 
         core::GapBlameOptions bo;
         bo.window = range;
@@ -247,7 +251,8 @@ private slots:
         const auto second = blame->stepRow(row, 1);
         QVERIFY(second);
         // The next gap in time (ranks run in lockstep: possibly the same time on another GPU).
-        QVERIFY(second->gap.start > first->gap.start || (second->gap.start == first->gap.start && second->gpu != first->gpu));
+        QVERIFY(second->gap.start > first->gap.start
+            || (second->gap.start == first->gap.start && second->gpu != first->gpu));
         QCOMPARE(view->selection().start, second->gap.start);
     }
 
@@ -280,7 +285,7 @@ private slots:
         QCOMPARE(int(view->selection().kind), int(HitKind::Kernel));
         const auto &k = trace().gpus[view->selection().gpu].streams[view->selection().stream].kernels;
         QCOMPARE(QString::fromStdString(trace().str(k.shortName[view->selection().index])),
-                 kernels->table()->tableModel()->cell(row, TopKernelsPanel::NameColumn).display.toString());
+            kernels->table()->tableModel()->cell(row, TopKernelsPanel::NameColumn).display.toString());
         const core::TimeNs off = view->model()->rankOffset(view->selection().rank);
         QVERIFY(view->zoom()->windowStart() <= view->selection().start + off);
         QVERIFY(view->zoom()->windowEnd() >= view->selection().end + off);
@@ -289,13 +294,13 @@ private slots:
     void choosingRanksLimitsEveryPanel()
     {
         const auto before = generations();
-        m_window->panelContext()->setRanks({1, 2});
+        m_window->panelContext()->setRanks({ 1, 2 });
         QVERIFY(waitAll(before));
         QCOMPARE(m_window->rankPacePanel()->pace().ranks.size(), std::size_t(2));
         QCOMPARE(m_window->rankPacePanel()->chart()->series().size(), 2 + 1);
         QCOMPARE(m_window->summaryPanel()->summary().rows.size(), std::size_t(2));
         core::KernelSummaryOptions o;
-        o.ranks = core::RankSelection::only({1, 2});
+        o.ranks = core::RankSelection::only({ 1, 2 });
         QCOMPARE(m_window->topKernelsPanel()->summary().instances, core::summarizeKernels(trace(), o).instances);
         const auto back = generations();
         m_window->panelContext()->setRanks({});

@@ -31,14 +31,17 @@ struct Harness
 {
     TimelineView view;
     PanelContext context;
-    TopKernelsPanel kernels{context, &view};
-    GapBlamePanel blame{context, &view};
-    RankPacePanel pace{context, &view};
-    SummaryPanel summary{context, &view};
+    TopKernelsPanel kernels { context, &view };
+    GapBlamePanel blame { context, &view };
+    RankPacePanel pace { context, &view };
+    SummaryPanel summary { context, &view };
     std::shared_ptr<const TimelineData> data;
 
-    QList<AnalysisPanel *> panels() { return {&kernels, &blame, &pace, &summary}; }
-    QList<PanelTable *> tables() { return {kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table()}; }
+    QList<AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
+    QList<PanelTable *> tables()
+    {
+        return { kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table() };
+    }
 
     void load(std::shared_ptr<gaplens::core::TraceSet> trace)
     {
@@ -85,18 +88,20 @@ private slots:
         Harness h;
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
         for (auto *t : h.tables()) {
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(t->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest));
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(t->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                t->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest));
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                t->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
         auto before = h.generations();
         h.load(fixture::buildTrace(2));
         QVERIFY(h.waitAll(before));
         QVERIFY(h.kernels.table()->tableModel()->rowCount() > 0);
         before = h.generations();
-        h.context.setRanks({1});
+        h.context.setRanks({ 1 });
         QVERIFY(h.waitAll(before));
         before = h.generations();
-        h.context.setWindow(gaplens::core::TimeRange{fixture::kT0, fixture::kT0 + fixture::us(1500)});
+        h.context.setWindow(gaplens::core::TimeRange { fixture::kT0, fixture::kT0 + fixture::us(1500) });
         QVERIFY(h.waitAll(before));
         // Sorting through the proxy is checked by the tester too.
         for (auto *t : h.tables())
@@ -129,8 +134,9 @@ private slots:
         // Durations read in units, sort on raw ns: sgemm (2 x 1 ms) totals 2 ms.
         QCOMPARE(shown(t, 0, TopKernelsPanel::TotalColumn), QStringLiteral("2.000 ms"));
         // The view is sorted by total time, largest first.
-        QCOMPARE(t->proxy()->data(t->proxy()->index(0, TopKernelsPanel::TotalColumn), PanelTableModel::SortRole).toDouble(),
-                 double(expected.rows.front().stats.totalNs));
+        QCOMPARE(
+            t->proxy()->data(t->proxy()->index(0, TopKernelsPanel::TotalColumn), PanelTableModel::SortRole).toDouble(),
+            double(expected.rows.front().stats.totalNs));
         // One bar set with the top N kernels.
         QCOMPARE(h.kernels.chart()->series().size(), 1);
     }
@@ -179,7 +185,8 @@ private slots:
         QVERIFY(csv.startsWith(QStringLiteral("Name,Calls,Total [ns]")));
         QVERIFY(csv.contains(QStringLiteral("sgemm_kernel,2,2000000,")));
         t->sortByColumn(TopKernelsPanel::TotalColumn, Qt::AscendingOrder);
-        QCOMPARE(t->csvText().split(QLatin1Char('\n')).value(1).section(QLatin1Char(','), 0, 0), QStringLiteral("relu_kernel")); // 2 x 500 us
+        QCOMPARE(t->csvText().split(QLatin1Char('\n')).value(1).section(QLatin1Char(','), 0, 0),
+            QStringLiteral("relu_kernel")); // 2 x 500 us
     }
 
     void theSummaryListsEveryRankAndItsFindings()

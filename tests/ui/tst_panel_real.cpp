@@ -41,7 +41,8 @@ private:
                 continue;
             dock->raise();
             QTest::qWait(50);
-            const QString file = QDir(dir).filePath(name + QLatin1Char('_') + dock->objectName() + QStringLiteral(".png"));
+            const QString file
+                = QDir(dir).filePath(name + QLatin1Char('_') + dock->objectName() + QStringLiteral(".png"));
             QVERIFY(w.grab().save(file));
         }
     }
@@ -81,8 +82,9 @@ private slots:
         MainWindow w;
         w.resize(1600, 1000);
         w.show();
-        const QList<AnalysisPanel *> panels{w.summaryPanel(), w.topKernelsPanel(), w.gapBlamePanel(), w.rankPacePanel()};
-        w.openPaths({path});
+        const QList<AnalysisPanel *> panels { w.summaryPanel(), w.topKernelsPanel(), w.gapBlamePanel(),
+            w.rankPacePanel() };
+        w.openPaths({ path });
         QVERIFY(QTest::qWaitFor([&] { return w.panelContext()->trace() != nullptr; }, 60000));
         for (auto *p : panels)
             QVERIFY(QTest::qWaitFor([&] { return p->generation() > 0 && !p->isComputing(); }, 60000));
@@ -97,7 +99,8 @@ private slots:
         // The pace chart has one line per rank with the range, plus the median.
         const auto &pace = w.rankPacePanel()->pace();
         if (!pace.ranks.empty())
-            QCOMPARE(w.rankPacePanel()->chart()->series().size(), int(pace.ranks.size()) + (pace.iterations.empty() ? 0 : 1));
+            QCOMPARE(w.rankPacePanel()->chart()->series().size(),
+                int(pace.ranks.size()) + (pace.iterations.empty() ? 0 : 1));
         shoot(w, QString::fromLatin1(QTest::currentDataTag()));
     }
 };

@@ -58,10 +58,10 @@ private slots:
         const QString out = m_dir.filePath(QStringLiteral("out.png"));
         // The capture starts at 0 us (train_step), so 0:3.2ms is exactly the fixture's span.
         QString err;
-        QCOMPARE(run({QStringLiteral("--render"), out, QStringLiteral("--size"), QStringLiteral("800x400"), QStringLiteral("--range"),
-                      QStringLiteral("0:3.2ms"), m_file},
+        QCOMPARE(run({ QStringLiteral("--render"), out, QStringLiteral("--size"), QStringLiteral("800x400"),
+                         QStringLiteral("--range"), QStringLiteral("0:3.2ms"), m_file },
                      &err),
-                 0);
+            0);
         QImage image(out);
         QVERIFY2(!image.isNull(), qPrintable(err));
         QCOMPARE(image.size(), QSize(800, 400));
@@ -88,9 +88,11 @@ private slots:
     {
         const QString out = m_dir.filePath(QStringLiteral("bad.png"));
         QString err;
-        QVERIFY(run({QStringLiteral("--render"), out, QStringLiteral("--size"), QStringLiteral("banana"), m_file}, &err) != 0);
+        QVERIFY(
+            run({ QStringLiteral("--render"), out, QStringLiteral("--size"), QStringLiteral("banana"), m_file }, &err)
+            != 0);
         QVERIFY(err.contains(QStringLiteral("--size")));
-        QVERIFY(run({QStringLiteral("--render"), out, m_dir.filePath(QStringLiteral("missing.sqlite"))}, &err) != 0);
+        QVERIFY(run({ QStringLiteral("--render"), out, m_dir.filePath(QStringLiteral("missing.sqlite")) }, &err) != 0);
         QVERIFY(err.contains(QStringLiteral("missing.sqlite")));
         QVERIFY(!QFile::exists(out));
     }

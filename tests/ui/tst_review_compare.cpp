@@ -7,13 +7,13 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/compare.h"
-#include "gaplens/core/write/synth.h"
 #include "gaplens/core/util/units.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/compare/comparepanel.h"
+#include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/compare/comparisoncontroller.h"
 #include "ui/compare/comparisonmodel.h"
-#include "ui/compare/compareview.h"
 #include "ui/compare/timelinesync.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
@@ -103,12 +103,14 @@ void verifyModelsShow(const ComparePanel &panel, const core::Comparison &c)
         if (x.callsAfter)
             QCOMPARE(sortValue(k, r, ComparisonModel::AvgAfterColumn), x.avgAfter);
         QCOMPARE(sortValue(k, r, ComparisonModel::KernelDeltaColumn), double(x.deltaNs));
-        QCOMPARE(text(k, r, ComparisonModel::TotalBeforeColumn), QString::fromStdString(core::formatDuration(double(x.totalBefore))));
+        QCOMPARE(text(k, r, ComparisonModel::TotalBeforeColumn),
+            QString::fromStdString(core::formatDuration(double(x.totalBefore))));
         QCOMPARE(text(k, r, ComparisonModel::KernelNoteColumn),
-                 x.presence == core::Presence::Both ? QString() : QString::fromLatin1(core::presenceName(x.presence)));
+            x.presence == core::Presence::Both ? QString() : QString::fromLatin1(core::presenceName(x.presence)));
         QCOMPARE(k.index(r, 0).data(ComparisonModel::PresenceRole).toInt(), int(x.presence));
     }
-    for (auto [table, rows] : {std::pair{Table::IdleByCause, &c.idleByCause}, std::pair{Table::IdleByPhase, &c.idleByPhase}}) {
+    for (auto [table, rows] :
+        { std::pair { Table::IdleByCause, &c.idleByCause }, std::pair { Table::IdleByPhase, &c.idleByPhase } }) {
         const auto &m = *panel.model(table);
         QCOMPARE(m.rowCount(), int(rows->size()));
         for (int r = 0; r < m.rowCount(); ++r) {
@@ -144,8 +146,8 @@ private:
     std::shared_ptr<const TimelineData> m_synthBefore, m_synthAfter;
 
     // Shows the pair in a window and waits for the comparison computed off the GUI thread.
-    std::shared_ptr<const core::Comparison> showPair(CompareWindow &w, std::shared_ptr<const TimelineData> before,
-                                                     std::shared_ptr<const TimelineData> after)
+    std::shared_ptr<const core::Comparison> showPair(
+        CompareWindow &w, std::shared_ptr<const TimelineData> before, std::shared_ptr<const TimelineData> after)
     {
         QSignalSpy ready(w.compareView()->controller(), &ComparisonController::comparisonReady);
         w.setCaptures(std::move(before), std::move(after));
@@ -173,8 +175,8 @@ private slots:
         o.stragglerSlowdown = 1.5;
         o.seed = 2;
         core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("after")).toStdString(), o);
-        m_synthBefore = LoadController::loadNow({m_dir.filePath(QStringLiteral("before"))});
-        m_synthAfter = LoadController::loadNow({m_dir.filePath(QStringLiteral("after"))});
+        m_synthBefore = LoadController::loadNow({ m_dir.filePath(QStringLiteral("before")) });
+        m_synthAfter = LoadController::loadNow({ m_dir.filePath(QStringLiteral("after")) });
         QCOMPARE(m_synthBefore->trace->ranks.size(), std::size_t(2));
     }
 
@@ -184,13 +186,14 @@ private slots:
         const auto before = fixtureData(500), after = fixtureData(1000);
         const auto c = showPair(w, before, after);
         QVERIFY(c);
-        const auto expected = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
+        const auto expected
+            = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
         QCOMPARE(c->verdictText, expected.verdictText);
         QCOMPARE(c->kernels.size(), expected.kernels.size());
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : {Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx})
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(w.comparePanel()->model(t),
-                                                                         QAbstractItemModelTester::FailureReportingMode::QtTest));
+        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
         verifyModelsShow(*w.comparePanel(), expected);
 
         // The known difference: relu_kernel 500 us -> 1 ms on each of the 2 ranks, first by |delta|.
@@ -207,8 +210,9 @@ private slots:
         const auto &h = *w.comparePanel()->model(Table::Headline);
         const int kernelTotal = rowOf(h, QStringLiteral("kernel_total"));
         QVERIFY(kernelTotal >= 0);
-        QCOMPARE(sortValue(h, kernelTotal, ComparisonModel::AfterColumn) - sortValue(h, kernelTotal, ComparisonModel::BeforeColumn),
-                 1'000'000.0);
+        QCOMPARE(sortValue(h, kernelTotal, ComparisonModel::AfterColumn)
+                - sortValue(h, kernelTotal, ComparisonModel::BeforeColumn),
+            1'000'000.0);
     }
 
     void synthCapturesWithStepsShowTheVerdictAndNoiseMethod()
@@ -219,7 +223,8 @@ private slots:
         QVERIFY(c->hasSteps);
         QCOMPARE(c->stepRange, std::string("train_step"));
         QCOMPARE(c->verdict, core::Verdict::Slower);
-        const auto expected = core::compareTraces(*m_synthBefore->trace, *m_synthAfter->trace, w.compareView()->controller()->options());
+        const auto expected = core::compareTraces(
+            *m_synthBefore->trace, *m_synthAfter->trace, w.compareView()->controller()->options());
         verifyModelsShow(*w.comparePanel(), expected);
         QVERIFY(w.comparePanel()->verdictLabel()->text().startsWith(QStringLiteral("after is ")));
         QVERIFY(w.comparePanel()->verdictLabel()->text().contains(QStringLiteral("slower per step")));
@@ -240,14 +245,15 @@ private slots:
         o.seed = 12; // same job, other run: only the jitter differs
         core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("noise_b")).toStdString(), o);
         CompareWindow w;
-        const auto c = showPair(w, LoadController::loadNow({m_dir.filePath(QStringLiteral("noise_a"))}),
-                                LoadController::loadNow({m_dir.filePath(QStringLiteral("noise_b"))}));
+        const auto c = showPair(w, LoadController::loadNow({ m_dir.filePath(QStringLiteral("noise_a")) }),
+            LoadController::loadNow({ m_dir.filePath(QStringLiteral("noise_b")) }));
         QVERIFY(c);
         QVERIFY(c->hasSteps);
         QCOMPARE(c->verdict, core::Verdict::NoSignificantChange);
         QCOMPARE(w.comparePanel()->verdictLabel()->text(), QStringLiteral("no significant change"));
         const auto &h = *w.comparePanel()->model(Table::Headline);
-        QCOMPARE(text(h, rowOf(h, QStringLiteral("median_step")), ComparisonModel::JudgementColumn), QStringLiteral("within noise"));
+        QCOMPARE(text(h, rowOf(h, QStringLiteral("median_step")), ComparisonModel::JudgementColumn),
+            QStringLiteral("within noise"));
     }
 
     void mainWindowComparesItsCaptureWithAnotherWithoutReloadingIt()
@@ -256,10 +262,10 @@ private slots:
         const QString after = m_dir.filePath(QStringLiteral("after"));
         MainWindow main;
         QSignalSpy loaded(main.loadController(), &LoadController::loadFinished);
-        main.openPaths({before});
+        main.openPaths({ before });
         QVERIFY(loaded.wait(30000));
         const auto mainData = main.timelineView()->model()->sharedData();
-        CompareWindow *w = main.openCompareWith({after});
+        CompareWindow *w = main.openCompareWith({ after });
         QVERIFY(w);
         QSignalSpy ready(w->compareView()->controller(), &ComparisonController::comparisonReady);
         QVERIFY(ready.wait(30000) || w->compareView()->controller()->comparison());
@@ -276,16 +282,17 @@ private slots:
         const auto b = test::realFile("nsysai_mfu_2gpu_before.sqlite");
         const auto a = test::realFile("nsysai_mfu_2gpu_after.sqlite");
         QVERIFY2(!b.empty() && !a.empty(), "real exports missing (../shared/nsys-real)");
-        const auto before = LoadController::loadNow({QString::fromStdString(b)});
-        const auto after = LoadController::loadNow({QString::fromStdString(a)});
+        const auto before = LoadController::loadNow({ QString::fromStdString(b) });
+        const auto after = LoadController::loadNow({ QString::fromStdString(a) });
         CompareWindow w;
         const auto c = showPair(w, before, after);
         QVERIFY(c);
-        const auto expected = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
+        const auto expected
+            = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : {Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx})
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(w.comparePanel()->model(t),
-                                                                         QAbstractItemModelTester::FailureReportingMode::QtTest));
+        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
         verifyModelsShow(*w.comparePanel(), expected);
         // What this pair is known to hold: 4,010 -> 3,587 kernels, flash_fwd_kernel moved most.
         const auto &h = *w.comparePanel()->model(Table::Headline);
@@ -309,7 +316,8 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setAlignment(CompareView::AlignMode::AbsoluteTime);
-        view.setCaptures(prepareTimelineData(fixture::buildTrace(2, 0)), prepareTimelineData(fixture::buildTrace(2, 700)));
+        view.setCaptures(
+            prepareTimelineData(fixture::buildTrace(2, 0)), prepareTimelineData(fixture::buildTrace(2, 700)));
         auto *b = view.beforeView(), *a = view.afterView();
         QCOMPARE(a->viewport()->width(), b->viewport()->width());
         const auto anchorB = view.sync()->anchor(0), anchorA = view.sync()->anchor(1);
@@ -327,8 +335,8 @@ private slots:
         b->zoom()->panPixels(120);
         inStep();
         // And the other way round: the after timeline leads too (a wheel notch on it).
-        QWheelEvent wheel(QPointF(200, 10), a->viewport()->mapToGlobal(QPointF(200, 10)), QPoint(), QPoint(0, 120), Qt::NoButton,
-                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(QPointF(200, 10), a->viewport()->mapToGlobal(QPointF(200, 10)), QPoint(), QPoint(0, 120),
+            Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         const double beforeWheel = b->zoom()->nsPerPx();
         QApplication::sendEvent(a->viewport(), &wheel);
         QVERIFY(b->zoom()->nsPerPx() < beforeWheel);
@@ -375,7 +383,7 @@ private slots:
         QSignalSpy activated(panel, &ComparePanel::kernelActivated);
         panel->activateRow(Table::Kernels, relu);
         QCOMPARE(activated.count(), 1);
-        for (auto *v : {b, a}) {
+        for (auto *v : { b, a }) {
             const auto id = v->model()->trace()->strings.find("relu_kernel");
             QVERIFY(v->model()->matchesName(id));
             QVERIFY(!v->model()->matchesName(v->model()->trace()->strings.find("sgemm_kernel")));
@@ -387,7 +395,7 @@ private slots:
         const int cause = rowOf(*panel->model(Table::IdleByCause), QStringLiteral("cudaStreamSynchronize"));
         QVERIFY(cause >= 0);
         panel->activateRow(Table::IdleByCause, cause);
-        for (auto *v : {b, a}) {
+        for (auto *v : { b, a }) {
             QTRY_VERIFY_WITH_TIMEOUT(v->model()->gapsReady(), 10000); // highlights follow the worker's gaps
             QCOMPARE(v->model()->gapHighlightKind(), TimelineModel::GapHighlight::Cause);
             QCOMPARE(v->model()->gapCount(), std::size_t(2));

@@ -108,23 +108,27 @@ private slots:
         const int left = TimelineView::kLabelWidth;
         const int width = size.width() - left; // the picture has no scroll bar
         const int laneMid = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight + 4;
-        const int laneBottom = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight + TimelineModel::kLaneHeight - 3;
+        const int laneBottom = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight
+            + TimelineModel::kLaneHeight - 3;
         auto xAt = [&](double tUs) { return left + int(tUs / 3200.0 * width); };
         const auto why = [&](int x, int y) {
             image.save(QDir::temp().filePath(QStringLiteral("gaplens_tst_review_export_actual.png")));
             return qPrintable(QStringLiteral("pixel (%1,%2) is %3").arg(x).arg(y).arg(image.pixelColor(x, y).name()));
         };
         QVERIFY2(near(image.pixelColor(xAt(200), laneMid), kernelColor("sgemm_kernel")), why(xAt(200), laneMid));
-        QVERIFY2(near(image.pixelColor(xAt(2000), laneMid), kernelColor("ncclKernel_AllReduce_RING")), why(xAt(2000), laneMid));
+        QVERIFY2(near(image.pixelColor(xAt(2000), laneMid), kernelColor("ncclKernel_AllReduce_RING")),
+            why(xAt(2000), laneMid));
         const QColor gap = gapCauseColor(core::GapCause::ApiCall);
-        QVERIFY2(near(image.pixelColor(xAt(1350), laneBottom), QColor(gap.red(), gap.green(), gap.blue())), why(xAt(1350), laneBottom));
+        QVERIFY2(near(image.pixelColor(xAt(1350), laneBottom), QColor(gap.red(), gap.green(), gap.blue())),
+            why(xAt(1350), laneBottom));
         // Title band and legend band are painted in the theme's colours.
         QVERIFY(near(image.pixelColor(2, 2), Theme::current().headerBackground, 2));
         QVERIFY(near(image.pixelColor(2, layout.legend.bottom() - 1), Theme::current().rulerBackground, 2));
         // The legend's swatch for the API-call cause is the band's colour (legend included).
         bool swatch = false;
         for (int x = 0; x < size.width() && !swatch; ++x)
-            swatch = near(image.pixelColor(x, layout.legend.center().y()), QColor(gap.red(), gap.green(), gap.blue()), 3);
+            swatch
+                = near(image.pixelColor(x, layout.legend.center().y()), QColor(gap.red(), gap.green(), gap.blue()), 3);
         QVERIFY(swatch);
     }
 
@@ -147,7 +151,7 @@ private slots:
         QCOMPARE(renderer.defaultSize(), QSize(1280, 720));
         const QString all = svg.texts.join(QLatin1Char('|'));
         QVERIFY2(svg.texts.contains(QStringLiteral("Fixture capture")), qPrintable(all));
-        for (const char *legend : {"queued", "API call", "host busy", "Kernels:", "sgemm_kernel", "relu_kernel"})
+        for (const char *legend : { "queued", "API call", "host busy", "Kernels:", "sgemm_kernel", "relu_kernel" })
             QVERIFY2(svg.texts.contains(QString::fromLatin1(legend)), legend);
         // Ruler tick labels: numbers with a unit, several of them.
         static const QRegularExpression tick(QStringLiteral("^-?\\d+(\\.\\d+)? (s|ms|us|ns)$"));
@@ -161,7 +165,7 @@ private slots:
         fixture::writeExport(file.toStdString(), 0);
         RenderRequest request;
         request.output = m_dir.filePath(QStringLiteral("render.svg"));
-        request.files = {file};
+        request.files = { file };
         request.size = QSize(800, 400);
         request.range = QStringLiteral("0:3.2ms");
         QString error;
@@ -170,7 +174,7 @@ private slots:
         QCOMPARE(svg.width, QStringLiteral("800"));
         QCOMPARE(svg.height, QStringLiteral("400"));
         QVERIFY(svg.texts.contains(QStringLiteral("sgemm_kernel"))); // kernel names inside the boxes
-        QVERIFY(svg.texts.contains(QStringLiteral("API call")));     // the gap legend
+        QVERIFY(svg.texts.contains(QStringLiteral("API call"))); // the gap legend
         request.output = m_dir.filePath(QStringLiteral("render.png"));
         QCOMPARE(runRender(request, &error), 0);
         QCOMPARE(QImage(request.output).size(), QSize(800, 400));
@@ -188,24 +192,26 @@ private slots:
         k.avgAfter = 1'000'000;
         k.deltaNs = 1'000'000;
         k.avgRatio = 2.0;
-        c->kernels = {k};
+        c->kernels = { k };
         ComparisonModel model(ComparisonModel::Table::Kernels);
         model.setComparison(c);
         const QString png = m_dir.filePath(QStringLiteral("table.png"));
         const QString svgPath = m_dir.filePath(QStringLiteral("table.svg"));
         QString error;
-        QVERIFY2(ViewExporter::exportTable(model, png, QSize(1200, 300), QStringLiteral("Kernels"), &error), qPrintable(error));
+        QVERIFY2(ViewExporter::exportTable(model, png, QSize(1200, 300), QStringLiteral("Kernels"), &error),
+            qPrintable(error));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1200, 300));
         // The header row is painted in the theme's header colour below the title.
         const int px = std::max(11, ViewExporter::textPixelSize(300) * 8 / 10);
         const int headerY = px * 17 / 10 * 13 / 10 + px;
         QVERIFY(near(image.pixelColor(1, headerY), Theme::current().headerBackground, 2));
-        QVERIFY2(ViewExporter::exportTable(model, svgPath, QSize(1200, 300), QStringLiteral("Kernels"), &error), qPrintable(error));
+        QVERIFY2(ViewExporter::exportTable(model, svgPath, QSize(1200, 300), QStringLiteral("Kernels"), &error),
+            qPrintable(error));
         const auto svg = parseSvg(readAll(svgPath));
         QCOMPARE(svg.width, QStringLiteral("1200"));
         QCOMPARE(svg.height, QStringLiteral("300"));
-        for (const char *t : {"Kernels", "Kernel", "Avg after", "relu_kernel", "+1.000 ms", "2.00x"})
+        for (const char *t : { "Kernels", "Kernel", "Avg after", "relu_kernel", "+1.000 ms", "2.00x" })
             QVERIFY2(svg.texts.contains(QString::fromUtf8(t)), t);
     }
 
@@ -214,7 +220,7 @@ private slots:
         QChart chart;
         auto *series = new QLineSeries;
         series->setName(QStringLiteral("rank 0"));
-        series->append({QPointF(1, 10), QPointF(2, 12), QPointF(3, 11)});
+        series->append({ QPointF(1, 10), QPointF(2, 12), QPointF(3, 11) });
         chart.addSeries(series);
         chart.createDefaultAxes();
         chart.setTitle(QStringLiteral("Step time"));

@@ -41,8 +41,8 @@ private slots:
         core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("before")).toStdString(), o);
         o.stragglerSlowdown = 1.4;
         core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("after")).toStdString(), o);
-        m_before = LoadController::loadNow({m_dir.filePath(QStringLiteral("before"))});
-        m_after = LoadController::loadNow({m_dir.filePath(QStringLiteral("after"))});
+        m_before = LoadController::loadNow({ m_dir.filePath(QStringLiteral("before")) });
+        m_after = LoadController::loadNow({ m_dir.filePath(QStringLiteral("after")) });
     }
 
     void comparisonHtmlHoldsTheHeadlineNumbers()
@@ -61,13 +61,17 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("slower per step")));
         for (const auto &m : c.headline) {
             // Each headline row as one table row: label, before, after, change.
-            const QString row = QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>")
-                                    .arg(QString::fromStdString(m.label).toHtmlEscaped(), ComparisonModel::formatMetric(m.unit, m.before),
-                                         ComparisonModel::formatMetric(m.unit, m.after), ComparisonModel::formatChange(m.changePercent));
+            const QString row = QStringLiteral(
+                "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>")
+                                    .arg(QString::fromStdString(m.label).toHtmlEscaped(),
+                                        ComparisonModel::formatMetric(m.unit, m.before),
+                                        ComparisonModel::formatMetric(m.unit, m.after),
+                                        ComparisonModel::formatChange(m.changePercent));
             QVERIFY2(html.contains(row), qPrintable(row));
         }
         // Top kernels by change, gap blame, findings and the pictures (pace chart + two timelines).
-        QVERIFY(html.contains(QStringLiteral("<td>") + QString::fromStdString(c.kernels.front().name).toHtmlEscaped() + QStringLiteral("</td>")));
+        QVERIFY(html.contains(QStringLiteral("<td>") + QString::fromStdString(c.kernels.front().name).toHtmlEscaped()
+            + QStringLiteral("</td>")));
         QVERIFY(html.contains(QStringLiteral("By cause")));
         QVERIFY(html.contains(QStringLiteral("<h2>Findings</h2>")));
         QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), 3);
@@ -99,7 +103,8 @@ private slots:
         for (const auto &f : summary.findings)
             QVERIFY2(html.contains(QString::fromStdString(f.text).toHtmlEscaped()), f.text.c_str());
         QVERIFY(html.contains(QStringLiteral("<h2>Top kernels</h2>")));
-        QVERIFY(html.contains(QStringLiteral("ncclKernel_AllReduce")) || html.contains(QStringLiteral("ncclDevKernel")));
+        QVERIFY(
+            html.contains(QStringLiteral("ncclKernel_AllReduce")) || html.contains(QStringLiteral("ncclDevKernel")));
         QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), 2); // pace + timeline
     }
 
@@ -127,9 +132,9 @@ private slots:
         const auto a = test::realFile("nsysai_mfu_2gpu_after.sqlite");
         QVERIFY2(!b.empty() && !a.empty(), "real exports missing (../shared/nsys-real)");
         ReportCommandRequest request;
-        request.before = {QString::fromStdString(b)};
-        request.after = {QString::fromStdString(a)};
-        for (const char *name : {"real.html", "real.pdf"}) {
+        request.before = { QString::fromStdString(b) };
+        request.after = { QString::fromStdString(a) };
+        for (const char *name : { "real.html", "real.pdf" }) {
             request.output = m_dir.filePath(QString::fromLatin1(name));
             QString error;
             QCOMPARE(runReport(request, &error), 0);
@@ -142,7 +147,7 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<td align=\"right\">4,010</td><td align=\"right\">3,587</td>")));
         QVERIFY(html.contains(QStringLiteral("<td>flash_fwd_kernel</td>")));
         request.output = m_dir.filePath(QStringLiteral("bad.html"));
-        request.after = {m_dir.filePath(QStringLiteral("missing.sqlite"))};
+        request.after = { m_dir.filePath(QStringLiteral("missing.sqlite")) };
         QString error;
         QVERIFY(runReport(request, &error) != 0);
         QVERIFY(error.contains(QStringLiteral("missing.sqlite")));

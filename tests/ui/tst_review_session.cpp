@@ -6,8 +6,8 @@
 #include "ui_fixture.h"
 
 #include "ui/bookmarks/bookmarkmodel.h"
-#include "ui/compare/comparewindow.h"
 #include "ui/compare/compareview.h"
+#include "ui/compare/comparewindow.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/session/session.h"
@@ -69,14 +69,15 @@ private:
     {
         CompareWindow w;
         QSignalSpy loaded(&w, &CompareWindow::capturesLoaded);
-        w.openCaptures({dir.filePath(QStringLiteral("rank0.sqlite"))}, {dir.filePath(QStringLiteral("rank1.sqlite"))});
+        w.openCaptures(
+            { dir.filePath(QStringLiteral("rank0.sqlite")) }, { dir.filePath(QStringLiteral("rank1.sqlite")) });
         if (!loaded.wait(30000))
             return {};
         auto *b = w.compareView()->beforeView();
         w.compareView()->setAlignment(CompareView::AlignMode::NvtxOccurrence, QStringLiteral("train_step"), 1);
         w.compareView()->setGapThreshold(50'000);
         b->zoom()->setWindow(b->model()->origin() + fixture::us(1000), b->model()->origin() + fixture::us(2000));
-        view = {relStart(b), relEnd(b)};
+        view = { relStart(b), relEnd(b) };
         w.addBookmark(QStringLiteral("sync wait"), QStringLiteral("cudaStreamSynchronize blocks 490 us"));
         b->zoom()->setWindow(b->model()->origin() + fixture::us(1500), b->model()->origin() + fixture::us(2700));
         w.addBookmark(QStringLiteral("all-reduce"), QStringLiteral("NCCL after the gap"));
@@ -90,10 +91,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void compareSessionRestoresViewThresholdAndBookmarks()
     {
@@ -106,10 +104,12 @@ private slots:
 
         // Paths are stored relative to the session file (the folder can be shared as one).
         const auto json = readJson(path);
-        QCOMPARE(json.value(QStringLiteral("before")).toArray().at(0).toObject().value(QStringLiteral("path")).toString(),
-                 QStringLiteral("rank0.sqlite"));
-        QCOMPARE(json.value(QStringLiteral("after")).toArray().at(0).toObject().value(QStringLiteral("path")).toString(),
-                 QStringLiteral("rank1.sqlite"));
+        QCOMPARE(
+            json.value(QStringLiteral("before")).toArray().at(0).toObject().value(QStringLiteral("path")).toString(),
+            QStringLiteral("rank0.sqlite"));
+        QCOMPARE(
+            json.value(QStringLiteral("after")).toArray().at(0).toObject().value(QStringLiteral("path")).toString(),
+            QStringLiteral("rank1.sqlite"));
         QCOMPARE(json.value(QStringLiteral("gap_threshold_ns")).toString(), QStringLiteral("50000"));
 
         CompareWindow w;
@@ -135,7 +135,8 @@ private slots:
             QCOMPARE(w.bookmarks()->at(i).range.end, bookmarks[i].range.end);
         }
         QAbstractItemModelTester tester(w.bookmarks(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(w.bookmarks()->index(0, BookmarkModel::NoteColumn).data().toString(), QStringLiteral("cudaStreamSynchronize blocks 490 us"));
+        QCOMPARE(w.bookmarks()->index(0, BookmarkModel::NoteColumn).data().toString(),
+            QStringLiteral("cudaStreamSynchronize blocks 490 us"));
         QCOMPARE(w.bookmarks()->index(0, BookmarkModel::StartColumn).data().toString(), QStringLiteral("1.000 ms"));
         // Jumping to a bookmark shows its range (with a 10% margin) and selects it on the ruler.
         w.jumpToBookmark(1);
@@ -157,9 +158,9 @@ private slots:
             return QString(); // the user cancels: skip it
         });
         QVERIFY(r.ok);
-        QCOMPARE(asked, QStringList{QDir::cleanPath(dir->filePath(QStringLiteral("rank1.sqlite")))});
+        QCOMPARE(asked, QStringList { QDir::cleanPath(dir->filePath(QStringLiteral("rank1.sqlite"))) });
         QCOMPARE(r.missing, asked);
-        QCOMPARE(r.session.before, QStringList{QDir::cleanPath(dir->filePath(QStringLiteral("rank0.sqlite")))});
+        QCOMPARE(r.session.before, QStringList { QDir::cleanPath(dir->filePath(QStringLiteral("rank0.sqlite"))) });
         QVERIFY(r.session.after.isEmpty());
 
         CompareWindow w;
@@ -190,7 +191,7 @@ private slots:
         QVERIFY(!path.isEmpty());
         // The session stays; the captures move to another folder.
         QTemporaryDir elsewhere;
-        for (const char *f : {"rank0.sqlite", "rank1.sqlite"})
+        for (const char *f : { "rank0.sqlite", "rank1.sqlite" })
             QVERIFY(QFile::rename(dir->filePath(QString::fromLatin1(f)), elsewhere.filePath(QString::fromLatin1(f))));
         int asked = 0;
         const auto r = SessionFile::read(path, [&](const QString &missing) {
@@ -201,7 +202,7 @@ private slots:
         QCOMPARE(asked, 1);
         QVERIFY(r.missing.isEmpty());
         QCOMPARE(r.relocated.size(), 2);
-        QCOMPARE(r.session.after, QStringList{elsewhere.filePath(QStringLiteral("rank1.sqlite"))});
+        QCOMPARE(r.session.after, QStringList { elsewhere.filePath(QStringLiteral("rank1.sqlite")) });
     }
 
     void mainWindowSessionRestoresViewThresholdAndBookmarks()
@@ -213,12 +214,13 @@ private slots:
         {
             MainWindow w;
             QSignalSpy loaded(w.loadController(), &LoadController::loadFinished);
-            w.openPaths({dir->filePath(QStringLiteral("rank0.sqlite")), dir->filePath(QStringLiteral("rank1.sqlite"))});
+            w.openPaths(
+                { dir->filePath(QStringLiteral("rank0.sqlite")), dir->filePath(QStringLiteral("rank1.sqlite")) });
             QVERIFY(loaded.wait(30000));
             auto *v = w.timelineView();
             v->model()->setGapThreshold(200'000);
             v->zoom()->setWindow(v->model()->origin() + fixture::us(500), v->model()->origin() + fixture::us(1800));
-            view = {relStart(v), relEnd(v)};
+            view = { relStart(v), relEnd(v) };
             QCOMPARE(w.addBookmark(QStringLiteral("whole view"), QStringLiteral("note 1")), 0);
             // Select rank 1's sgemm_kernel (GPU 1, stream 7, first kernel) so the selection is saved too.
             const auto &k = v->model()->trace()->gpus[1].streams[0].kernels;
@@ -250,7 +252,7 @@ private slots:
         QCOMPARE(v->selection().gpu, 1u);
         QCOMPARE(v->selection().index, 0u);
         QCOMPARE(v->model()->str(v->model()->trace()->gpus[1].streams[0].kernels.shortName[v->selection().index]),
-                 QStringLiteral("sgemm_kernel"));
+            QStringLiteral("sgemm_kernel"));
         QCOMPARE(v->selection().start, v->model()->trace()->gpus[1].streams[0].kernels.start[0]);
         QCOMPARE(w.bookmarks()->size(), 1);
         QCOMPARE(w.bookmarks()->at(0).name, QStringLiteral("whole view"));

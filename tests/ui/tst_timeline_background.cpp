@@ -55,9 +55,9 @@ std::vector<std::pair<std::uint32_t, core::TimeRange>> timelineGaps(const Timeli
     for (std::uint32_t g = 0; g < model.trace()->gpus.size(); ++g) {
         const auto &list = model.gaps(g);
         for (std::size_t i = 0; i < list.blame.size(); ++i) {
-            if (list.blame[i].gap != core::TimeRange{list.start[i], list.end[i]})
+            if (list.blame[i].gap != core::TimeRange { list.start[i], list.end[i] })
                 return {}; // blame and band columns disagree
-            out.emplace_back(g, core::TimeRange{list.start[i], list.end[i]});
+            out.emplace_back(g, core::TimeRange { list.start[i], list.end[i] });
         }
     }
     return out;
@@ -76,7 +76,7 @@ LanePixels lanePixels(TimelineView &view)
     const int aboveNames = vp.top() + merged.y + 4;
     const int stripY = vp.top() + merged.y + merged.height - 3;
     auto xAt = [&](double t) { return vp.left() + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
-    return {image.pixelColor(xAt(200), aboveNames), image.pixelColor(xAt(1350), stripY)};
+    return { image.pixelColor(xAt(200), aboveNames), image.pixelColor(xAt(1350), stripY) };
 }
 
 } // namespace
@@ -141,18 +141,18 @@ private slots:
         bool hadBusyLanes = true, gapsReadyAtLoad = true;
         std::size_t rowsAtLoad = 0, itemsAtLoad = 0;
         connect(window.loadController(), &LoadController::loadFinished, this,
-                [&](std::shared_ptr<const TimelineData> data) {
-                    hadBusyLanes = data->busy != nullptr;
-                    gapsReadyAtLoad = view->model()->gapsReady();
-                    rowsAtLoad = view->model()->rows().size();
-                    view->viewport()->repaint(); // a synchronous frame of what is there now
-                    itemsAtLoad = view->lastItemCount();
-                });
+            [&](std::shared_ptr<const TimelineData> data) {
+                hadBusyLanes = data->busy != nullptr;
+                gapsReadyAtLoad = view->model()->gapsReady();
+                rowsAtLoad = view->model()->rows().size();
+                view->viewport()->repaint(); // a synchronous frame of what is there now
+                itemsAtLoad = view->lastItemCount();
+            });
         QSignalSpy gapsChanged(view->model(), &TimelineModel::gapsChanged);
         QSignalSpy finished(window.loadController(), &LoadController::loadFinished);
-        window.openPaths({dir});
+        window.openPaths({ dir });
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-        QVERIFY(!hadBusyLanes);    // the loader thread did not merge the busy intervals
+        QVERIFY(!hadBusyLanes); // the loader thread did not merge the busy intervals
         QVERIFY(!gapsReadyAtLoad); // nor did the GUI thread blame the gaps before showing rows
         QVERIFY(rowsAtLoad >= 2 * 6);
         QVERIFY2(itemsAtLoad > 0, "the first frame drew kernels, NVTX and API rows");
@@ -203,7 +203,7 @@ private slots:
         view.resize(1270, 400);
         view.setData(prepareTimelineData(fixture::buildTrace(2)));
         QVERIFY(view.model()->waitForGaps());
-        QVERIFY(view.showGap(0, core::TimeRange{kT0 + us(1100), kT0 + us(1600)}));
+        QVERIFY(view.showGap(0, core::TimeRange { kT0 + us(1100), kT0 + us(1600) }));
         QCOMPARE(int(view.selection().kind), int(HitKind::Gap));
 
         QSignalSpy gapsChanged(view.model(), &TimelineModel::gapsChanged);

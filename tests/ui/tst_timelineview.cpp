@@ -57,8 +57,8 @@ private slots:
         const auto &rows = model.rows();
         // Per rank: header, merged kernels, copies, NVTX depth 0 and 1, CUDA API depth 0.
         QCOMPARE(rows.size(), std::size_t(12));
-        const RowKind expected[] = {RowKind::RankHeader, RowKind::MergedKernels, RowKind::Copies,
-                                    RowKind::Nvtx,       RowKind::Nvtx,          RowKind::Api};
+        const RowKind expected[] = { RowKind::RankHeader, RowKind::MergedKernels, RowKind::Copies, RowKind::Nvtx,
+            RowKind::Nvtx, RowKind::Api };
         for (int r = 0; r < 2; ++r)
             for (int i = 0; i < 6; ++i) {
                 QCOMPARE(int(rows[r * 6 + i].kind), int(expected[i]));
@@ -101,21 +101,21 @@ private slots:
         QFETCH(double, factor);
         ZoomControl zoom;
         zoom.setWidth(1000);
-        zoom.setTraceRange({kT0, kT0 + 10'000'000'000}); // 10 s
+        zoom.setTraceRange({ kT0, kT0 + 10'000'000'000 }); // 10 s
         zoom.setWindow(kT0 + 2'000'000'000, kT0 + 6'000'000'000);
         const core::TimeNs before = zoom.xToTime(x);
         const double nsPerPx = zoom.nsPerPx();
         zoom.zoomAt(x, factor);
         QVERIFY(std::abs(zoom.nsPerPx() - nsPerPx / factor) < 1e-6 * nsPerPx);
         QVERIFY2(std::abs(double(zoom.xToTime(x) - before)) <= std::max(2.0, zoom.nsPerPx()),
-                 qPrintable(QString::number(zoom.xToTime(x) - before)));
+            qPrintable(QString::number(zoom.xToTime(x) - before)));
     }
 
     void panningMovesByPixelsAndBackRestoresTheWindow()
     {
         ZoomControl zoom;
         zoom.setWidth(1000);
-        zoom.setTraceRange({kT0, kT0 + 10'000'000});
+        zoom.setTraceRange({ kT0, kT0 + 10'000'000 });
         zoom.setWindow(kT0 + 2'000'000, kT0 + 4'000'000);
         QCOMPARE(zoom.nsPerPx(), 2000.0);
         const core::TimeNs t = zoom.xToTime(500);
@@ -146,20 +146,21 @@ private slots:
         auto xAt = [&](double t) { return int(std::lround(zoom->timeToX(kT0 + us(t)))); };
 
         // Merged lane of GPU 0 at 500 us: sgemm (stream 7) — copy_kernel on stream 8 overlaps.
-        HitResult hit = view.hitTest({xAt(500), rowMiddle(view, 1)});
+        HitResult hit = view.hitTest({ xAt(500), rowMiddle(view, 1) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
-        QCOMPARE(view.model()->str(view.model()->trace()->gpus[hit.gpu].streams[hit.stream].kernels.shortName[hit.index]),
-                 QStringLiteral("sgemm_kernel"));
+        QCOMPARE(
+            view.model()->str(view.model()->trace()->gpus[hit.gpu].streams[hit.stream].kernels.shortName[hit.index]),
+            QStringLiteral("sgemm_kernel"));
         QCOMPARE(hit.gpu, 0u);
 
         // Rank 1's merged lane at 2000 us: the NCCL kernel on GPU 1.
-        hit = view.hitTest({xAt(2000), rowMiddle(view, 7)});
+        hit = view.hitTest({ xAt(2000), rowMiddle(view, 7) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
         QCOMPARE(hit.gpu, 1u);
         QCOMPARE(hit.start, kT0 + us(1600));
 
         // The idle gap [1100, 1600) us, blamed on cudaStreamSynchronize.
-        hit = view.hitTest({xAt(1350), rowMiddle(view, 1)});
+        hit = view.hitTest({ xAt(1350), rowMiddle(view, 1) });
         QCOMPARE(int(hit.kind), int(HitKind::Gap));
         QCOMPARE(hit.start, kT0 + us(1100));
         QCOMPARE(hit.end, kT0 + us(1600));
@@ -169,17 +170,19 @@ private slots:
         QCOMPARE(view.model()->str(blame.phase()), QStringLiteral("backward"));
 
         // NVTX: depth 0 is train_step everywhere, depth 1 is forward at 500 us.
-        hit = view.hitTest({xAt(500), rowMiddle(view, 3)});
+        hit = view.hitTest({ xAt(500), rowMiddle(view, 3) });
         QCOMPARE(int(hit.kind), int(HitKind::Nvtx));
-        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]), QStringLiteral("train_step"));
-        hit = view.hitTest({xAt(500), rowMiddle(view, 4)});
-        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]), QStringLiteral("forward"));
+        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]),
+            QStringLiteral("train_step"));
+        hit = view.hitTest({ xAt(500), rowMiddle(view, 4) });
+        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]),
+            QStringLiteral("forward"));
         // Between forward and backward (1050 us) the depth-1 row is empty.
-        hit = view.hitTest({xAt(1050), rowMiddle(view, 4)});
+        hit = view.hitTest({ xAt(1050), rowMiddle(view, 4) });
         QCOMPARE(int(hit.kind), int(HitKind::None));
 
         // The API row at 1350 us: the synchronize call.
-        hit = view.hitTest({xAt(1350), rowMiddle(view, 5)});
+        hit = view.hitTest({ xAt(1350), rowMiddle(view, 5) });
         QCOMPARE(int(hit.kind), int(HitKind::Api));
         QCOMPARE(hit.start, kT0 + us(1100));
     }
@@ -191,7 +194,7 @@ private slots:
         view.setData(fixtureData());
         view.zoom()->setWindow(kT0, kT0 + us(3200), false);
         const int x = int(view.zoom()->timeToX(kT0 + us(2800)));
-        view.setSelection(view.hitTest({x, rowMiddle(view, 1)})); // relu_kernel, corr 4
+        view.setSelection(view.hitTest({ x, rowMiddle(view, 1) })); // relu_kernel, corr 4
         QCOMPARE(int(view.linkedItem().kind), int(HitKind::Api));
         QCOMPARE(view.linkedItem().start, kT0 + us(1600));
         QVERIFY(!view.itemRect(view.linkedItem()).isEmpty());
@@ -213,7 +216,7 @@ private slots:
         const int denseRow = view.model()->findRow(RowKind::StreamKernels, 2, 0);
         QVERIFY(denseRow > 0);
         const int x = int(view.zoom()->timeToX(kT0 + us(200'000)));
-        const HitResult hit = view.hitTest({x, rowMiddle(view, denseRow)});
+        const HitResult hit = view.hitTest({ x, rowMiddle(view, denseRow) });
         QCOMPARE(int(hit.kind), int(HitKind::Fold));
         QCOMPARE(int(hit.foldOf), int(HitKind::Kernel));
         QVERIFY(hit.count > 100);
@@ -240,15 +243,15 @@ private slots:
         const QColor gapColour = opaque(gapCauseColor(core::GapCause::ApiCall));
         auto xAt = [&](double t) { return vpLeft + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
         // Inside the gap [1100, 1600) the bottom strip has the cause's colour ...
-        for (double t : {1110.0, 1350.0, 1590.0})
+        for (double t : { 1110.0, 1350.0, 1590.0 })
             QVERIFY2(near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
         // ... and outside it the lane shows kernels, not the gap colour.
-        for (double t : {500.0, 1000.0, 2000.0, 2900.0})
+        for (double t : { 500.0, 1000.0, 2000.0, 2900.0 })
             QVERIFY2(!near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
         QVERIFY(near(image.pixelColor(xAt(200), mid), kernelColor("sgemm_kernel")));
         QVERIFY(near(image.pixelColor(xAt(500), mid), kernelColor("copy_kernel"))); // stream 8 overlaps it
         // The band's edges are at the gap's times (±1 px).
-        const HitResult gap = view.hitTest({xAt(1350) - vpLeft, rowMiddle(view, 1)});
+        const HitResult gap = view.hitTest({ xAt(1350) - vpLeft, rowMiddle(view, 1) });
         const QRectF r = view.itemRect(gap);
         QVERIFY(std::abs(r.left() - view.zoom()->timeToX(kT0 + us(1100))) <= 1.0);
         QVERIFY(std::abs(r.right() - view.zoom()->timeToX(kT0 + us(1600))) <= 1.0);

@@ -81,8 +81,7 @@ core::TimeNs relEnd(const TimelineView *v)
     return v->zoom()->windowEnd() - v->model()->origin();
 }
 
-template<typename Window>
-Window *windowOf(Workspace *workspace)
+template <typename Window> Window *windowOf(Workspace *workspace)
 {
     return workspace ? qobject_cast<Window *>(workspace->window()) : nullptr;
 }
@@ -101,17 +100,17 @@ private:
     QString writeSession(const QString &name, bool beforeAfter)
     {
         Session s;
-        s.before = {m_rank0};
+        s.before = { m_rank0 };
         if (beforeAfter)
-            s.after = {m_rank1};
+            s.after = { m_rank1 };
         s.beforeAfter = beforeAfter;
-        s.viewRange = core::TimeRange{fixture::us(500), fixture::us(1800)};
+        s.viewRange = core::TimeRange { fixture::us(500), fixture::us(1800) };
         s.gapThreshold = 200'000;
         Bookmark b;
         b.name = QStringLiteral("the gap");
         b.note = QStringLiteral("cudaStreamSynchronize");
-        b.range = {fixture::us(1100), fixture::us(1600)};
-        s.bookmarks = {b};
+        b.range = { fixture::us(1100), fixture::us(1600) };
+        s.bookmarks = { b };
         const QString path = m_dir.filePath(name);
         QString error;
         if (!SessionFile::write(s, path, &error))
@@ -133,8 +132,7 @@ private:
 
     // Opens the session through WindowRouter and waits until it is restored: the window it
     // opened, or null (with a warning) when that is not a Window or the session never came.
-    template<typename Window>
-    static Window *openAndWait(const QString &path)
+    template <typename Window> static Window *openAndWait(const QString &path)
     {
         QString error;
         Workspace *workspace = WindowRouter::openSession(path, {}, nullptr, &error);
@@ -167,8 +165,8 @@ private:
             p.waitForFinished();
             return {};
         }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromLocal8Bit(p.readAllStandardOutput()),
-                QString::fromLocal8Bit(p.readAllStandardError())};
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromLocal8Bit(p.readAllStandardOutput()), QString::fromLocal8Bit(p.readAllStandardError()) };
     }
 
 private slots:
@@ -192,16 +190,16 @@ private slots:
             const char *text;
             QKeySequence shortcut;
         } shared[] = {
-            {"openSessionAction", "Open &Session…", {}},
-            {"saveSessionAction", "Save Session &As…", QKeySequence(QKeySequence::SaveAs)},
-            {"exportReportAction", "Export &Report…", {}},
-            {"presentationModeAction", "Presentation Mode", QKeySequence(Qt::Key_F11)},
-            {"addBookmarkAction", "Add Bookmark", QKeySequence(Qt::CTRL | Qt::Key_B)},
-            {"nextBookmarkAction", "Next Bookmark", QKeySequence(Qt::Key_F2)},
-            {"previousBookmarkAction", "Previous Bookmark", QKeySequence(Qt::SHIFT | Qt::Key_F2)},
+            { "openSessionAction", "Open &Session…", {} },
+            { "saveSessionAction", "Save Session &As…", QKeySequence(QKeySequence::SaveAs) },
+            { "exportReportAction", "Export &Report…", {} },
+            { "presentationModeAction", "Presentation Mode", QKeySequence(Qt::Key_F11) },
+            { "addBookmarkAction", "Add Bookmark", QKeySequence(Qt::CTRL | Qt::Key_B) },
+            { "nextBookmarkAction", "Next Bookmark", QKeySequence(Qt::Key_F2) },
+            { "previousBookmarkAction", "Previous Bookmark", QKeySequence(Qt::SHIFT | Qt::Key_F2) },
         };
         for (const auto &a : shared) {
-            for (QMainWindow *w : {static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare)}) {
+            for (QMainWindow *w : { static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare) }) {
                 QAction *action = actionNamed(*w, a.name);
                 QVERIFY2(action, a.name);
                 QCOMPARE(action->text(), QString::fromUtf8(a.text));
@@ -209,9 +207,9 @@ private slots:
                 QVERIFY2(inMenuBar(*w, action), a.name);
             }
         }
-        const QStringList themes{QStringLiteral("Light"), QStringLiteral("Dark"), QStringLiteral("Presentation (light)"),
-                                 QStringLiteral("Presentation (dark)")};
-        for (QMainWindow *w : {static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare)}) {
+        const QStringList themes { QStringLiteral("Light"), QStringLiteral("Dark"),
+            QStringLiteral("Presentation (light)"), QStringLiteral("Presentation (dark)") };
+        for (QMainWindow *w : { static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare) }) {
             auto *menu = w->findChild<QMenu *>(QStringLiteral("themeMenu"));
             QVERIFY(menu);
             QStringList titles;
@@ -226,32 +224,34 @@ private slots:
     {
         MainWindow main;
         QCOMPARE(menuEntries(main, QStringLiteral("&File")),
-                 (QStringList{QStringLiteral("&Open…"), QStringLiteral("Open &Folder…"), QStringLiteral("Open &Recent >"),
-                              QStringLiteral("&Compare with…"), QStringLiteral("-"), QStringLiteral("Open &Session…"),
-                              QStringLiteral("Save Session &As…"), QStringLiteral("-"), QStringLiteral("Export &Timeline as Picture…"),
-                              QStringLiteral("Export Focused &Chart or Table as Picture…"), QStringLiteral("Export &Report…"),
-                              QStringLiteral("-"), QStringLiteral("&Quit")}));
+            (QStringList { QStringLiteral("&Open…"), QStringLiteral("Open &Folder…"), QStringLiteral("Open &Recent >"),
+                QStringLiteral("&Compare with…"), QStringLiteral("-"), QStringLiteral("Open &Session…"),
+                QStringLiteral("Save Session &As…"), QStringLiteral("-"),
+                QStringLiteral("Export &Timeline as Picture…"),
+                QStringLiteral("Export Focused &Chart or Table as Picture…"), QStringLiteral("Export &Report…"),
+                QStringLiteral("-"), QStringLiteral("&Quit") }));
         const QStringList mainView = menuEntries(main, QStringLiteral("&View"));
         QCOMPARE(mainView.mid(0, 10),
-                 (QStringList{QStringLiteral("&Theme >"), QStringLiteral("Presentation Mode"), QStringLiteral("Add Bookmark"),
-                              QStringLiteral("Next Bookmark"), QStringLiteral("Previous Bookmark"), QStringLiteral("-"),
-                              QStringLiteral("Fit All (Home)"), QStringLiteral("Back"), QStringLiteral("Show Frame Time"),
-                              QStringLiteral("-")}));
+            (QStringList { QStringLiteral("&Theme >"), QStringLiteral("Presentation Mode"),
+                QStringLiteral("Add Bookmark"), QStringLiteral("Next Bookmark"), QStringLiteral("Previous Bookmark"),
+                QStringLiteral("-"), QStringLiteral("Fit All (Home)"), QStringLiteral("Back"),
+                QStringLiteral("Show Frame Time"), QStringLiteral("-") }));
         QCOMPARE(mainView.last(), QStringLiteral("Reset Panel Layout"));
-        for (const auto *dock : {"Summary", "Top Kernels", "Gap Blame", "Rank Pace", "Problems", "Details", "Bookmarks"})
+        for (const auto *dock :
+            { "Summary", "Top Kernels", "Gap Blame", "Rank Pace", "Problems", "Details", "Bookmarks" })
             QVERIFY2(mainView.contains(QLatin1String(dock)), dock);
 
         CompareWindow compare;
         QCOMPARE(menuEntries(compare, QStringLiteral("&File")),
-                 (QStringList{QStringLiteral("Open &Before…"), QStringLiteral("Open &After…"), QStringLiteral("-"),
-                              QStringLiteral("Open &Session…"), QStringLiteral("Save Session &As…"), QStringLiteral("-"),
-                              QStringLiteral("Export &Timelines as Picture…"), QStringLiteral("Export Compare T&able as Picture…"),
-                              QStringLiteral("Export &Report…"), QStringLiteral("-"), QStringLiteral("&Close")}));
+            (QStringList { QStringLiteral("Open &Before…"), QStringLiteral("Open &After…"), QStringLiteral("-"),
+                QStringLiteral("Open &Session…"), QStringLiteral("Save Session &As…"), QStringLiteral("-"),
+                QStringLiteral("Export &Timelines as Picture…"), QStringLiteral("Export Compare T&able as Picture…"),
+                QStringLiteral("Export &Report…"), QStringLiteral("-"), QStringLiteral("&Close") }));
         // The compare window's View menu as before, then the themes it now shares with the main window.
         QCOMPARE(menuEntries(compare, QStringLiteral("&View")),
-                 (QStringList{QStringLiteral("Compare"), QStringLiteral("Bookmarks"), QStringLiteral("Add Bookmark"),
-                              QStringLiteral("Next Bookmark"), QStringLiteral("Previous Bookmark"), QStringLiteral("-"),
-                              QStringLiteral("&Theme >"), QStringLiteral("Presentation Mode")}));
+            (QStringList { QStringLiteral("Compare"), QStringLiteral("Bookmarks"), QStringLiteral("Add Bookmark"),
+                QStringLiteral("Next Bookmark"), QStringLiteral("Previous Bookmark"), QStringLiteral("-"),
+                QStringLiteral("&Theme >"), QStringLiteral("Presentation Mode") }));
     }
 
     void thresholdParserReadsUnitsAndBareMicroseconds_data()
@@ -304,14 +304,14 @@ private slots:
     {
         MainWindow main;
         QSignalSpy loaded(main.loadController(), &LoadController::loadFinished);
-        main.openPaths({m_rank0});
+        main.openPaths({ m_rank0 });
         QVERIFY(loaded.wait(30000));
         main.findChild<GapThresholdBox *>()->setCurrentText(QStringLiteral("300"));
         QCOMPARE(main.timelineView()->model()->gapThreshold(), core::TimeNs(300'000));
 
         CompareWindow compare;
         QSignalSpy both(&compare, &CompareWindow::capturesLoaded);
-        compare.openCaptures({m_rank0}, {m_rank1});
+        compare.openCaptures({ m_rank0 }, { m_rank1 });
         QVERIFY(both.wait(30000));
         compare.findChild<GapThresholdBox *>()->setCurrentText(QStringLiteral("0.4 ms"));
         QCOMPARE(compare.compareView()->gapThreshold(), core::TimeNs(400'000));
@@ -323,16 +323,17 @@ private slots:
     {
         MainWindow main;
         QSignalSpy loaded(main.loadController(), &LoadController::loadFinished);
-        main.openPaths({m_rank0});
+        main.openPaths({ m_rank0 });
         QVERIFY(loaded.wait(30000));
         CompareWindow compare;
         QSignalSpy both(&compare, &CompareWindow::capturesLoaded);
-        compare.openCaptures({m_rank0}, {m_rank1});
+        compare.openCaptures({ m_rank0 }, { m_rank1 });
         QVERIFY(both.wait(30000));
-        for (QMainWindow *w : {static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare)}) {
+        for (QMainWindow *w : { static_cast<QMainWindow *>(&main), static_cast<QMainWindow *>(&compare) }) {
             TimelineView *v = w == &main ? main.timelineView() : compare.compareView()->beforeView();
             BookmarkModel *marks = w == &main ? main.bookmarks() : compare.bookmarks();
-            v->zoom()->setWindow(v->model()->origin() + fixture::us(1000), v->model()->origin() + fixture::us(2000), false);
+            v->zoom()->setWindow(
+                v->model()->origin() + fixture::us(1000), v->model()->origin() + fixture::us(2000), false);
             actionNamed(*w, "addBookmarkAction")->trigger();
             QCOMPARE(marks->size(), 1);
             QCOMPARE(marks->at(0).name, QStringLiteral("Bookmark 1"));
@@ -348,21 +349,24 @@ private slots:
 
     void singleCaptureSessionOpensAMainWindowWithTheSessionApplied()
     {
-        std::unique_ptr<MainWindow> main(openAndWait<MainWindow>(writeSession(QStringLiteral("single.gaplens.json"), false)));
+        std::unique_ptr<MainWindow> main(
+            openAndWait<MainWindow>(writeSession(QStringLiteral("single.gaplens.json"), false)));
         QVERIFY(main);
         QVERIFY(main->isVisible());
-        verifySessionApplied(main->timelineView(), {m_rank0});
+        verifySessionApplied(main->timelineView(), { m_rank0 });
         QCOMPARE(main->findChild<GapThresholdBox *>()->currentText(), QStringLiteral("200 us"));
         QCOMPARE(main->bookmarks()->size(), 1);
-        QCOMPARE(main->bookmarks()->at(0).range.start - main->timelineView()->model()->trace()->span.start, fixture::us(1100));
+        QCOMPARE(main->bookmarks()->at(0).range.start - main->timelineView()->model()->trace()->span.start,
+            fixture::us(1100));
     }
 
     void beforeAfterSessionOpensACompareWindowWithTheSessionApplied()
     {
-        std::unique_ptr<CompareWindow> compare(openAndWait<CompareWindow>(writeSession(QStringLiteral("pair.gaplens.json"), true)));
+        std::unique_ptr<CompareWindow> compare(
+            openAndWait<CompareWindow>(writeSession(QStringLiteral("pair.gaplens.json"), true)));
         QVERIFY(compare);
         QVERIFY(compare->isVisible());
-        verifySessionApplied(compare->compareView()->beforeView(), {m_rank0});
+        verifySessionApplied(compare->compareView()->beforeView(), { m_rank0 });
         QCOMPARE(compare->compareView()->afterView()->model()->trace()->reports.size(), std::size_t(1));
         QCOMPARE(compare->compareView()->gapThreshold(), core::TimeNs(200'000));
         QCOMPARE(compare->bookmarks()->size(), 1);
@@ -375,8 +379,8 @@ private slots:
         const QString after = dir.filePath(QStringLiteral("after.sqlite"));
         fixture::writeExport(after.toStdString(), 1);
         Session s;
-        s.before = {m_rank0};
-        s.after = {after};
+        s.before = { m_rank0 };
+        s.after = { after };
         s.beforeAfter = true;
         const QString path = dir.filePath(QStringLiteral("review.gaplens.json"));
         QVERIFY(SessionFile::write(s, path));
@@ -408,7 +412,7 @@ private slots:
         QCOMPARE(compare->workspace()->partner(), workspace);
         QSignalSpy applied(main.data(), &MainWindow::sessionApplied);
         QVERIFY(applied.wait(30000));
-        verifySessionApplied(main->timelineView(), {m_rank0});
+        verifySessionApplied(main->timelineView(), { m_rank0 });
         QVERIFY(!compare->compareView()->beforeView()->model()->trace()); // the compare window is untouched
 
         // Again: the same main window, not a second one.
@@ -421,7 +425,7 @@ private slots:
         QCOMPARE(main->compareWindow(), compare);
         QSignalSpy compareApplied(compare, &CompareWindow::sessionApplied);
         QVERIFY(compareApplied.wait(30000));
-        verifySessionApplied(compare->compareView()->beforeView(), {m_rank0});
+        verifySessionApplied(compare->compareView()->beforeView(), { m_rank0 });
         delete compare;
         QVERIFY(!main->workspace()->partner());
         delete main.data();
@@ -441,13 +445,13 @@ private slots:
         QVERIFY(compare->testAttribute(Qt::WA_DeleteOnClose));
         QSignalSpy applied(compare.get(), &CompareWindow::sessionApplied);
         QVERIFY(applied.wait(30000));
-        verifySessionApplied(compare->compareView()->beforeView(), {m_rank0});
+        verifySessionApplied(compare->compareView()->beforeView(), { m_rank0 });
         QVERIFY(!main.timelineView()->model()->trace()); // the main window keeps what it had
         // Compare with… reuses the paired window.
         QSignalSpy loaded(main.loadController(), &LoadController::loadFinished);
-        main.openPaths({m_rank0});
+        main.openPaths({ m_rank0 });
         QVERIFY(loaded.wait(30000));
-        QCOMPARE(main.openCompareWith({m_rank1}), compare.get());
+        QCOMPARE(main.openCompareWith({ m_rank1 }), compare.get());
     }
 
     void sessionWithNoCaptureLeftFailsWithoutANewWindow()
@@ -456,13 +460,14 @@ private slots:
         const QString gone = dir.filePath(QStringLiteral("gone.sqlite"));
         fixture::writeExport(gone.toStdString(), 0);
         Session s;
-        s.before = {gone};
+        s.before = { gone };
         const QString path = dir.filePath(QStringLiteral("gone.gaplens.json"));
         QVERIFY(SessionFile::write(s, path));
         QVERIFY(QFile::remove(gone));
         const int windowsBefore = int(QApplication::topLevelWidgets().size());
         QString error;
-        QVERIFY(!WindowRouter::openSession(path, [](const QString &) { return QString(); }, nullptr, &error));
+        QVERIFY(!WindowRouter::openSession(
+            path, [](const QString &) { return QString(); }, nullptr, &error));
         QCOMPARE(error, QStringLiteral("none of the session's capture files could be found"));
         QCOMPARE(int(QApplication::topLevelWidgets().size()), windowsBefore);
         QVERIFY(!WindowRouter::openSession(dir.filePath(QStringLiteral("nothing.json")), {}, nullptr, &error));
@@ -475,7 +480,7 @@ private slots:
     {
         const QString path = writeSession(QStringLiteral("single.gaplens.json"), false);
         const QString picture = m_dir.filePath(QStringLiteral("main.png"));
-        const Run run = runGui({QStringLiteral("--session"), path, QStringLiteral("--grab-window"), picture});
+        const Run run = runGui({ QStringLiteral("--session"), path, QStringLiteral("--grab-window"), picture });
         QVERIFY2(run.exitCode == 0, qPrintable(QStringLiteral("exit %1: %2").arg(run.exitCode).arg(run.err)));
         const QStringList fields = run.out.trimmed().split(QLatin1Char('\t'));
         QCOMPARE(fields.size(), 2);
@@ -483,11 +488,12 @@ private slots:
         QCOMPARE(fields[1], QStringLiteral("gaplens — rank0.sqlite"));
         const QImage image(picture);
         QVERIFY(!image.isNull());
-        QVERIFY2(image.width() >= 1000 && image.height() >= 600, qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+        QVERIFY2(image.width() >= 1000 && image.height() >= 600,
+            qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
 
         // The before/after session opens the compare window instead.
         const QString pair = writeSession(QStringLiteral("pair.gaplens.json"), true);
-        const Run compare = runGui({QStringLiteral("--session"), pair, QStringLiteral("--grab-window"), picture});
+        const Run compare = runGui({ QStringLiteral("--session"), pair, QStringLiteral("--grab-window"), picture });
         QVERIFY2(compare.exitCode == 0, qPrintable(compare.err));
         QVERIFY2(compare.out.startsWith(QStringLiteral("gaplens::ui::CompareWindow\t")), qPrintable(compare.out));
         QVERIFY(compare.out.contains(QStringLiteral("rank0.sqlite → rank1.sqlite")));
@@ -496,7 +502,7 @@ private slots:
     void binaryReportsASessionItCannotOpen()
     {
         const QString missing = m_dir.filePath(QStringLiteral("missing.gaplens.json"));
-        const Run run = runGui({QStringLiteral("--session"), missing});
+        const Run run = runGui({ QStringLiteral("--session"), missing });
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("gaplens: ") + missing + QStringLiteral(": ")), qPrintable(run.err));
     }

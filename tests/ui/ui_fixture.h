@@ -12,8 +12,8 @@
 //   NVTX: train_step [0,3200) > forward [50,1000), backward [1100,3100)
 // -> one idle gap per GPU: [1100,1600) = 500 us, cause "CUDA API call" (cudaStreamSynchronize),
 //    phase train_step > backward.
-#include "gaplens/core/write/export_writer.h"
 #include "gaplens/core/model/trace_builder.h"
+#include "gaplens/core/write/export_writer.h"
 
 #include <memory>
 #include <string>
@@ -22,7 +22,10 @@ namespace fixture {
 
 using gaplens::core::TimeNs;
 inline constexpr TimeNs kT0 = 1'700'000'000'000'000'000;
-inline constexpr TimeNs us(double v) { return TimeNs(v * 1000); }
+inline constexpr TimeNs us(double v)
+{
+    return TimeNs(v * 1000);
+}
 
 struct KernelSpec
 {
@@ -32,10 +35,10 @@ struct KernelSpec
     int stream; // 0 = stream 7, 1 = stream 8
 };
 inline const KernelSpec kKernels[] = {
-    {100, 1100, "sgemm_kernel", 1, 0},
-    {300, 900, "copy_kernel", 2, 1},
-    {1600, 2600, "ncclKernel_AllReduce_RING", 3, 0},
-    {2600, 3100, "relu_kernel", 4, 0},
+    { 100, 1100, "sgemm_kernel", 1, 0 },
+    { 300, 900, "copy_kernel", 2, 1 },
+    { 1600, 2600, "ncclKernel_AllReduce_RING", 3, 0 },
+    { 2600, 3100, "relu_kernel", 4, 0 },
 };
 struct CallSpec
 {
@@ -44,16 +47,18 @@ struct CallSpec
     std::uint32_t corr;
 };
 inline const CallSpec kCalls[] = {
-    {10, 20, "cudaLaunchKernel", 1},      {30, 40, "cudaLaunchKernel", 2},
-    {1100, 1590, "cudaStreamSynchronize", 0}, {1595, 1598, "cudaLaunchKernel", 3},
-    {1600, 1603, "cudaLaunchKernel", 4},
+    { 10, 20, "cudaLaunchKernel", 1 },
+    { 30, 40, "cudaLaunchKernel", 2 },
+    { 1100, 1590, "cudaStreamSynchronize", 0 },
+    { 1595, 1598, "cudaLaunchKernel", 3 },
+    { 1600, 1603, "cudaLaunchKernel", 4 },
 };
 struct RangeSpec
 {
     double start, end;
     const char *name;
 };
-inline const RangeSpec kRanges[] = {{0, 3200, "train_step"}, {50, 1000, "forward"}, {1100, 3100, "backward"}};
+inline const RangeSpec kRanges[] = { { 0, 3200, "train_step" }, { 50, 1000, "forward" }, { 1100, 3100, "backward" } };
 
 // The model built by hand (no reader involved).
 inline std::shared_ptr<gaplens::core::TraceSet> buildTrace(int ranks = 2, double shiftUs = 0)
@@ -173,7 +178,7 @@ inline std::string writeExport(const std::string &path, int rank)
     using namespace gaplens::core;
     ExportWriter::Options options;
     options.hostName = "node0";
-    options.environment = {{"PMI_RANK", std::to_string(rank)}};
+    options.environment = { { "PMI_RANK", std::to_string(rank) } };
     ExportWriter w(path, options);
     const std::uint32_t pid = 100 + 100 * rank;
     w.addProcess(pid, "python3");

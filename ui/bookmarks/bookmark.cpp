@@ -6,13 +6,10 @@ namespace gaplens::ui {
 QJsonObject Bookmark::toJson(core::TimeNs origin) const
 {
     // ns as strings: JSON numbers are doubles and lose ns above 2^53 (absolute epochs).
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("note"), note},
-                       {QStringLiteral("start_ns"), QString::number(range.start - origin)},
-                       {QStringLiteral("end_ns"), QString::number(range.end - origin)},
-                       {QStringLiteral("rank"), qint64(rank)},
-                       {QStringLiteral("capture"), capture},
-                       {QStringLiteral("event"), event}};
+    return QJsonObject { { QStringLiteral("name"), name }, { QStringLiteral("note"), note },
+        { QStringLiteral("start_ns"), QString::number(range.start - origin) },
+        { QStringLiteral("end_ns"), QString::number(range.end - origin) }, { QStringLiteral("rank"), qint64(rank) },
+        { QStringLiteral("capture"), capture }, { QStringLiteral("event"), event } };
 }
 
 Bookmark Bookmark::fromJson(const QJsonObject &o, core::TimeNs origin)

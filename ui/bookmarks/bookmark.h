@@ -17,9 +17,9 @@ struct Bookmark
     QString name;
     QString note;
     core::TimeRange range;
-    std::uint32_t rank = 0;  // index into TraceSet::ranks
+    std::uint32_t rank = 0; // index into TraceSet::ranks
     int capture = 0;
-    QString event;           // what was selected when bookmarked ("kernel sgemm_kernel"), may be empty
+    QString event; // what was selected when bookmarked ("kernel sgemm_kernel"), may be empty
 
     bool operator==(const Bookmark &) const = default;
     // Times relative to `origin` (the capture start) in JSON, so a session reads the same

@@ -42,8 +42,8 @@ signals:
 
 private:
     std::vector<Bookmark> m_bookmarks;
-    core::TimeNs m_origins[2] = {0, 0};
-    QString m_captureNames[2] = {QStringLiteral("before"), QStringLiteral("after")};
+    core::TimeNs m_origins[2] = { 0, 0 };
+    QString m_captureNames[2] = { QStringLiteral("before"), QStringLiteral("after") };
 };
 
 } // namespace gaplens::ui

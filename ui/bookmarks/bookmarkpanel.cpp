@@ -25,7 +25,8 @@ BookmarkPanel::BookmarkPanel(BookmarkModel *model, QWidget *parent)
     m_view->setAlternatingRowColors(true);
 
     auto *add = new QPushButton(QStringLiteral("Add"), this);
-    add->setToolTip(QStringLiteral("Bookmark the ruler selection, else the selected event, else the current view (Ctrl+B)"));
+    add->setToolTip(
+        QStringLiteral("Bookmark the ruler selection, else the selected event, else the current view (Ctrl+B)"));
     auto *remove = new QPushButton(QStringLiteral("Remove"), this);
     auto *prev = new QPushButton(QStringLiteral("◀ Previous"), this);
     auto *next = new QPushButton(QStringLiteral("Next ▶"), this);
@@ -49,7 +50,8 @@ BookmarkPanel::BookmarkPanel(BookmarkModel *model, QWidget *parent)
         if (index.column() != BookmarkModel::NameColumn && index.column() != BookmarkModel::NoteColumn)
             emit jumpRequested(index.row());
     });
-    connect(m_view, &QTableView::activated, this, [this](const QModelIndex &index) { emit jumpRequested(index.row()); });
+    connect(
+        m_view, &QTableView::activated, this, [this](const QModelIndex &index) { emit jumpRequested(index.row()); });
 }
 
 int BookmarkPanel::currentRow() const

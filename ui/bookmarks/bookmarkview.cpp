@@ -23,14 +23,14 @@ Bookmark at(const TimelineView &view, int capture)
     const core::TimeNs offset = model->rankOffset(0);
     if (view.ruler()->hasTimeSelection()) {
         const auto r = view.ruler()->timeSelection();
-        b.range = {r.start - offset, r.end - offset};
+        b.range = { r.start - offset, r.end - offset };
     } else if (view.selection().isValid()) {
         const auto &h = view.selection();
-        b.range = {h.start, h.end};
+        b.range = { h.start, h.end };
         b.rank = h.rank == core::kNoIndex ? 0 : h.rank;
         b.event = tooltipText(*model, h).section(QLatin1Char('\n'), 0, 0);
     } else {
-        b.range = {view.zoom()->windowStart() - offset, view.zoom()->windowEnd() - offset};
+        b.range = { view.zoom()->windowStart() - offset, view.zoom()->windowEnd() - offset };
     }
     return b;
 }
@@ -42,7 +42,7 @@ void show(TimelineView &view, const Bookmark &b)
     const core::TimeNs offset = view.model()->rankOffset(b.rank);
     const core::TimeNs margin = std::max<core::TimeNs>(b.range.duration() / 10, 100);
     view.zoom()->setWindow(b.range.start + offset - margin, b.range.end + offset + margin);
-    view.ruler()->setTimeSelection(core::TimeRange{b.range.start + offset, b.range.end + offset});
+    view.ruler()->setTimeSelection(core::TimeRange { b.range.start + offset, b.range.end + offset });
 }
 
 } // namespace BookmarkView

@@ -45,7 +45,7 @@ ComparePanel::ComparePanel(QWidget *parent)
     stepRow->addWidget(new QLabel(QStringLiteral("Steps = NVTX range:"), this));
     stepRow->addWidget(m_stepRange, 1);
 
-    for (Table t : {Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx})
+    for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
         addTable(t);
     m_tabs->addTab(m_views[int(Table::Kernels)], QStringLiteral("Kernels"));
     m_tabs->addTab(m_views[int(Table::IdleByCause)], QStringLiteral("Idle by cause"));
@@ -64,7 +64,8 @@ ComparePanel::ComparePanel(QWidget *parent)
     layout->addWidget(headline, 2);
     layout->addWidget(m_tabs, 3);
 
-    connect(m_stepRange, &QComboBox::activated, this, [this] { emit stepRangeRequested(m_stepRange->currentText().trimmed()); });
+    connect(m_stepRange, &QComboBox::activated, this,
+        [this] { emit stepRangeRequested(m_stepRange->currentText().trimmed()); });
     setComparison(nullptr);
 }
 
@@ -86,12 +87,10 @@ QTableView *ComparePanel::addTable(Table table)
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setStretchLastSection(true);
     view->setWordWrap(false);
-    connect(view, &QTableView::clicked, this, [this, table, proxy](const QModelIndex &index) {
-        activateRow(table, proxy->mapToSource(index).row());
-    });
-    connect(view, &QTableView::activated, this, [this, table, proxy](const QModelIndex &index) {
-        activateRow(table, proxy->mapToSource(index).row());
-    });
+    connect(view, &QTableView::clicked, this,
+        [this, table, proxy](const QModelIndex &index) { activateRow(table, proxy->mapToSource(index).row()); });
+    connect(view, &QTableView::activated, this,
+        [this, table, proxy](const QModelIndex &index) { activateRow(table, proxy->mapToSource(index).row()); });
     m_models << model;
     m_views << view;
     return view;
@@ -160,9 +159,9 @@ void ComparePanel::setComparison(std::shared_ptr<const core::Comparison> compari
     // Green for faster, red for slower, neutral otherwise: the verdict is read from a distance.
     m_verdict->setText(QString::fromStdString(c.verdictText));
     // Neutral verdicts keep the palette's text colour (readable in light and dark themes).
-    m_verdict->setStyleSheet(c.verdict == core::Verdict::Faster   ? QStringLiteral("color: #1a9c4a;")
-                             : c.verdict == core::Verdict::Slower ? QStringLiteral("color: #d83a3a;")
-                                                                  : QString());
+    m_verdict->setStyleSheet(c.verdict == core::Verdict::Faster ? QStringLiteral("color: #1a9c4a;")
+            : c.verdict == core::Verdict::Slower                ? QStringLiteral("color: #d83a3a;")
+                                                                : QString());
     QString detail = QString::fromStdString(c.verdictDetail);
     for (const auto &w : c.warnings)
         detail += QStringLiteral("\n⚠ ") + QString::fromStdString(w);

@@ -54,8 +54,8 @@ private:
     QLabel *m_noise;
     QComboBox *m_stepRange;
     QTabWidget *m_tabs;
-    QList<ComparisonModel *> m_models;  // indexed by Table
-    QList<QTableView *> m_views;        // indexed by Table
+    QList<ComparisonModel *> m_models; // indexed by Table
+    QList<QTableView *> m_views; // indexed by Table
     std::shared_ptr<const core::Comparison> m_comparison;
 };
 

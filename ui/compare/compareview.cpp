@@ -47,7 +47,8 @@ QString captureText(const QString &side, const TimelineData *data)
     QStringList names;
     for (const auto &r : t.reports)
         names << QFileInfo(QString::fromStdString(r.path)).fileName();
-    const QString files = names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 files").arg(names.size());
+    const QString files
+        = names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 files").arg(names.size());
     return QStringLiteral("%1: %2 · %3 rank(s), %4 GPU(s)").arg(side, files).arg(t.ranks.size()).arg(t.gpus.size());
 }
 
@@ -76,7 +77,7 @@ CompareView::CompareView(QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 2);
     bar->addWidget(new QLabel(QStringLiteral("Align before/after on:"), this));
-    m_alignMode->addItems({QStringLiteral("absolute time (capture start)"), QStringLiteral("k-th NVTX range")});
+    m_alignMode->addItems({ QStringLiteral("absolute time (capture start)"), QStringLiteral("k-th NVTX range") });
     m_alignMode->setCurrentIndex(1);
     bar->addWidget(m_alignMode);
     m_alignName->setPlaceholderText(QStringLiteral("step range (default)"));
@@ -106,7 +107,7 @@ CompareView::CompareView(QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_splitter, 1);
 
-    m_sync->setViews({m_before, m_after});
+    m_sync->setViews({ m_before, m_after });
     updateCaptions();
 
     connect(m_alignMode, &QComboBox::currentIndexChanged, this, [this] { applyAlignment(); });
@@ -166,8 +167,8 @@ void CompareView::onComparison()
         return;
     // The default alignment range is the comparison's step range: realign once it is known.
     if (alignMode() == AlignMode::NvtxOccurrence && m_alignName->text().isEmpty()) {
-        m_alignName->setPlaceholderText(c->stepRange.empty() ? QStringLiteral("step range (none found)")
-                                                             : QString::fromStdString(c->stepRange));
+        m_alignName->setPlaceholderText(
+            c->stepRange.empty() ? QStringLiteral("step range (none found)") : QString::fromStdString(c->stepRange));
         applyAlignment();
     }
     emit statusMessage(QString::fromStdString(c->verdictText));
@@ -235,21 +236,23 @@ bool CompareView::applyAlignment()
         }
         if (b && a && bm->alignOnNvtx(name, k) && am->alignOnNvtx(name, k)) {
             // alignOnNvtx gives the first rank having the range offset 0: its k-th start is the anchor.
-            m_sync->setAnchors({*b, *a});
-            emit statusMessage(QStringLiteral("Aligned on %1 #%2: it starts at the same x in both timelines.").arg(name).arg(k));
+            m_sync->setAnchors({ *b, *a });
+            emit statusMessage(
+                QStringLiteral("Aligned on %1 #%2: it starts at the same x in both timelines.").arg(name).arg(k));
             emit alignmentChanged();
             return true;
         }
         ok = false;
         if (bm->trace() && am->trace())
-            emit statusMessage(name.isEmpty() ? QStringLiteral("No step range to align on yet; aligned on the capture start.")
-                                              : QStringLiteral("NVTX range \"%1\" #%2 is not in both captures; aligned on the capture start.")
-                                                    .arg(name)
-                                                    .arg(k));
+            emit statusMessage(name.isEmpty()
+                    ? QStringLiteral("No step range to align on yet; aligned on the capture start.")
+                    : QStringLiteral("NVTX range \"%1\" #%2 is not in both captures; aligned on the capture start.")
+                          .arg(name)
+                          .arg(k));
     }
     bm->alignAbsolute();
     am->alignAbsolute();
-    m_sync->setAnchors({bm->origin(), am->origin()});
+    m_sync->setAnchors({ bm->origin(), am->origin() });
     emit alignmentChanged();
     return ok;
 }
@@ -283,7 +286,7 @@ std::pair<int, int> CompareView::highlightKernel(const QString &name)
         const auto *t = v->model()->trace();
         return t ? v->findName(t->strings.find(name.toStdString())) : 0;
     };
-    const std::pair<int, int> n{findIn(m_before), findIn(m_after)};
+    const std::pair<int, int> n { findIn(m_before), findIn(m_after) };
     m_highlightText = QStringLiteral("Kernel %1: %2 before, %3 after").arg(name).arg(n.first).arg(n.second);
     m_highlightKind = QStringLiteral("kernel");
     m_highlightKey = name;
@@ -299,7 +302,7 @@ std::pair<int, int> CompareView::highlightNvtx(const QString &name)
         const auto *t = v->model()->trace();
         return t ? v->findName(t->strings.find(name.toStdString())) : 0;
     };
-    const std::pair<int, int> n{findIn(m_before), findIn(m_after)};
+    const std::pair<int, int> n { findIn(m_before), findIn(m_after) };
     m_highlightText = QStringLiteral("NVTX %1: %2 before, %3 after").arg(name).arg(n.first).arg(n.second);
     m_highlightKind = QStringLiteral("nvtx");
     m_highlightKey = name;
@@ -312,11 +315,13 @@ std::pair<int, int> CompareView::highlightGaps(TimelineModel::GapHighlight kind,
 {
     m_before->find(QString(), false);
     m_after->find(QString(), false);
-    const std::pair<int, int> n{m_before->model()->setGapHighlight(kind, key), m_after->model()->setGapHighlight(kind, key)};
-    m_highlightText = QStringLiteral("Idle gaps (%1) %2: %3 before, %4 after")
-                          .arg(kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase"), key)
-                          .arg(n.first)
-                          .arg(n.second);
+    const std::pair<int, int> n { m_before->model()->setGapHighlight(kind, key),
+        m_after->model()->setGapHighlight(kind, key) };
+    m_highlightText
+        = QStringLiteral("Idle gaps (%1) %2: %3 before, %4 after")
+              .arg(kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase"), key)
+              .arg(n.first)
+              .arg(n.second);
     m_highlightKind = kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase");
     m_highlightKey = key;
     m_highlight->setText(m_highlightText);
@@ -326,7 +331,7 @@ std::pair<int, int> CompareView::highlightGaps(TimelineModel::GapHighlight kind,
 
 void CompareView::clearHighlight()
 {
-    for (auto *v : {m_before, m_after}) {
+    for (auto *v : { m_before, m_after }) {
         v->find(QString(), false);
         v->model()->setGapHighlight(TimelineModel::GapHighlight::None, {});
     }

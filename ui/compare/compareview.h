@@ -73,7 +73,8 @@ public:
 
     // Start (display ns) of the k-th (1-based) NVTX range `name` on the first rank having it,
     // in the order alignOnNvtx uses; nullopt when no rank has that many.
-    static std::optional<core::TimeNs> nvtxOccurrenceStart(const core::TraceSet &trace, const QString &name, int occurrence);
+    static std::optional<core::TimeNs> nvtxOccurrenceStart(
+        const core::TraceSet &trace, const QString &name, int occurrence);
     // The same anchor read from a step table (core::StepTable::firstRankOccurrence).
     static std::optional<core::TimeNs> anchorOf(const core::StepTable &steps, int occurrence);
 

@@ -4,8 +4,8 @@
 #include "gaplens/core/analysis/panel_data.h"
 #include "ui/bookmarks/bookmarkmodel.h"
 #include "ui/compare/comparepanel.h"
-#include "ui/compare/comparisoncontroller.h"
 #include "ui/compare/compareview.h"
+#include "ui/compare/comparisoncontroller.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/theme/theme.h"
@@ -52,7 +52,7 @@ CompareWindow::CompareWindow(QWidget *parent)
     resize(1500, 950);
     setCentralWidget(m_view);
     // A child of this window that registers itself: workspace() returns it from here on.
-    new Workspace(*this, *this, {kStateVersion, QStringLiteral("bookmarksDock")});
+    new Workspace(*this, *this, { kStateVersion, QStringLiteral("bookmarksDock") });
     m_panelDock->setObjectName(QStringLiteral("compareDock"));
     m_panelDock->setWidget(m_panel);
     addDockWidget(Qt::RightDockWidgetArea, m_panelDock);
@@ -76,11 +76,11 @@ CompareWindow::CompareWindow(QWidget *parent)
     connect(m_panel, &ComparePanel::kernelActivated, m_view, &CompareView::highlightKernel);
     connect(m_panel, &ComparePanel::nvtxActivated, m_view, &CompareView::highlightNvtx);
     connect(m_panel, &ComparePanel::causeActivated, m_view,
-            [this](const QString &key) { m_view->highlightGaps(TimelineModel::GapHighlight::Cause, key); });
+        [this](const QString &key) { m_view->highlightGaps(TimelineModel::GapHighlight::Cause, key); });
     connect(m_panel, &ComparePanel::phaseActivated, m_view,
-            [this](const QString &key) { m_view->highlightGaps(TimelineModel::GapHighlight::Phase, key); });
+        [this](const QString &key) { m_view->highlightGaps(TimelineModel::GapHighlight::Phase, key); });
     connect(m_panel, &ComparePanel::stepRangeRequested, m_view, &CompareView::setStepRange);
-    for (auto *loader : {m_beforeLoader, m_afterLoader}) {
+    for (auto *loader : { m_beforeLoader, m_afterLoader }) {
         connect(loader, &LoadController::progressChanged, this, [this](int permille, const QString &message) {
             m_progress->setValue(permille);
             m_status->setText(message);
@@ -108,14 +108,14 @@ void CompareWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("Open &Before…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Before: Nsight Systems exports"), QString(),
-                                                                QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Before: Nsight Systems exports"),
+            QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
         if (!files.isEmpty())
             openCaptures(files, {});
     });
     file->addAction(QStringLiteral("Open &After…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("After: Nsight Systems exports"), QString(),
-                                                                QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+        const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("After: Nsight Systems exports"),
+            QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
         if (!files.isEmpty())
             openCaptures({}, files);
     });
@@ -124,7 +124,7 @@ void CompareWindow::createActions()
     file->addSeparator();
     file->addAction(QStringLiteral("Export &Timelines as Picture…"), this, [this] {
         ReviewActions::exportPicture(this, QStringLiteral("Export timelines"), QStringLiteral("compare.png"),
-                                     [this](const QString &path, QSize size, QString *error) { return exportTimelines(path, size, error); });
+            [this](const QString &path, QSize size, QString *error) { return exportTimelines(path, size, error); });
     });
     file->addAction(QStringLiteral("Export Compare T&able as Picture…"), this, [this] {
         QTableView *table = m_panel->currentTableView();
@@ -132,9 +132,9 @@ void CompareWindow::createActions()
             return;
         const QString title = m_panel->tabs()->tabText(m_panel->tabs()->currentIndex());
         ReviewActions::exportPicture(this, QStringLiteral("Export table"), QStringLiteral("table.png"),
-                                     [table, title](const QString &path, QSize size, QString *error) {
-                                         return ViewExporter::exportTable(*table->model(), path, size, title, error);
-                                     });
+            [table, title](const QString &path, QSize size, QString *error) {
+                return ViewExporter::exportTable(*table->model(), path, size, title, error);
+            });
     });
     ReviewActions::addReportAction(file, *workspace());
     file->addSeparator();
@@ -154,11 +154,13 @@ void CompareWindow::createActions()
     bar->addSeparator();
     bar->addWidget(new QLabel(QStringLiteral(" Theme: "), bar));
     m_theme = new QComboBox(bar);
-    for (auto k : {Theme::Kind::Light, Theme::Kind::Dark, Theme::Kind::PresentationLight, Theme::Kind::PresentationDark})
+    for (auto k :
+        { Theme::Kind::Light, Theme::Kind::Dark, Theme::Kind::PresentationLight, Theme::Kind::PresentationDark })
         m_theme->addItem(Theme::name(k), int(k));
     m_theme->setCurrentIndex(int(Theme::current().kind));
     m_theme->setToolTip(QStringLiteral("Presentation themes: larger text, thicker lines, high-contrast colours"));
-    connect(m_theme, &QComboBox::currentIndexChanged, this, [this](int i) { Theme::apply(Theme::Kind(m_theme->itemData(i).toInt())); });
+    connect(m_theme, &QComboBox::currentIndexChanged, this,
+        [this](int i) { Theme::apply(Theme::Kind(m_theme->itemData(i).toInt())); });
     // Another window (or a session) may switch the theme: keep the chooser truthful.
     connect(ThemeNotifier::instance(), &ThemeNotifier::themeChanged, m_theme, [this] {
         const QSignalBlocker block(m_theme);
@@ -174,8 +176,8 @@ void CompareWindow::showEvent(QShowEvent *e)
         return;
     m_shownOnce = true;
     // Dock sizes only take once the window has its real size: timelines get three fifths.
-    resizeDocks({m_panelDock}, {width() * 2 / 5}, Qt::Horizontal);
-    resizeDocks({m_panelDock, workspace()->bookmarkDock()}, {height() * 3 / 4, height() / 4}, Qt::Vertical);
+    resizeDocks({ m_panelDock }, { width() * 2 / 5 }, Qt::Horizontal);
+    resizeDocks({ m_panelDock, workspace()->bookmarkDock() }, { height() * 3 / 4, height() / 4 }, Qt::Vertical);
 }
 
 bool CompareWindow::isLoading() const
@@ -183,7 +185,8 @@ bool CompareWindow::isLoading() const
     return m_pendingLoads > 0;
 }
 
-void CompareWindow::openCaptures(const QStringList &before, const QStringList &after, const std::vector<core::RankOverride> &overrides)
+void CompareWindow::openCaptures(
+    const QStringList &before, const QStringList &after, const std::vector<core::RankOverride> &overrides)
 {
     m_overrides = overrides;
     m_pendingLoads = 0;
@@ -204,7 +207,7 @@ void CompareWindow::openCaptures(const QStringList &before, const QStringList &a
 }
 
 void CompareWindow::setCaptures(std::shared_ptr<const TimelineData> before, std::shared_ptr<const TimelineData> after,
-                                const QStringList &beforePaths, const QStringList &afterPaths)
+    const QStringList &beforePaths, const QStringList &afterPaths)
 {
     m_beforeData = std::move(before);
     m_afterData = std::move(after);
@@ -233,7 +236,7 @@ void CompareWindow::onLoaded()
             names << QString::fromStdString(n.name);
     m_panel->setRangeNames(names);
     QStringList problems;
-    for (const auto *d : {m_beforeData.get(), m_afterData.get()})
+    for (const auto *d : { m_beforeData.get(), m_afterData.get() })
         if (d && d->trace)
             for (const auto &e : d->trace->errors)
                 problems << QString::fromStdString(e.message);
@@ -247,8 +250,9 @@ void CompareWindow::onLoaded()
 void CompareWindow::updateTitle()
 {
     auto name = [](const QStringList &paths) {
-        return paths.isEmpty() ? QStringLiteral("(none)")
-                               : (paths.size() == 1 ? QFileInfo(paths.front()).fileName() : QStringLiteral("%1 files").arg(paths.size()));
+        return paths.isEmpty()
+            ? QStringLiteral("(none)")
+            : (paths.size() == 1 ? QFileInfo(paths.front()).fileName() : QStringLiteral("%1 files").arg(paths.size()));
     };
     setWindowTitle(QStringLiteral("gaplens — compare %1 → %2").arg(name(m_beforePaths), name(m_afterPaths)));
 }
@@ -264,7 +268,8 @@ void CompareWindow::captureOwnSession(Session &s) const
     s.after = m_afterPaths;
     s.beforeAfter = true;
     s.rankOverrides = m_overrides;
-    s.alignMode = m_view->alignMode() == CompareView::AlignMode::AbsoluteTime ? QStringLiteral("absolute") : QStringLiteral("nvtx");
+    s.alignMode = m_view->alignMode() == CompareView::AlignMode::AbsoluteTime ? QStringLiteral("absolute")
+                                                                              : QStringLiteral("nvtx");
     // The range actually used, so reopening aligns at once (not after the comparison).
     s.alignName = m_view->effectiveRangeName();
     s.alignOccurrence = m_view->alignOccurrence();
@@ -291,8 +296,9 @@ bool CompareWindow::loadSessionCaptures(const Session &s)
 void CompareWindow::applyOwnSession(const Session &s)
 {
     m_view->setStepRange(s.stepRange);
-    m_view->setAlignment(s.alignMode == QLatin1String("nvtx") ? CompareView::AlignMode::NvtxOccurrence : CompareView::AlignMode::AbsoluteTime,
-                         s.alignName, s.alignOccurrence);
+    m_view->setAlignment(s.alignMode == QLatin1String("nvtx") ? CompareView::AlignMode::NvtxOccurrence
+                                                              : CompareView::AlignMode::AbsoluteTime,
+        s.alignName, s.alignOccurrence);
     SessionView::apply(*m_view->beforeView(), s, 0);
     SessionView::apply(*m_view->afterView(), s, 1);
     if (s.highlightKind == QLatin1String("cause"))
@@ -327,7 +333,7 @@ bool CompareWindow::isBusy() const
 {
     if (isLoading() || m_view->controller()->isBusy())
         return true;
-    for (const TimelineView *v : {m_view->beforeView(), m_view->afterView()})
+    for (const TimelineView *v : { m_view->beforeView(), m_view->afterView() })
         if (v->model()->trace() && !v->model()->gapsReady())
             return true;
     return false;
@@ -337,26 +343,29 @@ bool CompareWindow::exportTimelines(const QString &path, QSize size, QString *er
 {
     // Before above after, each with its title band and legend, in the synchronised window.
     const bool hasAfter = m_view->afterView()->model()->trace() != nullptr;
-    return ViewExporter::writeFile(path, size, windowTitle(), [&](QPainter &p, QSize s) {
-        const int half = hasAfter ? s.height() / 2 : s.height();
-        ViewExporter::TimelineOptions before;
-        auto names = [](const QStringList &paths) {
-            QStringList out;
-            for (const auto &file : paths)
-                out << QFileInfo(file).fileName();
-            return out.size() <= 3 ? out.join(QStringLiteral(", ")) : QStringLiteral("%1 files").arg(out.size());
-        };
-        before.title = QStringLiteral("Before: %1").arg(names(m_beforePaths));
-        ViewExporter::paintTimeline(p, QSize(s.width(), half), *m_view->beforeView(), before);
-        if (!hasAfter)
-            return;
-        ViewExporter::TimelineOptions after;
-        after.title = QStringLiteral("After: %1").arg(names(m_afterPaths));
-        p.save();
-        p.translate(0, half);
-        ViewExporter::paintTimeline(p, QSize(s.width(), s.height() - half), *m_view->afterView(), after);
-        p.restore();
-    }, error);
+    return ViewExporter::writeFile(
+        path, size, windowTitle(),
+        [&](QPainter &p, QSize s) {
+            const int half = hasAfter ? s.height() / 2 : s.height();
+            ViewExporter::TimelineOptions before;
+            auto names = [](const QStringList &paths) {
+                QStringList out;
+                for (const auto &file : paths)
+                    out << QFileInfo(file).fileName();
+                return out.size() <= 3 ? out.join(QStringLiteral(", ")) : QStringLiteral("%1 files").arg(out.size());
+            };
+            before.title = QStringLiteral("Before: %1").arg(names(m_beforePaths));
+            ViewExporter::paintTimeline(p, QSize(s.width(), half), *m_view->beforeView(), before);
+            if (!hasAfter)
+                return;
+            ViewExporter::TimelineOptions after;
+            after.title = QStringLiteral("After: %1").arg(names(m_afterPaths));
+            p.save();
+            p.translate(0, half);
+            ViewExporter::paintTimeline(p, QSize(s.width(), s.height() - half), *m_view->afterView(), after);
+            p.restore();
+        },
+        error);
 }
 
 } // namespace gaplens::ui

@@ -31,10 +31,11 @@ public:
     ~CompareWindow() override;
 
     // Loads both captures on worker threads (either list may be empty: that side keeps its data).
-    void openCaptures(const QStringList &before, const QStringList &after, const std::vector<core::RankOverride> &overrides = {});
+    void openCaptures(
+        const QStringList &before, const QStringList &after, const std::vector<core::RankOverride> &overrides = {});
     // Shows already loaded captures (e.g. the main window's) at once.
     void setCaptures(std::shared_ptr<const TimelineData> before, std::shared_ptr<const TimelineData> after,
-                     const QStringList &beforePaths = {}, const QStringList &afterPaths = {});
+        const QStringList &beforePaths = {}, const QStringList &afterPaths = {});
 
     CompareView *compareView() const { return m_view; }
     ComparePanel *comparePanel() const { return m_panel; }

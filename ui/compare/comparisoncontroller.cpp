@@ -13,8 +13,8 @@ ComparisonController::ComparisonController(QObject *parent)
 
 ComparisonController::~ComparisonController() = default; // m_jobs waits for a running job
 
-void ComparisonController::compute(std::shared_ptr<const core::TraceSet> before, std::shared_ptr<const core::TraceSet> after,
-                                   const core::CompareOptions &options)
+void ComparisonController::compute(std::shared_ptr<const core::TraceSet> before,
+    std::shared_ptr<const core::TraceSet> after, const core::CompareOptions &options)
 {
     m_options = options;
     if (!m_busy) {

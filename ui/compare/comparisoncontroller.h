@@ -21,7 +21,7 @@ public:
     ~ComparisonController() override;
 
     void compute(std::shared_ptr<const core::TraceSet> before, std::shared_ptr<const core::TraceSet> after,
-                 const core::CompareOptions &options = {});
+        const core::CompareOptions &options = {});
     bool isBusy() const { return m_busy; }
     const std::shared_ptr<const core::Comparison> &comparison() const { return m_comparison; }
     const core::CompareOptions &options() const { return m_options; }

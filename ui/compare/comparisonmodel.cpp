@@ -44,9 +44,18 @@ struct Cell
     bool numeric = true;
 };
 
-Cell durCell(double ns) { return {dur(ns), ns}; }
-Cell countCell(std::uint64_t n) { return {count(n), double(n)}; }
-Cell textCell(const QString &s) { return {s, kNaN, false}; }
+Cell durCell(double ns)
+{
+    return { dur(ns), ns };
+}
+Cell countCell(std::uint64_t n)
+{
+    return { count(n), double(n) };
+}
+Cell textCell(const QString &s)
+{
+    return { s, kNaN, false };
+}
 
 } // namespace
 
@@ -141,12 +150,12 @@ QVariant ComparisonModel::headlineData(const core::MetricChange &m, int column, 
     Cell cell;
     switch (column) {
     case MetricColumn: cell = textCell(QString::fromStdString(m.label)); break;
-    case BeforeColumn: cell = {formatMetric(m.unit, m.before), m.before.value_or(kNaN)}; break;
-    case AfterColumn: cell = {formatMetric(m.unit, m.after), m.after.value_or(kNaN)}; break;
-    case ChangeColumn: cell = {formatChange(m.changePercent), m.changePercent.value_or(kNaN)}; break;
+    case BeforeColumn: cell = { formatMetric(m.unit, m.before), m.before.value_or(kNaN) }; break;
+    case AfterColumn: cell = { formatMetric(m.unit, m.after), m.after.value_or(kNaN) }; break;
+    case ChangeColumn: cell = { formatChange(m.changePercent), m.changePercent.value_or(kNaN) }; break;
     case NoiseColumn:
-        cell = {m.noisePercent ? QStringLiteral("±%1%").arg(*m.noisePercent, 0, 'f', 1) : QStringLiteral("-"),
-                m.noisePercent.value_or(kNaN)};
+        cell = { m.noisePercent ? QStringLiteral("±%1%").arg(*m.noisePercent, 0, 'f', 1) : QStringLiteral("-"),
+            m.noisePercent.value_or(kNaN) };
         break;
     case JudgementColumn: cell = textCell(judgementText(m)); break;
     default: return {};
@@ -155,7 +164,8 @@ QVariant ComparisonModel::headlineData(const core::MetricChange &m, int column, 
     case Qt::DisplayRole: return cell.text;
     case SortRole: return cell.numeric ? QVariant(cell.raw) : QVariant(cell.text);
     case Qt::TextAlignmentRole:
-        return cell.numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
+        return cell.numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                            : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
     case Qt::ForegroundRole:
         if (column == ChangeColumn && m.changePercent && m.judgement == core::NoiseJudgement::ExceedsNoise) {
             // Green when the change is an improvement, red when a regression.
@@ -189,11 +199,12 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         case CallsAfterColumn: cell = countCell(k.callsAfter); break;
         case TotalBeforeColumn: cell = durCell(double(k.totalBefore)); break;
         case TotalAfterColumn: cell = durCell(double(k.totalAfter)); break;
-        case AvgBeforeColumn: cell = k.callsBefore ? durCell(k.avgBefore) : Cell{QStringLiteral("-"), kNaN}; break;
-        case AvgAfterColumn: cell = k.callsAfter ? durCell(k.avgAfter) : Cell{QStringLiteral("-"), kNaN}; break;
-        case KernelDeltaColumn: cell = {signedDur(double(k.deltaNs)), double(k.deltaNs)}; break;
+        case AvgBeforeColumn: cell = k.callsBefore ? durCell(k.avgBefore) : Cell { QStringLiteral("-"), kNaN }; break;
+        case AvgAfterColumn: cell = k.callsAfter ? durCell(k.avgAfter) : Cell { QStringLiteral("-"), kNaN }; break;
+        case KernelDeltaColumn: cell = { signedDur(double(k.deltaNs)), double(k.deltaNs) }; break;
         case AvgRatioColumn:
-            cell = k.avgRatio ? Cell{QStringLiteral("%1x").arg(*k.avgRatio, 0, 'f', 2), *k.avgRatio} : Cell{QStringLiteral("-"), kNaN};
+            cell = k.avgRatio ? Cell { QStringLiteral("%1x").arg(*k.avgRatio, 0, 'f', 2), *k.avgRatio }
+                              : Cell { QStringLiteral("-"), kNaN };
             break;
         case KernelNoteColumn: cell = textCell(presenceNote(k.presence)); break;
         default: return {};
@@ -211,7 +222,7 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         case GapsAfterColumn: cell = countCell(r.countAfter); break;
         case IdleBeforeColumn: cell = durCell(double(r.totalBefore)); break;
         case IdleAfterColumn: cell = durCell(double(r.totalAfter)); break;
-        case IdleDeltaColumn: cell = {signedDur(double(r.deltaNs)), double(r.deltaNs)}; break;
+        case IdleDeltaColumn: cell = { signedDur(double(r.deltaNs)), double(r.deltaNs) }; break;
         case IdleNoteColumn: cell = textCell(presenceNote(r.presence)); break;
         default: return {};
         }
@@ -227,9 +238,13 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         case InstancesAfterColumn: cell = countCell(n.instancesAfter); break;
         case NvtxTotalBeforeColumn: cell = durCell(double(n.totalBefore)); break;
         case NvtxTotalAfterColumn: cell = durCell(double(n.totalAfter)); break;
-        case NvtxAvgBeforeColumn: cell = n.instancesBefore ? durCell(n.avgBefore) : Cell{QStringLiteral("-"), kNaN}; break;
-        case NvtxAvgAfterColumn: cell = n.instancesAfter ? durCell(n.avgAfter) : Cell{QStringLiteral("-"), kNaN}; break;
-        case NvtxDeltaColumn: cell = {signedDur(double(n.deltaNs)), double(n.deltaNs)}; break;
+        case NvtxAvgBeforeColumn:
+            cell = n.instancesBefore ? durCell(n.avgBefore) : Cell { QStringLiteral("-"), kNaN };
+            break;
+        case NvtxAvgAfterColumn:
+            cell = n.instancesAfter ? durCell(n.avgAfter) : Cell { QStringLiteral("-"), kNaN };
+            break;
+        case NvtxDeltaColumn: cell = { signedDur(double(n.deltaNs)), double(n.deltaNs) }; break;
         case NvtxNoteColumn: cell = textCell(presenceNote(n.presence)); break;
         default: return {};
         }
@@ -245,7 +260,8 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
     case KeyRole: return key;
     case PresenceRole: return int(presence);
     case Qt::TextAlignmentRole:
-        return cell.numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
+        return cell.numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                            : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
     case Qt::ForegroundRole:
         if (presence == core::Presence::New)
             return QBrush(QColor(20, 130, 60));
@@ -254,7 +270,8 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         return {};
     case Qt::ToolTipRole:
         if (column == 0)
-            return QString(key + (presence == core::Presence::Both ? QString() : QStringLiteral(" (%1)").arg(presenceNote(presence))));
+            return QString(key
+                + (presence == core::Presence::Both ? QString() : QStringLiteral(" (%1)").arg(presenceNote(presence))));
         return {};
     default: return {};
     }
@@ -273,24 +290,25 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     switch (m_table) {
     case Table::Headline: {
-        static const char *const kTitles[] = {"Metric", "Before", "After", "Change", "Noise", "Judgement"};
+        static const char *const kTitles[] = { "Metric", "Before", "After", "Change", "Noise", "Judgement" };
         return QString::fromLatin1(kTitles[section]);
     }
     case Table::Kernels: {
-        static const char *const kTitles[] = {"Kernel", "Calls before", "Calls after", "Total before", "Total after",
-                                              "Avg before", "Avg after", "Change", "Avg ×", "Note"};
+        static const char *const kTitles[] = { "Kernel", "Calls before", "Calls after", "Total before", "Total after",
+            "Avg before", "Avg after", "Change", "Avg ×", "Note" };
         return QString::fromUtf8(kTitles[section]);
     }
     case Table::IdleByCause:
     case Table::IdleByPhase: {
-        static const char *const kTitles[] = {"", "Gaps before", "Gaps after", "Idle before", "Idle after", "Change", "Note"};
+        static const char *const kTitles[]
+            = { "", "Gaps before", "Gaps after", "Idle before", "Idle after", "Change", "Note" };
         if (section == IdleKeyColumn)
             return m_table == Table::IdleByCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase");
         return QString::fromLatin1(kTitles[section]);
     }
     case Table::Nvtx: {
-        static const char *const kTitles[] = {"NVTX range", "Instances before", "Instances after", "Total before", "Total after",
-                                              "Avg before", "Avg after", "Change", "Note"};
+        static const char *const kTitles[] = { "NVTX range", "Instances before", "Instances after", "Total before",
+            "Total after", "Avg before", "Avg after", "Change", "Note" };
         return QString::fromLatin1(kTitles[section]);
     }
     }

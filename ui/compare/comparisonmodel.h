@@ -19,13 +19,50 @@ class ComparisonModel : public QAbstractTableModel
 public:
     enum class Table { Headline, Kernels, IdleByCause, IdleByPhase, Nvtx };
     enum Role { SortRole = Qt::UserRole + 1, KeyRole, PresenceRole };
-    enum HeadlineColumn { MetricColumn, BeforeColumn, AfterColumn, ChangeColumn, NoiseColumn, JudgementColumn, HeadlineColumnCount };
-    enum KernelColumn { KernelNameColumn, CallsBeforeColumn, CallsAfterColumn, TotalBeforeColumn, TotalAfterColumn,
-                        AvgBeforeColumn, AvgAfterColumn, KernelDeltaColumn, AvgRatioColumn, KernelNoteColumn, KernelColumnCount };
-    enum IdleColumn { IdleKeyColumn, GapsBeforeColumn, GapsAfterColumn, IdleBeforeColumn, IdleAfterColumn, IdleDeltaColumn,
-                      IdleNoteColumn, IdleColumnCount };
-    enum NvtxColumn { NvtxNameColumn, InstancesBeforeColumn, InstancesAfterColumn, NvtxTotalBeforeColumn, NvtxTotalAfterColumn,
-                      NvtxAvgBeforeColumn, NvtxAvgAfterColumn, NvtxDeltaColumn, NvtxNoteColumn, NvtxColumnCount };
+    enum HeadlineColumn {
+        MetricColumn,
+        BeforeColumn,
+        AfterColumn,
+        ChangeColumn,
+        NoiseColumn,
+        JudgementColumn,
+        HeadlineColumnCount
+    };
+    enum KernelColumn {
+        KernelNameColumn,
+        CallsBeforeColumn,
+        CallsAfterColumn,
+        TotalBeforeColumn,
+        TotalAfterColumn,
+        AvgBeforeColumn,
+        AvgAfterColumn,
+        KernelDeltaColumn,
+        AvgRatioColumn,
+        KernelNoteColumn,
+        KernelColumnCount
+    };
+    enum IdleColumn {
+        IdleKeyColumn,
+        GapsBeforeColumn,
+        GapsAfterColumn,
+        IdleBeforeColumn,
+        IdleAfterColumn,
+        IdleDeltaColumn,
+        IdleNoteColumn,
+        IdleColumnCount
+    };
+    enum NvtxColumn {
+        NvtxNameColumn,
+        InstancesBeforeColumn,
+        InstancesAfterColumn,
+        NvtxTotalBeforeColumn,
+        NvtxTotalAfterColumn,
+        NvtxAvgBeforeColumn,
+        NvtxAvgAfterColumn,
+        NvtxDeltaColumn,
+        NvtxNoteColumn,
+        NvtxColumnCount
+    };
 
     explicit ComparisonModel(Table table, QObject *parent = nullptr);
 
@@ -43,7 +80,7 @@ public:
     // Display text of a metric value in its unit ("12.50 ms", "87.3%", "1,234"), "-" when missing.
     static QString formatMetric(core::MetricUnit unit, std::optional<double> value);
     static QString formatChange(std::optional<double> percent); // "+7.9%" / "-"
-    static QString judgementText(const core::MetricChange &m);  // "exceeds noise", "within noise", "-"
+    static QString judgementText(const core::MetricChange &m); // "exceeds noise", "within noise", "-"
 
 private:
     QVariant headlineData(const core::MetricChange &m, int column, int role) const;

@@ -47,7 +47,7 @@ void TimelineSync::setAnchors(const std::vector<TimeNs> &anchors)
     m_syncing = true; // each setTraceRange fits its view; view 0 then leads
     for (int i = 0; i < m_views.size(); ++i)
         if (m_views[i])
-            m_views[i]->zoom()->setTraceRange(core::TimeRange{lo + m_anchors[i], hi + m_anchors[i]});
+            m_views[i]->zoom()->setTraceRange(core::TimeRange { lo + m_anchors[i], hi + m_anchors[i] });
     m_syncing = false;
     syncFrom(0);
 }

@@ -15,10 +15,10 @@ ExportSizeDialog::ExportSizeDialog(QSize initial, QWidget *parent)
 {
     setWindowTitle(QStringLiteral("Picture size"));
     auto *presets = new QComboBox(this);
-    const QList<QSize> sizes = {{1920, 1080}, {1280, 720}, {3840, 2160}, {1600, 900}, {1200, 800}};
+    const QList<QSize> sizes = { { 1920, 1080 }, { 1280, 720 }, { 3840, 2160 }, { 1600, 900 }, { 1200, 800 } };
     for (const QSize &s : sizes)
         presets->addItem(QStringLiteral("%1 × %2").arg(s.width()).arg(s.height()), s);
-    for (auto *spin : {m_width, m_height}) {
+    for (auto *spin : { m_width, m_height }) {
         spin->setRange(100, 20000);
         spin->setSuffix(QStringLiteral(" px"));
     }
@@ -41,7 +41,7 @@ ExportSizeDialog::ExportSizeDialog(QSize initial, QWidget *parent)
 
 QSize ExportSizeDialog::size() const
 {
-    return {m_width->value(), m_height->value()};
+    return { m_width->value(), m_height->value() };
 }
 
 std::optional<QSize> ExportSizeDialog::getSize(QWidget *parent, QSize initial)

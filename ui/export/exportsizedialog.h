@@ -16,7 +16,7 @@ class ExportSizeDialog : public QDialog
 public:
     explicit ExportSizeDialog(QSize initial, QWidget *parent = nullptr);
     QSize size() const;
-    static std::optional<QSize> getSize(QWidget *parent, QSize initial = {1920, 1080});
+    static std::optional<QSize> getSize(QWidget *parent, QSize initial = { 1920, 1080 });
 
 private:
     QSpinBox *m_width;

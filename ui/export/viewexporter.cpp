@@ -78,7 +78,8 @@ QByteArray paintSvg(QSize size, const QString &title, const PaintFunction &paint
     const qsizetype rootEnd = root < 0 ? -1 : out.indexOf('>', root);
     if (rootEnd > root) {
         QString head = QString::fromUtf8(out.mid(root, rootEnd - root));
-        static const QRegularExpression w(QStringLiteral("\\swidth=\"[^\"]*\"")), h(QStringLiteral("\\sheight=\"[^\"]*\""));
+        static const QRegularExpression w(QStringLiteral("\\swidth=\"[^\"]*\"")),
+            h(QStringLiteral("\\sheight=\"[^\"]*\""));
         head.replace(w, QStringLiteral(" width=\"%1\"").arg(size.width()));
         head.replace(h, QStringLiteral(" height=\"%1\"").arg(size.height()));
         out = out.left(root) + head.toUtf8() + out.mid(rootEnd);
@@ -140,7 +141,8 @@ QString captureName(const TimelineModel &model)
 }
 
 // The kernels with most time inside the window (display ns), most first.
-std::vector<std::pair<core::StringId, TimeNs>> topKernelsIn(const TimelineModel &model, core::TimeRange window, std::size_t n)
+std::vector<std::pair<core::StringId, TimeNs>> topKernelsIn(
+    const TimelineModel &model, core::TimeRange window, std::size_t n)
 {
     std::map<core::StringId, TimeNs> byName;
     const auto *t = model.trace();
@@ -205,7 +207,8 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     view.resize(l.view.size());
     view.zoom()->setWidth(view.viewport()->width());
     view.zoom()->setTraceRange(source.zoom()->traceRange());
-    const core::TimeRange window = options.range.value_or(core::TimeRange{source.zoom()->windowStart(), source.zoom()->windowEnd()});
+    const core::TimeRange window
+        = options.range.value_or(core::TimeRange { source.zoom()->windowStart(), source.zoom()->windowEnd() });
     view.zoom()->setWindow(window.start, window.end, false);
     view.verticalScrollBar()->setValue(source.verticalScrollBar()->value());
     if (source.selection().isValid())
@@ -227,14 +230,15 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     const QRect titleText = l.title.adjusted(px / 2, 0, -px / 2, 0);
     const TimeNs origin = view.model()->origin();
     const QString range = QStringLiteral("%1 – %2  (%3)")
-                              .arg(formatDuration(view.zoom()->windowStart() - origin), formatDuration(view.zoom()->windowEnd() - origin),
-                                   formatDuration(view.zoom()->windowEnd() - view.zoom()->windowStart()));
+                              .arg(formatDuration(view.zoom()->windowStart() - origin),
+                                  formatDuration(view.zoom()->windowEnd() - origin),
+                                  formatDuration(view.zoom()->windowEnd() - view.zoom()->windowStart()));
     painter.setFont(pixelFont(px * 85 / 100));
     const int rangeWidth = QFontMetrics(painter.font()).horizontalAdvance(range);
     painter.drawText(titleText, Qt::AlignVCenter | Qt::AlignRight, range);
     painter.setFont(pixelFont(px, true));
     painter.drawText(titleText.adjusted(0, 0, -rangeWidth - px, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                     QFontMetrics(painter.font()).elidedText(title, Qt::ElideMiddle, titleText.width() - rangeWidth - px));
+        QFontMetrics(painter.font()).elidedText(title, Qt::ElideMiddle, titleText.width() - rangeWidth - px));
 
     // Legend band: gap causes (the bands' colours) and the kernels with most time in view.
     painter.fillRect(l.legend, theme.rulerBackground);
@@ -247,10 +251,10 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     painter.setPen(theme.rulerText);
     painter.drawText(QRect(x, y, size.width(), h), Qt::AlignVCenter | Qt::AlignLeft, gapsHead);
     x += QFontMetrics(painter.font()).horizontalAdvance(gapsHead) + px / 2;
-    for (auto c : {core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall})
+    for (auto c : { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall })
         drawSwatch(painter, x, y, h, gapCauseColor(c), gapCauseShortLabel(c), l.legend.right());
     x += px;
-    const auto kernels = topKernelsIn(*view.model(), {view.zoom()->windowStart(), view.zoom()->windowEnd()}, 8);
+    const auto kernels = topKernelsIn(*view.model(), { view.zoom()->windowStart(), view.zoom()->windowEnd() }, 8);
     if (!kernels.empty()) {
         const QString head = QStringLiteral("Kernels:");
         painter.drawText(QRect(x, y, size.width(), h), Qt::AlignVCenter | Qt::AlignLeft, head);
@@ -264,10 +268,12 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     }
 }
 
-bool exportTimeline(const TimelineView &source, const QString &path, QSize size, const TimelineOptions &options, QString *error)
+bool exportTimeline(
+    const TimelineView &source, const QString &path, QSize size, const TimelineOptions &options, QString *error)
 {
     const QString title = options.title.isEmpty() ? captureName(*source.model()) : options.title;
-    return writeFile(path, size, title, [&](QPainter &p, QSize s) { paintTimeline(p, s, source, options); }, error);
+    return writeFile(
+        path, size, title, [&](QPainter &p, QSize s) { paintTimeline(p, s, source, options); }, error);
 }
 
 void paintChart(QPainter &painter, QRect target, QChart *chart)
@@ -291,7 +297,7 @@ void paintChart(QPainter &painter, QRect target, QChart *chart)
     };
     std::vector<SavedFont> axes;
     for (QAbstractAxis *a : chart->axes()) {
-        axes.push_back({a, a->labelsFont(), a->titleFont()});
+        axes.push_back({ a, a->labelsFont(), a->titleFont() });
         QFont f = a->labelsFont();
         f.setPointSizeF(f.pointSizeF() * scale);
         a->setLabelsFont(f);
@@ -330,8 +336,9 @@ void paintChart(QPainter &painter, QRect target, QChart *chart)
 
 bool exportChart(QChart *chart, const QString &path, QSize size, QString *error)
 {
-    return writeFile(path, size, chart ? chart->title() : QString(),
-                     [&](QPainter &p, QSize s) { paintChart(p, QRect(QPoint(0, 0), s), chart); }, error);
+    return writeFile(
+        path, size, chart ? chart->title() : QString(),
+        [&](QPainter &p, QSize s) { paintChart(p, QRect(QPoint(0, 0), s), chart); }, error);
 }
 
 void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model, const QString &title)
@@ -347,7 +354,8 @@ void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model
     if (!title.isEmpty()) {
         painter.setFont(pixelFont(px * 12 / 10, true));
         painter.setPen(theme.labelText);
-        painter.drawText(QRect(target.left() + pad, y, target.width() - 2 * pad, rowH * 13 / 10), Qt::AlignVCenter | Qt::AlignLeft, title);
+        painter.drawText(QRect(target.left() + pad, y, target.width() - 2 * pad, rowH * 13 / 10),
+            Qt::AlignVCenter | Qt::AlignLeft, title);
         y += rowH * 13 / 10;
     }
     const int columns = model.columnCount();
@@ -361,7 +369,8 @@ void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model
     const QFontMetrics fm(normal), fmb(bold);
     std::vector<int> widths(columns, 0);
     for (int c = 0; c < columns; ++c) {
-        widths[c] = fmb.horizontalAdvance(model.headerData(c, Qt::Horizontal).toString()) + 2 * pad + 4; // +4: elision rounding
+        widths[c] = fmb.horizontalAdvance(model.headerData(c, Qt::Horizontal).toString()) + 2 * pad
+            + 4; // +4: elision rounding
         for (int r = 0; r < shown; ++r)
             widths[c] = std::max(widths[c], fm.horizontalAdvance(model.index(r, c).data().toString()) + 2 * pad + 4);
     }
@@ -388,12 +397,14 @@ void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model
                 if (a.isValid())
                     align = a.toInt() & Qt::AlignHorizontal_Mask;
                 const QVariant fg = index.data(Qt::ForegroundRole);
-                painter.setPen(fg.canConvert<QBrush>() && fg.value<QBrush>().style() != Qt::NoBrush ? fg.value<QBrush>().color()
-                                                                                                    : theme.labelText);
+                painter.setPen(fg.canConvert<QBrush>() && fg.value<QBrush>().style() != Qt::NoBrush
+                        ? fg.value<QBrush>().color()
+                        : theme.labelText);
             }
             if (header)
                 painter.setPen(theme.labelText);
-            painter.drawText(cell, align | Qt::AlignVCenter, QFontMetrics(painter.font()).elidedText(text, Qt::ElideMiddle, cell.width()));
+            painter.drawText(cell, align | Qt::AlignVCenter,
+                QFontMetrics(painter.font()).elidedText(text, Qt::ElideMiddle, cell.width()));
             x += widths[c];
         }
     };
@@ -405,15 +416,16 @@ void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model
         drawRow(y, false, r, (r % 2) ? theme.rowBackgroundAlt : theme.rowBackground);
     if (more) {
         painter.setPen(theme.labelText);
-        painter.drawText(QRect(target.left() + pad, y, target.width() - 2 * pad, rowH), Qt::AlignVCenter | Qt::AlignLeft,
-                         QStringLiteral("… %1 more rows").arg(rows - shown));
+        painter.drawText(QRect(target.left() + pad, y, target.width() - 2 * pad, rowH),
+            Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("… %1 more rows").arg(rows - shown));
     }
     painter.restore();
 }
 
 bool exportTable(const QAbstractItemModel &model, const QString &path, QSize size, const QString &title, QString *error)
 {
-    return writeFile(path, size, title, [&](QPainter &p, QSize s) { paintTable(p, QRect(QPoint(0, 0), s), model, title); }, error);
+    return writeFile(
+        path, size, title, [&](QPainter &p, QSize s) { paintTable(p, QRect(QPoint(0, 0), s), model, title); }, error);
 }
 
 } // namespace gaplens::ui::ViewExporter

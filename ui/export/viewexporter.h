@@ -34,7 +34,8 @@ using PaintFunction = std::function<void(QPainter &painter, QSize size)>;
 QImage paintImage(QSize size, const PaintFunction &paint);
 QByteArray paintSvg(QSize size, const QString &title, const PaintFunction &paint);
 // Writes PNG or SVG by the path's suffix; false with *error on failure.
-bool writeFile(const QString &path, QSize size, const QString &title, const PaintFunction &paint, QString *error = nullptr);
+bool writeFile(
+    const QString &path, QSize size, const QString &title, const PaintFunction &paint, QString *error = nullptr);
 
 // Where the timeline picture's parts go at `size` (decorated: title band, view, legend band).
 struct TimelineLayout
@@ -45,15 +46,15 @@ TimelineLayout timelineLayout(QSize size, bool decorated = true);
 
 struct TimelineOptions
 {
-    QString title;                            // default: the capture's file names
-    std::optional<core::TimeRange> range;     // display ns; default: the source's window
-    bool decorated = true;                    // title band + kernel legend around the view
+    QString title; // default: the capture's file names
+    std::optional<core::TimeRange> range; // display ns; default: the source's window
+    bool decorated = true; // title band + kernel legend around the view
 };
 // The source view as it is (data, alignment, threshold, collapsed ranks, highlights, vertical
 // scroll, window scaled to the new width), repainted by a hidden TimelineView of the new size.
 void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, const TimelineOptions &options = {});
 bool exportTimeline(const TimelineView &source, const QString &path, QSize size, const TimelineOptions &options = {},
-                    QString *error = nullptr);
+    QString *error = nullptr);
 
 // The chart at `size` (resized while painting, fonts scaled for the height, then restored).
 void paintChart(QPainter &painter, QRect target, QChart *chart);
@@ -63,7 +64,7 @@ bool exportChart(QChart *chart, const QString &path, QSize size, QString *error 
 // fit are summed up in a last line "… N more rows".
 void paintTable(QPainter &painter, QRect target, const QAbstractItemModel &model, const QString &title = {});
 bool exportTable(const QAbstractItemModel &model, const QString &path, QSize size, const QString &title = {},
-                 QString *error = nullptr);
+    QString *error = nullptr);
 
 // The legibility rule: a text pixel size for a picture of `height` px.
 int textPixelSize(int height);

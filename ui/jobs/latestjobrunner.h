@@ -33,9 +33,9 @@ public:
     {
         quint64 id = 0;
         core::CancelToken cancel;
-        std::atomic<bool> discarded{false}; // never deliver (a newer job, discard(), the runner is gone)
-        std::atomic<bool> delivered{false};
-        QPointer<QObject> receiver;         // written on the GUI thread only, read there only
+        std::atomic<bool> discarded { false }; // never deliver (a newer job, discard(), the runner is gone)
+        std::atomic<bool> delivered { false };
+        QPointer<QObject> receiver; // written on the GUI thread only, read there only
     };
     explicit LatestJobContext(std::shared_ptr<Job> job)
         : m_job(std::move(job))
@@ -52,8 +52,7 @@ private:
 // a pool of its own (`ownThreads` threads; one keeps superseded jobs in order). The compute
 // function must own what it reads (shared_ptrs, copies): it may outlive the runner when the
 // pool is not the runner's.
-template <class Result>
-class LatestJobRunner
+template <class Result> class LatestJobRunner
 {
 public:
     using Compute = std::function<Result(const LatestJobContext &)>;
@@ -101,7 +100,8 @@ public:
                 return;
             // Posted through the application object (it outlives every receiver); whether the
             // receiver still exists is checked there, on the GUI thread.
-            QMetaObject::invokeMethod(qApp, [state] { deliverOnGuiThread(*state); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                qApp, [state] { deliverOnGuiThread(*state); }, Qt::QueuedConnection);
         });
         return job->id;
     }

@@ -19,8 +19,8 @@ bool DerivedCaptureController::matches(const core::DerivedCapture *derived) cons
         && derived->options().includeCopies == m_options.includeCopies;
 }
 
-void DerivedCaptureController::setTrace(std::shared_ptr<const core::TraceSet> trace,
-                                        std::shared_ptr<const core::DerivedCapture> ready)
+void DerivedCaptureController::setTrace(
+    std::shared_ptr<const core::TraceSet> trace, std::shared_ptr<const core::DerivedCapture> ready)
 {
     m_runner.discard();
     m_trace = std::move(trace);
@@ -31,7 +31,7 @@ void DerivedCaptureController::setTrace(std::shared_ptr<const core::TraceSet> tr
         // Built already (on the loading thread): delivered like a build, after this returns,
         // so every reader sees the capture first and its gaps with derivedChanged.
         m_runner.start([ready](const LatestJobContext &) { return ready; },
-                       [this](std::shared_ptr<const core::DerivedCapture> d) { apply(std::move(d)); });
+            [this](std::shared_ptr<const core::DerivedCapture> d) { apply(std::move(d)); });
         return;
     }
     requestBuild();

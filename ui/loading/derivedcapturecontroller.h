@@ -24,7 +24,8 @@ public:
     // A new capture: nothing derived is shown for it until its build arrives. `ready` (may be
     // null) is one already built for it (prepared on the calling thread): used when its
     // options are the current ones.
-    void setTrace(std::shared_ptr<const core::TraceSet> trace, std::shared_ptr<const core::DerivedCapture> ready = nullptr);
+    void setTrace(
+        std::shared_ptr<const core::TraceSet> trace, std::shared_ptr<const core::DerivedCapture> ready = nullptr);
     const std::shared_ptr<const core::TraceSet> &trace() const { return m_trace; }
     // Takes the threshold at once (gapThresholdChanged) and builds for it.
     void setGapThreshold(core::TimeNs ns);

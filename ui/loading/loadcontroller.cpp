@@ -55,7 +55,8 @@ LoadController::LoadController(QObject *parent)
 
 LoadController::~LoadController() = default; // m_jobs cancels and waits for its threads
 
-std::shared_ptr<const TimelineData> LoadController::loadNow(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
+std::shared_ptr<const TimelineData> LoadController::loadNow(
+    const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
     auto trace = core::loadTraceSet(optionsFor(paths, rankOverrides));
     return prepareTimelineData(std::move(trace));

@@ -33,8 +33,8 @@ public:
 
     // Synchronous variant for --render, reports and tests: the load and the derived capture
     // (prepareTimelineData) on the calling thread.
-    static std::shared_ptr<const TimelineData> loadNow(const QStringList &paths,
-                                                       const std::vector<core::RankOverride> &rankOverrides = {});
+    static std::shared_ptr<const TimelineData> loadNow(
+        const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides = {});
     const std::vector<core::RankOverride> &currentRankOverrides() const { return m_overrides; }
 
 signals:

@@ -71,7 +71,7 @@ void AnalysisPanel::awaitDerived()
 
 void AnalysisPanel::addAdaptiveSplitter(QSplitter *splitter, bool inverse, double firstShare)
 {
-    m_splitters.append({splitter, inverse, firstShare});
+    m_splitters.append({ splitter, inverse, firstShare });
 }
 
 void AnalysisPanel::resizeEvent(QResizeEvent *e)
@@ -87,7 +87,7 @@ void AnalysisPanel::resizeEvent(QResizeEvent *e)
         const int total = o == Qt::Horizontal ? a.splitter->width() : a.splitter->height();
         if (total > 0 && a.splitter->count() == 2) {
             const int first = int(total * a.firstShare);
-            a.splitter->setSizes({first, total - first});
+            a.splitter->setSizes({ first, total - first });
             a.sized = true;
         }
     }

@@ -25,7 +25,7 @@ class AnalysisPanel : public QWidget
 public:
     // What a panel does with the derived capture (gaps, blame, busy time).
     enum class DerivedUse {
-        Reads,   // recomputes on a threshold change, once the derived capture for it arrives
+        Reads, // recomputes on a threshold change, once the derived capture for it arrives
         Ignores, // does not depend on it; on a threshold change recomputes after it arrives,
                  // so the build that the timeline waits for has the cores to itself
     };
@@ -48,17 +48,17 @@ protected:
 
     // compute() runs on a worker and must only touch what it captured (shared_ptr'd trace,
     // copies of options); apply(result) runs on the GUI thread if this job is still the latest.
-    template <class Result, class Compute, class Apply>
-    void run(Compute compute, Apply apply)
+    template <class Result, class Compute, class Apply> void run(Compute compute, Apply apply)
     {
         setComputing(true);
-        m_jobs.start([compute = std::move(compute)](const LatestJobContext &) mutable -> std::shared_ptr<const void> {
-            return std::make_shared<const Result>(compute());
-        },
-                     [this, apply = std::move(apply)](std::shared_ptr<const void> result) {
-                         apply(*std::static_pointer_cast<const Result>(result));
-                         finishJob();
-                     });
+        m_jobs.start(
+            [compute = std::move(compute)](const LatestJobContext &) mutable -> std::shared_ptr<const void> {
+                return std::make_shared<const Result>(compute());
+            },
+            [this, apply = std::move(apply)](std::shared_ptr<const void> result) {
+                apply(*std::static_pointer_cast<const Result>(result));
+                finishJob();
+            });
     }
     // Applies "nothing loaded" at once and drops running jobs.
     void cancelJobs();

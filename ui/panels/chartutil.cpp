@@ -42,9 +42,18 @@ QString elideMiddle(const QString &text, int max)
 QColor seriesColor(int i)
 {
     static const QColor kColors[] = {
-        QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),  QColor(214, 39, 40),
-        QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
-        QColor(188, 189, 34), QColor(23, 190, 207), QColor(57, 59, 121),  QColor(173, 73, 74),
+        QColor(31, 119, 180),
+        QColor(255, 127, 14),
+        QColor(44, 160, 44),
+        QColor(214, 39, 40),
+        QColor(148, 103, 189),
+        QColor(140, 86, 75),
+        QColor(227, 119, 194),
+        QColor(127, 127, 127),
+        QColor(188, 189, 34),
+        QColor(23, 190, 207),
+        QColor(57, 59, 121),
+        QColor(173, 73, 74),
     };
     return kColors[std::size_t(i) % std::size(kColors)];
 }

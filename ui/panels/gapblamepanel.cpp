@@ -18,8 +18,8 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedBarSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -29,8 +29,8 @@ namespace {
 constexpr int kChartCauses = 6; // the largest causes get a colour each, the rest are "other"
 
 // The selection's gaps and totals, read from the derived capture (no merge, no blame here).
-GapBlamePanel::Result computeBlame(std::shared_ptr<const core::DerivedCapture> derived, core::RankSelection ranks,
-                                   core::TimeWindow window)
+GapBlamePanel::Result computeBlame(
+    std::shared_ptr<const core::DerivedCapture> derived, core::RankSelection ranks, core::TimeWindow window)
 {
     GapBlamePanel::Result r;
     r.trace = derived->sharedTrace();
@@ -38,7 +38,7 @@ GapBlamePanel::Result computeBlame(std::shared_ptr<const core::DerivedCapture> d
     r.threshold = derived->minGapNs();
     for (const core::GapRange &range : derived->gapsIn(ranks, window))
         for (std::uint32_t i = range.begin; i < range.end; ++i) {
-            const core::GapId id{range.gpu, i};
+            const core::GapId id { range.gpu, i };
             // A GPU shared by two processes also has the other rank's gaps: keep the chosen ranks'.
             if (!ranks.isAll() && !ranks.includes(derived->gap(id).rank))
                 continue;
@@ -74,9 +74,10 @@ GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget 
     , m_prev(new QPushButton(QStringLiteral("◀ Previous gap"), this))
     , m_next(new QPushButton(QStringLiteral("Next gap ▶"), this))
 {
-    m_groupBy->addItems({QStringLiteral("by cause"), QStringLiteral("by NVTX phase")});
-    m_splitBy->addItems({QStringLiteral("all selected"), QStringLiteral("per rank"), QStringLiteral("per GPU")});
-    m_threshold->setToolTip(QStringLiteral("The idle-gap threshold is the toolbar's: changing it updates the timeline and this panel."));
+    m_groupBy->addItems({ QStringLiteral("by cause"), QStringLiteral("by NVTX phase") });
+    m_splitBy->addItems({ QStringLiteral("all selected"), QStringLiteral("per rank"), QStringLiteral("per GPU") });
+    m_threshold->setToolTip(
+        QStringLiteral("The idle-gap threshold is the toolbar's: changing it updates the timeline and this panel."));
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
 
@@ -133,11 +134,12 @@ void GapBlamePanel::recompute()
         awaitDerived();
         return;
     }
-    run<Result>([derived, ranks = m_context.ranks(), window = m_context.window()] { return computeBlame(derived, ranks, window); },
-                [this](const Result &r) {
-                    m_result = r;
-                    rebuildTable();
-                });
+    run<Result>([derived, ranks = m_context.ranks(),
+                    window = m_context.window()] { return computeBlame(derived, ranks, window); },
+        [this](const Result &r) {
+            m_result = r;
+            rebuildTable();
+        });
 }
 
 bool GapBlamePanel::matches(const RowFilter &f, std::size_t gap) const
@@ -161,16 +163,16 @@ void GapBlamePanel::rebuildTable()
     m_next->setEnabled(false);
     const bool byCause = GroupBy(m_groupBy->currentIndex()) == GroupBy::Cause;
     const auto split = SplitBy(m_splitBy->currentIndex());
-    const QList<PanelColumn> columns{
-        {split == SplitBy::Gpu ? QStringLiteral("GPU") : QStringLiteral("Rank"), false, {}, {}},
-        {byCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase"), false, {},
-         byCause ? QStringLiteral("What the launching thread was doing in the middle of the gap")
-                 : QStringLiteral("Innermost NVTX range open in the middle of the gap")},
-        {QStringLiteral("Gaps"), true, {}, {}},
-        {QStringLiteral("Total idle"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("% of window"), true, QStringLiteral("%"),
-         QStringLiteral("Idle time over the GPU time in the window (first to last kernel of each GPU)")},
-        {QStringLiteral("Longest"), true, QStringLiteral("ns"), {}},
+    const QList<PanelColumn> columns {
+        { split == SplitBy::Gpu ? QStringLiteral("GPU") : QStringLiteral("Rank"), false, {}, {} },
+        { byCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase"), false, {},
+            byCause ? QStringLiteral("What the launching thread was doing in the middle of the gap")
+                    : QStringLiteral("Innermost NVTX range open in the middle of the gap") },
+        { QStringLiteral("Gaps"), true, {}, {} },
+        { QStringLiteral("Total idle"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("% of window"), true, QStringLiteral("%"),
+            QStringLiteral("Idle time over the GPU time in the window (first to last kernel of each GPU)") },
+        { QStringLiteral("Longest"), true, QStringLiteral("ns"), {} },
     };
     std::vector<std::vector<PanelCell>> rows;
     const auto *t = m_result.trace.get();
@@ -178,18 +180,19 @@ void GapBlamePanel::rebuildTable()
         core::TimeNs sum = 0;
         for (const auto &[g, ns] : m_result.gpuWindowNs)
             if (s == SplitBy::None || (s == SplitBy::Gpu && g == id)
-                || (s == SplitBy::Rank && std::find(t->gpus[g].ranks.begin(), t->gpus[g].ranks.end(), id) != t->gpus[g].ranks.end()))
+                || (s == SplitBy::Rank
+                    && std::find(t->gpus[g].ranks.begin(), t->gpus[g].ranks.end(), id) != t->gpus[g].ranks.end()))
                 sum += ns;
         return sum;
     };
     auto addGroup = [&](SplitBy s, std::uint32_t id, const core::BlameTotals &totals, const QString &scope) {
         const core::TimeNs window = windowOf(s, id);
         for (const auto &b : byCause ? totals.byCause : totals.byPhase) {
-            rows.push_back({PanelCell::text(scope), PanelCell::text(QString::fromStdString(b.key)), PanelCell::count(b.count),
-                            PanelCell::duration(double(b.totalNs)),
-                            PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
-                            PanelCell::duration(double(b.longestNs))});
-            m_filters.push_back({s, id, b});
+            rows.push_back({ PanelCell::text(scope), PanelCell::text(QString::fromStdString(b.key)),
+                PanelCell::count(b.count), PanelCell::duration(double(b.totalNs)),
+                PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
+                PanelCell::duration(double(b.longestNs)) });
+            m_filters.push_back({ s, id, b });
         }
     };
     if (t) {
@@ -216,7 +219,8 @@ void GapBlamePanel::rebuildTable()
     if (!t)
         m_stepLabel->setText(QString());
     else if (m_result.gaps.empty())
-        m_stepLabel->setText(QStringLiteral("No idle gaps ≥ %1 in this selection.").arg(formatDuration(m_result.threshold, 0)));
+        m_stepLabel->setText(
+            QStringLiteral("No idle gaps ≥ %1 in this selection.").arg(formatDuration(m_result.threshold, 0)));
     else
         m_stepLabel->setText(QStringLiteral("%1 gaps, %2 idle. Click a row to step through its gaps on the timeline.")
                                  .arg(m_result.overall.gapCount)
@@ -243,12 +247,16 @@ void GapBlamePanel::rebuildChart()
     for (const auto &[rank, totals] : m_result.perRank)
         maxNs = std::max(maxNs, double(totals.totalGapNs));
     const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
-    const QString unitName = unit == 1e9 ? QStringLiteral("s") : unit == 1e6 ? QStringLiteral("ms") : unit == 1e3 ? QStringLiteral("us") : QStringLiteral("ns");
+    const QString unitName = unit == 1e9 ? QStringLiteral("s")
+        : unit == 1e6                    ? QStringLiteral("ms")
+        : unit == 1e3                    ? QStringLiteral("us")
+                                         : QStringLiteral("ns");
 
     auto *series = new QStackedBarSeries;
     std::vector<QBarSet *> sets;
     for (std::size_t c = 0; c < causes.size() + (other ? 1 : 0); ++c) {
-        auto *set = new QBarSet(c < causes.size() ? elideMiddle(QString::fromStdString(causes[c]), 34) : QStringLiteral("other"));
+        auto *set = new QBarSet(
+            c < causes.size() ? elideMiddle(QString::fromStdString(causes[c]), 34) : QStringLiteral("other"));
         set->setColor(c < causes.size() ? seriesColor(int(c)) : QColor(170, 170, 170));
         sets.push_back(set);
     }
@@ -295,7 +303,7 @@ std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int directio
     if (gaps.empty())
         return std::nullopt;
     std::stable_sort(gaps.begin(), gaps.end(),
-                     [this](std::size_t a, std::size_t b) { return m_result.gaps[a].gap.start < m_result.gaps[b].gap.start; });
+        [this](std::size_t a, std::size_t b) { return m_result.gaps[a].gap.start < m_result.gaps[b].gap.start; });
     if (sourceRow != m_stepRow) {
         m_stepRow = sourceRow;
         m_stepIndex = direction < 0 ? int(gaps.size()) - 1 : 0;
@@ -311,7 +319,10 @@ std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int directio
     m_prev->setEnabled(gaps.size() > 1);
     m_next->setEnabled(gaps.size() > 1);
     const QString key = QString::fromStdString(f.bucket.key);
-    m_stepLabel->setText(QStringLiteral("%1: gap %2 of %3 · %4").arg(elideMiddle(key, 40)).arg(m_stepIndex + 1).arg(gaps.size())
+    m_stepLabel->setText(QStringLiteral("%1: gap %2 of %3 · %4")
+                             .arg(elideMiddle(key, 40))
+                             .arg(m_stepIndex + 1)
+                             .arg(gaps.size())
                              .arg(formatDuration(g.gap.duration())));
     return g;
 }

@@ -36,10 +36,10 @@ public:
         std::shared_ptr<const core::DerivedCapture> derived; // what the gaps were read from
         core::TimeNs threshold = 0;
         std::vector<core::GapBlame> gaps; // of the selected ranks, ordered by (gpu, start)
-        std::vector<core::GapId> gapIds;  // gaps[i]'s id in `derived`
+        std::vector<core::GapId> gapIds; // gaps[i]'s id in `derived`
         core::BlameTotals overall;
         std::vector<std::pair<std::uint32_t, core::BlameTotals>> perRank; // ascending rank index
-        std::vector<std::pair<std::uint32_t, core::BlameTotals>> perGpu;  // ascending GPU index
+        std::vector<std::pair<std::uint32_t, core::BlameTotals>> perGpu; // ascending GPU index
         std::map<std::uint32_t, core::TimeNs> gpuWindowNs; // first-to-last kernel per analysed GPU
     };
 

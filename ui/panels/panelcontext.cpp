@@ -104,7 +104,7 @@ QString PanelContext::scopeText() const
         for (auto r : m_ranks.ranks)
             numbers << QString::number(t && r < t->ranks.size() ? t->ranks[r].rank : int(r));
         ranks = numbers.size() <= 6 ? (numbers.size() == 1 ? QStringLiteral("rank ") : QStringLiteral("ranks "))
-                    + numbers.join(QStringLiteral(", "))
+                + numbers.join(QStringLiteral(", "))
                                     : QStringLiteral("%1 ranks").arg(numbers.size());
     }
     const QString window = m_window ? QStringLiteral("selection %1").arg(formatDuration(m_window->duration()))

@@ -119,7 +119,8 @@ QString PanelTable::csvText() const
     QStringList header;
     for (int c = 0; c < columns; ++c) {
         const auto &col = m_model->columns()[c];
-        header << quote(col.unit.isEmpty() ? col.title : col.title + QStringLiteral(" [") + col.unit + QLatin1Char(']'));
+        header << quote(
+            col.unit.isEmpty() ? col.title : col.title + QStringLiteral(" [") + col.unit + QLatin1Char(']'));
     }
     lines << header.join(QLatin1Char(','));
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
@@ -160,8 +161,8 @@ void PanelTable::contextMenuEvent(QContextMenuEvent *e)
     menu.addAction(QStringLiteral("Copy All as CSV"), this, [this] { QApplication::clipboard()->setText(csvText()); });
     menu.addSeparator();
     menu.addAction(QStringLiteral("Export CSV…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export table as CSV"), QString(),
-                                                          QStringLiteral("CSV (*.csv)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, QStringLiteral("Export table as CSV"), QString(), QStringLiteral("CSV (*.csv)"));
         if (!path.isEmpty())
             exportCsv(path);
     });

@@ -10,22 +10,22 @@ namespace gaplens::ui {
 
 PanelCell PanelCell::count(std::uint64_t n)
 {
-    return {QLocale::system().toString(qulonglong(n)), qulonglong(n), {}, {}};
+    return { QLocale::system().toString(qulonglong(n)), qulonglong(n), {}, {} };
 }
 
 PanelCell PanelCell::duration(double ns)
 {
-    return {QString::fromStdString(core::formatDuration(ns)), ns, {}, {}};
+    return { QString::fromStdString(core::formatDuration(ns)), ns, {}, {} };
 }
 
 PanelCell PanelCell::percent(double p)
 {
-    return {QString::fromStdString(core::formatPercent(p)), p, {}, {}};
+    return { QString::fromStdString(core::formatPercent(p)), p, {}, {} };
 }
 
 PanelCell PanelCell::bytes(std::uint64_t b)
 {
-    return {QString::fromStdString(core::formatBytes(b)), qulonglong(b), {}, {}};
+    return { QString::fromStdString(core::formatBytes(b)), qulonglong(b), {}, {} };
 }
 
 PanelTableModel::PanelTableModel(QObject *parent)
@@ -33,7 +33,8 @@ PanelTableModel::PanelTableModel(QObject *parent)
 {
 }
 
-void PanelTableModel::setTable(QList<PanelColumn> columns, std::vector<std::vector<PanelCell>> rows, std::vector<qint64> rowKeys)
+void PanelTableModel::setTable(
+    QList<PanelColumn> columns, std::vector<std::vector<PanelCell>> rows, std::vector<qint64> rowKeys)
 {
     beginResetModel();
     m_columns = std::move(columns);
@@ -78,20 +79,14 @@ QVariant PanelTableModel::data(const QModelIndex &index, int role) const
         return {};
     const PanelCell &c = cell(index.row(), index.column());
     switch (role) {
-    case Qt::DisplayRole:
-        return c.display;
-    case SortRole:
-        return c.raw.isValid() ? c.raw : c.display;
-    case RowKeyRole:
-        return rowKey(index.row());
-    case Qt::BackgroundRole:
-        return c.background.isValid() ? QVariant(c.background) : QVariant();
-    case Qt::ToolTipRole:
-        return c.toolTip.isEmpty() ? QVariant() : QVariant(c.toolTip);
+    case Qt::DisplayRole: return c.display;
+    case SortRole: return c.raw.isValid() ? c.raw : c.display;
+    case RowKeyRole: return rowKey(index.row());
+    case Qt::BackgroundRole: return c.background.isValid() ? QVariant(c.background) : QVariant();
+    case Qt::ToolTipRole: return c.toolTip.isEmpty() ? QVariant() : QVariant(c.toolTip);
     case Qt::TextAlignmentRole:
         return m_columns[index.column()].numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -15,23 +15,23 @@ namespace gaplens::ui {
 struct PanelCell
 {
     QVariant display;
-    QVariant raw;        // SortRole; defaults to display
-    QColor background;   // invalid = none
+    QVariant raw; // SortRole; defaults to display
+    QColor background; // invalid = none
     QString toolTip;
 
-    static PanelCell text(const QString &s) { return {s, s, {}, {}}; }
+    static PanelCell text(const QString &s) { return { s, s, {}, {} }; }
     static PanelCell count(std::uint64_t n);
-    static PanelCell duration(double ns);   // "1.235 ms"; raw ns
-    static PanelCell percent(double p);     // "12.3%"; raw percent
+    static PanelCell duration(double ns); // "1.235 ms"; raw ns
+    static PanelCell percent(double p); // "12.3%"; raw percent
     static PanelCell bytes(std::uint64_t b); // "1.5 MiB"; raw bytes
-    static PanelCell empty() { return {QString(), QVariant(), {}, {}}; }
+    static PanelCell empty() { return { QString(), QVariant(), {}, {} }; }
 };
 
 struct PanelColumn
 {
     QString title;
     bool numeric = false; // right-aligned; CSV writes the raw value
-    QString unit;         // of the raw value in CSV headers ("ns", "bytes", "%")
+    QString unit; // of the raw value in CSV headers ("ns", "bytes", "%")
     QString toolTip;
 };
 
@@ -47,7 +47,8 @@ public:
     explicit PanelTableModel(QObject *parent = nullptr);
 
     // rowKeys (optional, one per row) let a panel map a clicked row back to its data.
-    void setTable(QList<PanelColumn> columns, std::vector<std::vector<PanelCell>> rows, std::vector<qint64> rowKeys = {});
+    void setTable(
+        QList<PanelColumn> columns, std::vector<std::vector<PanelCell>> rows, std::vector<qint64> rowKeys = {});
     void clear();
     const QList<PanelColumn> &columns() const { return m_columns; }
     const PanelCell &cell(int row, int column) const;

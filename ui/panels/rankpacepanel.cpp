@@ -18,8 +18,8 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QSplitter>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +44,9 @@ QString signedPercent(double p)
 {
     if (std::abs(p) < 0.05)
         return QStringLiteral("±0%"); // never "-0.0%"
-    return QStringLiteral("%1%2%").arg(p >= 0 ? QStringLiteral("+") : QString()).arg(p, 0, 'f', std::abs(p) < 10 ? 1 : 0);
+    return QStringLiteral("%1%2%")
+        .arg(p >= 0 ? QStringLiteral("+") : QString())
+        .arg(p, 0, 'f', std::abs(p) < 10 ? 1 : 0);
 }
 
 // The capture's own number of the first iteration shown (the selection may start later).
@@ -68,7 +70,8 @@ RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget 
     m_range->setMinimumContentsLength(18);
     m_range->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_range->setToolTip(QStringLiteral("NVTX range measured per iteration (names that repeat, most frequent first)"));
-    m_gpu->setToolTip(QStringLiteral("Measure each iteration by the GPU work it launched (NVTX GPU projection) instead of its CPU range"));
+    m_gpu->setToolTip(QStringLiteral(
+        "Measure each iteration by the GPU work it launched (NVTX GPU projection) instead of its CPU range"));
     m_verdict->setWordWrap(true);
     QFont bold = m_verdict->font();
     bold.setBold(true);
@@ -105,9 +108,8 @@ RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget 
     });
     connect(m_gpu, &QCheckBox::toggled, this, &AnalysisPanel::scheduleUpdate);
     connect(m_matrix, &PanelTable::rowClicked, this, [this](int row, int column) { activateCell(row, column); });
-    connect(m_rankTable, &PanelTable::rowClicked, this, [this](int row, int) {
-        selectRank(int(m_rankTable->tableModel()->rowKey(row)));
-    });
+    connect(m_rankTable, &PanelTable::rowClicked, this,
+        [this](int row, int) { selectRank(int(m_rankTable->tableModel()->rowKey(row))); });
     connect(&m_context, &PanelContext::dataChanged, this, [this] {
         m_namesValid = false;
         m_requestedRange.clear();
@@ -150,26 +152,28 @@ void RankPacePanel::recompute()
     options.rangeName = m_requestedRange.toStdString();
     options.ranks = m_context.ranks();
     options.useGpuProjection = m_gpu->isChecked();
-    run<Result>([trace, options, needNames, window = m_context.window()]() mutable {
-        Result r;
-        r.trace = trace;
-        if (needNames) {
-            r.names = core::repeatingRangeNames(*trace);
-            r.namesValid = true;
-        }
-        if (options.rangeName.empty()) {
-            if (auto proposed = core::proposePaceRangeName(*trace))
-                options.rangeName = *proposed;
-            else if (const auto names = r.namesValid ? r.names : core::repeatingRangeNames(*trace, 1); !names.empty())
-                options.rangeName = names.front().name; // no top-level name repeats: the most frequent one
-        }
-        options.window = window;
-        if (!options.rangeName.empty())
-            r.pace = core::computePace(*trace, options);
-        r.pace.rangeName = options.rangeName;
-        return r;
-    },
-                [this](const Result &r) { apply(r); });
+    run<Result>(
+        [trace, options, needNames, window = m_context.window()]() mutable {
+            Result r;
+            r.trace = trace;
+            if (needNames) {
+                r.names = core::repeatingRangeNames(*trace);
+                r.namesValid = true;
+            }
+            if (options.rangeName.empty()) {
+                if (auto proposed = core::proposePaceRangeName(*trace))
+                    options.rangeName = *proposed;
+                else if (const auto names = r.namesValid ? r.names : core::repeatingRangeNames(*trace, 1);
+                         !names.empty())
+                    options.rangeName = names.front().name; // no top-level name repeats: the most frequent one
+            }
+            options.window = window;
+            if (!options.rangeName.empty())
+                r.pace = core::computePace(*trace, options);
+            r.pace.rangeName = options.rangeName;
+            return r;
+        },
+        [this](const Result &r) { apply(r); });
 }
 
 void RankPacePanel::apply(const Result &r)
@@ -180,7 +184,7 @@ void RankPacePanel::apply(const Result &r)
         m_range->clear();
         for (const auto &n : r.names)
             m_range->addItem(QStringLiteral("%1  (%2×)").arg(QString::fromStdString(n.name)).arg(n.count),
-                             QString::fromStdString(n.name));
+                QString::fromStdString(n.name));
         m_namesValid = true;
     }
     if (!r.trace) {
@@ -197,11 +201,13 @@ void RankPacePanel::apply(const Result &r)
     if (!t)
         verdict.clear();
     else if (pace.rangeName.empty())
-        verdict = QStringLiteral("No NVTX range repeats within a rank: pace needs a per-iteration range such as train_step.");
+        verdict = QStringLiteral(
+            "No NVTX range repeats within a rank: pace needs a per-iteration range such as train_step.");
     else if (pace.ranks.empty())
         verdict = QStringLiteral("No rank has \"%1\" in this selection.").arg(QString::fromStdString(pace.rangeName));
     else if (pace.straggler)
-        verdict = QString::fromStdString(core::describeStraggler(*t, *pace.straggler)).replace(0, 1, QStringLiteral("R"));
+        verdict
+            = QString::fromStdString(core::describeStraggler(*t, *pace.straggler)).replace(0, 1, QStringLiteral("R"));
     else if (pace.ranks.size() < 2)
         verdict = QStringLiteral("One rank in this selection: nothing to compare its pace with.");
     else if (pace.iterations.size() < 3)
@@ -218,12 +224,12 @@ void RankPacePanel::rebuildMatrix()
 {
     const auto &pace = m_result.pace;
     const auto *t = m_result.trace.get();
-    QList<PanelColumn> columns{{QStringLiteral("Iteration"), true, {}, {}},
-                               {QStringLiteral("Median"), true, QStringLiteral("ns"), QStringLiteral("Median across the ranks")}};
+    QList<PanelColumn> columns { { QStringLiteral("Iteration"), true, {}, {} },
+        { QStringLiteral("Median"), true, QStringLiteral("ns"), QStringLiteral("Median across the ranks") } };
     std::size_t maxIterations = 0;
     for (const auto &rp : pace.ranks) {
-        columns.push_back({QStringLiteral("rank %1").arg(t->ranks[rp.rank].rank), true, QStringLiteral("ns"),
-                           QStringLiteral("Duration and delta from the iteration's median; click to show it on the timeline")});
+        columns.push_back({ QStringLiteral("rank %1").arg(t->ranks[rp.rank].rank), true, QStringLiteral("ns"),
+            QStringLiteral("Duration and delta from the iteration's median; click to show it on the timeline") });
         maxIterations = std::max(maxIterations, rp.iterations.size());
     }
     const std::size_t rowsShown = std::min<std::size_t>(maxIterations, kMaxMatrixRows);
@@ -245,7 +251,8 @@ void RankPacePanel::rebuildMatrix()
             PanelCell c = PanelCell::duration(d);
             if (common && median > 0) {
                 const double delta = (d / median - 1) * 100;
-                c.display = QString(c.display.toString() + QStringLiteral(" (") + signedPercent(delta) + QLatin1Char(')'));
+                c.display
+                    = QString(c.display.toString() + QStringLiteral(" (") + signedPercent(delta) + QLatin1Char(')'));
                 c.background = deltaColor(delta);
                 c.toolTip = QStringLiteral("rank %1, iteration %2: %3, %4 vs the median %5")
                                 .arg(t->ranks[rp.rank].rank)
@@ -268,27 +275,29 @@ void RankPacePanel::rebuildMatrix()
         medians.push_back(it.medianNs);
     std::sort(medians.begin(), medians.end());
     const double reference = medians.empty() ? 0
-                             : medians.size() % 2 ? medians[medians.size() / 2]
-                                                  : (medians[medians.size() / 2 - 1] + medians[medians.size() / 2]) / 2;
-    const QList<PanelColumn> rankColumns{
-        {QStringLiteral("Rank"), true, {}, {}},
-        {QStringLiteral("Iterations"), true, {}, {}},
-        {QStringLiteral("Median"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("P95"), true, QStringLiteral("ns"), QStringLiteral("Nearest-rank 95th percentile")},
-        {QStringLiteral("Slowest"), true, {}, QStringLiteral("Common iterations in which this rank was the slowest")},
-        {QStringLiteral("vs typical"), true, QStringLiteral("%"), QStringLiteral("Rank median over the median of the per-iteration medians")},
+        : medians.size() % 2                 ? medians[medians.size() / 2]
+                                             : (medians[medians.size() / 2 - 1] + medians[medians.size() / 2]) / 2;
+    const QList<PanelColumn> rankColumns {
+        { QStringLiteral("Rank"), true, {}, {} },
+        { QStringLiteral("Iterations"), true, {}, {} },
+        { QStringLiteral("Median"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("P95"), true, QStringLiteral("ns"), QStringLiteral("Nearest-rank 95th percentile") },
+        { QStringLiteral("Slowest"), true, {}, QStringLiteral("Common iterations in which this rank was the slowest") },
+        { QStringLiteral("vs typical"), true, QStringLiteral("%"),
+            QStringLiteral("Rank median over the median of the per-iteration medians") },
     };
     std::vector<std::vector<PanelCell>> rankRows;
     std::vector<qint64> rankKeys;
     for (std::size_t k = 0; k < pace.ranks.size(); ++k) {
         const auto &rp = pace.ranks[k];
         const double vs = reference > 0 ? (rp.medianNs / reference - 1) * 100 : 0;
-        PanelCell vsCell{reference > 0 ? signedPercent(vs) : QString(), vs, deltaColor(vs), {}};
+        PanelCell vsCell { reference > 0 ? signedPercent(vs) : QString(), vs, deltaColor(vs), {} };
         PanelCell slowest = PanelCell::count(rp.timesSlowest);
         if (pace.straggler && pace.straggler->rank == rp.rank)
             slowest.background = QColor(220, 60, 40, 120);
-        rankRows.push_back({PanelCell::count(std::uint64_t(std::max(0, t->ranks[rp.rank].rank))), PanelCell::count(rp.iterations.size()),
-                            PanelCell::duration(rp.medianNs), PanelCell::duration(double(rp.p95Ns)), slowest, vsCell});
+        rankRows.push_back({ PanelCell::count(std::uint64_t(std::max(0, t->ranks[rp.rank].rank))),
+            PanelCell::count(rp.iterations.size()), PanelCell::duration(rp.medianNs),
+            PanelCell::duration(double(rp.p95Ns)), slowest, vsCell });
         rankKeys.push_back(qint64(k));
     }
     m_rankTable->tableModel()->setTable(rankColumns, std::move(rankRows), std::move(rankKeys));
@@ -306,13 +315,17 @@ void RankPacePanel::rebuildChart()
         return;
     }
     m_chart->setTitle(QStringLiteral("%1 duration per iteration%2")
-                          .arg(QString::fromStdString(pace.rangeName), m_gpu->isChecked() ? QStringLiteral(" (GPU-projected)") : QString()));
+                          .arg(QString::fromStdString(pace.rangeName),
+                              m_gpu->isChecked() ? QStringLiteral(" (GPU-projected)") : QString()));
     double maxNs = 0;
     for (const auto &rp : pace.ranks)
         for (const auto &it : rp.iterations)
             maxNs = std::max(maxNs, double(it.durationNs));
     const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
-    const QString unitName = unit == 1e9 ? QStringLiteral("s") : unit == 1e6 ? QStringLiteral("ms") : unit == 1e3 ? QStringLiteral("us") : QStringLiteral("ns");
+    const QString unitName = unit == 1e9 ? QStringLiteral("s")
+        : unit == 1e6                    ? QStringLiteral("ms")
+        : unit == 1e3                    ? QStringLiteral("us")
+                                         : QStringLiteral("ns");
     const double first = firstIteration(m_result.pace);
 
     auto *x = new QValueAxis;

@@ -72,7 +72,7 @@ private:
     std::vector<QLineSeries *> m_series; // one per pace().ranks entry
     int m_selectedRank = -1;
     bool m_namesValid = false; // the chooser holds this capture's names
-    QString m_requestedRange;  // empty = propose
+    QString m_requestedRange; // empty = propose
 };
 
 } // namespace gaplens::ui

@@ -22,11 +22,11 @@ struct Direction
     const char *title;
 };
 constexpr Direction kDirections[] = {
-    {core::CopyKind::HostToDevice, "H→D"},
-    {core::CopyKind::DeviceToHost, "D→H"},
-    {core::CopyKind::DeviceToDevice, "D→D"},
-    {core::CopyKind::PeerToPeer, "P2P"},
-    {core::CopyKind::Memset, "memset"},
+    { core::CopyKind::HostToDevice, "H→D" },
+    { core::CopyKind::DeviceToHost, "D→H" },
+    { core::CopyKind::DeviceToDevice, "D→D" },
+    { core::CopyKind::PeerToPeer, "P2P" },
+    { core::CopyKind::Memset, "memset" },
 };
 constexpr int kCopyColumns = int(std::size(kDirections)) + 1;
 
@@ -36,7 +36,7 @@ PanelCell copyCell(const core::CopyTotals &t)
         return PanelCell::empty();
     const QString bytes = QString::fromStdString(core::formatBytes(t.bytes));
     const QString time = QString::fromStdString(core::formatDuration(double(t.totalNs)));
-    PanelCell c{QString(bytes + QStringLiteral(" · ") + time), qulonglong(t.bytes), {}, {}};
+    PanelCell c { QString(bytes + QStringLiteral(" · ") + time), qulonglong(t.bytes), {}, {} };
     c.toolTip = QStringLiteral("%1 operations, %2 in %3").arg(t.count).arg(bytes, time);
     return c;
 }
@@ -50,7 +50,8 @@ SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *p
     m_findings->setWordWrap(true);
     m_findings->setAlternatingRowColors(true);
     m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_findings->setToolTip(QStringLiteral("Findings over the chosen ranks and window; click one about a rank to show it"));
+    m_findings->setToolTip(
+        QStringLiteral("Findings over the chosen ranks and window; click one about a rank to show it"));
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_findings);
     split->addWidget(m_table);
@@ -86,7 +87,7 @@ void SummaryPanel::recompute()
     options.minGapNs = m_context.gapThreshold();
     // Busy time, gaps and blame are read from the derived capture the timeline shows.
     run<core::CaptureSummary>([derived, options] { return core::summarizeCapture(*derived, options); },
-                              [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
+        [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
 }
 
 void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace)
@@ -107,22 +108,28 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         new QListWidgetItem(QStringLiteral("Nothing stands out in this selection."), m_findings);
 
     const QString step = s.stepRange.empty() ? QStringLiteral("step") : QString::fromStdString(s.stepRange);
-    QList<PanelColumn> columns{
-        {QStringLiteral("Rank"), true, {}, {}},
-        {QStringLiteral("GPU"), false, {}, {}},
-        {QStringLiteral("Busy %"), true, QStringLiteral("%"), QStringLiteral("Union of the GPU's kernels over its window")},
-        {QStringLiteral("Window"), true, QStringLiteral("ns"), QStringLiteral("First to last kernel of the GPU in the selection")},
-        {QStringLiteral("Busy"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("Idle in gaps"), true, QStringLiteral("ns"), QStringLiteral("Idle gaps at least the toolbar's threshold")},
-        {QStringLiteral("Gaps"), true, {}, {}},
-        {QStringLiteral("Steps"), true, {}, QStringLiteral("Iterations of \"%1\"").arg(step)},
-        {QStringLiteral("Step"), true, QStringLiteral("ns"), QStringLiteral("Median duration of \"%1\"").arg(step)},
-        {QStringLiteral("Kernel / step"), true, QStringLiteral("ns"), QStringLiteral("Median summed kernel time inside a step")},
-        {QStringLiteral("GPU busy / step"), true, QStringLiteral("%"), QStringLiteral("Median GPU busy share of a step")},
+    QList<PanelColumn> columns {
+        { QStringLiteral("Rank"), true, {}, {} },
+        { QStringLiteral("GPU"), false, {}, {} },
+        { QStringLiteral("Busy %"), true, QStringLiteral("%"),
+            QStringLiteral("Union of the GPU's kernels over its window") },
+        { QStringLiteral("Window"), true, QStringLiteral("ns"),
+            QStringLiteral("First to last kernel of the GPU in the selection") },
+        { QStringLiteral("Busy"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("Idle in gaps"), true, QStringLiteral("ns"),
+            QStringLiteral("Idle gaps at least the toolbar's threshold") },
+        { QStringLiteral("Gaps"), true, {}, {} },
+        { QStringLiteral("Steps"), true, {}, QStringLiteral("Iterations of \"%1\"").arg(step) },
+        { QStringLiteral("Step"), true, QStringLiteral("ns"), QStringLiteral("Median duration of \"%1\"").arg(step) },
+        { QStringLiteral("Kernel / step"), true, QStringLiteral("ns"),
+            QStringLiteral("Median summed kernel time inside a step") },
+        { QStringLiteral("GPU busy / step"), true, QStringLiteral("%"),
+            QStringLiteral("Median GPU busy share of a step") },
     };
     for (const auto &d : kDirections)
-        columns.push_back({QString::fromUtf8(d.title), true, QStringLiteral("bytes"), QStringLiteral("Bytes · time (hover for the count)")});
-    columns.push_back({QStringLiteral("other copies"), true, QStringLiteral("bytes"), {}});
+        columns.push_back({ QString::fromUtf8(d.title), true, QStringLiteral("bytes"),
+            QStringLiteral("Bytes · time (hover for the count)") });
+    columns.push_back({ QStringLiteral("other copies"), true, QStringLiteral("bytes"), {} });
 
     std::vector<std::vector<PanelCell>> rows;
     for (const auto &row : s.rows) {
@@ -146,8 +153,10 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         }
         cells.push_back(row.steps ? PanelCell::count(row.steps) : PanelCell::empty());
         cells.push_back(row.medianStepNs ? PanelCell::duration(*row.medianStepNs) : PanelCell::empty());
-        cells.push_back(row.medianKernelNsPerStep ? PanelCell::duration(*row.medianKernelNsPerStep) : PanelCell::empty());
-        cells.push_back(row.medianStepBusyPercent ? PanelCell::percent(*row.medianStepBusyPercent) : PanelCell::empty());
+        cells.push_back(
+            row.medianKernelNsPerStep ? PanelCell::duration(*row.medianKernelNsPerStep) : PanelCell::empty());
+        cells.push_back(
+            row.medianStepBusyPercent ? PanelCell::percent(*row.medianStepBusyPercent) : PanelCell::empty());
         std::vector<core::CopyTotals> byColumn(kCopyColumns);
         for (const auto &c : row.copies) {
             int col = kCopyColumns - 1;

@@ -16,8 +16,20 @@ class SummaryPanel : public AnalysisPanel
 {
     Q_OBJECT
 public:
-    enum Column { RankColumn, GpuColumn, BusyPercentColumn, WindowColumn, BusyColumn, IdleColumn, GapsColumn,
-                  StepsColumn, StepColumn, KernelPerStepColumn, StepBusyColumn, FirstCopyColumn };
+    enum Column {
+        RankColumn,
+        GpuColumn,
+        BusyPercentColumn,
+        WindowColumn,
+        BusyColumn,
+        IdleColumn,
+        GapsColumn,
+        StepsColumn,
+        StepColumn,
+        KernelPerStepColumn,
+        StepBusyColumn,
+        FirstCopyColumn
+    };
 
     SummaryPanel(PanelContext &context, TimelineView *view, QWidget *parent = nullptr);
 

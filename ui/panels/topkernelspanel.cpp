@@ -16,8 +16,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -33,12 +33,12 @@ struct Unit
 Unit unitFor(double maxNs)
 {
     if (maxNs >= 1e9)
-        return {1e9, "s"};
+        return { 1e9, "s" };
     if (maxNs >= 1e6)
-        return {1e6, "ms"};
+        return { 1e6, "ms" };
     if (maxNs >= 1e3)
-        return {1e3, "us"};
-    return {1, "ns"};
+        return { 1e3, "us" };
+    return { 1, "ns" };
 }
 } // namespace
 
@@ -114,26 +114,27 @@ void TopKernelsPanel::recompute()
     options.window = m_context.window();
     options.useDemangledName = m_demangled->isChecked();
     run<core::KernelSummary>([trace, options] { return core::summarizeKernels(*trace, options); },
-                             [this, trace](const core::KernelSummary &s) {
-                                 m_trace = trace;
-                                 apply(s);
-                             });
+        [this, trace](const core::KernelSummary &s) {
+            m_trace = trace;
+            apply(s);
+        });
 }
 
 void TopKernelsPanel::apply(const core::KernelSummary &summary)
 {
     m_summary = summary;
-    const QList<PanelColumn> columns{
-        {QStringLiteral("Name"), false, {}, {}},
-        {QStringLiteral("Calls"), true, {}, {}},
-        {QStringLiteral("Total"), true, QStringLiteral("ns"), QStringLiteral("Summed kernel durations")},
-        {QStringLiteral("% GPU time"), true, QStringLiteral("%"),
-         QStringLiteral("Share of the summed duration of all kernels in the selection")},
-        {QStringLiteral("Avg"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("Median"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("Min"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("Max"), true, QStringLiteral("ns"), {}},
-        {QStringLiteral("StdDev"), true, QStringLiteral("ns"), QStringLiteral("Sample standard deviation, as nsys stats")},
+    const QList<PanelColumn> columns {
+        { QStringLiteral("Name"), false, {}, {} },
+        { QStringLiteral("Calls"), true, {}, {} },
+        { QStringLiteral("Total"), true, QStringLiteral("ns"), QStringLiteral("Summed kernel durations") },
+        { QStringLiteral("% GPU time"), true, QStringLiteral("%"),
+            QStringLiteral("Share of the summed duration of all kernels in the selection") },
+        { QStringLiteral("Avg"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("Median"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("Min"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("Max"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("StdDev"), true, QStringLiteral("ns"),
+            QStringLiteral("Sample standard deviation, as nsys stats") },
     };
     std::vector<std::vector<PanelCell>> rows;
     std::vector<qint64> keys;
@@ -143,10 +144,10 @@ void TopKernelsPanel::apply(const core::KernelSummary &summary)
         const QString name = trace ? QString::fromStdString(trace->str(r.name)) : QString();
         PanelCell nameCell = PanelCell::text(name);
         nameCell.toolTip = name;
-        rows.push_back({nameCell, PanelCell::count(r.stats.count), PanelCell::duration(double(r.stats.totalNs)),
-                        PanelCell::percent(r.percent), PanelCell::duration(r.stats.avgNs),
-                        PanelCell::duration(r.stats.medianNs), PanelCell::duration(double(r.stats.minNs)),
-                        PanelCell::duration(double(r.stats.maxNs)), PanelCell::duration(r.stats.stddevNs)});
+        rows.push_back({ nameCell, PanelCell::count(r.stats.count), PanelCell::duration(double(r.stats.totalNs)),
+            PanelCell::percent(r.percent), PanelCell::duration(r.stats.avgNs), PanelCell::duration(r.stats.medianNs),
+            PanelCell::duration(double(r.stats.minNs)), PanelCell::duration(double(r.stats.maxNs)),
+            PanelCell::duration(r.stats.stddevNs) });
         keys.push_back(qint64(r.name));
     }
     m_table->tableModel()->setTable(columns, std::move(rows), std::move(keys));
@@ -154,10 +155,10 @@ void TopKernelsPanel::apply(const core::KernelSummary &summary)
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
     m_instanceLabel->setText(summary.rows.empty()
-                                 ? (trace ? QStringLiteral("No kernels in this selection.") : QString())
-                                 : QStringLiteral("%1 kernels, %2 instances. Click one to highlight its instances.")
-                                       .arg(summary.rows.size())
-                                       .arg(summary.instances));
+            ? (trace ? QStringLiteral("No kernels in this selection.") : QString())
+            : QStringLiteral("%1 kernels, %2 instances. Click one to highlight its instances.")
+                  .arg(summary.rows.size())
+                  .arg(summary.instances));
     updateChart();
 }
 
@@ -167,7 +168,8 @@ void TopKernelsPanel::updateChart()
     const auto &trace = m_trace;
     const int n = std::min<int>(m_topN->value(), int(m_summary.rows.size()));
     m_chart->setTitle(n > 1 ? QStringLiteral("Top %1 kernels by total time").arg(n)
-                      : n == 1 ? QStringLiteral("Kernel time") : QString());
+            : n == 1        ? QStringLiteral("Kernel time")
+                            : QString());
     if (n == 0 || !trace)
         return;
     const Unit unit = unitFor(double(m_summary.rows.front().stats.totalNs));
@@ -179,7 +181,8 @@ void TopKernelsPanel::updateChart()
         const auto &row = m_summary.rows[std::size_t(i)];
         *set << double(row.stats.totalNs) / unit.ns;
         // Category labels must be unique: prefix the rank in the table.
-        categories << QStringLiteral("%1. %2").arg(i + 1).arg(elideMiddle(QString::fromStdString(trace->str(row.name)), 38));
+        categories << QStringLiteral("%1. %2").arg(i + 1).arg(
+            elideMiddle(QString::fromStdString(trace->str(row.name)), 38));
     }
     auto *series = new QHorizontalBarSeries;
     series->append(set);
@@ -205,9 +208,8 @@ int TopKernelsPanel::selectKernelRow(int sourceRow)
     const auto name = core::StringId(m_table->tableModel()->rowKey(sourceRow));
     const int count = m_view->findName(name);
     const QString text = m_table->tableModel()->cell(sourceRow, NameColumn).display.toString();
-    m_instanceLabel->setText(QStringLiteral("%1: %2 instances highlighted on the timeline")
-                                 .arg(elideMiddle(text, 60))
-                                 .arg(count));
+    m_instanceLabel->setText(
+        QStringLiteral("%1: %2 instances highlighted on the timeline").arg(elideMiddle(text, 60)).arg(count));
     m_prev->setEnabled(count > 0);
     m_next->setEnabled(count > 0);
     return count;

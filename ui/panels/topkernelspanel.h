@@ -22,8 +22,18 @@ class TopKernelsPanel : public AnalysisPanel
 {
     Q_OBJECT
 public:
-    enum Column { NameColumn, CallsColumn, TotalColumn, PercentColumn, AvgColumn, MedianColumn, MinColumn,
-                  MaxColumn, StddevColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        CallsColumn,
+        TotalColumn,
+        PercentColumn,
+        AvgColumn,
+        MedianColumn,
+        MinColumn,
+        MaxColumn,
+        StddevColumn,
+        ColumnCount
+    };
 
     TopKernelsPanel(PanelContext &context, TimelineView *view, QWidget *parent = nullptr);
 

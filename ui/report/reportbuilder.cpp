@@ -7,8 +7,8 @@
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/util/units.h"
-#include "ui/compare/comparisonmodel.h"
 #include "ui/compare/compareview.h"
+#include "ui/compare/comparisonmodel.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/derivedcapturecontroller.h"
 #include "ui/timeline/timelinemodel.h"
@@ -78,12 +78,14 @@ QString table(const QStringList &header, const std::vector<QStringList> &rows, c
 {
     QString out = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">\n<tr>");
     for (int c = 0; c < header.size(); ++c)
-        out += QStringLiteral("<th%1>%2</th>").arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(header[c]));
+        out += QStringLiteral("<th%1>%2</th>")
+                   .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(header[c]));
     out += QStringLiteral("</tr>\n");
     for (const auto &row : rows) {
         out += QStringLiteral("<tr>");
         for (int c = 0; c < row.size(); ++c)
-            out += QStringLiteral("<td%1>%2</td>").arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(row[c]));
+            out += QStringLiteral("<td%1>%2</td>")
+                       .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(row[c]));
         out += QStringLiteral("</tr>\n");
     }
     return out + QStringLiteral("</table>\n");
@@ -127,7 +129,8 @@ void ReportBuilder::build()
     if (!m_request.capture || !m_request.capture->trace)
         return;
     m_derived = derivedAt(*m_request.capture, m_request.minGapNs);
-    m_afterDerived = isComparison() && m_request.after->trace ? derivedAt(*m_request.after, m_request.minGapNs) : nullptr;
+    m_afterDerived
+        = isComparison() && m_request.after->trace ? derivedAt(*m_request.after, m_request.minGapNs) : nullptr;
     if (isComparison())
         buildComparison();
     else
@@ -136,12 +139,13 @@ void ReportBuilder::build()
     if (!pace.isNull())
         m_images.insert(QStringLiteral("pace"), pace);
     const auto &before = m_request.capture;
-    const QString title = isComparison() ? QString(QStringLiteral("Before: ") + fileList(*before->trace)) : fileList(*before->trace);
+    const QString title
+        = isComparison() ? QString(QStringLiteral("Before: ") + fileList(*before->trace)) : fileList(*before->trace);
     m_images.insert(QStringLiteral("timeline"), timelinePicture(before, m_request.timelineRange, title, 2));
     if (isComparison() && m_request.after && m_request.after->trace)
         m_images.insert(QStringLiteral("timeline-after"),
-                        timelinePicture(m_request.after, m_request.timelineRange,
-                                        QStringLiteral("After: ") + fileList(*m_request.after->trace), 2));
+            timelinePicture(m_request.after, m_request.timelineRange,
+                QStringLiteral("After: ") + fileList(*m_request.after->trace), 2));
 }
 
 void ReportBuilder::buildCapture()
@@ -158,15 +162,16 @@ void ReportBuilder::buildCapture()
     m_kernels.clear();
     for (std::size_t i = 0; i < kernels.rows.size() && int(i) < m_request.topKernels; ++i) {
         const auto &r = kernels.rows[i];
-        m_kernels.push_back({QString::fromStdString(t.str(r.name)), r.stats.count, double(r.stats.totalNs), r.stats.avgNs, r.percent});
+        m_kernels.push_back({ QString::fromStdString(t.str(r.name)), r.stats.count, double(r.stats.totalNs),
+            r.stats.avgNs, r.percent });
     }
     const core::BlameTotals &blame = m_derived->overallTotals();
     m_byCause.clear();
     m_byPhase.clear();
     for (const auto &b : blame.byCause)
-        m_byCause.push_back({QString::fromStdString(b.key), b.count, double(b.totalNs)});
+        m_byCause.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
     for (const auto &b : blame.byPhase)
-        m_byPhase.push_back({QString::fromStdString(b.key), b.count, double(b.totalNs)});
+        m_byPhase.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
     m_gapCount = blame.gapCount;
     m_gapNs = double(blame.totalGapNs);
 }
@@ -178,7 +183,8 @@ void ReportBuilder::buildComparison()
         core::CompareOptions options;
         options.rangeName = m_request.stepRange.toStdString();
         options.minGapNs = m_request.minGapNs;
-        m_comparison = std::make_shared<const core::Comparison>(core::compareTraces(*m_derived, *m_afterDerived, options));
+        m_comparison
+            = std::make_shared<const core::Comparison>(core::compareTraces(*m_derived, *m_afterDerived, options));
     }
     m_stepRange = QString::fromStdString(m_comparison->stepRange);
     core::CaptureSummaryOptions so;
@@ -240,8 +246,9 @@ QImage ReportBuilder::paceChart() const
         if (pace.ranks.empty())
             return {};
         chart.setTitle(QStringLiteral("Step time per iteration of %1").arg(m_stepRange));
-        static const QColor kColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                                          QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(188, 189, 34)};
+        static const QColor kColours[]
+            = { QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
+                  QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(188, 189, 34) };
         const auto &t = *m_request.capture->trace;
         for (std::size_t k = 0; k < pace.ranks.size() && k < 8; ++k) {
             std::vector<double> ns;
@@ -260,8 +267,8 @@ QImage ReportBuilder::paceChart() const
     });
 }
 
-QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> &data, std::optional<core::TimeRange> range,
-                                      const QString &title, int alignOccurrence) const
+QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> &data,
+    std::optional<core::TimeRange> range, const QString &title, int alignOccurrence) const
 {
     TimelineView source;
     source.setAttribute(Qt::WA_DontShowOnScreen);
@@ -272,7 +279,7 @@ QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> 
     source.setData(data);
     std::optional<core::TimeRange> window;
     if (range) {
-        window = core::TimeRange{source.model()->origin() + range->start, source.model()->origin() + range->end};
+        window = core::TimeRange { source.model()->origin() + range->start, source.model()->origin() + range->end };
     } else if (!m_stepRange.isEmpty()) {
         // Steps 2..4 (step 1 is often warm-up), both captures aligned on step 2 with the
         // before capture's duration, so the two pictures share one scale.
@@ -288,7 +295,7 @@ QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> 
                 length = end ? *end - *first : source.model()->displaySpan().end - *first;
             }
             const TimeNs margin = length / 40;
-            window = core::TimeRange{*first - margin, *first + length + margin};
+            window = core::TimeRange { *first - margin, *first + length + margin };
         }
     }
     if (!window)
@@ -296,8 +303,8 @@ QImage ReportBuilder::timelinePicture(const std::shared_ptr<const TimelineData> 
     ViewExporter::TimelineOptions options;
     options.title = title;
     options.range = window;
-    return ViewExporter::paintImage(m_request.timelineSize,
-                                    [&](QPainter &p, QSize s) { ViewExporter::paintTimeline(p, s, source, options); });
+    return ViewExporter::paintImage(
+        m_request.timelineSize, [&](QPainter &p, QSize s) { ViewExporter::paintTimeline(p, s, source, options); });
 }
 
 QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inlineData) const
@@ -305,14 +312,18 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     auto image = [&](const QString &name, const QString &alt) -> QString {
         if (!m_images.contains(name))
             return {};
-        const QString src = inlineData ? QString(QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(m_images[name]).toBase64()))
+        const QString src = inlineData ? QString(QStringLiteral("data:image/png;base64,")
+                                + QString::fromLatin1(pngBytes(m_images[name]).toBase64()))
                                        : QString(imagePrefix + name + QStringLiteral(".png"));
-        return QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n").arg(src).arg(imageWidth).arg(esc(alt));
+        return QStringLiteral("<p><img src=\"%1\" width=\"%2\" alt=\"%3\"></p>\n")
+            .arg(src)
+            .arg(imageWidth)
+            .arg(esc(alt));
     };
     const auto &before = *m_request.capture->trace;
     QString h;
     const QString title = !m_request.title.isEmpty() ? m_request.title
-                          : isComparison()           ? QStringLiteral("gaplens before/after report")
+        : isComparison()                             ? QStringLiteral("gaplens before/after report")
                                                      : QStringLiteral("gaplens capture report");
     h += QStringLiteral("<h1>%1</h1>\n").arg(esc(title));
     h += QStringLiteral("<p class=\"meta\">Generated %1 by gaplens.<br>")
@@ -326,7 +337,10 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
                  .arg(m_request.after->trace->ranks.size())
                  .arg(m_request.after->trace->gpus.size());
     } else {
-        h += QStringLiteral("<b>Capture:</b> %1 (%2 ranks, %3 GPUs)").arg(esc(fileList(before))).arg(before.ranks.size()).arg(before.gpus.size());
+        h += QStringLiteral("<b>Capture:</b> %1 (%2 ranks, %3 GPUs)")
+                 .arg(esc(fileList(before)))
+                 .arg(before.ranks.size())
+                 .arg(before.gpus.size());
     }
     h += QStringLiteral("<br>Idle gaps counted from %1; steps = NVTX range <b>%2</b>.</p>\n")
              .arg(dur(double(m_request.minGapNs)), esc(m_stepRange.isEmpty() ? QStringLiteral("(none)") : m_stepRange));
@@ -335,37 +349,44 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     h += QStringLiteral("<h2>Headline</h2>\n");
     if (isComparison() && m_comparison) {
         const auto &c = *m_comparison;
-        const char *colour = c.verdict == core::Verdict::Faster ? "#138a3c" : (c.verdict == core::Verdict::Slower ? "#c62828" : "#444444");
+        const char *colour = c.verdict == core::Verdict::Faster
+            ? "#138a3c"
+            : (c.verdict == core::Verdict::Slower ? "#c62828" : "#444444");
         h += QStringLiteral("<p class=\"verdict\"><font size=\"+2\" color=\"%1\"><b>%2</b></font></p>\n")
                  .arg(QLatin1String(colour), esc(c.verdictText));
         if (!c.verdictDetail.empty())
             h += QStringLiteral("<p>%1</p>\n").arg(esc(c.verdictDetail));
         std::vector<QStringList> rows;
         for (const auto &m : c.headline)
-            rows.push_back({QString::fromStdString(m.label), ComparisonModel::formatMetric(m.unit, m.before),
-                            ComparisonModel::formatMetric(m.unit, m.after), ComparisonModel::formatChange(m.changePercent),
-                            m.noisePercent ? QStringLiteral("±%1%").arg(*m.noisePercent, 0, 'f', 1) : QStringLiteral("-"),
-                            ComparisonModel::judgementText(m)});
-        h += table({QStringLiteral("metric"), QStringLiteral("before"), QStringLiteral("after"), QStringLiteral("change"),
-                    QStringLiteral("noise"), QStringLiteral("judgement")},
-                   rows, {1, 2, 3, 4});
+            rows.push_back({ QString::fromStdString(m.label), ComparisonModel::formatMetric(m.unit, m.before),
+                ComparisonModel::formatMetric(m.unit, m.after), ComparisonModel::formatChange(m.changePercent),
+                m.noisePercent ? QStringLiteral("±%1%").arg(*m.noisePercent, 0, 'f', 1) : QStringLiteral("-"),
+                ComparisonModel::judgementText(m) });
+        h += table({ QStringLiteral("metric"), QStringLiteral("before"), QStringLiteral("after"),
+                       QStringLiteral("change"), QStringLiteral("noise"), QStringLiteral("judgement") },
+            rows, { 1, 2, 3, 4 });
         h += QStringLiteral("<p class=\"note\"><i>Noise test: %1.</i></p>\n").arg(esc(c.noiseMethod));
         for (const auto &w : c.warnings)
             h += QStringLiteral("<p class=\"warning\">Warning: %1</p>\n").arg(esc(w));
     } else {
         std::vector<QStringList> rows;
         for (const auto &r : m_summary.rows) {
-            const QString rank = r.rank < before.ranks.size() ? QString::number(before.ranks[r.rank].rank) : QStringLiteral("-");
-            const QString gpu = r.gpu < before.gpus.size() ? QString::number(before.gpus[r.gpu].deviceId) : QStringLiteral("-");
-            rows.push_back({rank, gpu, QString::fromStdString(core::formatPercent(r.busyPercent)), dur(double(r.idleNs)), count(r.gapCount),
-                            QString::number(r.steps), r.medianStepNs ? dur(*r.medianStepNs) : QStringLiteral("-"),
-                            r.medianKernelNsPerStep ? dur(*r.medianKernelNsPerStep) : QStringLiteral("-"),
-                            r.medianStepBusyPercent ? QString::fromStdString(core::formatPercent(*r.medianStepBusyPercent)) : QStringLiteral("-")});
+            const QString rank
+                = r.rank < before.ranks.size() ? QString::number(before.ranks[r.rank].rank) : QStringLiteral("-");
+            const QString gpu
+                = r.gpu < before.gpus.size() ? QString::number(before.gpus[r.gpu].deviceId) : QStringLiteral("-");
+            rows.push_back({ rank, gpu, QString::fromStdString(core::formatPercent(r.busyPercent)),
+                dur(double(r.idleNs)), count(r.gapCount), QString::number(r.steps),
+                r.medianStepNs ? dur(*r.medianStepNs) : QStringLiteral("-"),
+                r.medianKernelNsPerStep ? dur(*r.medianKernelNsPerStep) : QStringLiteral("-"),
+                r.medianStepBusyPercent ? QString::fromStdString(core::formatPercent(*r.medianStepBusyPercent))
+                                        : QStringLiteral("-") });
         }
-        h += table({QStringLiteral("rank"), QStringLiteral("GPU"), QStringLiteral("GPU busy"), QStringLiteral("idle in gaps"),
-                    QStringLiteral("gaps"), QStringLiteral("steps"), QStringLiteral("median step"), QStringLiteral("kernel time / step"),
-                    QStringLiteral("busy in step")},
-                   rows, {2, 3, 4, 5, 6, 7, 8});
+        h += table(
+            { QStringLiteral("rank"), QStringLiteral("GPU"), QStringLiteral("GPU busy"), QStringLiteral("idle in gaps"),
+                QStringLiteral("gaps"), QStringLiteral("steps"), QStringLiteral("median step"),
+                QStringLiteral("kernel time / step"), QStringLiteral("busy in step") },
+            rows, { 2, 3, 4, 5, 6, 7, 8 });
     }
 
     // Findings.
@@ -400,21 +421,25 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         std::vector<QStringList> rows;
         for (std::size_t i = 0; i < m_comparison->kernels.size() && int(i) < m_request.topKernels; ++i) {
             const auto &k = m_comparison->kernels[i];
-            rows.push_back({QString::fromStdString(k.name), count(k.callsBefore), count(k.callsAfter), dur(double(k.totalBefore)),
-                            dur(double(k.totalAfter)), k.callsBefore ? dur(k.avgBefore) : QStringLiteral("-"),
-                            k.callsAfter ? dur(k.avgAfter) : QStringLiteral("-"), signedDur(double(k.deltaNs)), presenceNote(k.presence)});
+            rows.push_back(
+                { QString::fromStdString(k.name), count(k.callsBefore), count(k.callsAfter), dur(double(k.totalBefore)),
+                    dur(double(k.totalAfter)), k.callsBefore ? dur(k.avgBefore) : QStringLiteral("-"),
+                    k.callsAfter ? dur(k.avgAfter) : QStringLiteral("-"), signedDur(double(k.deltaNs)),
+                    presenceNote(k.presence) });
         }
         h += QStringLiteral("<p>Sorted by the change of total time.</p>\n");
-        h += table({QStringLiteral("kernel"), QStringLiteral("calls before"), QStringLiteral("calls after"), QStringLiteral("total before"),
-                    QStringLiteral("total after"), QStringLiteral("avg before"), QStringLiteral("avg after"), QStringLiteral("change"),
-                    QStringLiteral("note")},
-                   rows, {1, 2, 3, 4, 5, 6, 7});
+        h += table({ QStringLiteral("kernel"), QStringLiteral("calls before"), QStringLiteral("calls after"),
+                       QStringLiteral("total before"), QStringLiteral("total after"), QStringLiteral("avg before"),
+                       QStringLiteral("avg after"), QStringLiteral("change"), QStringLiteral("note") },
+            rows, { 1, 2, 3, 4, 5, 6, 7 });
     } else {
         std::vector<QStringList> rows;
         for (const auto &k : m_kernels)
-            rows.push_back({k.name, count(k.calls), dur(k.totalNs), dur(k.avgNs), QString::fromStdString(core::formatPercent(k.percent))});
-        h += table({QStringLiteral("kernel"), QStringLiteral("calls"), QStringLiteral("total"), QStringLiteral("avg"), QStringLiteral("share")},
-                   rows, {1, 2, 3, 4});
+            rows.push_back({ k.name, count(k.calls), dur(k.totalNs), dur(k.avgNs),
+                QString::fromStdString(core::formatPercent(k.percent)) });
+        h += table({ QStringLiteral("kernel"), QStringLiteral("calls"), QStringLiteral("total"), QStringLiteral("avg"),
+                       QStringLiteral("share") },
+            rows, { 1, 2, 3, 4 });
     }
 
     // Gap blame.
@@ -423,11 +448,13 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         auto idle = [&](const std::vector<core::IdleChange> &list, const QString &what) {
             std::vector<QStringList> rows;
             for (const auto &r : list)
-                rows.push_back({QString::fromStdString(r.key), count(r.countBefore), count(r.countAfter), dur(double(r.totalBefore)),
-                                dur(double(r.totalAfter)), signedDur(double(r.deltaNs)), presenceNote(r.presence)});
-            return table({what, QStringLiteral("gaps before"), QStringLiteral("gaps after"), QStringLiteral("idle before"),
-                          QStringLiteral("idle after"), QStringLiteral("change"), QStringLiteral("note")},
-                         rows, {1, 2, 3, 4, 5});
+                rows.push_back({ QString::fromStdString(r.key), count(r.countBefore), count(r.countAfter),
+                    dur(double(r.totalBefore)), dur(double(r.totalAfter)), signedDur(double(r.deltaNs)),
+                    presenceNote(r.presence) });
+            return table(
+                { what, QStringLiteral("gaps before"), QStringLiteral("gaps after"), QStringLiteral("idle before"),
+                    QStringLiteral("idle after"), QStringLiteral("change"), QStringLiteral("note") },
+                rows, { 1, 2, 3, 4, 5 });
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + idle(m_comparison->idleByCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + idle(m_comparison->idleByPhase, QStringLiteral("phase"));
@@ -436,9 +463,10 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         auto blame = [&](const std::vector<BlameRow> &list, const QString &what) {
             std::vector<QStringList> rows;
             for (const auto &r : list)
-                rows.push_back({r.key, count(r.count), dur(r.totalNs),
-                                QString::fromStdString(core::formatPercent(m_gapNs > 0 ? r.totalNs / m_gapNs * 100 : 0))});
-            return table({what, QStringLiteral("gaps"), QStringLiteral("idle"), QStringLiteral("share")}, rows, {1, 2, 3});
+                rows.push_back({ r.key, count(r.count), dur(r.totalNs),
+                    QString::fromStdString(core::formatPercent(m_gapNs > 0 ? r.totalNs / m_gapNs * 100 : 0)) });
+            return table(
+                { what, QStringLiteral("gaps"), QStringLiteral("idle"), QStringLiteral("share") }, rows, { 1, 2, 3 });
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + blame(m_byCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + blame(m_byPhase, QStringLiteral("phase"));
@@ -450,13 +478,14 @@ QString ReportBuilder::html() const
 {
     if (!m_request.capture || !m_request.capture->trace)
         return {};
-    const QString style = QStringLiteral(
-        "body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }\n"
-        "table { border-collapse: collapse; margin-bottom: 1em; font-size: 0.95em; }\n"
-        "th { background: #e3e6ec; } td, th { border: 1px solid #c8ccd4; padding: 3px 6px; }\n"
-        "img { max-width: 100%; height: auto; border: 1px solid #c8ccd4; }\n"
-        ".meta { color: #555; } .warning { color: #b35c00; }\n");
-    return QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gaplens report</title>\n<style>\n%1</style></head>\n<body>\n%2</body></html>\n")
+    const QString style
+        = QStringLiteral("body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }\n"
+                         "table { border-collapse: collapse; margin-bottom: 1em; font-size: 0.95em; }\n"
+                         "th { background: #e3e6ec; } td, th { border: 1px solid #c8ccd4; padding: 3px 6px; }\n"
+                         "img { max-width: 100%; height: auto; border: 1px solid #c8ccd4; }\n"
+                         ".meta { color: #555; } .warning { color: #b35c00; }\n");
+    return QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gaplens "
+                          "report</title>\n<style>\n%1</style></head>\n<body>\n%2</body></html>\n")
         .arg(style, body({}, 1200, true));
 }
 
@@ -477,19 +506,22 @@ bool ReportBuilder::writePdf(const QString &path, QString *error) const
     QPdfWriter writer(path);
     writer.setTitle(m_request.title.isEmpty() ? QStringLiteral("gaplens report") : m_request.title);
     writer.setCreator(QStringLiteral("gaplens"));
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+    writer.setPageLayout(QPageLayout(
+        QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
     writer.setResolution(110);
     QTextDocument doc;
     // QTextDocument does not read data: URIs; the pictures go in as resources instead.
     for (auto it = m_images.cbegin(); it != m_images.cend(); ++it)
-        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("report:") + it.key() + QStringLiteral(".png")), it.value());
+        doc.addResource(QTextDocument::ImageResource,
+            QUrl(QStringLiteral("report:") + it.key() + QStringLiteral(".png")), it.value());
     QFont font = doc.defaultFont();
     font.setPointSizeF(9);
     doc.setDefaultFont(font);
     doc.setDefaultStyleSheet(QStringLiteral("th { background-color: #e3e6ec; } .meta { color: #555555; }"));
     // The page's text width in the writer's pixels; pictures take the full width.
     const QRectF page = writer.pageLayout().paintRectPixels(writer.resolution());
-    doc.setHtml(QStringLiteral("<html><body>%1</body></html>").arg(body(QStringLiteral("report:"), int(page.width() * 0.95), false)));
+    doc.setHtml(QStringLiteral("<html><body>%1</body></html>")
+                    .arg(body(QStringLiteral("report:"), int(page.width() * 0.95), false)));
     doc.setPageSize(page.size());
     doc.print(&writer);
     if (!QFileInfo::exists(path) || QFileInfo(path).size() == 0) {

@@ -25,17 +25,17 @@ public:
     struct Request
     {
         std::shared_ptr<const TimelineData> capture; // the capture, or "before"
-        std::shared_ptr<const TimelineData> after;   // set for a comparison report
+        std::shared_ptr<const TimelineData> after; // set for a comparison report
         std::shared_ptr<const core::Comparison> comparison; // reused when set, else computed
         core::TimeNs minGapNs = core::kDefaultMinGapNs;
-        QString stepRange;                            // "" = proposed / the comparison's
+        QString stepRange; // "" = proposed / the comparison's
         // Timeline picture range, relative to the capture start; default: steps 2-4 of the
         // step range (aligned on step 2 in both captures), else the whole capture.
         std::optional<core::TimeRange> timelineRange;
         QString title;
         int topKernels = 15;
-        QSize chartSize{1200, 420};
-        QSize timelineSize{1400, 560};
+        QSize chartSize { 1200, 420 };
+        QSize timelineSize { 1400, 560 };
     };
 
     explicit ReportBuilder(Request request);
@@ -61,7 +61,7 @@ private:
     void buildComparison();
     QImage paceChart() const;
     QImage timelinePicture(const std::shared_ptr<const TimelineData> &data, std::optional<core::TimeRange> range,
-                           const QString &title, int alignOccurrence) const;
+        const QString &title, int alignOccurrence) const;
 
     Request m_request;
     // Each capture's derived capture at the request's threshold: every table and picture reads it.

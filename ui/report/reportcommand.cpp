@@ -28,7 +28,7 @@ int runReport(const ReportCommandRequest &request, QString *error)
     r.capture = load(compare ? request.before : request.files);
     if (compare)
         r.after = load(request.after);
-    for (const auto &d : {r.capture, r.after})
+    for (const auto &d : { r.capture, r.after })
         if (d && d->trace && d->trace->reports.empty()) {
             QString message = QStringLiteral("nothing could be loaded");
             for (const auto &e : d->trace->errors)

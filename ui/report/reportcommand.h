@@ -12,7 +12,7 @@ namespace gaplens::ui {
 struct ReportCommandRequest
 {
     QString output;
-    QStringList files;  // capture report
+    QStringList files; // capture report
     QStringList before; // comparison report (with after)
     QStringList after;
     std::int64_t gapThresholdNs = 0; // 0 = default

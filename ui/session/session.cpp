@@ -33,7 +33,7 @@ TimeNs nsOf(const QJsonValue &v, TimeNs fallback = 0)
 
 QJsonObject rangeJson(core::TimeRange r)
 {
-    return {{QStringLiteral("start_ns"), ns(r.start)}, {QStringLiteral("end_ns"), ns(r.end)}};
+    return { { QStringLiteral("start_ns"), ns(r.start) }, { QStringLiteral("end_ns"), ns(r.end) } };
 }
 
 std::optional<core::TimeRange> rangeOf(const QJsonValue &v)
@@ -41,7 +41,7 @@ std::optional<core::TimeRange> rangeOf(const QJsonValue &v)
     if (!v.isObject())
         return std::nullopt;
     const auto o = v.toObject();
-    core::TimeRange r{nsOf(o.value(QStringLiteral("start_ns"))), nsOf(o.value(QStringLiteral("end_ns")))};
+    core::TimeRange r { nsOf(o.value(QStringLiteral("start_ns"))), nsOf(o.value(QStringLiteral("end_ns"))) };
     if (r.end <= r.start)
         return std::nullopt;
     return r;
@@ -54,7 +54,8 @@ QJsonArray filesJson(const QStringList &files, const QDir &base)
         const QString abs = QFileInfo(f).absoluteFilePath();
         // Relative first (the shared-folder case); the absolute path helps when only the
         // session file was moved.
-        out.append(QJsonObject{{QStringLiteral("path"), base.relativeFilePath(abs)}, {QStringLiteral("absolute"), abs}});
+        out.append(QJsonObject {
+            { QStringLiteral("path"), base.relativeFilePath(abs) }, { QStringLiteral("absolute"), abs } });
     }
     return out;
 }
@@ -75,7 +76,7 @@ const char *hitKindName(HitKind k)
 
 HitKind hitKindOf(const QString &name)
 {
-    for (auto k : {HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold})
+    for (auto k : { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold })
         if (name == QLatin1String(hitKindName(k)))
             return k;
     return HitKind::None;
@@ -108,15 +109,16 @@ QJsonObject toJson(const Session &s, const QString &sessionPath)
     o.insert(QStringLiteral("window"), s.beforeAfter ? QStringLiteral("compare") : QStringLiteral("main"));
     QJsonArray overrides;
     for (const auto &r : s.rankOverrides) {
-        QJsonObject ro{{QStringLiteral("file"), QString::fromStdString(r.file)}, {QStringLiteral("rank"), r.rank}};
+        QJsonObject ro { { QStringLiteral("file"), QString::fromStdString(r.file) },
+            { QStringLiteral("rank"), r.rank } };
         if (r.pid)
             ro.insert(QStringLiteral("pid"), qint64(*r.pid));
         overrides.append(ro);
     }
     o.insert(QStringLiteral("rank_overrides"), overrides);
-    o.insert(QStringLiteral("alignment"), QJsonObject{{QStringLiteral("mode"), s.alignMode},
-                                                       {QStringLiteral("range"), s.alignName},
-                                                       {QStringLiteral("occurrence"), s.alignOccurrence}});
+    o.insert(QStringLiteral("alignment"),
+        QJsonObject { { QStringLiteral("mode"), s.alignMode }, { QStringLiteral("range"), s.alignName },
+            { QStringLiteral("occurrence"), s.alignOccurrence } });
     o.insert(QStringLiteral("step_range"), s.stepRange);
     if (s.viewRange)
         o.insert(QStringLiteral("view_range"), rangeJson(*s.viewRange));
@@ -124,26 +126,23 @@ QJsonObject toJson(const Session &s, const QString &sessionPath)
     o.insert(QStringLiteral("after_scroll_y"), s.afterScrollY);
     o.insert(QStringLiteral("gap_threshold_ns"), ns(s.gapThreshold));
     o.insert(QStringLiteral("find"), s.findText);
-    o.insert(QStringLiteral("highlight"), QJsonObject{{QStringLiteral("kind"), s.highlightKind}, {QStringLiteral("key"), s.highlightKey}});
+    o.insert(QStringLiteral("highlight"),
+        QJsonObject { { QStringLiteral("kind"), s.highlightKind }, { QStringLiteral("key"), s.highlightKey } });
     if (s.timeSelection)
         o.insert(QStringLiteral("time_selection"), rangeJson(*s.timeSelection));
     if (s.selection && s.selection->hit.isValid()) {
         const auto &h = s.selection->hit;
         const TimeNs origin = s.selection->capture == 1 ? s.afterOrigin : s.beforeOrigin;
         o.insert(QStringLiteral("selection"),
-                 QJsonObject{{QStringLiteral("capture"), s.selection->capture},
-                             {QStringLiteral("kind"), QLatin1String(hitKindName(h.kind))},
-                             {QStringLiteral("fold_of"), QLatin1String(hitKindName(h.foldOf))},
-                             {QStringLiteral("rank"), idx(h.rank)},
-                             {QStringLiteral("gpu"), idx(h.gpu)},
-                             {QStringLiteral("stream"), idx(h.stream)},
-                             {QStringLiteral("thread"), idx(h.thread)},
-                             {QStringLiteral("level"), qint64(h.level)},
-                             {QStringLiteral("index"), idx(h.index)},
-                             {QStringLiteral("last"), idx(h.last)},
-                             {QStringLiteral("count"), qint64(h.count)},
-                             {QStringLiteral("start_ns"), ns(h.start - origin)},
-                             {QStringLiteral("end_ns"), ns(h.end - origin)}});
+            QJsonObject { { QStringLiteral("capture"), s.selection->capture },
+                { QStringLiteral("kind"), QLatin1String(hitKindName(h.kind)) },
+                { QStringLiteral("fold_of"), QLatin1String(hitKindName(h.foldOf)) },
+                { QStringLiteral("rank"), idx(h.rank) }, { QStringLiteral("gpu"), idx(h.gpu) },
+                { QStringLiteral("stream"), idx(h.stream) }, { QStringLiteral("thread"), idx(h.thread) },
+                { QStringLiteral("level"), qint64(h.level) }, { QStringLiteral("index"), idx(h.index) },
+                { QStringLiteral("last"), idx(h.last) }, { QStringLiteral("count"), qint64(h.count) },
+                { QStringLiteral("start_ns"), ns(h.start - origin) },
+                { QStringLiteral("end_ns"), ns(h.end - origin) } });
     }
     QJsonArray bookmarks;
     for (const auto &b : s.bookmarks)
@@ -192,7 +191,9 @@ ReadResult fromJson(const QJsonObject &o, const QString &sessionPath, const Reso
         return r;
     }
     if (o.value(QStringLiteral("version")).toInt() > Session::kVersion) {
-        r.error = QStringLiteral("%1: written by a newer gaplens (version %2)").arg(sessionPath).arg(o.value(QStringLiteral("version")).toInt());
+        r.error = QStringLiteral("%1: written by a newer gaplens (version %2)")
+                      .arg(sessionPath)
+                      .arg(o.value(QStringLiteral("version")).toInt());
         return r;
     }
     const QDir base = QFileInfo(sessionPath).absoluteDir();
@@ -217,7 +218,7 @@ ReadResult fromJson(const QJsonObject &o, const QString &sessionPath, const Reso
         if (resolver) {
             const QString answer = resolver(wanted);
             if (!answer.isEmpty() && QFileInfo::exists(answer)) {
-                moved.append({QFileInfo(wanted).absolutePath(), QFileInfo(answer).absolutePath()});
+                moved.append({ QFileInfo(wanted).absolutePath(), QFileInfo(answer).absolutePath() });
                 r.relocated << wanted + QStringLiteral(" -> ") + answer;
                 return QFileInfo(answer).absoluteFilePath();
             }
@@ -306,11 +307,11 @@ void capture(const TimelineView &view, Session &session, int captureIndex)
     } else {
         session.beforeOrigin = absoluteOrigin;
         session.scrollY = view.verticalScrollBar()->value();
-        session.viewRange = core::TimeRange{view.zoom()->windowStart() - origin, view.zoom()->windowEnd() - origin};
+        session.viewRange = core::TimeRange { view.zoom()->windowStart() - origin, view.zoom()->windowEnd() - origin };
         session.gapThreshold = model->gapThreshold();
         if (view.ruler()->hasTimeSelection()) {
             const auto sel = view.ruler()->timeSelection();
-            session.timeSelection = core::TimeRange{sel.start - origin, sel.end - origin};
+            session.timeSelection = core::TimeRange { sel.start - origin, sel.end - origin };
         }
     }
     if (view.selection().isValid() && (!session.selection || captureIndex == 0)) {
@@ -332,7 +333,8 @@ void apply(TimelineView &view, const Session &session, int captureIndex)
         if (session.viewRange)
             view.zoom()->setWindow(origin + session.viewRange->start, origin + session.viewRange->end, false);
         if (session.timeSelection)
-            view.ruler()->setTimeSelection(core::TimeRange{origin + session.timeSelection->start, origin + session.timeSelection->end});
+            view.ruler()->setTimeSelection(
+                core::TimeRange { origin + session.timeSelection->start, origin + session.timeSelection->end });
     }
     view.verticalScrollBar()->setValue(captureIndex == 1 ? session.afterScrollY : session.scrollY);
     if (session.selection && session.selection->capture == captureIndex) {

@@ -28,14 +28,14 @@ struct Session
     static constexpr int kVersion = 1;
 
     QStringList before; // absolute paths in memory; relative in the file
-    QStringList after;  // empty = a single capture
+    QStringList after; // empty = a single capture
     // Saved by the compare window: reopens there even when the after files are missing. Files
     // without the "window" key are before/after when they list after files.
     bool beforeAfter = false;
     std::vector<core::RankOverride> rankOverrides;
 
     QString alignMode = QStringLiteral("absolute"); // "absolute" | "nvtx"
-    QString alignName;                              // NVTX range ("" = the step range in compare)
+    QString alignName; // NVTX range ("" = the step range in compare)
     int alignOccurrence = 1;
     QString stepRange; // compare: the step range the comparison used ("" = proposed)
 
@@ -73,11 +73,11 @@ using Resolver = std::function<QString(const QString &missingPath)>;
 
 struct ReadResult
 {
-    bool ok = false;         // the session file itself was read
-    QString error;           // why not
-    Session session;         // paths resolved and absolute; missing ones dropped
-    QStringList missing;     // capture files that could not be found (reported; the rest loads)
-    QStringList relocated;   // "old -> new" for files found elsewhere
+    bool ok = false; // the session file itself was read
+    QString error; // why not
+    Session session; // paths resolved and absolute; missing ones dropped
+    QStringList missing; // capture files that could not be found (reported; the rest loads)
+    QStringList relocated; // "old -> new" for files found elsewhere
     // One line per missing or relocated file, for the status bar and sessionProblems().
     QStringList problems() const;
 };

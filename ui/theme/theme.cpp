@@ -38,7 +38,7 @@ Theme Theme::make(Kind kind)
         // (not translucent) gap colours so they survive a washed-out projector.
         t.trackFontPt = 9; // 10 pt clips underscores in the 16 px NVTX rows
         t.rulerFontPt = 11;
-        t.labelFontPt = 10;  // NVTX and API rows are 16 px high
+        t.labelFontPt = 10; // NVTX and API rows are 16 px high
         t.legendFontPt = 8.5; // the gap legend shares the 270 px label column
         t.selectionPenWidth = 3;
         t.findPenWidth = 3;
@@ -95,7 +95,7 @@ QString Theme::name(Kind kind)
 
 Theme::Kind Theme::fromName(const QString &name)
 {
-    for (auto k : {Kind::Light, Kind::Dark, Kind::PresentationLight, Kind::PresentationDark})
+    for (auto k : { Kind::Light, Kind::Dark, Kind::PresentationLight, Kind::PresentationDark })
         if (Theme::name(k) == name)
             return k;
     return Kind::Light;

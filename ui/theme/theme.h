@@ -15,19 +15,19 @@ struct Theme
     enum class Kind { Light, Dark, PresentationLight, PresentationDark };
 
     Kind kind = Kind::Light;
-    QColor rowBackground{250, 250, 250};
-    QColor rowBackgroundAlt{242, 244, 247};
-    QColor headerBackground{222, 226, 232};
-    QColor emptyBackground{255, 255, 255};
-    QColor rulerBackground{236, 238, 242};
-    QColor rulerText{60, 60, 60};
-    QColor rulerMinorTick{170, 170, 170};
-    QColor separator{150, 150, 150};
-    QColor labelBackground{246, 247, 249};
-    QColor labelText{30, 30, 30};
-    QColor outline{0, 0, 0};
-    QColor findOutline{255, 200, 0};
-    QColor gapHighlight{200, 0, 160};
+    QColor rowBackground { 250, 250, 250 };
+    QColor rowBackgroundAlt { 242, 244, 247 };
+    QColor headerBackground { 222, 226, 232 };
+    QColor emptyBackground { 255, 255, 255 };
+    QColor rulerBackground { 236, 238, 242 };
+    QColor rulerText { 60, 60, 60 };
+    QColor rulerMinorTick { 170, 170, 170 };
+    QColor separator { 150, 150, 150 };
+    QColor labelBackground { 246, 247, 249 };
+    QColor labelText { 30, 30, 30 };
+    QColor outline { 0, 0, 0 };
+    QColor findOutline { 255, 200, 0 };
+    QColor gapHighlight { 200, 0, 160 };
     double trackFontPt = 7.5;
     double rulerFontPt = 8;
     double labelFontPt = 8;
@@ -44,7 +44,7 @@ struct Theme
     static Theme make(Kind kind);
     // The application palette matching the theme (Fusion-style dark palette for dark themes).
     QPalette palette() const;
-    static QString name(Kind kind);   // "light", "dark", "presentation-light", "presentation-dark"
+    static QString name(Kind kind); // "light", "dark", "presentation-light", "presentation-dark"
     static Kind fromName(const QString &name); // unknown -> Light
 
     static const Theme &current();

@@ -22,7 +22,7 @@ std::uint32_t fnv1a(std::string_view s)
 bool containsNoCase(std::string_view text, std::string_view needle)
 {
     auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
-                          [](char a, char b) { return std::tolower((unsigned char)a) == std::tolower((unsigned char)b); });
+        [](char a, char b) { return std::tolower((unsigned char)a) == std::tolower((unsigned char)b); });
     return it != text.end();
 }
 

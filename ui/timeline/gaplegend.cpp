@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/gaplegend.h"
 
+#include "ui/theme/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
-#include "ui/theme/theme.h"
 
 #include <QPainter>
 
 namespace gaplens::ui {
 
 namespace {
-constexpr core::GapCause kCauses[] = {core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall};
+constexpr core::GapCause kCauses[]
+    = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall };
 }
 
 GapLegend::GapLegend(const TimelineModel &model, QWidget *parent)
@@ -23,7 +24,8 @@ GapLegend::GapLegend(const TimelineModel &model, QWidget *parent)
     setFont(f);
     QString tip = QStringLiteral("Idle gaps on the GPU lanes, coloured by blame cause:");
     for (auto c : kCauses)
-        tip += QStringLiteral("\n") + gapCauseShortLabel(c) + QStringLiteral(" = ") + QString::fromLatin1(core::gapCauseLabel(c));
+        tip += QStringLiteral("\n") + gapCauseShortLabel(c) + QStringLiteral(" = ")
+            + QString::fromLatin1(core::gapCauseLabel(c));
     setToolTip(tip);
     connect(&m_model, &TimelineModel::gapsChanged, this, qOverload<>(&QWidget::update));
     connect(&m_model, &TimelineModel::gapThresholdChanged, this, qOverload<>(&QWidget::update));
@@ -32,7 +34,7 @@ GapLegend::GapLegend(const TimelineModel &model, QWidget *parent)
 
 QSize GapLegend::sizeHint() const
 {
-    return {240, 24};
+    return { 240, 24 };
 }
 
 void GapLegend::paintEvent(QPaintEvent *)

@@ -25,7 +25,7 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         return l;
     const core::TimeNs offset = model.rankOffset(hit.rank);
     const auto at = [&](core::TimeNs abs) { return formatDuration(abs + offset - model.origin()); };
-    const auto add = [&](const QString &k, const QString &v) { l.append({k, v}); };
+    const auto add = [&](const QString &k, const QString &v) { l.append({ k, v }); };
     switch (hit.kind) {
     case HitKind::Kernel: {
         const auto &stream = t->gpus[hit.gpu].streams[hit.stream];
@@ -34,11 +34,14 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add({}, model.str(k.shortName[i]));
         add(QStringLiteral("Duration"), formatDuration(k.end[i] - k.start[i]));
         add(QStringLiteral("Start"), at(k.start[i]));
-        add(QStringLiteral("Stream"), QStringLiteral("%1 (GPU %2, pid %3)").arg(stream.streamId).arg(t->gpus[hit.gpu].deviceId).arg(stream.pid));
+        add(QStringLiteral("Stream"),
+            QStringLiteral("%1 (GPU %2, pid %3)").arg(stream.streamId).arg(t->gpus[hit.gpu].deviceId).arg(stream.pid));
         add(QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(k.gridX[i]).arg(k.gridY[i]).arg(k.gridZ[i]));
         add(QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(k.blockX[i]).arg(k.blockY[i]).arg(k.blockZ[i]));
         add(QStringLiteral("Registers/thread"), QString::number(k.registersPerThread[i]));
-        add(QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic").arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
+        add(QStringLiteral("Shared memory"),
+            QStringLiteral("%1 static + %2 dynamic")
+                .arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
         add(QStringLiteral("Correlation id"), QString::number(k.correlationId[i]));
         if (const auto launch = t->findLaunch(t->gpus[hit.gpu].report, stream.pid, k.correlationId[i]))
             add(QStringLiteral("Launched by"), model.str(t->threads[launch->thread].api.name[launch->call]));
@@ -48,7 +51,10 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         const auto &c = t->gpus[hit.gpu].copies;
         const auto i = hit.index;
         const core::TimeNs d = c.end[i] - c.start[i];
-        add({}, c.kind[i] == core::CopyKind::Memset ? QStringLiteral("Memset") : QStringLiteral("Memcpy %1").arg(QString::fromLatin1(core::copyKindName(c.kind[i]))));
+        add({},
+            c.kind[i] == core::CopyKind::Memset
+                ? QStringLiteral("Memset")
+                : QStringLiteral("Memcpy %1").arg(QString::fromLatin1(core::copyKindName(c.kind[i]))));
         add(QStringLiteral("Kind"), QString::fromLatin1(core::copyKindName(c.kind[i])));
         add(QStringLiteral("Bytes"), bytesText(c.bytes[i]));
         add(QStringLiteral("Duration"), formatDuration(d));
@@ -110,13 +116,14 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         QStringList phase;
         for (auto id : b.phaseStack)
             phase << model.str(id);
-        add(QStringLiteral("NVTX phase"), phase.isEmpty() ? QStringLiteral("(none)") : phase.join(QStringLiteral(" › ")));
+        add(QStringLiteral("NVTX phase"),
+            phase.isEmpty() ? QStringLiteral("(none)") : phase.join(QStringLiteral(" › ")));
         if (b.endKind == core::GapEndKind::Kernel && b.endStream != core::kNoIndex)
-            add(QStringLiteral("Ended by"), model.str(t->gpus[hit.gpu].streams[b.endStream].kernels.shortName[b.endEvent]));
+            add(QStringLiteral("Ended by"),
+                model.str(t->gpus[hit.gpu].streams[b.endStream].kernels.shortName[b.endEvent]));
         break;
     }
-    case HitKind::None:
-        break;
+    case HitKind::None: break;
     }
     return l;
 }
@@ -161,8 +168,8 @@ QString detailsHtml(const TimelineModel &model, const HitResult &hit)
     if (hit.kind == HitKind::Kernel) {
         const auto &k = model.trace()->gpus[hit.gpu].streams[hit.stream].kernels;
         if (k.demangledName[hit.index] != k.shortName[hit.index])
-            html += QStringLiteral("<tr><td><i>Demangled</i></td><td>") + model.str(k.demangledName[hit.index]).toHtmlEscaped()
-                + QStringLiteral("</td></tr>");
+            html += QStringLiteral("<tr><td><i>Demangled</i></td><td>")
+                + model.str(k.demangledName[hit.index]).toHtmlEscaped() + QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table>");
     return html;

@@ -21,7 +21,7 @@ struct HitResult
     std::uint32_t thread = core::kNoIndex;
     std::uint32_t level = 0;
     std::uint32_t index = core::kNoIndex; // event, first event of a fold, or gap index
-    std::uint32_t last = core::kNoIndex;  // last event of a fold
+    std::uint32_t last = core::kNoIndex; // last event of a fold
     std::uint32_t count = 0;
     core::TimeNs start = 0, end = 0;
 

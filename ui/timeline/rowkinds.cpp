@@ -13,27 +13,40 @@ const core::FoldIndex *at(const std::vector<std::vector<core::FoldIndex>> &rows,
 {
     return a < rows.size() && b < rows[a].size() ? &rows[a][b] : nullptr;
 }
-const core::FoldIndex *noFoldIndex(const core::CaptureFoldIndex &, const TimelineRow &) { return nullptr; }
-core::RowView noEvents(const TimelineModel &, const TimelineRow &) { return {}; }
-EventLook noLook(const TimelineModel &, const TimelineRow &, std::uint32_t) { return {}; }
-void noToggle(TimelineModel &, const TimelineRow &) {}
-bool sameRank(const TimelineRow &row, const HitResult &hit) { return hit.rank == core::kNoIndex || row.rank == hit.rank; }
-
-template <class Columns>
-core::RowView levelView(const Columns &c, std::uint32_t level)
+const core::FoldIndex *noFoldIndex(const core::CaptureFoldIndex &, const TimelineRow &)
 {
-    return core::RowView{c.start, c.end, c.nesting.level(level)};
+    return nullptr;
+}
+core::RowView noEvents(const TimelineModel &, const TimelineRow &)
+{
+    return {};
+}
+EventLook noLook(const TimelineModel &, const TimelineRow &, std::uint32_t)
+{
+    return {};
+}
+void noToggle(TimelineModel &, const TimelineRow &) { }
+bool sameRank(const TimelineRow &row, const HitResult &hit)
+{
+    return hit.rank == core::kNoIndex || row.rank == hit.rank;
 }
 
-const RowKindDescriptor kRankHeader{
-    RowKind::RankHeader, TimelineModel::kHeaderHeight, 0, RowPaint::Header, HitKind::None, 0, true, noEvents, noFoldIndex,
+template <class Columns> core::RowView levelView(const Columns &c, std::uint32_t level)
+{
+    return core::RowView { c.start, c.end, c.nesting.level(level) };
+}
+
+const RowKindDescriptor kRankHeader { RowKind::RankHeader, TimelineModel::kHeaderHeight, 0, RowPaint::Header,
+    HitKind::None, 0, true, noEvents, noFoldIndex,
     [](const TimelineRow &row, std::uint32_t rank, std::uint32_t) { return row.rank == rank; },
     [](const TimelineRow &, const HitResult &) { return false; },
-    [](TimelineModel &model, const TimelineRow &row) { model.setRankCollapsed(row.rank, !model.isRankCollapsed(row.rank)); },
-    noLook};
+    [](TimelineModel &model, const TimelineRow &row) {
+        model.setRankCollapsed(row.rank, !model.isRankCollapsed(row.rank));
+    },
+    noLook };
 
-const RowKindDescriptor kMergedKernels{
-    RowKind::MergedKernels, TimelineModel::kLaneHeight, 1, RowPaint::MergedLane, HitKind::Kernel, 1, true,
+const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::kLaneHeight, 1, RowPaint::MergedLane,
+    HitKind::Kernel, 1, true,
     [](const TimelineModel &model, const TimelineRow &row) { return model.busyView(row.gpu); }, noFoldIndex,
     [](const TimelineRow &row, std::uint32_t gpu, std::uint32_t) { return row.gpu == gpu; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -41,23 +54,27 @@ const RowKindDescriptor kMergedKernels{
         return (kind == HitKind::Kernel || kind == HitKind::Gap) && row.gpu == hit.gpu && sameRank(row, hit);
     },
     [](TimelineModel &model, const TimelineRow &row) { model.setStreamsExpanded(row.rank, row.gpu, !row.expanded); },
-    noLook};
+    noLook };
 
-const RowKindDescriptor kStreamKernels{
-    RowKind::StreamKernels, TimelineModel::kLaneHeight, 2, RowPaint::StreamLane, HitKind::Kernel, 0, false,
+const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::kLaneHeight, 2, RowPaint::StreamLane,
+    HitKind::Kernel, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) { return model.streamView(row.gpu, row.stream); },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.streams, row.gpu, row.stream); },
     // findRow(StreamKernels, stream, gpu): the GPU is passed as the level.
-    [](const TimelineRow &row, std::uint32_t stream, std::uint32_t gpu) { return row.stream == stream && row.gpu == gpu; },
+    [](const TimelineRow &row, std::uint32_t stream, std::uint32_t gpu) {
+        return row.stream == stream && row.gpu == gpu;
+    },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Kernel && row.gpu == hit.gpu && row.stream == hit.stream && sameRank(row, hit);
     },
-    noToggle, noLook};
+    noToggle, noLook };
 
-const RowKindDescriptor kCopies{
-    RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Copy, 0, false,
-    [](const TimelineModel &model, const TimelineRow &row) { return levelView(model.trace()->gpus[row.gpu].copies, row.level); },
+const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Copy,
+    0, false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        return levelView(model.trace()->gpus[row.gpu].copies, row.level);
+    },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.copies, row.gpu, row.level); },
     [](const TimelineRow &row, std::uint32_t gpu, std::uint32_t level) { return row.gpu == gpu && row.level == level; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -67,14 +84,18 @@ const RowKindDescriptor kCopies{
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
         const auto kind = model.trace()->gpus[row.gpu].copies.kind[ev];
-        return EventLook{copyColor(kind), core::kEmptyString, QString::fromLatin1(core::copyKindName(kind))};
-    }};
+        return EventLook { copyColor(kind), core::kEmptyString, QString::fromLatin1(core::copyKindName(kind)) };
+    } };
 
-const RowKindDescriptor kNvtx{
-    RowKind::Nvtx, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Nvtx, 0, false,
-    [](const TimelineModel &model, const TimelineRow &row) { return levelView(model.trace()->threads[row.thread].nvtx, row.level); },
+const RowKindDescriptor kNvtx { RowKind::Nvtx, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Nvtx, 0,
+    false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        return levelView(model.trace()->threads[row.thread].nvtx, row.level);
+    },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.nvtx, row.thread, row.level); },
-    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) { return row.thread == thread && row.level == level; },
+    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) {
+        return row.thread == thread && row.level == level;
+    },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Nvtx && row.thread == hit.thread && row.level == hit.level;
@@ -82,14 +103,18 @@ const RowKindDescriptor kNvtx{
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
         const core::StringId name = model.trace()->threads[row.thread].nvtx.name[ev];
-        return EventLook{model.nvtxColor(name), name, {}};
-    }};
+        return EventLook { model.nvtxColor(name), name, {} };
+    } };
 
-const RowKindDescriptor kApi{
-    RowKind::Api, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Api, 0, false,
-    [](const TimelineModel &model, const TimelineRow &row) { return levelView(model.trace()->threads[row.thread].api, row.level); },
+const RowKindDescriptor kApi { RowKind::Api, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Api, 0,
+    false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        return levelView(model.trace()->threads[row.thread].api, row.level);
+    },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.api, row.thread, row.level); },
-    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) { return row.thread == thread && row.level == level; },
+    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) {
+        return row.thread == thread && row.level == level;
+    },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Api && row.thread == hit.thread && row.level == hit.level;
@@ -97,12 +122,12 @@ const RowKindDescriptor kApi{
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
         const core::StringId name = model.trace()->threads[row.thread].api.name[ev];
-        return EventLook{model.apiColor(name), name, {}};
-    }};
+        return EventLook { model.apiColor(name), name, {} };
+    } };
 
 // Indexed by RowKind.
-const RowKindDescriptor *const kDescriptors[kRowKindCount] = {&kRankHeader, &kMergedKernels, &kStreamKernels,
-                                                              &kCopies,     &kNvtx,          &kApi};
+const RowKindDescriptor *const kDescriptors[kRowKindCount]
+    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi };
 
 } // namespace
 

@@ -19,23 +19,23 @@ struct HitResult;
 enum class HitKind;
 
 enum class RowKind {
-    RankHeader,    // "Rank 0 · host · pid": click collapses the rank
+    RankHeader, // "Rank 0 · host · pid": click collapses the rank
     MergedKernels, // union of a GPU's streams; idle-gap bands; click expands the streams
     StreamKernels, // one stream's kernels
-    Copies,        // copies + memsets of a GPU, one row per nesting level
-    Nvtx,          // NVTX ranges of a thread, one row per depth
-    Api,           // CUDA API calls of a thread, one row per depth
+    Copies, // copies + memsets of a GPU, one row per nesting level
+    Nvtx, // NVTX ranges of a thread, one row per depth
+    Api, // CUDA API calls of a thread, one row per depth
 };
 inline constexpr int kRowKindCount = 6;
 
 struct TimelineRow
 {
     RowKind kind = RowKind::RankHeader;
-    std::uint32_t rank = core::kNoIndex;   // into TraceSet::ranks
-    std::uint32_t gpu = core::kNoIndex;    // into TraceSet::gpus
+    std::uint32_t rank = core::kNoIndex; // into TraceSet::ranks
+    std::uint32_t gpu = core::kNoIndex; // into TraceSet::gpus
     std::uint32_t stream = core::kNoIndex; // into Gpu::streams
     std::uint32_t thread = core::kNoIndex; // into TraceSet::threads
-    std::uint32_t level = 0;  // nesting depth for Copies / Nvtx / Api
+    std::uint32_t level = 0; // nesting depth for Copies / Nvtx / Api
     int y = 0;
     int height = 0;
     int indent = 0;
@@ -46,10 +46,10 @@ struct TimelineRow
 
 // How a row's events are painted (TrackPainter has one routine per style).
 enum class RowPaint {
-    Header,     // a band, no events
+    Header, // a band, no events
     MergedLane, // every stream's kernels in one lane, idle-gap bands over them
     StreamLane, // one stream's kernels
-    Intervals,  // ranges of one nesting level, coloured per event (copies, NVTX, API)
+    Intervals, // ranges of one nesting level, coloured per event (copies, NVTX, API)
 };
 
 // The look of one event of an Intervals row.
@@ -57,17 +57,17 @@ struct EventLook
 {
     QColor color;
     core::StringId name = core::kEmptyString; // shown and matched by find; kEmptyString: `text`
-    QString text;                             // shown when there is no name (copies)
+    QString text; // shown when there is no name (copies)
 };
 
 struct RowKindDescriptor
 {
     RowKind kind;
-    int height;   // px
-    int indent;   // label indentation steps
+    int height; // px
+    int indent; // label indentation steps
     RowPaint paint;
-    HitKind hitKind;     // what a hit on one of its events is
-    int hitPreference;   // among rows showing one hit, the lowest wins (a stream lane over the merged one)
+    HitKind hitKind; // what a hit on one of its events is
+    int hitPreference; // among rows showing one hit, the lowest wins (a stream lane over the merged one)
     bool separatorAbove; // labels draw a line above it
     // The row's events as a draw-list row (MergedKernels: the busy intervals, once derived).
     core::RowView (*events)(const TimelineModel &model, const TimelineRow &row);
@@ -84,6 +84,9 @@ struct RowKindDescriptor
 };
 
 const RowKindDescriptor &describe(RowKind kind);
-inline const RowKindDescriptor &describe(const TimelineRow &row) { return describe(row.kind); }
+inline const RowKindDescriptor &describe(const TimelineRow &row)
+{
+    return describe(row.kind);
+}
 
 } // namespace gaplens::ui

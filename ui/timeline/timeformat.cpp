@@ -20,12 +20,12 @@ Unit unitFor(double ns)
 {
     const double a = std::abs(ns);
     if (a >= 1e9)
-        return {1e9, "s"};
+        return { 1e9, "s" };
     if (a >= 1e6)
-        return {1e6, "ms"};
+        return { 1e6, "ms" };
     if (a >= 1e3)
-        return {1e3, "us"};
-    return {1, "ns"};
+        return { 1e3, "us" };
+    return { 1, "ns" };
 }
 
 } // namespace
@@ -44,7 +44,8 @@ QString formatTick(core::TimeNs t, core::TimeNs step)
     // Decimals needed to show the step in this unit: 0.2 ms -> 1, 0.05 ms -> 2.
     const double stepInUnit = double(step) / u.ns;
     int decimals = 0;
-    while (decimals < 9 && std::abs(stepInUnit * std::pow(10.0, decimals) - std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
+    while (decimals < 9
+        && std::abs(stepInUnit * std::pow(10.0, decimals) - std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
     return QString::number(double(t) / u.ns, 'f', decimals) + QLatin1Char(' ') + QLatin1String(u.name);
 }
@@ -53,7 +54,7 @@ core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const 
 {
     if (nsPerPx <= 0)
         return 1;
-    static const int kMantissa[] = {1, 2, 5};
+    static const int kMantissa[] = { 1, 2, 5 };
     for (core::TimeNs decade = 1; decade < core::TimeNs(1e17); decade *= 10) {
         for (int m : kMantissa) {
             const core::TimeNs step = decade * m;
@@ -61,7 +62,8 @@ core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const 
             if (stepPx < 20)
                 continue;
             // The widest labels are at the window edges (most digits); measure both.
-            const int w = std::max(fm.horizontalAdvance(formatTick(from, step)), fm.horizontalAdvance(formatTick(to, step)));
+            const int w
+                = std::max(fm.horizontalAdvance(formatTick(from, step)), fm.horizontalAdvance(formatTick(to, step)));
             if (stepPx >= w + minGapPx)
                 return step;
         }
@@ -71,7 +73,8 @@ core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const 
 
 bool parseDuration(const QString &text, core::TimeNs &out)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*(-?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*(s|ms|us|ns)?\\s*$"));
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*(-?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*(s|ms|us|ns)?\\s*$"));
     const auto m = re.match(text);
     if (!m.hasMatch())
         return false;

@@ -15,7 +15,7 @@ std::shared_ptr<const TimelineData> prepareTimelineData(std::shared_ptr<const co
     auto data = std::make_shared<TimelineData>();
     data->trace = std::move(trace);
     if (data->trace) {
-        data->derived = core::DerivedCapture::build(data->trace, core::DerivedOptions{});
+        data->derived = core::DerivedCapture::build(data->trace, core::DerivedOptions {});
         data->busy = data->derived ? data->derived->busyLanes() : nullptr;
     }
     return data;

@@ -78,8 +78,8 @@ QString TimelineModel::str(core::StringId id) const
     return QString::fromStdString(t->str(id));
 }
 
-QColor TimelineModel::cachedColor(std::vector<QRgb> &cache, core::StringId name,
-                                  QColor (*colorOf)(std::string_view)) const
+QColor TimelineModel::cachedColor(
+    std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const
 {
     // The colour functions hash or search the name: far too slow per drawn item, so each
     // name's colour is computed once per capture.
@@ -91,9 +91,18 @@ QColor TimelineModel::cachedColor(std::vector<QRgb> &cache, core::StringId name,
     return QColor::fromRgb(c);
 }
 
-QColor TimelineModel::kernelColor(core::StringId name) const { return cachedColor(m_kernelColors, name, ui::kernelColor); }
-QColor TimelineModel::apiColor(core::StringId name) const { return cachedColor(m_apiColors, name, ui::apiColor); }
-QColor TimelineModel::nvtxColor(core::StringId name) const { return cachedColor(m_nvtxColors, name, ui::nvtxColor); }
+QColor TimelineModel::kernelColor(core::StringId name) const
+{
+    return cachedColor(m_kernelColors, name, ui::kernelColor);
+}
+QColor TimelineModel::apiColor(core::StringId name) const
+{
+    return cachedColor(m_apiColors, name, ui::apiColor);
+}
+QColor TimelineModel::nvtxColor(core::StringId name) const
+{
+    return cachedColor(m_nvtxColors, name, ui::nvtxColor);
+}
 
 void TimelineModel::rebuildRows()
 {
@@ -134,7 +143,7 @@ void TimelineModel::rebuildRows()
                 continue;
             for (auto g : rank.gpus) {
                 const auto &gpu = t->gpus[g];
-                const bool expanded = m_expandedStreams.count({r, g}) != 0;
+                const bool expanded = m_expandedStreams.count({ r, g }) != 0;
                 TimelineRow merged;
                 merged.kind = RowKind::MergedKernels;
                 merged.rank = r;
@@ -168,7 +177,8 @@ void TimelineModel::rebuildRows()
                 copies.kind = RowKind::Copies;
                 copies.rank = r;
                 copies.gpu = g;
-                addLevels(copies, gpu.copies.nesting.levelCount(), QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId));
+                addLevels(copies, gpu.copies.nesting.levelCount(),
+                    QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId));
             }
             for (auto th : rank.threads) {
                 const auto &thread = t->threads[th];
@@ -228,9 +238,9 @@ void TimelineModel::setRankCollapsed(std::uint32_t rank, bool collapsed)
 void TimelineModel::setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded)
 {
     if (expanded)
-        m_expandedStreams.insert({rank, gpu});
+        m_expandedStreams.insert({ rank, gpu });
     else
-        m_expandedStreams.erase({rank, gpu});
+        m_expandedStreams.erase({ rank, gpu });
     rebuildRows();
 }
 
@@ -323,7 +333,7 @@ void TimelineModel::recomputeSpan()
             addCols(t->threads[th].nvtx, off);
         }
     }
-    m_displaySpan = lo <= hi ? core::TimeRange{lo, std::max(hi, lo + 1)} : t->span;
+    m_displaySpan = lo <= hi ? core::TimeRange { lo, std::max(hi, lo + 1) } : t->span;
     if (m_displaySpan.end <= m_displaySpan.start)
         m_displaySpan.end = m_displaySpan.start + 1000;
 }
@@ -368,7 +378,7 @@ bool TimelineModel::alignOnNvtx(const QString &name, int occurrence)
 core::RowView TimelineModel::streamView(std::uint32_t gpu, std::uint32_t stream) const
 {
     const auto &k = trace()->gpus[gpu].streams[stream].kernels;
-    return core::RowView{k.start, k.end, {}};
+    return core::RowView { k.start, k.end, {} };
 }
 
 core::RowView TimelineModel::gapView(std::uint32_t gpu) const
@@ -380,7 +390,7 @@ core::RowView TimelineModel::busyView(std::uint32_t gpu) const
 {
     // The busy lanes come with the gaps; until then the row has no intervals of its own.
     const auto &d = derived();
-    return d && gpu < d->gpuCount() ? d->busy(core::GpuIndex(gpu)).row() : core::RowView{};
+    return d && gpu < d->gpuCount() ? d->busy(core::GpuIndex(gpu)).row() : core::RowView {};
 }
 
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
@@ -389,13 +399,14 @@ const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
     return d && d->foldIndex() ? describe(row).foldIndex(*d->foldIndex(), row) : nullptr;
 }
 
-void TimelineModel::rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
+void TimelineModel::rowDrawList(
+    const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
 {
     core::buildDrawList(rowView(row), window, out, core::kMinVisiblePx, foldIndex(row));
 }
 
-void TimelineModel::streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
-                                   std::vector<core::DrawItem> &out) const
+void TimelineModel::streamDrawList(
+    std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
 {
     TimelineRow row;
     row.kind = RowKind::StreamKernels;

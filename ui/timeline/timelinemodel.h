@@ -80,7 +80,7 @@ public:
     // Index of the gap [range) of `gpu` among the gaps shown, or -1.
     int gapIndexOf(std::uint32_t gpu, core::TimeRange range) const;
     // The id of the gap at `index` of gaps(gpu) in the derived capture shown.
-    core::GapId gapId(std::uint32_t gpu, std::uint32_t index) const { return {core::GpuIndex(gpu), index}; }
+    core::GapId gapId(std::uint32_t gpu, std::uint32_t index) const { return { core::GpuIndex(gpu), index }; }
 
     // Alignment: absolute time (all offsets 0), or the k-th (1-based) NVTX range named `name`
     // of each rank starts at the same display time as rank 0's (first rank having it).
@@ -106,7 +106,7 @@ public:
     // fold index once the derived capture has arrived, else core::buildDrawList (the same items).
     void rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const;
     void streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
-                        std::vector<core::DrawItem> &out) const;
+        std::vector<core::DrawItem> &out) const;
 
     // Cached per StringId; kernel colours are stable across runs.
     QColor kernelColor(core::StringId name) const;

@@ -64,9 +64,9 @@ TimelineView::TimelineView(QWidget *parent)
             // Gap indices refer to the previous list: keep a selected gap that is still one at
             // the new threshold (or was selected before the gaps arrived) under its new index.
             HitResult kept = m_overlay.selected;
-            const int index = m_model->gapIndexOf(kept.gpu, core::TimeRange{kept.start, kept.end});
+            const int index = m_model->gapIndexOf(kept.gpu, core::TimeRange { kept.start, kept.end });
             kept.index = std::uint32_t(index);
-            setSelection(index >= 0 ? kept : HitResult{});
+            setSelection(index >= 0 ? kept : HitResult {});
         }
         viewport()->update();
     });
@@ -178,16 +178,18 @@ void TimelineView::paintEvent(QPaintEvent *)
         p.setPen(QColor(200, 140, 0));
         p.drawRect(r.adjusted(0, 0, -1, -1));
         p.drawText(r.adjusted(4, 4, 0, 0), Qt::AlignTop | Qt::AlignLeft,
-                   formatDuration(TimeNs(double(x1 - x0) * m_zoom->nsPerPx())));
+            formatDuration(TimeNs(double(x1 - x0) * m_zoom->nsPerPx())));
     }
     if (m_model->isEmpty()) {
         p.setPen(QColor(120, 120, 120));
         p.drawText(viewport()->rect(), Qt::AlignCenter,
-                   QStringLiteral("Open Nsight Systems SQLite exports (File > Open, or drop them here)."));
+            QStringLiteral("Open Nsight Systems SQLite exports (File > Open, or drop them here)."));
     }
     m_lastPaintNs = timer.nsecsElapsed();
     if (m_showFrameTime) {
-        const QString text = QStringLiteral("%1 ms · %2 items").arg(double(m_lastPaintNs) / 1e6, 0, 'f', 2).arg(m_painter.lastItemCount());
+        const QString text = QStringLiteral("%1 ms · %2 items")
+                                 .arg(double(m_lastPaintNs) / 1e6, 0, 'f', 2)
+                                 .arg(m_painter.lastItemCount());
         p.setPen(Qt::black);
         p.fillRect(QRect(viewport()->width() - 170, 2, 166, 16), QColor(255, 255, 255, 200));
         p.drawText(QRect(viewport()->width() - 170, 2, 166, 16), Qt::AlignCenter, text);
@@ -383,9 +385,7 @@ void TimelineView::keyPressEvent(QKeyEvent *e)
         m_zoom->setWindow(m_zoom->windowStart(), m_zoom->windowEnd()); // remember the current window
         m_zoom->fitAll();
         return;
-    case Qt::Key_Backspace:
-        m_zoom->back();
-        return;
+    case Qt::Key_Backspace: m_zoom->back(); return;
     case Qt::Key_Left:
         if (e->modifiers() & Qt::AltModifier) {
             m_zoom->back();
@@ -396,8 +396,7 @@ void TimelineView::keyPressEvent(QKeyEvent *e)
         setSelection({});
         m_ruler->clearTimeSelection();
         return;
-    default:
-        break;
+    default: break;
     }
     QAbstractScrollArea::keyPressEvent(e);
 }
@@ -556,7 +555,8 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
     HitResult h;
     h.kind = HitKind::Gap;
     h.gpu = gpu;
-    h.rank = blame.rank != core::kNoIndex ? blame.rank : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
+    h.rank = blame.rank != core::kNoIndex ? blame.rank
+                                          : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
     h.index = id.ordinal;
     h.count = 1;
     h.start = derived.gapRange(id).start;
@@ -573,7 +573,8 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
     return true;
 }
 
-void TimelineView::showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread, std::uint32_t nvtxIndex)
+void TimelineView::showRankRange(
+    std::uint32_t rank, core::TimeRange range, std::uint32_t thread, std::uint32_t nvtxIndex)
 {
     const auto *t = m_model->trace();
     if (!t || rank >= t->ranks.size())

@@ -67,7 +67,7 @@ public:
     // Shows [range) of `rank` with a small margin, expands the rank and scrolls to it; when
     // thread/nvtxIndex name an NVTX range it is selected too.
     void showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread = core::kNoIndex,
-                       std::uint32_t nvtxIndex = core::kNoIndex);
+        std::uint32_t nvtxIndex = core::kNoIndex);
     // Expands the rank and scrolls its header to the top.
     void scrollToRank(std::uint32_t rank);
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timeruler.h"
 
+#include "ui/theme/theme.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/zoomcontrol.h"
-#include "ui/theme/theme.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -134,7 +134,7 @@ void TimeRuler::mouseMoveEvent(QMouseEvent *e)
     if (!m_moved && std::abs(m_zoom.timeToX(t) - m_zoom.timeToX(m_anchor)) < 3)
         return;
     m_moved = true;
-    m_selection = t < m_anchor ? core::TimeRange{t, m_anchor} : core::TimeRange{m_anchor, t};
+    m_selection = t < m_anchor ? core::TimeRange { t, m_anchor } : core::TimeRange { m_anchor, t };
     m_hasSelection = true;
     update();
 }

@@ -32,7 +32,7 @@ public:
     void setTimeSelection(core::TimeRange range);
     void clearTimeSelection();
 
-    QSize sizeHint() const override { return {400, 24}; }
+    QSize sizeHint() const override { return { 400, 24 }; }
 
 signals:
     // Display-time range (absolute ns when ranks are aligned on absolute time).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/tracklabels.h"
 
-#include "ui/timeline/timelinemodel.h"
 #include "ui/theme/theme.h"
+#include "ui/timeline/timelinemodel.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -70,7 +70,7 @@ void TrackLabels::paintEvent(QPaintEvent *)
         p.setPen(theme.labelText);
         const QFontMetrics m(p.font());
         p.drawText(QRect(x, top, width() - x - 4, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                   m.elidedText(row.label, Qt::ElideRight, width() - x - 4));
+            m.elidedText(row.label, Qt::ElideRight, width() - x - 4));
         if (kind.separatorAbove) {
             p.setPen(theme.isDark() ? theme.separator : QColor(210, 210, 210));
             p.drawLine(0, top, width(), top);

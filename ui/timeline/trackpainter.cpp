@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/trackpainter.h"
 
+#include "ui/theme/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/zoomcontrol.h"
-#include "ui/theme/theme.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -48,7 +48,7 @@ TrackPainter::RowWindow TrackPainter::windowFor(const TimelineRow &row) const
     RowWindow w;
     w.offset = m_model.rankOffset(row.rank);
     const auto vw = m_zoom.viewWindow();
-    w.window = core::ViewWindow{vw.start - w.offset, vw.end - w.offset, vw.widthPx};
+    w.window = core::ViewWindow { vw.start - w.offset, vw.end - w.offset, vw.widthPx };
     return w;
 }
 
@@ -101,7 +101,8 @@ void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &tex
     p.drawText(visible.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, elided);
 }
 
-void TrackPainter::paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane)
+void TrackPainter::paintKernels(
+    QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane)
 {
     const auto &k = m_model.trace()->gpus[gpu].streams[stream].kernels;
     m_model.streamDrawList(gpu, stream, w.window, m_items);
@@ -158,7 +159,8 @@ void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w,
         const int stripPx = theme.gapStripPx;
         // Over the kernels: a solid strip along the bottom edge stays visible where the
         // gap is narrower than the kernel folds around it (zoomed out).
-        p.fillRect(QRect(r.left(), lane.bottom() - stripPx + 1, r.width(), stripPx), QColor(c.red(), c.green(), c.blue()));
+        p.fillRect(
+            QRect(r.left(), lane.bottom() - stripPx + 1, r.width(), stripPx), QColor(c.red(), c.green(), c.blue()));
         if (highlight) {
             // A fold is highlighted when any gap in it is (a scan bounded by the fold's count).
             bool on = false;
@@ -248,14 +250,9 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             paintGaps(p, row.gpu, w, lane, true);
             break;
         }
-        case RowPaint::StreamLane:
-            paintKernels(p, row.gpu, row.stream, w, lane);
-            break;
-        case RowPaint::Intervals:
-            paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0));
-            break;
-        case RowPaint::Header:
-            break;
+        case RowPaint::StreamLane: paintKernels(p, row.gpu, row.stream, w, lane); break;
+        case RowPaint::Intervals: paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
+        case RowPaint::Header: break;
         }
     }
 
@@ -301,7 +298,7 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             const double len = std::hypot(d.x(), d.y());
             if (len > 1) {
                 const QPointF u = d / len, nrm(-u.y(), u.x());
-                const QPointF head[3] = {to, to - u * 8 + nrm * 4, to - u * 8 - nrm * 4};
+                const QPointF head[3] = { to, to - u * 8 + nrm * 4, to - u * 8 - nrm * 4 };
                 p.setBrush(theme.outline);
                 p.drawPolygon(head, 3);
             }
@@ -354,8 +351,7 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
     };
 
     switch (describe(row).paint) {
-    case RowPaint::Header:
-        break;
+    case RowPaint::Header: break;
     case RowPaint::MergedLane: {
         const auto &gpu = m_model.trace()->gpus[row.gpu];
         for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
@@ -412,7 +408,7 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
     }
     if (!hit.isValid())
         hit.row = rowIndex; // the row is still useful (e.g. for labels)
-    return hit.isValid() ? hit : HitResult{HitKind::None, HitKind::None, rowIndex};
+    return hit.isValid() ? hit : HitResult { HitKind::None, HitKind::None, rowIndex };
 }
 
 int TrackPainter::rowOf(const HitResult &hit) const

@@ -19,7 +19,8 @@ class ZoomControl;
 
 // Paints every vertically visible row of the timeline with one QPainter (no per-event
 // objects): per row one draw list over the visible window (TimelineModel::rowDrawList, folds
-// found through the row's fold index), so the cost grows with pixels, not events. Hit testing replays the same draw list, so what you hover is what is drawn.
+// found through the row's fold index), so the cost grows with pixels, not events. Hit testing replays the same draw
+// list, so what you hover is what is drawn.
 class TrackPainter
 {
 public:

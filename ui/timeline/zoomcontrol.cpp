@@ -68,7 +68,7 @@ void ZoomControl::setWindow(TimeNs start, TimeNs end, bool remember)
         end = start + kMinWindowNs;
     }
     if (remember)
-        m_history.push_back({m_start, m_nsPerPx});
+        m_history.push_back({ m_start, m_nsPerPx });
     m_fitted = false;
     apply(start, double(end - start) / m_width);
 }
@@ -80,9 +80,11 @@ void ZoomControl::zoomAt(double x, double factor)
     m_fitted = false;
     const TimeNs anchor = xToTime(x);
     const double nsPerPx = m_nsPerPx / factor;
-    apply(anchor - TimeNs(std::llround(x * std::clamp(nsPerPx, double(kMinWindowNs) / m_width,
-                                                       std::max(double(kMinWindowNs) / m_width, 2.0 * double(m_trace.duration()) / m_width)))),
-          nsPerPx);
+    apply(anchor
+            - TimeNs(std::llround(x
+                * std::clamp(nsPerPx, double(kMinWindowNs) / m_width,
+                    std::max(double(kMinWindowNs) / m_width, 2.0 * double(m_trace.duration()) / m_width)))),
+        nsPerPx);
 }
 
 void ZoomControl::panPixels(double dx)
@@ -116,7 +118,7 @@ bool ZoomControl::back()
 void ZoomControl::rememberGesture()
 {
     if (!m_lastGesture.isValid() || m_lastGesture.elapsed() > 600)
-        m_history.push_back({m_start, m_nsPerPx});
+        m_history.push_back({ m_start, m_nsPerPx });
     m_lastGesture.start();
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "gaplens/core/view/lod.h"
 #include "gaplens/core/model/time.h"
+#include "gaplens/core/view/lod.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -31,7 +31,10 @@ public:
     core::TimeNs windowStart() const { return m_start; }
     core::TimeNs windowEnd() const { return m_start + core::TimeNs(m_nsPerPx * m_width); }
     double nsPerPx() const { return m_nsPerPx; }
-    core::ViewWindow viewWindow() const { return {windowStart(), std::max(windowEnd(), windowStart() + 1), double(m_width)}; }
+    core::ViewWindow viewWindow() const
+    {
+        return { windowStart(), std::max(windowEnd(), windowStart() + 1), double(m_width) };
+    }
 
     double timeToX(core::TimeNs t) const { return double(t - m_start) / m_nsPerPx; }
     core::TimeNs xToTime(double x) const { return m_start + core::TimeNs(x * m_nsPerPx); }
@@ -64,7 +67,7 @@ private:
         core::TimeNs start;
         double nsPerPx;
     };
-    core::TimeRange m_trace{0, 1000};
+    core::TimeRange m_trace { 0, 1000 };
     core::TimeNs m_start = 0;
     double m_nsPerPx = 1;
     int m_width = 1;

@@ -25,8 +25,8 @@ GapThresholdBox::GapThresholdBox(QWidget *parent)
     : QComboBox(parent)
 {
     setEditable(true);
-    addItems({QStringLiteral("10 us"), QStringLiteral("50 us"), QStringLiteral("100 us"), QStringLiteral("500 us"), QStringLiteral("1 ms"),
-              QStringLiteral("10 ms")});
+    addItems({ QStringLiteral("10 us"), QStringLiteral("50 us"), QStringLiteral("100 us"), QStringLiteral("500 us"),
+        QStringLiteral("1 ms"), QStringLiteral("10 ms") });
     setCurrentText(QStringLiteral("100 us"));
     setToolTip(QStringLiteral("Idle-gap threshold, e.g. 100us, 0.5ms, 2ms"));
     connect(this, &QComboBox::currentTextChanged, this, [this](const QString &text) {

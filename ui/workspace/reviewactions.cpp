@@ -20,7 +20,8 @@ namespace gaplens::ui {
 namespace ReviewActions {
 
 namespace {
-QAction *addNamed(QMenu *menu, const QString &text, const char *objectName, const QObject *context, std::function<void()> slot)
+QAction *addNamed(
+    QMenu *menu, const QString &text, const char *objectName, const QObject *context, std::function<void()> slot)
 {
     QAction *a = menu->addAction(text, context, std::move(slot));
     a->setObjectName(QString::fromLatin1(objectName));
@@ -33,20 +34,21 @@ void addSessionActions(QMenu *file, Workspace &workspace)
     QWidget *window = workspace.window();
     addNamed(file, QStringLiteral("Open &Session…"), "openSessionAction", &workspace, [&workspace, window] {
         const QString path = QFileDialog::getOpenFileName(window, QStringLiteral("Open session"), QString(),
-                                                          QStringLiteral("gaplens session (*.gaplens.json *.json)"));
+            QStringLiteral("gaplens session (*.gaplens.json *.json)"));
         if (path.isEmpty())
             return;
         QString error;
         if (!WindowRouter::openSession(path, askWhereMovedFilesAre(window), &workspace, &error))
             QMessageBox::warning(window, QStringLiteral("Open session"), error);
     });
-    QAction *save = addNamed(file, QStringLiteral("Save Session &As…"), "saveSessionAction", &workspace, [&workspace, window] {
-        const QString path = QFileDialog::getSaveFileName(window, QStringLiteral("Save session"), QStringLiteral("review.gaplens.json"),
-                                                          QStringLiteral("gaplens session (*.gaplens.json)"));
-        QString error;
-        if (!path.isEmpty() && !workspace.saveSession(path, &error))
-            QMessageBox::warning(window, QStringLiteral("Save session"), error);
-    });
+    QAction *save
+        = addNamed(file, QStringLiteral("Save Session &As…"), "saveSessionAction", &workspace, [&workspace, window] {
+              const QString path = QFileDialog::getSaveFileName(window, QStringLiteral("Save session"),
+                  QStringLiteral("review.gaplens.json"), QStringLiteral("gaplens session (*.gaplens.json)"));
+              QString error;
+              if (!path.isEmpty() && !workspace.saveSession(path, &error))
+                  QMessageBox::warning(window, QStringLiteral("Save session"), error);
+          });
     save->setShortcut(QKeySequence::SaveAs);
 }
 
@@ -56,8 +58,8 @@ void addReportAction(QMenu *file, Workspace &workspace)
     addNamed(file, QStringLiteral("Export &Report…"), "exportReportAction", &workspace, [&workspace, window] {
         if (!workspace.canExportReport())
             return;
-        const QString path = QFileDialog::getSaveFileName(window, QStringLiteral("Export report"), QStringLiteral("report.html"),
-                                                          QStringLiteral("HTML (*.html);;PDF (*.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(window, QStringLiteral("Export report"),
+            QStringLiteral("report.html"), QStringLiteral("HTML (*.html);;PDF (*.pdf)"));
         QString error;
         if (!path.isEmpty() && !workspace.exportReport(path, &error))
             QMessageBox::warning(window, QStringLiteral("Export report"), error);
@@ -69,8 +71,9 @@ void addThemeActions(QMenu *view)
     QMenu *themes = view->addMenu(QStringLiteral("&Theme"));
     themes->setObjectName(QStringLiteral("themeMenu"));
     auto *group = new QActionGroup(themes);
-    for (auto kind : {Theme::Kind::Light, Theme::Kind::Dark, Theme::Kind::PresentationLight, Theme::Kind::PresentationDark}) {
-        static const char *const kTitles[] = {"Light", "Dark", "Presentation (light)", "Presentation (dark)"};
+    for (auto kind :
+        { Theme::Kind::Light, Theme::Kind::Dark, Theme::Kind::PresentationLight, Theme::Kind::PresentationDark }) {
+        static const char *const kTitles[] = { "Light", "Dark", "Presentation (light)", "Presentation (dark)" };
         QAction *a = themes->addAction(QString::fromLatin1(kTitles[int(kind)]), themes, [kind] { Theme::apply(kind); });
         a->setCheckable(true);
         a->setChecked(Theme::current().kind == kind);
@@ -84,26 +87,31 @@ void addThemeActions(QMenu *view)
     });
     QAction *present = addNamed(view, QStringLiteral("Presentation Mode"), "presentationModeAction", view, [] {
         const bool dark = Theme::current().isDark();
-        Theme::apply(Theme::current().isPresentation() ? (dark ? Theme::Kind::Dark : Theme::Kind::Light)
-                                                       : (dark ? Theme::Kind::PresentationDark : Theme::Kind::PresentationLight));
+        Theme::apply(Theme::current().isPresentation()
+                ? (dark ? Theme::Kind::Dark : Theme::Kind::Light)
+                : (dark ? Theme::Kind::PresentationDark : Theme::Kind::PresentationLight));
     });
     present->setShortcut(QKeySequence(Qt::Key_F11));
 }
 
 void addBookmarkActions(QMenu *view, Workspace &workspace)
 {
-    addNamed(view, QStringLiteral("Add Bookmark"), "addBookmarkAction", &workspace, [&workspace] { workspace.addBookmark(); })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    addNamed(view, QStringLiteral("Add Bookmark"), "addBookmarkAction", &workspace, [&workspace] {
+        workspace.addBookmark();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     BookmarkPanel *panel = workspace.bookmarkPanel();
-    addNamed(view, QStringLiteral("Next Bookmark"), "nextBookmarkAction", panel, [panel] { panel->jumpNext(); })
-        ->setShortcut(QKeySequence(Qt::Key_F2));
-    addNamed(view, QStringLiteral("Previous Bookmark"), "previousBookmarkAction", panel, [panel] { panel->jumpPrevious(); })
-        ->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F2));
+    addNamed(view, QStringLiteral("Next Bookmark"), "nextBookmarkAction", panel, [panel] {
+        panel->jumpNext();
+    })->setShortcut(QKeySequence(Qt::Key_F2));
+    addNamed(view, QStringLiteral("Previous Bookmark"), "previousBookmarkAction", panel, [panel] {
+        panel->jumpPrevious();
+    })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F2));
 }
 
 void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)
 {
-    const QString path = QFileDialog::getSaveFileName(parent, title, fileName, QStringLiteral("PNG (*.png);;SVG (*.svg)"));
+    const QString path
+        = QFileDialog::getSaveFileName(parent, title, fileName, QStringLiteral("PNG (*.png);;SVG (*.svg)"));
     if (path.isEmpty())
         return;
     const auto size = ExportSizeDialog::getSize(parent);
@@ -115,8 +123,9 @@ void exportPicture(QWidget *parent, const QString &title, const QString &fileNam
 SessionFile::Resolver askWhereMovedFilesAre(QWidget *parent)
 {
     return [parent](const QString &missing) {
-        return QFileDialog::getOpenFileName(parent, QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()), QString(),
-                                            QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+        return QFileDialog::getOpenFileName(parent,
+            QStringLiteral("Where is %1 now?").arg(QFileInfo(missing).fileName()), QString(),
+            QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
     };
 }
 

@@ -10,8 +10,7 @@ namespace gaplens::ui {
 namespace WindowRouter {
 
 namespace {
-template<typename Window>
-Window *pairedWith(Workspace &workspace)
+template <typename Window> Window *pairedWith(Workspace &workspace)
 {
     if (Workspace *partner = workspace.partner())
         if (auto *window = qobject_cast<Window *>(partner->window()))
@@ -19,8 +18,7 @@ Window *pairedWith(Workspace &workspace)
     return nullptr;
 }
 
-template<typename Window>
-Window *newWindowPairedWith(Workspace *workspace)
+template <typename Window> Window *newWindowPairedWith(Workspace *workspace)
 {
     auto *window = new Window;
     window->setAttribute(Qt::WA_DeleteOnClose);
@@ -30,8 +28,7 @@ Window *newWindowPairedWith(Workspace *workspace)
 }
 
 // `from` when it is a Window, else its partner, else a new one (*made).
-template<typename Window>
-Window *windowFor(Workspace *from, bool *made)
+template <typename Window> Window *windowFor(Workspace *from, bool *made)
 {
     *made = false;
     if (from) {
@@ -44,8 +41,7 @@ Window *windowFor(Workspace *from, bool *made)
     return newWindowPairedWith<Window>(from);
 }
 
-template<typename Window>
-Workspace *openIn(const SessionFile::ReadResult &read, Workspace *from, QString *error)
+template <typename Window> Workspace *openIn(const SessionFile::ReadResult &read, Workspace *from, QString *error)
 {
     bool made = false;
     Window *window = windowFor<Window>(from, &made);

@@ -17,7 +17,8 @@ namespace WindowRouter {
 // (deleted on close) paired with `from`. `from` may be null (the command line). The window is
 // shown; sessionApplied on its workspace follows once the session is restored. Returns that
 // workspace, or null with *error set (and no new window).
-Workspace *openSession(const QString &path, const SessionFile::Resolver &resolver, Workspace *from, QString *error = nullptr);
+Workspace *openSession(
+    const QString &path, const SessionFile::Resolver &resolver, Workspace *from, QString *error = nullptr);
 
 // The compare window paired with `main`, or a new one (deleted on close), paired with it.
 CompareWindow *compareWindowFor(MainWindow &main);

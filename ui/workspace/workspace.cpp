@@ -31,7 +31,8 @@ Workspace::Workspace(QMainWindow &window, WorkspaceWindow &hooks, const Options 
     m_bookmarkDock->setWidget(m_bookmarkPanel);
     connect(m_bookmarkPanel, &BookmarkPanel::addRequested, this, [this] { addBookmark(); });
     connect(m_bookmarkPanel, &BookmarkPanel::jumpRequested, this, &Workspace::jumpToBookmark);
-    connect(m_threshold, &GapThresholdBox::thresholdChanged, this, [this](core::TimeNs ns) { m_hooks.applyGapThreshold(ns); });
+    connect(m_threshold, &GapThresholdBox::thresholdChanged, this,
+        [this](core::TimeNs ns) { m_hooks.applyGapThreshold(ns); });
 }
 
 Workspace::~Workspace() = default;

@@ -27,8 +27,8 @@ class Workspace : public QObject
 public:
     struct Options
     {
-        int stateVersion = 1;        // QMainWindow::saveState version of the window's docks
-        QString bookmarkDockName;    // objectName of the bookmark dock, for saved layouts
+        int stateVersion = 1; // QMainWindow::saveState version of the window's docks
+        QString bookmarkDockName; // objectName of the bookmark dock, for saved layouts
     };
     Workspace(QMainWindow &window, WorkspaceWindow &hooks, const Options &options);
     ~Workspace() override;

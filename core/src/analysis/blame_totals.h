@@ -28,8 +28,7 @@ inline void addTo(BlameBucket &bucket, TimeNs duration)
 class BucketTable
 {
 public:
-    template<typename MakeBucket>
-    BlameBucket &at(std::uint64_t id, MakeBucket makeBucket)
+    template <typename MakeBucket> BlameBucket &at(std::uint64_t id, MakeBucket makeBucket)
     {
         const auto [it, isNew] = m_indexById.try_emplace(id, std::uint32_t(m_buckets.size()));
         if (isNew)
@@ -43,7 +42,8 @@ public:
     std::vector<BlameBucket> sorted()
     {
         std::vector<BlameBucket> rows = std::move(m_buckets); // in the order first seen
-        std::stable_sort(rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
+        std::stable_sort(
+            rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
         std::size_t kept = 0;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             if (kept > 0 && rows[kept - 1].key == rows[i].key) {
@@ -59,8 +59,8 @@ public:
         }
         rows.resize(kept);
         // Ordered by key now; stable_sort keeps that for equal totals (deterministic).
-        std::stable_sort(rows.begin(), rows.end(),
-                         [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
+        std::stable_sort(
+            rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
         return rows;
     }
 
@@ -86,25 +86,25 @@ public:
 
         const StringId apiName = g.cause == GapCause::ApiCall ? g.apiName : kEmptyString;
         addTo(m_byCause.at((std::uint64_t(g.cause) << 32) | apiName,
-                           [&] {
-                               BlameBucket bucket;
-                               bucket.key = std::string(gapCauseKey(m_trace, g));
-                               bucket.cause = g.cause;
-                               bucket.name = apiName;
-                               return bucket;
-                           }),
-              d);
+                  [&] {
+                      BlameBucket bucket;
+                      bucket.key = std::string(gapCauseKey(m_trace, g));
+                      bucket.cause = g.cause;
+                      bucket.name = apiName;
+                      return bucket;
+                  }),
+            d);
 
         const bool hasPhase = !g.phaseStack.empty();
         const StringId phase = m_trace.nvtxGroup(g.phase());
         addTo(m_byPhase.at((std::uint64_t(hasPhase) << 32) | phase,
-                           [&] {
-                               BlameBucket bucket;
-                               bucket.key = std::string(gapPhaseKey(m_trace, g));
-                               bucket.name = phase;
-                               return bucket;
-                           }),
-              d);
+                  [&] {
+                      BlameBucket bucket;
+                      bucket.key = std::string(gapPhaseKey(m_trace, g));
+                      bucket.name = phase;
+                      return bucket;
+                  }),
+            d);
     }
 
     BlameTotals finish()
@@ -158,7 +158,7 @@ public:
     }
     void endGpu()
     {
-        m_perGpu.push_back({m_gpu, m_gpuTotals->finish()});
+        m_perGpu.push_back({ m_gpu, m_gpuTotals->finish() });
         m_gpuTotals.reset();
     }
     void finish(std::vector<GpuBlameTotals> &perGpu, std::vector<RankBlameTotals> &perRank, BlameTotals &overall)
@@ -166,7 +166,7 @@ public:
         perGpu = std::move(m_perGpu);
         perRank.clear();
         for (auto &[rank, totals] : m_byRank)
-            perRank.push_back({rank, totals.finish()});
+            perRank.push_back({ rank, totals.finish() });
         overall = m_overall.finish();
     }
 

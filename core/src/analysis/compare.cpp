@@ -18,7 +18,10 @@
 namespace gaplens::core {
 namespace {
 
-double medianOf(std::vector<double> values) { return sampleStatistic(std::move(values), BootstrapStatistic::Median); }
+double medianOf(std::vector<double> values)
+{
+    return sampleStatistic(std::move(values), BootstrapStatistic::Median);
+}
 
 struct NamedTotals
 {
@@ -120,7 +123,7 @@ CaptureData measure(const DerivedCapture &derived, const CompareOptions &options
 }
 
 MetricChange makeMetric(std::string key, std::string label, MetricUnit unit, bool higherIsBetter,
-                        std::optional<double> before, std::optional<double> after)
+    std::optional<double> before, std::optional<double> after)
 {
     MetricChange m;
     m.key = std::move(key);
@@ -142,11 +145,11 @@ MetricChange makeMetric(std::string key, std::string label, MetricUnit unit, boo
 // half-width ("noise +-x%" must never be larger than the change it qualifies) and, for
 // medians, the rank-sum test also rejects "same distribution" at alpha.
 MetricChange stepMetric(std::string key, std::string label, MetricUnit unit, bool higherIsBetter,
-                        const std::vector<double> &before, const std::vector<double> &after,
-                        BootstrapStatistic statistic, const CompareOptions &options)
+    const std::vector<double> &before, const std::vector<double> &after, BootstrapStatistic statistic,
+    const CompareOptions &options)
 {
     auto m = makeMetric(std::move(key), std::move(label), unit, higherIsBetter, sampleStatistic(before, statistic),
-                        sampleStatistic(after, statistic));
+        sampleStatistic(after, statistic));
     BootstrapOptions bootstrap;
     bootstrap.statistic = statistic;
     bootstrap.resamples = options.bootstrapResamples;
@@ -167,9 +170,9 @@ MetricChange stepMetric(std::string key, std::string label, MetricUnit unit, boo
     return m;
 }
 
-template<typename Row, typename Fill>
-std::vector<Row> matchByName(const std::map<std::string, NamedTotals> &before,
-                             const std::map<std::string, NamedTotals> &after, Fill fill)
+template <typename Row, typename Fill>
+std::vector<Row> matchByName(
+    const std::map<std::string, NamedTotals> &before, const std::map<std::string, NamedTotals> &after, Fill fill)
 {
     std::vector<Row> rows;
     auto b = before.begin();
@@ -182,7 +185,9 @@ std::vector<Row> matchByName(const std::map<std::string, NamedTotals> &before,
         const std::string &name = takeBefore ? b->first : a->first;
         const NamedTotals &x = takeBefore ? b->second : kNone;
         const NamedTotals &y = takeAfter ? a->second : kNone;
-        const Presence presence = takeBefore && takeAfter ? Presence::Both : takeBefore ? Presence::Vanished : Presence::New;
+        const Presence presence = takeBefore && takeAfter ? Presence::Both
+            : takeBefore                                  ? Presence::Vanished
+                                                          : Presence::New;
         rows.push_back(fill(name, presence, x, y));
         if (takeBefore)
             ++b;
@@ -192,8 +197,7 @@ std::vector<Row> matchByName(const std::map<std::string, NamedTotals> &before,
     return rows;
 }
 
-template<typename Row, typename Name>
-void sortByAbsoluteDelta(std::vector<Row> &rows, Name name)
+template <typename Row, typename Name> void sortByAbsoluteDelta(std::vector<Row> &rows, Name name)
 {
     std::sort(rows.begin(), rows.end(), [&](const Row &x, const Row &y) {
         const auto dx = std::llabs(x.deltaNs), dy = std::llabs(y.deltaNs);
@@ -201,7 +205,10 @@ void sortByAbsoluteDelta(std::vector<Row> &rows, Name name)
     });
 }
 
-double average(const NamedTotals &t) { return t.count ? double(t.totalNs) / double(t.count) : 0.0; }
+double average(const NamedTotals &t)
+{
+    return t.count ? double(t.totalNs) / double(t.count) : 0.0;
+}
 
 std::string describeNoSteps(const Comparison &c, const std::string &why)
 {
@@ -212,9 +219,8 @@ std::string describeNoSteps(const Comparison &c, const std::string &why)
     const auto *kernel = metric("kernel_total");
     if (busy && idle && kernel)
         text += fmt::format("; totals: GPU busy {} -> {}, idle in gaps {} -> {}, kernel time {} -> {}",
-                            formatPercent(*busy->before), formatPercent(*busy->after), formatDuration(*idle->before),
-                            formatDuration(*idle->after), formatDuration(*kernel->before),
-                            formatDuration(*kernel->after));
+            formatPercent(*busy->before), formatPercent(*busy->after), formatDuration(*idle->before),
+            formatDuration(*idle->after), formatDuration(*kernel->before), formatDuration(*kernel->after));
     return text;
 }
 
@@ -246,12 +252,14 @@ Comparison compareTraces(const TraceSet &before, const TraceSet &after, const Co
     derivedOptions.foldIndexes = false;
     // The caller keeps both traces alive for the call: non-owning pointers.
     const auto derive = [&](const TraceSet &trace) {
-        return DerivedCapture::build(std::shared_ptr<const TraceSet>(std::shared_ptr<const TraceSet>(), &trace), derivedOptions);
+        return DerivedCapture::build(
+            std::shared_ptr<const TraceSet>(std::shared_ptr<const TraceSet>(), &trace), derivedOptions);
     };
     return compareTraces(*derive(before), *derive(after), options);
 }
 
-Comparison compareTraces(const DerivedCapture &beforeDerived, const DerivedCapture &afterDerived, const CompareOptions &options)
+Comparison compareTraces(
+    const DerivedCapture &beforeDerived, const DerivedCapture &afterDerived, const CompareOptions &options)
 {
     const TraceSet &before = beforeDerived.trace();
     const TraceSet &after = afterDerived.trace();
@@ -274,12 +282,12 @@ Comparison compareTraces(const DerivedCapture &beforeDerived, const DerivedCaptu
 
     std::string noStepsWhy = "no repeating NVTX range";
     if (!c.stepRange.empty()) {
-        for (const auto &[figures, which] : {std::pair{&c.before, "before"}, std::pair{&c.after, "after"}})
+        for (const auto &[figures, which] : { std::pair { &c.before, "before" }, std::pair { &c.after, "after" } })
             if (figures->steps < 2) {
                 c.warnings.push_back(fmt::format("NVTX range '{}' has {} common iteration(s) in the {} capture",
-                                                 c.stepRange, figures->steps, which));
-                noStepsWhy = fmt::format("NVTX range '{}' has fewer than 2 iterations in the {} capture", c.stepRange,
-                                         which);
+                    c.stepRange, figures->steps, which));
+                noStepsWhy
+                    = fmt::format("NVTX range '{}' has fewer than 2 iterations in the {} capture", c.stepRange, which);
             }
     }
     c.hasSteps = !c.stepRange.empty() && c.before.steps >= 2 && c.after.steps >= 2;
@@ -288,24 +296,25 @@ Comparison compareTraces(const DerivedCapture &beforeDerived, const DerivedCaptu
         const auto &x = c.before;
         const auto &y = c.after;
         c.headline.push_back(stepMetric("median_step", "median step time", MetricUnit::Duration, false, x.stepNs,
-                                        y.stepNs, BootstrapStatistic::Median, options));
+            y.stepNs, BootstrapStatistic::Median, options));
         c.headline.push_back(stepMetric("step_p95", "step time p95", MetricUnit::Duration, false, x.stepNs, y.stepNs,
-                                        BootstrapStatistic::Percentile95, options));
+            BootstrapStatistic::Percentile95, options));
         c.headline.push_back(stepMetric("busy_pct_step", "GPU busy % in step", MetricUnit::Percent, true,
-                                        x.stepBusyPercent, y.stepBusyPercent, BootstrapStatistic::Median, options));
-        c.headline.push_back(stepMetric("idle_per_step", "GPU idle per step", MetricUnit::Duration, false,
-                                        x.stepIdleNs, y.stepIdleNs, BootstrapStatistic::Median, options));
+            x.stepBusyPercent, y.stepBusyPercent, BootstrapStatistic::Median, options));
+        c.headline.push_back(stepMetric("idle_per_step", "GPU idle per step", MetricUnit::Duration, false, x.stepIdleNs,
+            y.stepIdleNs, BootstrapStatistic::Median, options));
         c.headline.push_back(stepMetric("kernel_per_step", "kernel time per step", MetricUnit::Duration, false,
-                                        x.stepKernelNs, y.stepKernelNs, BootstrapStatistic::Median, options));
+            x.stepKernelNs, y.stepKernelNs, BootstrapStatistic::Median, options));
     }
     c.headline.push_back(makeMetric("busy_pct_total", "GPU busy % (capture)", MetricUnit::Percent, true,
-                                    c.before.busyPercent, c.after.busyPercent));
-    c.headline.push_back(makeMetric("idle_total", fmt::format("idle in gaps >= {}", formatDuration(double(options.minGapNs))),
-                                    MetricUnit::Duration, false, double(c.before.gapNs), double(c.after.gapNs)));
+        c.before.busyPercent, c.after.busyPercent));
+    c.headline.push_back(
+        makeMetric("idle_total", fmt::format("idle in gaps >= {}", formatDuration(double(options.minGapNs))),
+            MetricUnit::Duration, false, double(c.before.gapNs), double(c.after.gapNs)));
     c.headline.push_back(makeMetric("kernel_total", "kernel time (capture)", MetricUnit::Duration, false,
-                                    double(c.before.kernelNs), double(c.after.kernelNs)));
+        double(c.before.kernelNs), double(c.after.kernelNs)));
     c.headline.push_back(makeMetric("kernel_count", "kernels (capture)", MetricUnit::Count, false,
-                                    double(c.before.kernels), double(c.after.kernels)));
+        double(c.before.kernels), double(c.after.kernels)));
 
     if (c.hasSteps) {
         c.noiseMethod = fmt::format(
@@ -319,53 +328,53 @@ Comparison compareTraces(const DerivedCapture &beforeDerived, const DerivedCaptu
         if (m.judgement == NoiseJudgement::ExceedsNoise) {
             c.verdict = *m.delta < 0 ? Verdict::Faster : Verdict::Slower;
             c.verdictText = fmt::format("after is {:.1f}% {} per step (noise +-{:.1f}%)", std::fabs(change),
-                                        c.verdict == Verdict::Faster ? "faster" : "slower", noise);
+                c.verdict == Verdict::Faster ? "faster" : "slower", noise);
         } else {
             c.verdict = Verdict::NoSignificantChange;
             c.verdictText = "no significant change";
         }
         c.verdictDetail = fmt::format("median step ({}) {} -> {} ({:+.1f}%, noise +-{:.1f}%), rank-sum p = {:.3g}, "
                                       "{} steps before, {} after",
-                                      c.stepRange, formatDuration(*m.before), formatDuration(*m.after), change, noise,
-                                      m.pValue.value_or(1.0), c.before.steps, c.after.steps);
+            c.stepRange, formatDuration(*m.before), formatDuration(*m.after), change, noise, m.pValue.value_or(1.0),
+            c.before.steps, c.after.steps);
     } else {
         c.verdict = Verdict::NoSteps;
-        c.noiseMethod = fmt::format("none: {}, so there is no step to judge noise by; totals are compared as measured",
-                                    noStepsWhy);
+        c.noiseMethod = fmt::format(
+            "none: {}, so there is no step to judge noise by; totals are compared as measured", noStepsWhy);
         c.verdictText = describeNoSteps(c, noStepsWhy);
     }
 
-    c.kernels = matchByName<KernelChange>(b.kernels, a.kernels, [](const std::string &name, Presence presence,
-                                                                   const NamedTotals &x, const NamedTotals &y) {
-        KernelChange k;
-        k.name = name;
-        k.presence = presence;
-        k.callsBefore = x.count;
-        k.callsAfter = y.count;
-        k.totalBefore = x.totalNs;
-        k.totalAfter = y.totalNs;
-        k.avgBefore = average(x);
-        k.avgAfter = average(y);
-        k.deltaNs = y.totalNs - x.totalNs;
-        if (x.count && y.count && k.avgBefore > 0)
-            k.avgRatio = k.avgAfter / k.avgBefore;
-        return k;
-    });
+    c.kernels = matchByName<KernelChange>(b.kernels, a.kernels,
+        [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {
+            KernelChange k;
+            k.name = name;
+            k.presence = presence;
+            k.callsBefore = x.count;
+            k.callsAfter = y.count;
+            k.totalBefore = x.totalNs;
+            k.totalAfter = y.totalNs;
+            k.avgBefore = average(x);
+            k.avgAfter = average(y);
+            k.deltaNs = y.totalNs - x.totalNs;
+            if (x.count && y.count && k.avgBefore > 0)
+                k.avgRatio = k.avgAfter / k.avgBefore;
+            return k;
+        });
     sortByAbsoluteDelta(c.kernels, [](const KernelChange &k) -> const std::string & { return k.name; });
 
     auto idleRow = [](const std::string &key, Presence presence, const NamedTotals &x, const NamedTotals &y) {
-        return IdleChange{key, presence, x.count, y.count, x.totalNs, y.totalNs, y.totalNs - x.totalNs};
+        return IdleChange { key, presence, x.count, y.count, x.totalNs, y.totalNs, y.totalNs - x.totalNs };
     };
     c.idleByCause = matchByName<IdleChange>(b.causes, a.causes, idleRow);
     c.idleByPhase = matchByName<IdleChange>(b.phases, a.phases, idleRow);
     sortByAbsoluteDelta(c.idleByCause, [](const IdleChange &r) -> const std::string & { return r.key; });
     sortByAbsoluteDelta(c.idleByPhase, [](const IdleChange &r) -> const std::string & { return r.key; });
 
-    c.nvtx = matchByName<NvtxChange>(b.nvtx, a.nvtx, [](const std::string &name, Presence presence,
-                                                         const NamedTotals &x, const NamedTotals &y) {
-        return NvtxChange{name,     presence,   x.count,    y.count,   x.totalNs,
-                          y.totalNs, average(x), average(y), y.totalNs - x.totalNs};
-    });
+    c.nvtx = matchByName<NvtxChange>(
+        b.nvtx, a.nvtx, [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {
+            return NvtxChange { name, presence, x.count, y.count, x.totalNs, y.totalNs, average(x), average(y),
+                y.totalNs - x.totalNs };
+        });
     sortByAbsoluteDelta(c.nvtx, [](const NvtxChange &r) -> const std::string & { return r.name; });
     return c;
 }

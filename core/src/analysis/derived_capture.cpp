@@ -12,7 +12,10 @@
 namespace gaplens::core {
 namespace {
 
-bool isCancelled(const CancelToken *cancel) { return cancel && cancel->isCancelled(); }
+bool isCancelled(const CancelToken *cancel)
+{
+    return cancel && cancel->isCancelled();
+}
 
 // prefix[i] = summed end - start of the first i intervals.
 std::vector<TimeNs> prefixDurations(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
@@ -97,8 +100,8 @@ std::vector<GpuIndex> gpusOfRanks(const TraceSet &trace, const RankSelection &ra
 DerivedCapture::DerivedCapture() = default;
 DerivedCapture::~DerivedCapture() = default;
 
-std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<const TraceSet> trace, const DerivedOptions &options,
-                                                            const CancelToken *cancel, const DerivedCapture *previous)
+std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<const TraceSet> trace,
+    const DerivedOptions &options, const CancelToken *cancel, const DerivedCapture *previous)
 {
     std::shared_ptr<DerivedCapture> derived(new DerivedCapture());
     derived->m_trace = trace ? std::move(trace) : std::make_shared<const TraceSet>();
@@ -158,7 +161,8 @@ bool DerivedCapture::deriveGaps(const CancelToken *cancel)
         for (std::size_t k = 0; k < table.size(); ++k) {
             if (k % detail::kCancelCheckEvery == 0 && isCancelled(cancel))
                 return false;
-            const GapBlame &blame = table.blame.emplace_back(blamer.blame(g, table.range(k), m_options.includeCopies, cursor));
+            const GapBlame &blame
+                = table.blame.emplace_back(blamer.blame(g, table.range(k), m_options.includeCopies, cursor));
             table.causeKey.push_back(causeKeys.indexOf(gapCauseKey(trace, blame)));
             table.phaseKey.push_back(phaseKeys.indexOf(gapPhaseKey(trace, blame)));
             totals.add(blame);
@@ -186,12 +190,15 @@ BusyFigures DerivedCapture::busyIn(GpuIndex gpu, const TimeWindow &window) const
     if (window->start >= window->end)
         return figures; // every interval clips to nothing
     // Merged intervals that keep a non-empty part in the window: end > start and start < end.
-    const auto first = std::size_t(std::upper_bound(lane.end.begin(), lane.end.end(), window->start) - lane.end.begin());
-    const auto last = std::size_t(std::lower_bound(lane.start.begin(), lane.start.end(), window->end) - lane.start.begin());
+    const auto first
+        = std::size_t(std::upper_bound(lane.end.begin(), lane.end.end(), window->start) - lane.end.begin());
+    const auto last
+        = std::size_t(std::lower_bound(lane.start.begin(), lane.start.end(), window->end) - lane.start.begin());
     if (first >= last)
         return figures;
-    figures.window = {std::max(lane.start[first], window->start), std::min(lane.end[last - 1], window->end)};
-    figures.busyNs = lane.busyBefore[last] - lane.busyBefore[first] - std::max<TimeNs>(window->start - lane.start[first], 0)
+    figures.window = { std::max(lane.start[first], window->start), std::min(lane.end[last - 1], window->end) };
+    figures.busyNs = lane.busyBefore[last] - lane.busyBefore[first]
+        - std::max<TimeNs>(window->start - lane.start[first], 0)
         - std::max<TimeNs>(lane.end[last - 1] - window->end, 0);
     if (figures.window.duration() > 0)
         figures.busyPercent = 100.0 * double(figures.busyNs) / double(figures.window.duration());
@@ -211,9 +218,10 @@ std::optional<GapId> DerivedCapture::findGap(GpuIndex gpu, TimeRange range) cons
     if (!gpu.isValid() || gpu.value() >= m_gaps.size())
         return std::nullopt;
     const auto &table = m_gaps[gpu.value()];
-    const auto i = std::size_t(std::lower_bound(table.start.begin(), table.start.end(), range.start) - table.start.begin());
+    const auto i
+        = std::size_t(std::lower_bound(table.start.begin(), table.start.end(), range.start) - table.start.begin());
     if (i < table.size() && table.start[i] == range.start && table.end[i] == range.end)
-        return GapId{gpu, std::uint32_t(i)};
+        return GapId { gpu, std::uint32_t(i) };
     return std::nullopt;
 }
 
@@ -224,7 +232,7 @@ std::optional<GapId> DerivedCapture::gapAt(GpuIndex gpu, TimeNs t) const
     const auto &table = m_gaps[gpu.value()];
     const auto after = std::size_t(std::upper_bound(table.start.begin(), table.start.end(), t) - table.start.begin());
     if (after > 0 && t < table.end[after - 1])
-        return GapId{gpu, std::uint32_t(after - 1)};
+        return GapId { gpu, std::uint32_t(after - 1) };
     return std::nullopt;
 }
 
@@ -243,7 +251,8 @@ GapRange DerivedCapture::gapsIn(GpuIndex gpu, const TimeWindow &window) const
     // between two intervals that both keep a part inside the window, and only those: a gap
     // [e, s) with e > window.start and s < window.end. A hole touching a window edge is the
     // capture edge of the clipped union, which is never a gap.
-    range.begin = std::uint32_t(std::upper_bound(table.start.begin(), table.start.end(), window->start) - table.start.begin());
+    range.begin
+        = std::uint32_t(std::upper_bound(table.start.begin(), table.start.end(), window->start) - table.start.begin());
     range.end = std::uint32_t(std::lower_bound(table.end.begin(), table.end.end(), window->end) - table.end.begin());
     range.end = std::max(range.begin, range.end);
     return range;
@@ -263,17 +272,23 @@ GapFigures DerivedCapture::gapFiguresIn(GpuIndex gpu, const TimeWindow &window) 
     if (range.empty())
         return {};
     const auto &table = m_gaps[gpu.value()];
-    return {range.size(), table.idleBefore[range.end] - table.idleBefore[range.begin]};
+    return { range.size(), table.idleBefore[range.end] - table.idleBefore[range.begin] };
 }
 
-BlameKeyIndex DerivedCapture::findCauseKey(std::string_view key) const { return findKey(m_causeKeys, key); }
+BlameKeyIndex DerivedCapture::findCauseKey(std::string_view key) const
+{
+    return findKey(m_causeKeys, key);
+}
 
-BlameKeyIndex DerivedCapture::findPhaseKey(std::string_view key) const { return findKey(m_phaseKeys, key); }
+BlameKeyIndex DerivedCapture::findPhaseKey(std::string_view key) const
+{
+    return findKey(m_phaseKeys, key);
+}
 
 const BlameTotals *DerivedCapture::totalsOfRank(RankIndex rank) const
 {
     const auto it = std::lower_bound(m_perRank.begin(), m_perRank.end(), rank.value(),
-                                     [](const RankBlameTotals &t, std::uint32_t r) { return t.rank < r; });
+        [](const RankBlameTotals &t, std::uint32_t r) { return t.rank < r; });
     return it != m_perRank.end() && it->rank == rank.value() ? &it->totals : nullptr;
 }
 

@@ -16,8 +16,8 @@
 
 namespace gaplens::core {
 
-std::vector<CopyTotals> summarizeCopies(const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid,
-                                        const TimeWindow &window)
+std::vector<CopyTotals> summarizeCopies(
+    const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid, const TimeWindow &window)
 {
     std::map<CopyKind, CopyTotals> byKind;
     if (gpu >= trace.gpus.size())
@@ -72,11 +72,11 @@ std::string idlePosition(const std::vector<GapBlame> &gaps, const std::vector<Ti
 {
     if (steps.empty())
         return {};
-    double third[3] = {0, 0, 0};
+    double third[3] = { 0, 0, 0 };
     double total = 0;
     for (const auto &g : gaps) {
-        auto it = std::upper_bound(steps.begin(), steps.end(), g.midpoint,
-                                   [](TimeNs t, const TimeRange &s) { return t < s.start; });
+        auto it = std::upper_bound(
+            steps.begin(), steps.end(), g.midpoint, [](TimeNs t, const TimeRange &s) { return t < s.start; });
         if (it == steps.begin())
             continue;
         --it;
@@ -98,12 +98,9 @@ std::string idlePosition(const std::vector<GapBlame> &gaps, const std::vector<Ti
 std::string causePhrase(const BlameBucket &b)
 {
     switch (b.cause) {
-    case GapCause::NoCudaCall:
-        return "with no CUDA call";
-    case GapCause::ApiCall:
-        return "in " + b.key;
-    case GapCause::QueuedDependencyWait:
-        return "queued behind other GPU work";
+    case GapCause::NoCudaCall: return "with no CUDA call";
+    case GapCause::ApiCall: return "in " + b.key;
+    case GapCause::QueuedDependencyWait: return "queued behind other GPU work";
     }
     return b.key;
 }
@@ -201,12 +198,13 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
     }
 
     auto add = [&](FindingKind kind, std::string text, std::uint32_t rank = kNoIndex, std::uint32_t gpu = kNoIndex) {
-        out.findings.push_back({kind, std::move(text), rank, gpu});
+        out.findings.push_back({ kind, std::move(text), rank, gpu });
     };
 
     if (gpuEvents == 0)
-        add(FindingKind::NvtxOnly, nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
-                                                  : "no GPU work in this capture: no kernels or copies were recorded");
+        add(FindingKind::NvtxOnly,
+            nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
+                           : "no GPU work in this capture: no kernels or copies were recorded");
 
     // Idle GPUs, most idle first.
     struct Idle
@@ -223,8 +221,8 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
         if (idlePercent < options.idleFindingPercent)
             continue;
-        std::string text = fmt::format("{} idle {}% of {}", gpuLabel(trace, row.rank, row.gpu), std::lround(idlePercent),
-                                       perStep ? "each step" : "the time between its first and last kernel");
+        std::string text = fmt::format("{} idle {}% of {}", gpuLabel(trace, row.rank, row.gpu),
+            std::lround(idlePercent), perStep ? "each step" : "the time between its first and last kernel");
         const GpuIndex gpu(row.gpu);
         const auto blame = derived.blameReportOfGpus(std::span(&gpu, 1), window);
         if (!blame.overall.byCause.empty() && blame.overall.totalGapNs > 0) {
@@ -239,27 +237,29 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
                 for (const auto &s : rs->steps)
                     stepRanges.push_back(s.step);
             std::sort(stepRanges.begin(), stepRanges.end(),
-                      [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+                [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
             const std::string where = idlePosition(ofCause, stepRanges);
-            text += fmt::format("; {} ({}%) is {}{}", share >= 50 ? "most idle time" : "the largest part of the idle time",
-                                std::lround(share), where.empty() ? "spent " : where, causePhrase(cause));
+            text += fmt::format("; {} ({}%) is {}{}",
+                share >= 50 ? "most idle time" : "the largest part of the idle time", std::lround(share),
+                where.empty() ? "spent " : where, causePhrase(cause));
             // The phase of that cause's idle time, when one phase holds most of it.
             std::map<std::string, TimeNs> phases;
             for (const auto &g : ofCause)
                 phases[std::string(gapPhaseKey(trace, g))] += g.gap.duration();
-            const auto top = std::max_element(phases.begin(), phases.end(),
-                                              [](const auto &a, const auto &b) { return a.second < b.second; });
+            const auto top = std::max_element(
+                phases.begin(), phases.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
             if (top != phases.end() && top->first != kNoPhaseLabel && 2 * top->second >= cause.totalNs)
                 text += ", in " + top->first;
         }
-        idle.push_back({idlePercent, {FindingKind::IdleGpu, std::move(text), row.rank, row.gpu}});
+        idle.push_back({ idlePercent, { FindingKind::IdleGpu, std::move(text), row.rank, row.gpu } });
     }
     std::stable_sort(idle.begin(), idle.end(), [](const Idle &a, const Idle &b) { return a.percent > b.percent; });
     for (std::size_t i = 0; i < idle.size() && i < options.maxIdleFindings; ++i)
         out.findings.push_back(idle[i].finding);
     if (idle.size() > options.maxIdleFindings)
-        add(FindingKind::IdleGpu, fmt::format("… and {} more GPUs idle at least {}% of each step",
-                                              idle.size() - options.maxIdleFindings, std::lround(options.idleFindingPercent)));
+        add(FindingKind::IdleGpu,
+            fmt::format("… and {} more GPUs idle at least {}% of each step", idle.size() - options.maxIdleFindings,
+                std::lround(options.idleFindingPercent)));
 
     if (pace.straggler)
         add(FindingKind::Straggler, describeStraggler(trace, *pace.straggler), pace.straggler->rank);
@@ -276,8 +276,10 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
             sum += medians[k++];
         if (k > 0) {
             const std::string ratio = formatRatio(sum / double(k) / reference);
-            add(FindingKind::WarmUp, k == 1 ? fmt::format("the first step is {} slower than the median: the capture includes warm-up", ratio)
-                                            : fmt::format("the first {} steps are {} slower than the median: the capture includes warm-up", k, ratio));
+            add(FindingKind::WarmUp,
+                k == 1 ? fmt::format("the first step is {} slower than the median: the capture includes warm-up", ratio)
+                       : fmt::format(
+                           "the first {} steps are {} slower than the median: the capture includes warm-up", k, ratio));
         }
     }
 
@@ -319,15 +321,17 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
     if (pageable > 0)
         add(FindingKind::PageableCopies,
             fmt::format("asynchronous copies {} pageable memory: {} calls, {} (they block the host; pin the buffers)",
-                        fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
-                        formatDuration(double(pageableNs))));
+                fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
+                formatDuration(double(pageableNs))));
 
     if (!pace.straggler && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
         add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));
     if (out.stepRange.empty() && gpuEvents > 0)
-        add(FindingKind::NoStepRange, "no repeating NVTX range (such as train_step): per-step figures are not available");
+        add(FindingKind::NoStepRange,
+            "no repeating NVTX range (such as train_step): per-step figures are not available");
     if (trace.ranks.size() == 1)
-        add(FindingKind::SingleRank, "only one rank loaded: open the other ranks' exports (or their folder) to compare ranks");
+        add(FindingKind::SingleRank,
+            "only one rank loaded: open the other ranks' exports (or their folder) to compare ranks");
     return out;
 }
 

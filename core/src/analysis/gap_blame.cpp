@@ -12,8 +12,7 @@ namespace gaplens::core {
 namespace {
 
 // The element at `index`, the vector grown (value-initialised) to hold it.
-template<typename T>
-T &grownAt(std::vector<T> &values, std::size_t index)
+template <typename T> T &grownAt(std::vector<T> &values, std::size_t index)
 {
     if (values.size() <= index)
         values.resize(index + 1);
@@ -33,7 +32,7 @@ std::uint32_t startingAt(const std::vector<TimeNs> &start, TimeNs t, std::uint32
 // TraceSet::findLaunch, galloping in each thread's correlation ids from that thread's
 // position when given positions (one per thread).
 std::optional<LaunchRef> findLaunch(const TraceSet &trace, std::uint32_t report, std::uint32_t pid,
-                                    std::uint32_t correlationId, std::vector<std::uint32_t> *positions)
+    std::uint32_t correlationId, std::vector<std::uint32_t> *positions)
 {
     if (!positions || correlationId == 0)
         return trace.findLaunch(report, pid, correlationId);
@@ -41,19 +40,19 @@ std::optional<LaunchRef> findLaunch(const TraceSet &trace, std::uint32_t report,
         const auto &corr = trace.threads[ref.thread].api.correlationId;
         if (!trace.threads[ref.thread].api.correlationAscending)
             return trace.findLaunch(report, pid, correlationId); // the rare unordered case
-        const std::size_t i = detail::gallopFrom(grownAt(*positions, ref.thread), corr.size(),
-                                                 [&](std::size_t k) { return corr[k] < correlationId; });
+        const std::size_t i = detail::gallopFrom(
+            grownAt(*positions, ref.thread), corr.size(), [&](std::size_t k) { return corr[k] < correlationId; });
         if (i < corr.size() && corr[i] == correlationId)
-            return LaunchRef{ref.thread, std::uint32_t(i)};
+            return LaunchRef { ref.thread, std::uint32_t(i) };
     }
     return std::nullopt;
 }
 
 // API calls or NVTX ranges of a thread open at t, outermost first: NestingIndex::openAt, or
 // its galloping twin when given the levels' positions.
-template<typename Columns>
-void openAt(const Columns &columns, TimeNs t, std::vector<std::uint32_t> *levelPositions,
-            std::vector<std::uint32_t> &out)
+template <typename Columns>
+void openAt(
+    const Columns &columns, TimeNs t, std::vector<std::uint32_t> *levelPositions, std::vector<std::uint32_t> &out)
 {
     if (levelPositions)
         detail::openAtFrom(columns.nesting, columns.start, columns.end, t, *levelPositions, out);
@@ -149,7 +148,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
 
     for (std::uint32_t s = 0; s < gpu.streams.size() && b.endKind == GapEndKind::Unknown; ++s) {
         const auto &k = gpu.streams[s].kernels;
-        const auto i = startingAt(k.start, gap.end, cursor ? &grownAt(grownAt(cursor->m_kernelStarts, gpuIndex), s) : nullptr);
+        const auto i
+            = startingAt(k.start, gap.end, cursor ? &grownAt(grownAt(cursor->m_kernelStarts, gpuIndex), s) : nullptr);
         if (i == kNoIndex)
             continue;
         b.endKind = GapEndKind::Kernel;
@@ -161,7 +161,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     }
     // Copies can end a gap only when they were part of the busy union.
     if (b.endKind == GapEndKind::Unknown && includeCopies) {
-        const auto i = startingAt(gpu.copies.start, gap.end, cursor ? &grownAt(cursor->m_copyStarts, gpuIndex) : nullptr);
+        const auto i
+            = startingAt(gpu.copies.start, gap.end, cursor ? &grownAt(cursor->m_copyStarts, gpuIndex) : nullptr);
         if (i != kNoIndex) {
             b.endKind = GapEndKind::Copy;
             b.endEvent = i;
@@ -175,9 +176,10 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
 
     std::vector<std::uint32_t> ownOpen;
     auto &open = cursor ? cursor->m_open : ownOpen;
-    const auto apiLevels = [&](std::uint32_t thread) { return cursor ? &grownAt(cursor->m_apiLevels, thread) : nullptr; };
-    const auto launch = findLaunch(m_trace, gpu.report, b.endPid, b.endCorrelationId,
-                                   cursor ? &cursor->m_launches : nullptr);
+    const auto apiLevels
+        = [&](std::uint32_t thread) { return cursor ? &grownAt(cursor->m_apiLevels, thread) : nullptr; };
+    const auto launch
+        = findLaunch(m_trace, gpu.report, b.endPid, b.endCorrelationId, cursor ? &cursor->m_launches : nullptr);
     if (launch) {
         b.launchThread = launch->thread;
         b.launchCall = launch->call;

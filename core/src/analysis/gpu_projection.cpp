@@ -31,13 +31,13 @@ std::vector<std::vector<GpuWork>> buildWorkMaps(const TraceSet &trace, const Gpu
                 continue;
             for (std::size_t i = 0; i < k.size(); ++i)
                 if (k.correlationId[i] != 0)
-                    map.push_back({launchKey(stream.pid, k.correlationId[i]), k.start[i], k.end[i]});
+                    map.push_back({ launchKey(stream.pid, k.correlationId[i]), k.start[i], k.end[i] });
         }
         if (options.includeCopies) {
             const auto &c = gpu.copies;
             for (std::size_t i = 0; i < c.size(); ++i)
                 if (c.correlationId[i] != 0)
-                    map.push_back({launchKey(c.pid[i], c.correlationId[i]), c.start[i], c.end[i]});
+                    map.push_back({ launchKey(c.pid[i], c.correlationId[i]), c.start[i], c.end[i] });
         }
     }
     for (auto &map : maps) {
@@ -79,8 +79,8 @@ GpuProjector::GpuProjector(const TraceSet &trace, const GpuProjectionOptions &op
             if (corr == 0)
                 continue;
             const auto key = launchKey(thread.pid, corr);
-            auto it = std::lower_bound(map.begin(), map.end(), key,
-                                       [](const GpuWork &w, std::uint64_t k) { return w.key < k; });
+            auto it = std::lower_bound(
+                map.begin(), map.end(), key, [](const GpuWork &w, std::uint64_t k) { return w.key < k; });
             if (it == map.end() || it->key != key)
                 continue;
             out.callStart.push_back(thread.api.start[c]);
@@ -127,7 +127,7 @@ std::optional<TimeRange> GpuProjector::project(std::uint32_t thread, TimeRange c
             end = std::max(end, t.maxEnd[hi]);
         }
     }
-    return TimeRange{start, end};
+    return TimeRange { start, end };
 }
 
 std::vector<std::optional<TimeRange>> GpuProjector::projectThread(std::uint32_t thread) const
@@ -138,7 +138,7 @@ std::vector<std::optional<TimeRange>> GpuProjector::projectThread(std::uint32_t 
     const auto &nvtx = m_trace.threads[thread].nvtx;
     out.reserve(nvtx.size());
     for (std::size_t i = 0; i < nvtx.size(); ++i)
-        out.push_back(project(thread, {nvtx.start[i], nvtx.end[i]}));
+        out.push_back(project(thread, { nvtx.start[i], nvtx.end[i] }));
     return out;
 }
 
@@ -149,8 +149,8 @@ std::vector<ProjectedRange> GpuProjector::projectNamed(StringId name) const
         const auto &nvtx = m_trace.threads[t].nvtx;
         for (std::uint32_t i = 0; i < nvtx.size(); ++i)
             if (nvtx.name[i] == name) {
-                const TimeRange cpu{nvtx.start[i], nvtx.end[i]};
-                out.push_back({t, i, cpu, project(t, cpu)});
+                const TimeRange cpu { nvtx.start[i], nvtx.end[i] };
+                out.push_back({ t, i, cpu, project(t, cpu) });
             }
     }
     return out;

@@ -13,11 +13,11 @@ namespace gaplens::core::detail {
 // computeGpuBusy(trace, gpuIndex, options) with every merged interval handed to
 // onMerged(TimeRange), in time order, instead of stored in busy.intervals. Returns false once
 // `cancel` (may be null) is seen cancelled; `busy` is then incomplete.
-template<typename OnMerged>
+template <typename OnMerged>
 bool computeGpuBusyInto(const TraceSet &trace, std::uint32_t gpuIndex, const GpuBusyOptions &options, GpuBusy &busy,
-                        OnMerged &&onMerged, const CancelToken *cancel = nullptr)
+    OnMerged &&onMerged, const CancelToken *cancel = nullptr)
 {
-    busy = GpuBusy{};
+    busy = GpuBusy {};
     busy.gpu = gpuIndex;
     if (gpuIndex >= trace.gpus.size())
         return true;
@@ -36,7 +36,8 @@ bool computeGpuBusyInto(const TraceSet &trace, std::uint32_t gpuIndex, const Gpu
         sb.streamId = stream.streamId;
         // The per-stream union is the same merge with a single run (kernels of one stream
         // should not overlap, but a data problem must not count time twice).
-        if (!forEachMergedInterval({run}, options.window, [&](TimeRange merged) { sb.busyNs += merged.duration(); }, cancel))
+        if (!forEachMergedInterval(
+                { run }, options.window, [&](TimeRange merged) { sb.busyNs += merged.duration(); }, cancel))
             return false;
         for (std::size_t i = run.lo; i < run.hi; ++i) {
             const auto r = clip(run.start[i], run.end[i], options.window);

@@ -17,10 +17,9 @@ public:
     }
 
     // Calls onGap(TimeRange) when the hole before `merged` is a gap.
-    template<typename OnGap>
-    void add(TimeRange merged, OnGap &&onGap)
+    template <typename OnGap> void add(TimeRange merged, OnGap &&onGap)
     {
-        const TimeRange gap{m_previousEnd, merged.start};
+        const TimeRange gap { m_previousEnd, merged.start };
         if (m_havePrevious && gap.duration() >= m_minGapNs && gap.duration() > 0)
             onGap(gap);
         m_havePrevious = true;

@@ -7,7 +7,7 @@ namespace gaplens::core::detail {
 
 IntervalRun kernelRun(const KernelColumns &kernels, const TimeWindow &window)
 {
-    IntervalRun run{kernels.start.data(), kernels.end.data(), 0, kernels.size()};
+    IntervalRun run { kernels.start.data(), kernels.end.data(), 0, kernels.size() };
     if (!window)
         return run;
     const auto &s = kernels.start;

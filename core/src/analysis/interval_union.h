@@ -22,7 +22,7 @@ struct IntervalRun
 struct CollectedIntervals
 {
     std::vector<TimeNs> start, end;
-    IntervalRun run() const { return {start.data(), end.data(), 0, start.size()}; }
+    IntervalRun run() const { return { start.data(), end.data(), 0, start.size() }; }
 };
 
 // Kernels of one stream that overlap the window. Relies on kernels of a stream not
@@ -36,8 +36,8 @@ CollectedIntervals collectCopies(const CopyColumns &copies, const TimeWindow &wi
 inline TimeRange clip(TimeNs start, TimeNs end, const TimeWindow &window)
 {
     if (!window)
-        return {start, end};
-    return {std::max(start, window->start), std::min(end, window->end)};
+        return { start, end };
+    return { std::max(start, window->start), std::min(end, window->end) };
 }
 
 } // namespace gaplens::core::detail

@@ -23,9 +23,9 @@ namespace gaplens::core::detail {
 // kCancelCheckEvery input intervals and returns false (the union unfinished) once cancelled.
 inline constexpr std::size_t kCancelCheckEvery = 4096;
 
-template<typename OnMerged>
+template <typename OnMerged>
 bool forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindow &window, OnMerged &&onMerged,
-                           const CancelToken *cancel = nullptr)
+    const CancelToken *cancel = nullptr)
 {
     // Min-heap on (clipped start, run index); clipping keeps each run's start order.
     using Head = std::pair<TimeNs, std::size_t>;
@@ -37,7 +37,7 @@ bool forEachMergedInterval(const std::vector<IntervalRun> &runs, const TimeWindo
             heads.emplace(clip(runs[r].start[next[r]], runs[r].end[next[r]], window).start, r);
     }
     bool haveCurrent = false;
-    TimeRange current{};
+    TimeRange current {};
     std::size_t popped = 0;
     while (!heads.empty()) {
         if (cancel && ++popped % kCancelCheckEvery == 0 && cancel->isCancelled())

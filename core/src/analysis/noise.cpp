@@ -21,8 +21,8 @@ double sortedStatistic(const std::vector<double> &sorted, BootstrapStatistic sta
     return sorted[std::clamp<std::size_t>(rank, 1, n) - 1];
 }
 
-double resampledStatistic(const std::vector<double> &values, std::vector<double> &scratch, SplitMix64 &rng,
-                          BootstrapStatistic statistic)
+double resampledStatistic(
+    const std::vector<double> &values, std::vector<double> &scratch, SplitMix64 &rng, BootstrapStatistic statistic)
 {
     scratch.resize(values.size());
     for (auto &v : scratch)
@@ -48,9 +48,9 @@ RankSumTest mannWhitneyU(const std::vector<double> &first, const std::vector<dou
     std::vector<Item> pooled;
     pooled.reserve(t.n1 + t.n2);
     for (double v : first)
-        pooled.push_back({v, true});
+        pooled.push_back({ v, true });
     for (double v : second)
-        pooled.push_back({v, false});
+        pooled.push_back({ v, false });
     std::sort(pooled.begin(), pooled.end(), [](const Item &a, const Item &b) { return a.value < b.value; });
 
     // Midranks: a run of t equal values at 1-based ranks i+1..i+t all get i + (t + 1) / 2.
@@ -88,8 +88,8 @@ double sampleStatistic(std::vector<double> values, BootstrapStatistic statistic)
     return sortedStatistic(values, statistic);
 }
 
-BootstrapInterval bootstrapDifference(const std::vector<double> &first, const std::vector<double> &second,
-                                      const BootstrapOptions &options)
+BootstrapInterval bootstrapDifference(
+    const std::vector<double> &first, const std::vector<double> &second, const BootstrapOptions &options)
 {
     BootstrapInterval interval;
     if (first.empty() || second.empty())
@@ -99,7 +99,7 @@ BootstrapInterval bootstrapDifference(const std::vector<double> &first, const st
         interval.low = interval.high = interval.estimate;
         return interval;
     }
-    SplitMix64 rng{options.seed};
+    SplitMix64 rng { options.seed };
     std::vector<double> differences, scratch;
     differences.reserve(options.resamples);
     for (std::size_t i = 0; i < options.resamples; ++i) {

@@ -40,7 +40,7 @@ std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, 
         const auto &nvtx = trace.threads[t].nvtx;
         for (std::uint32_t i = 0; i < nvtx.size(); ++i)
             if (nvtx.name[i] == name)
-                all.push_back({nvtx.start[i], nvtx.end[i], t, i});
+                all.push_back({ nvtx.start[i], nvtx.end[i], t, i });
     }
     std::sort(all.begin(), all.end(), [](const Candidate &a, const Candidate &b) {
         if (a.start != b.start)
@@ -67,17 +67,17 @@ std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, 
 struct StreamCursor
 {
     std::uint32_t firstAfterStart = 0; // past the kernels starting at or before the window start
-    std::uint32_t firstAtEnd = 0;      // the first kernel starting at or after the window end
+    std::uint32_t firstAtEnd = 0; // the first kernel starting at or after the window end
 };
 
 // detail::kernelRun for a set window, searching from the cursor.
 detail::IntervalRun kernelRunFrom(const KernelColumns &kernels, TimeRange window, StreamCursor &cursor)
 {
     const auto &start = kernels.start;
-    detail::IntervalRun run{start.data(), kernels.end.data(), 0, 0};
+    detail::IntervalRun run { start.data(), kernels.end.data(), 0, 0 };
     run.hi = detail::gallopFrom(cursor.firstAtEnd, start.size(), [&](std::size_t k) { return start[k] < window.end; });
-    run.lo = detail::gallopFrom(cursor.firstAfterStart, start.size(),
-                                [&](std::size_t k) { return start[k] <= window.start; });
+    run.lo = detail::gallopFrom(
+        cursor.firstAfterStart, start.size(), [&](std::size_t k) { return start[k] <= window.start; });
     // Kernels starting at or before the window start still count when they end inside it.
     while (run.lo > 0 && kernels.end[run.lo - 1] > window.start)
         --run.lo;
@@ -108,7 +108,7 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
             PaceIteration it;
             it.thread = c.thread;
             it.range = c.range;
-            it.cpu = {c.start, c.end};
+            it.cpu = { c.start, c.end };
             it.time = it.cpu;
             if (projector) {
                 const auto gpu = projector->project(c.thread, it.cpu);
@@ -124,7 +124,7 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
         // GPU projections may reorder (a later CPU range's work can start first only in odd
         // cases, but the contract is "sorted by measured start").
         std::stable_sort(pace.iterations.begin(), pace.iterations.end(),
-                         [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
+            [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
         for (std::size_t i = 1; i < pace.iterations.size(); ++i)
             pace.iterations[i].deltaToPreviousNs = pace.iterations[i].time.start - pace.iterations[i - 1].time.start;
         // A time selection keeps the iterations that start in it; their deltas and numbering
@@ -132,7 +132,7 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
         if (options.window) {
             const auto &w = *options.window;
             pace.firstIteration = std::uint32_t(std::count_if(pace.iterations.begin(), pace.iterations.end(),
-                                                              [&](const PaceIteration &it) { return it.time.start < w.start; }));
+                [&](const PaceIteration &it) { return it.time.start < w.start; }));
             std::erase_if(pace.iterations, [&](const PaceIteration &it) { return !w.contains(it.time.start); });
             if (pace.iterations.empty())
                 continue;
@@ -206,14 +206,14 @@ std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &ver
 {
     const auto number = verdict.rank < trace.ranks.size() ? trace.ranks[verdict.rank].rank : std::int32_t(verdict.rank);
     return fmt::format("rank {} was slowest in {} of {} steps, {}% above the median", number, verdict.slowestCount,
-                       verdict.iterations, std::lround(verdict.percentAboveMedian));
+        verdict.iterations, std::lround(verdict.percentAboveMedian));
 }
 
 std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
 {
     struct Candidate
     {
-        std::uint64_t count = 0;       // depth-0 instances over all ranks
+        std::uint64_t count = 0; // depth-0 instances over all ranks
         std::uint64_t mostOnARank = 0; // a step repeats on one rank
         std::uint32_t ranksWithIt = 0;
         TimeNs totalNs = 0;
@@ -255,9 +255,9 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
         if (c.mostOnARank < 2 || double(c.totalNs) < kMinStepCoverage * span * c.ranksWithIt)
             continue;
         const std::string &text = trace.str(id);
-        const bool better = !best || c.count > bestCandidate.count ||
-            (c.count == bestCandidate.count &&
-             (c.totalNs > bestCandidate.totalNs || (c.totalNs == bestCandidate.totalNs && text < *best)));
+        const bool better = !best || c.count > bestCandidate.count
+            || (c.count == bestCandidate.count
+                && (c.totalNs > bestCandidate.totalNs || (c.totalNs == bestCandidate.totalNs && text < *best)));
         if (better) {
             best = text;
             bestCandidate = c;
@@ -266,8 +266,8 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
     return best;
 }
 
-std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceReport &pace,
-                                             const StepAccountingOptions &options)
+std::vector<RankSteps> computeStepAccounting(
+    const TraceSet &trace, const PaceReport &pace, const StepAccountingOptions &options)
 {
     std::vector<RankSteps> out;
     std::vector<detail::IntervalRun> runs;

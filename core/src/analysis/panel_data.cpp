@@ -16,7 +16,7 @@ std::vector<SeriesPoint> downsampleMinMax(const std::vector<double> &y, std::siz
     if (n <= maxPoints) {
         out.reserve(n);
         for (std::size_t i = 0; i < n; ++i)
-            out.push_back({double(i), y[i]});
+            out.push_back({ double(i), y[i] });
         return out;
     }
     // Two points per bin; bins of ceil(n / bins) values keep the count within maxPoints.
@@ -33,12 +33,12 @@ std::vector<SeriesPoint> downsampleMinMax(const std::vector<double> &y, std::siz
                 iMax = i;
         }
         if (iMin == iMax) {
-            out.push_back({double(iMin), y[iMin]});
+            out.push_back({ double(iMin), y[iMin] });
             continue;
         }
         const std::size_t a = std::min(iMin, iMax), b = std::max(iMin, iMax);
-        out.push_back({double(a), y[a]});
-        out.push_back({double(b), y[b]});
+        out.push_back({ double(a), y[a] });
+        out.push_back({ double(b), y[b] });
     }
     return out;
 }
@@ -69,7 +69,7 @@ std::vector<RangeNameCount> repeatingRangeNames(const TraceSet &trace, std::size
     std::vector<RangeNameCount> out;
     for (const auto &[name, c] : counts)
         if (c.maxPerRank >= 2 && name != kEmptyString)
-            out.push_back({trace.str(name), c.total, c.top});
+            out.push_back({ trace.str(name), c.total, c.top });
     std::sort(out.begin(), out.end(), [](const RangeNameCount &a, const RangeNameCount &b) {
         if (a.count != b.count)
             return a.count > b.count;

@@ -28,8 +28,7 @@ inline constexpr std::size_t kLinearScanLimit = 128;
 // The first index in [0, n) for which isBefore(index) is false, where isBefore holds on a
 // prefix of the indices (std::partition_point over indices), searched outward from `hint`:
 // forward a short linear scan, then doubling steps; backward doubling steps; then bisection.
-template<typename IsBefore>
-std::size_t gallopPartitionPoint(std::size_t n, std::size_t hint, IsBefore isBefore)
+template <typename IsBefore> std::size_t gallopPartitionPoint(std::size_t n, std::size_t hint, IsBefore isBefore)
 {
     hint = std::min(hint, n);
     std::size_t lo = 0, hi = n; // the answer lies in [lo, hi]
@@ -65,8 +64,7 @@ std::size_t gallopPartitionPoint(std::size_t n, std::size_t hint, IsBefore isBef
 }
 
 // gallopPartitionPoint from `position`, which then holds the answer for the next query.
-template<typename IsBefore>
-std::size_t gallopFrom(std::uint32_t &position, std::size_t n, IsBefore isBefore)
+template <typename IsBefore> std::size_t gallopFrom(std::uint32_t &position, std::size_t n, IsBefore isBefore)
 {
     const std::size_t answer = gallopPartitionPoint(n, position, isBefore);
     position = std::uint32_t(answer);
@@ -78,7 +76,7 @@ std::size_t gallopFrom(std::uint32_t &position, std::size_t n, IsBefore isBefore
 // A level skipped by the early stop keeps its old position: a later gallop starts further
 // back, which costs time, never a different answer.
 inline void openAtFrom(const NestingIndex &nesting, std::span<const TimeNs> start, std::span<const TimeNs> end,
-                       TimeNs t, std::vector<std::uint32_t> &levelPositions, std::vector<std::uint32_t> &out)
+    TimeNs t, std::vector<std::uint32_t> &levelPositions, std::vector<std::uint32_t> &out)
 {
     out.clear();
     if (levelPositions.size() < nesting.levelCount())
@@ -86,8 +84,8 @@ inline void openAtFrom(const NestingIndex &nesting, std::span<const TimeNs> star
     for (std::size_t depth = 0; depth < nesting.levelCount(); ++depth) {
         const auto &level = nesting.level(depth);
         // Past the last interval on this level that starts at or before t.
-        const std::size_t after = gallopFrom(levelPositions[depth], level.size(),
-                                             [&](std::size_t i) { return start[level[i]] <= t; });
+        const std::size_t after
+            = gallopFrom(levelPositions[depth], level.size(), [&](std::size_t i) { return start[level[i]] <= t; });
         const bool open = after > 0 && end[level[after - 1]] > t;
         if (open)
             out.push_back(level[after - 1]);

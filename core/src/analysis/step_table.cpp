@@ -22,7 +22,7 @@ std::optional<StepTable::Anchor> StepTable::firstRankOccurrence(std::size_t occu
 {
     for (std::uint32_t r = 0; r < startsByRank.size(); ++r)
         if (const auto start = occurrenceStart(RankIndex(r), occurrence))
-            return Anchor{RankIndex(r), *start};
+            return Anchor { RankIndex(r), *start };
     return std::nullopt;
 }
 
@@ -55,7 +55,8 @@ std::shared_ptr<const StepTable> DerivedCapture::stepTable(StringId name) const
             slot = std::make_shared<StepMemo::Entry>();
         entry = slot;
     }
-    std::call_once(entry->once, [&] { entry->table = std::make_shared<const StepTable>(computeStepTable(*m_trace, name)); });
+    std::call_once(
+        entry->once, [&] { entry->table = std::make_shared<const StepTable>(computeStepTable(*m_trace, name)); });
     return entry->table;
 }
 

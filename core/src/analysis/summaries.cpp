@@ -13,21 +13,23 @@ namespace {
 std::pair<std::size_t, std::size_t> startsInWindow(const std::vector<TimeNs> &start, const TimeWindow &window)
 {
     if (!window)
-        return {0, start.size()};
+        return { 0, start.size() };
     const auto lo = std::lower_bound(start.begin(), start.end(), window->start);
     const auto hi = std::lower_bound(lo, start.end(), window->end);
-    return {std::size_t(lo - start.begin()), std::size_t(hi - start.begin())};
+    return { std::size_t(lo - start.begin()), std::size_t(hi - start.begin()) };
 }
 
 // Durations grouped by a key; the only place rows are built, for all three summaries.
 // Keys are string ids (with the NVTX kind), so a key's slot indexes a flat table: no tree
 // lookup per event. Each group's durations grow in prefaulted steps (doubling fresh memory
 // page by page cost more than the statistics on captures of tens of millions of ranges).
-template<typename Key>
-class DurationGroups
+template <typename Key> class DurationGroups
 {
 public:
-    explicit DurationGroups(std::size_t slots) : m_groupOfSlot(slots, kNoGroup) {}
+    explicit DurationGroups(std::size_t slots)
+        : m_groupOfSlot(slots, kNoGroup)
+    {
+    }
 
     void add(std::size_t slot, const Key &key, TimeNs duration)
     {
@@ -50,8 +52,7 @@ public:
     std::uint64_t count() const { return m_count; }
 
     // Calls make(key, stats, percent) per group, in no particular order (callers sort rows).
-    template<typename Make>
-    void build(Make make)
+    template <typename Make> void build(Make make)
     {
         for (std::size_t g = 0; g < m_keys.size(); ++g) {
             const DurationStats stats = computeDurationStats(m_durations[g]);
@@ -70,8 +71,7 @@ private:
 };
 
 // Total desc, then name (text, not id: ids depend on load order), then the row's own tiebreak.
-template<typename Row, typename Tie>
-void sortRows(const TraceSet &trace, std::vector<Row> &rows, Tie tie)
+template <typename Row, typename Tie> void sortRows(const TraceSet &trace, std::vector<Row> &rows, Tie tie)
 {
     std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
         if (a.stats.totalNs != b.stats.totalNs)
@@ -95,22 +95,21 @@ KernelSummary buildKernelSummary(const TraceSet &trace, DurationGroups<StringId>
     summary.totalNs = groups.total();
     summary.instances = groups.count();
     groups.build([&](StringId name, const DurationStats &stats, double pct) {
-        summary.rows.push_back({name, stats, pct});
+        summary.rows.push_back({ name, stats, pct });
     });
     sortRows(trace, summary.rows, [](const KernelSummaryRow &a, const KernelSummaryRow &b) { return a.name < b.name; });
     return summary;
 }
 
-template<typename Visit>
-void forEachKernel(const TraceSet &trace, const KernelSummaryOptions &options, Visit visit)
+template <typename Visit> void forEachKernel(const TraceSet &trace, const KernelSummaryOptions &options, Visit visit)
 {
     for (const auto &gpu : trace.gpus)
         for (const auto &stream : gpu.streams) {
             if (!options.ranks.isAll() && (stream.rank == kNoIndex || !options.ranks.includes(stream.rank)))
                 continue;
             const auto &k = stream.kernels;
-            const auto &names = options.useDemangledName && k.demangledName.size() == k.size() ? k.demangledName
-                                                                                                : k.shortName;
+            const auto &names
+                = options.useDemangledName && k.demangledName.size() == k.size() ? k.demangledName : k.shortName;
             const auto [lo, hi] = startsInWindow(k.start, options.window);
             for (std::size_t i = lo; i < hi; ++i)
                 visit(stream.rank, names[i], k.end[i] - k.start[i]);
@@ -151,14 +150,14 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
         for (std::size_t i = lo; i < hi; ++i) {
             const StringId group = trace.nvtxGroup(n.name[i]);
             const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
-            groups.add(slot, {group, n.kind[i]}, n.end[i] - n.start[i]);
+            groups.add(slot, { group, n.kind[i] }, n.end[i] - n.start[i]);
         }
     }
     NvtxSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
     groups.build([&](const std::pair<StringId, NvtxKind> &key, const DurationStats &stats, double pct) {
-        summary.rows.push_back({key.first, key.second, stats, pct});
+        summary.rows.push_back({ key.first, key.second, stats, pct });
     });
     sortRows(trace, summary.rows, [](const NvtxSummaryRow &a, const NvtxSummaryRow &b) { return a.kind < b.kind; });
     return summary;
@@ -178,7 +177,9 @@ ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options)
     ApiSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
-    groups.build([&](StringId name, const DurationStats &stats, double pct) { summary.rows.push_back({name, stats, pct}); });
+    groups.build([&](StringId name, const DurationStats &stats, double pct) {
+        summary.rows.push_back({ name, stats, pct });
+    });
     sortRows(trace, summary.rows, [](const ApiSummaryRow &a, const ApiSummaryRow &b) { return a.name < b.name; });
     return summary;
 }

@@ -42,14 +42,14 @@ std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std
     return depth;
 }
 
-void NestingIndex::openAt(std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t,
-                          std::vector<std::uint32_t> &out) const
+void NestingIndex::openAt(
+    std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t, std::vector<std::uint32_t> &out) const
 {
     out.clear();
     for (const auto &lvl : m_levels) {
         // Last interval on this level that starts at or before t.
-        auto it = std::upper_bound(lvl.begin(), lvl.end(), t,
-                                   [&](TimeNs value, std::uint32_t idx) { return value < start[idx]; });
+        auto it = std::upper_bound(
+            lvl.begin(), lvl.end(), t, [&](TimeNs value, std::uint32_t idx) { return value < start[idx]; });
         if (it == lvl.begin()) {
             if (m_properlyNested)
                 break;

@@ -7,7 +7,7 @@ namespace gaplens::core {
 
 std::string_view nvtxGroupName(std::string_view name)
 {
-    static constexpr std::string_view kVolatileFields[] = {", seq = ", ", op_id = ", ", sizes = "};
+    static constexpr std::string_view kVolatileFields[] = { ", seq = ", ", op_id = ", ", sizes = " };
     std::size_t cut = name.size();
     for (auto field : kVolatileFields)
         cut = std::min(cut, name.find(field));

@@ -32,9 +32,8 @@ std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std
     std::vector<std::uint32_t> order(start.size());
     std::iota(order.begin(), order.end(), 0u);
     // Outer ranges first when two start together, so nesting puts them above.
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return start[a] != start[b] ? start[a] < start[b] : end[a] > end[b];
-    });
+    std::stable_sort(order.begin(), order.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return start[a] != start[b] ? start[a] < start[b] : end[a] > end[b]; });
     return order;
 }
 
@@ -48,8 +47,7 @@ bool isIdentity(const std::vector<std::uint32_t> &order)
     return true;
 }
 
-template<typename T>
-void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+template <typename T> void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
 {
     if (column.size() != order.size())
         return; // optional column left empty
@@ -61,8 +59,7 @@ void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
     column.swap(sorted);
 }
 
-template<typename... Columns>
-void permuteAll(const std::vector<std::uint32_t> &order, Columns &...columns)
+template <typename... Columns> void permuteAll(const std::vector<std::uint32_t> &order, Columns &...columns)
 {
     if (isIdentity(order))
         return;
@@ -73,7 +70,7 @@ void sortKernels(KernelColumns &k)
 {
     const auto order = sortOrder(k.start, k.end);
     permuteAll(order, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX, k.gridY, k.gridZ,
-               k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory);
+        k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory);
 }
 
 void sortCopies(CopyColumns &c)
@@ -103,7 +100,8 @@ void sortMarks(MarkColumns &m)
         return;
     std::vector<std::uint32_t> order(m.time.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.time[a] < m.time[b]; });
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return m.time[a] < m.time[b]; });
     permuteAll(order, m.time, m.name, m.domain);
 }
 
@@ -167,14 +165,15 @@ std::span<const ProcessThreadRef> TraceSet::threadsOfProcess(std::uint32_t repor
 {
     const auto key = processKey(report, pid);
     const auto lo = std::lower_bound(processThreads.begin(), processThreads.end(), key,
-                                     [](const ProcessThreadRef &r, std::uint64_t k) { return r.key < k; });
+        [](const ProcessThreadRef &r, std::uint64_t k) { return r.key < k; });
     auto hi = lo;
     while (hi != processThreads.end() && hi->key == key)
         ++hi;
-    return {lo, hi};
+    return { lo, hi };
 }
 
-std::optional<LaunchRef> TraceSet::findLaunch(std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
+std::optional<LaunchRef> TraceSet::findLaunch(
+    std::uint32_t report, std::uint32_t pid, std::uint32_t correlationId) const
 {
     if (correlationId == 0)
         return std::nullopt;
@@ -184,13 +183,14 @@ std::optional<LaunchRef> TraceSet::findLaunch(std::uint32_t report, std::uint32_
             continue;
         const auto it = std::lower_bound(api.correlationId.begin(), api.correlationId.end(), correlationId);
         if (it != api.correlationId.end() && *it == correlationId)
-            return LaunchRef{ref.thread, std::uint32_t(it - api.correlationId.begin())};
+            return LaunchRef { ref.thread, std::uint32_t(it - api.correlationId.begin()) };
     }
     const auto process = processKey(report, pid);
-    const auto it = std::lower_bound(unorderedLaunches.begin(), unorderedLaunches.end(), std::pair(process, correlationId),
-                                     [](const UnorderedLaunch &u, const std::pair<std::uint64_t, std::uint32_t> &k) {
-                                         return std::pair(u.process, u.correlationId) < k;
-                                     });
+    const auto it
+        = std::lower_bound(unorderedLaunches.begin(), unorderedLaunches.end(), std::pair(process, correlationId),
+            [](const UnorderedLaunch &u, const std::pair<std::uint64_t, std::uint32_t> &k) {
+                return std::pair(u.process, u.correlationId) < k;
+            });
     if (it != unorderedLaunches.end() && it->process == process && it->correlationId == correlationId)
         return it->call;
     return std::nullopt;
@@ -246,23 +246,24 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
     trace.unorderedLaunches.clear();
     for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
         auto &thread = trace.threads[t];
-        trace.processThreads.push_back({processKey(thread.report, thread.pid), t});
+        trace.processThreads.push_back({ processKey(thread.report, thread.pid), t });
         const auto &corr = thread.api.correlationId;
-        thread.api.correlationAscending =
-            (corr.empty() || corr.front() != 0) && std::is_sorted(corr.begin(), corr.end());
+        thread.api.correlationAscending
+            = (corr.empty() || corr.front() != 0) && std::is_sorted(corr.begin(), corr.end());
         if (thread.api.correlationAscending)
             continue;
         for (std::uint32_t c = 0; c < corr.size(); ++c)
             if (corr[c] != 0)
-                trace.unorderedLaunches.push_back({processKey(thread.report, thread.pid), corr[c], {t, c}});
+                trace.unorderedLaunches.push_back({ processKey(thread.report, thread.pid), corr[c], { t, c } });
     }
-    std::sort(trace.processThreads.begin(), trace.processThreads.end(), [](const ProcessThreadRef &a, const ProcessThreadRef &b) {
-        return a.key != b.key ? a.key < b.key : a.thread < b.thread;
-    });
+    std::sort(trace.processThreads.begin(), trace.processThreads.end(),
+        [](const ProcessThreadRef &a, const ProcessThreadRef &b) {
+            return a.key != b.key ? a.key < b.key : a.thread < b.thread;
+        });
     std::stable_sort(trace.unorderedLaunches.begin(), trace.unorderedLaunches.end(),
-                     [](const UnorderedLaunch &a, const UnorderedLaunch &b) {
-                         return std::pair(a.process, a.correlationId) < std::pair(b.process, b.correlationId);
-                     });
+        [](const UnorderedLaunch &a, const UnorderedLaunch &b) {
+            return std::pair(a.process, a.correlationId) < std::pair(b.process, b.correlationId);
+        });
 
     for (auto &rank : trace.ranks) {
         rank.gpus.clear();
@@ -275,7 +276,7 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         if (trace.threads[t].rank != kNoIndex)
             trace.ranks[trace.threads[t].rank].threads.push_back(t);
 
-    trace.span = span.lo <= span.hi ? TimeRange{span.lo, span.hi} : TimeRange{};
+    trace.span = span.lo <= span.hi ? TimeRange { span.lo, span.hi } : TimeRange {};
     buildNvtxGroups(trace);
 }
 

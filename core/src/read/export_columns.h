@@ -13,122 +13,145 @@ inline constexpr auto kText = ColumnKind::Text;
 
 // META_DATA_EXPORT, EXPORT_META_DATA and META_DATA_CAPTURE.
 enum class NameValueColumn { Name, Value, Count };
-template<>
-inline constexpr ColumnList<NameValueColumn> kColumnNames<NameValueColumn> = {{
-    {NameValueColumn::Name, "name", kRequired, kText},
-    {NameValueColumn::Value, "value", kRequired, kText},
-}};
+template <>
+inline constexpr ColumnList<NameValueColumn> kColumnNames<NameValueColumn> = { {
+    { NameValueColumn::Name, "name", kRequired, kText },
+    { NameValueColumn::Value, "value", kRequired, kText },
+} };
 
 // TARGET_INFO_SESSION_START_TIME.
 enum class SessionStartColumn { UtcEpochNs, Count };
-template<>
-inline constexpr ColumnList<SessionStartColumn> kColumnNames<SessionStartColumn> = {{
-    {SessionStartColumn::UtcEpochNs, "utcEpochNs"},
-}};
+template <>
+inline constexpr ColumnList<SessionStartColumn> kColumnNames<SessionStartColumn> = { {
+    { SessionStartColumn::UtcEpochNs, "utcEpochNs" },
+} };
 
 // StringIds.
 enum class StringColumn { Id, Value, Count };
-template<>
-inline constexpr ColumnList<StringColumn> kColumnNames<StringColumn> = {{
-    {StringColumn::Id, "id"},
-    {StringColumn::Value, "value", kRequired, kText},
-}};
+template <>
+inline constexpr ColumnList<StringColumn> kColumnNames<StringColumn> = { {
+    { StringColumn::Id, "id" },
+    { StringColumn::Value, "value", kRequired, kText },
+} };
 
 // CUPTI_ACTIVITY_KIND_KERNEL.
 enum class KernelColumn {
-    Start, End, DeviceId, StreamId, ShortName,
-    CorrelationId, GlobalPid, DemangledName,
-    GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
-    RegistersPerThread, StaticSharedMemory, DynamicSharedMemory, Count
+    Start,
+    End,
+    DeviceId,
+    StreamId,
+    ShortName,
+    CorrelationId,
+    GlobalPid,
+    DemangledName,
+    GridX,
+    GridY,
+    GridZ,
+    BlockX,
+    BlockY,
+    BlockZ,
+    RegistersPerThread,
+    StaticSharedMemory,
+    DynamicSharedMemory,
+    Count
 };
-template<>
-inline constexpr ColumnList<KernelColumn> kColumnNames<KernelColumn> = {{
-    {KernelColumn::Start, "start"},
-    {KernelColumn::End, "end"},
-    {KernelColumn::DeviceId, "deviceId"},
-    {KernelColumn::StreamId, "streamId"},
-    {KernelColumn::ShortName, "shortName"},
-    {KernelColumn::CorrelationId, "correlationId", kOptional},
-    {KernelColumn::GlobalPid, "globalPid", kOptional},
-    {KernelColumn::DemangledName, "demangledName", kOptional},
-    {KernelColumn::GridX, "gridX", kOptional},
-    {KernelColumn::GridY, "gridY", kOptional},
-    {KernelColumn::GridZ, "gridZ", kOptional},
-    {KernelColumn::BlockX, "blockX", kOptional},
-    {KernelColumn::BlockY, "blockY", kOptional},
-    {KernelColumn::BlockZ, "blockZ", kOptional},
-    {KernelColumn::RegistersPerThread, "registersPerThread", kOptional},
-    {KernelColumn::StaticSharedMemory, "staticSharedMemory", kOptional},
-    {KernelColumn::DynamicSharedMemory, "dynamicSharedMemory", kOptional},
-}};
+template <>
+inline constexpr ColumnList<KernelColumn> kColumnNames<KernelColumn> = { {
+    { KernelColumn::Start, "start" },
+    { KernelColumn::End, "end" },
+    { KernelColumn::DeviceId, "deviceId" },
+    { KernelColumn::StreamId, "streamId" },
+    { KernelColumn::ShortName, "shortName" },
+    { KernelColumn::CorrelationId, "correlationId", kOptional },
+    { KernelColumn::GlobalPid, "globalPid", kOptional },
+    { KernelColumn::DemangledName, "demangledName", kOptional },
+    { KernelColumn::GridX, "gridX", kOptional },
+    { KernelColumn::GridY, "gridY", kOptional },
+    { KernelColumn::GridZ, "gridZ", kOptional },
+    { KernelColumn::BlockX, "blockX", kOptional },
+    { KernelColumn::BlockY, "blockY", kOptional },
+    { KernelColumn::BlockZ, "blockZ", kOptional },
+    { KernelColumn::RegistersPerThread, "registersPerThread", kOptional },
+    { KernelColumn::StaticSharedMemory, "staticSharedMemory", kOptional },
+    { KernelColumn::DynamicSharedMemory, "dynamicSharedMemory", kOptional },
+} };
 
 // CUPTI_ACTIVITY_KIND_MEMCPY and CUPTI_ACTIVITY_KIND_MEMSET (which has no copy or memory
 // kinds: those read as NULL).
 enum class CopyColumn {
-    Start, End, DeviceId,
-    StreamId, CorrelationId, GlobalPid, Bytes, CopyKind, SrcKind, DstKind, Count
+    Start,
+    End,
+    DeviceId,
+    StreamId,
+    CorrelationId,
+    GlobalPid,
+    Bytes,
+    CopyKind,
+    SrcKind,
+    DstKind,
+    Count
 };
-template<>
-inline constexpr ColumnList<CopyColumn> kColumnNames<CopyColumn> = {{
-    {CopyColumn::Start, "start"},
-    {CopyColumn::End, "end"},
-    {CopyColumn::DeviceId, "deviceId"},
-    {CopyColumn::StreamId, "streamId", kOptional},
-    {CopyColumn::CorrelationId, "correlationId", kOptional},
-    {CopyColumn::GlobalPid, "globalPid", kOptional},
-    {CopyColumn::Bytes, "bytes", kOptional},
-    {CopyColumn::CopyKind, "copyKind", kOptional},
-    {CopyColumn::SrcKind, "srcKind", kOptional},
-    {CopyColumn::DstKind, "dstKind", kOptional},
-}};
+template <>
+inline constexpr ColumnList<CopyColumn> kColumnNames<CopyColumn> = { {
+    { CopyColumn::Start, "start" },
+    { CopyColumn::End, "end" },
+    { CopyColumn::DeviceId, "deviceId" },
+    { CopyColumn::StreamId, "streamId", kOptional },
+    { CopyColumn::CorrelationId, "correlationId", kOptional },
+    { CopyColumn::GlobalPid, "globalPid", kOptional },
+    { CopyColumn::Bytes, "bytes", kOptional },
+    { CopyColumn::CopyKind, "copyKind", kOptional },
+    { CopyColumn::SrcKind, "srcKind", kOptional },
+    { CopyColumn::DstKind, "dstKind", kOptional },
+} };
 
 // CUPTI_ACTIVITY_KIND_RUNTIME.
 enum class RuntimeColumn { Start, End, NameId, EventClass, GlobalTid, CorrelationId, Count };
-template<>
-inline constexpr ColumnList<RuntimeColumn> kColumnNames<RuntimeColumn> = {{
-    {RuntimeColumn::Start, "start"},
-    {RuntimeColumn::End, "end"},
-    {RuntimeColumn::NameId, "nameId"},
-    {RuntimeColumn::EventClass, "eventClass", kOptional},
-    {RuntimeColumn::GlobalTid, "globalTid", kOptional},
-    {RuntimeColumn::CorrelationId, "correlationId", kOptional},
-}};
+template <>
+inline constexpr ColumnList<RuntimeColumn> kColumnNames<RuntimeColumn> = { {
+    { RuntimeColumn::Start, "start" },
+    { RuntimeColumn::End, "end" },
+    { RuntimeColumn::NameId, "nameId" },
+    { RuntimeColumn::EventClass, "eventClass", kOptional },
+    { RuntimeColumn::GlobalTid, "globalTid", kOptional },
+    { RuntimeColumn::CorrelationId, "correlationId", kOptional },
+} };
 
 // NVTX_EVENTS.
 enum class NvtxColumn { Start, EventType, End, Text, TextId, GlobalTid, DomainId, Count };
-template<>
-inline constexpr ColumnList<NvtxColumn> kColumnNames<NvtxColumn> = {{
-    {NvtxColumn::Start, "start"},
-    {NvtxColumn::EventType, "eventType"},
-    {NvtxColumn::End, "end", kOptional},
-    {NvtxColumn::Text, "text", kOptional, kText},
-    {NvtxColumn::TextId, "textId", kOptional},
-    {NvtxColumn::GlobalTid, "globalTid", kOptional},
-    {NvtxColumn::DomainId, "domainId", kOptional},
-}};
+template <>
+inline constexpr ColumnList<NvtxColumn> kColumnNames<NvtxColumn> = { {
+    { NvtxColumn::Start, "start" },
+    { NvtxColumn::EventType, "eventType" },
+    { NvtxColumn::End, "end", kOptional },
+    { NvtxColumn::Text, "text", kOptional, kText },
+    { NvtxColumn::TextId, "textId", kOptional },
+    { NvtxColumn::GlobalTid, "globalTid", kOptional },
+    { NvtxColumn::DomainId, "domainId", kOptional },
+} };
 
 // ThreadNames.
 enum class ThreadNameColumn { GlobalTid, NameId, Count };
-template<>
-inline constexpr ColumnList<ThreadNameColumn> kColumnNames<ThreadNameColumn> = {{
-    {ThreadNameColumn::GlobalTid, "globalTid"},
-    {ThreadNameColumn::NameId, "nameId"},
-}};
+template <>
+inline constexpr ColumnList<ThreadNameColumn> kColumnNames<ThreadNameColumn> = { {
+    { ThreadNameColumn::GlobalTid, "globalTid" },
+    { ThreadNameColumn::NameId, "nameId" },
+} };
 
 // PROCESSES.
 enum class ProcessColumn { Pid, Name, Count };
-template<>
-inline constexpr ColumnList<ProcessColumn> kColumnNames<ProcessColumn> = {{
-    {ProcessColumn::Pid, "pid"},
-    {ProcessColumn::Name, "name", kRequired, kText},
-}};
+template <>
+inline constexpr ColumnList<ProcessColumn> kColumnNames<ProcessColumn> = { {
+    { ProcessColumn::Pid, "pid" },
+    { ProcessColumn::Name, "name", kRequired, kText },
+} };
 
 // TARGET_INFO_GPU.
 enum class GpuColumn { Id, Name, Count };
-template<>
-inline constexpr ColumnList<GpuColumn> kColumnNames<GpuColumn> = {{
-    {GpuColumn::Id, "id"},
-    {GpuColumn::Name, "name", kRequired, kText},
-}};
+template <>
+inline constexpr ColumnList<GpuColumn> kColumnNames<GpuColumn> = { {
+    { GpuColumn::Id, "id" },
+    { GpuColumn::Name, "name", kRequired, kText },
+} };
 
 } // namespace gaplens::core::detail

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/read/loader.h"
 
-#include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/model/trace_builder.h"
+#include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
 #include "report_reader.h"
@@ -28,7 +28,7 @@ using detail::ReportData;
 // tables, NVTX table) on two connections, so one or two big files also keep every core
 // busy; the parts are joined afterwards.
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, bool directTableScan,
-                                    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
+    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
 {
     const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
     struct Item
@@ -39,10 +39,10 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     std::vector<Item> items;
     for (std::size_t f = 0; f < files.size(); ++f) {
         if (split) {
-            items.push_back({f, detail::ReportPart::GpuAndApi});
-            items.push_back({f, detail::ReportPart::Nvtx});
+            items.push_back({ f, detail::ReportPart::GpuAndApi });
+            items.push_back({ f, detail::ReportPart::Nvtx });
         } else {
-            items.push_back({f, detail::ReportPart::Everything});
+            items.push_back({ f, detail::ReportPart::Everything });
         }
     }
     std::vector<ReportData> results(items.size());
@@ -58,7 +58,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         for (int p : permilleByItem)
             sum += p;
         const auto file = items[item].file;
-        progress({file, files.size(), files[file], stage, int(sum / long(items.size()))});
+        progress({ file, files.size(), files[file], stage, int(sum / long(items.size())) });
     };
 
     // A cancelled read throws CancelledError: no further item starts, and it reaches the caller.
@@ -79,15 +79,15 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
 }
 
 // A report is one rank, unless several of its processes ran GPU work: then one rank each.
-std::vector<RankCandidate> rankCandidates(const std::vector<ReportData> &reports,
-                                          const std::vector<std::uint32_t> &reportIndex)
+std::vector<RankCandidate> rankCandidates(
+    const std::vector<ReportData> &reports, const std::vector<std::uint32_t> &reportIndex)
 {
     std::vector<RankCandidate> candidates;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto &data = reports[i];
         if (data.error)
             continue;
-        RankCandidate base{reportIndex[i], data.report.path, 0, false, data.environmentRank};
+        RankCandidate base { reportIndex[i], data.report.path, 0, false, data.environmentRank };
         if (data.gpuPids.size() >= 2) {
             for (auto pid : data.gpuPids) {
                 base.pid = pid;
@@ -99,9 +99,10 @@ std::vector<RankCandidate> rankCandidates(const std::vector<ReportData> &reports
         if (!data.gpuPids.empty()) {
             base.pid = data.gpuPids.front();
         } else if (!data.activityByPid.empty()) {
-            base.pid = std::max_element(data.activityByPid.begin(), data.activityByPid.end(),
-                                        [](const auto &a, const auto &b) { return a.second < b.second; })
-                           ->first;
+            base.pid = std::max_element(
+                data.activityByPid.begin(), data.activityByPid.end(), [](const auto &a, const auto &b) {
+                    return a.second < b.second;
+                })->first;
         }
         candidates.push_back(base);
     }
@@ -128,13 +129,13 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return assignments[a].rank < assignments[b].rank; });
+        [&](std::size_t a, std::size_t b) { return assignments[a].rank < assignments[b].rank; });
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> rankByProcess; // (report, pid)
     std::map<std::uint32_t, std::uint32_t> firstRankOfReport;
     for (auto c : order) {
         const auto &cand = candidates[c];
-        const auto &data = reports[std::size_t(std::find(reportIndex.begin(), reportIndex.end(), cand.report) -
-                                               reportIndex.begin())];
+        const auto &data = reports[std::size_t(
+            std::find(reportIndex.begin(), reportIndex.end(), cand.report) - reportIndex.begin())];
         Rank rank;
         rank.rank = assignments[c].rank;
         rank.report = cand.report;
@@ -145,14 +146,14 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
         rank.source = assignments[c].source;
         rank.sourceDetail = assignments[c].detail;
         const auto index = std::uint32_t(trace.ranks.size());
-        rankByProcess[{cand.report, cand.pid}] = index;
+        rankByProcess[{ cand.report, cand.pid }] = index;
         firstRankOfReport.try_emplace(cand.report, index);
         trace.ranks.push_back(std::move(rank));
     }
 
     // Work of a process that is not a rank of its own belongs to its report's rank.
     auto rankFor = [&](std::uint32_t report, std::uint32_t pid) {
-        if (auto it = rankByProcess.find({report, pid}); it != rankByProcess.end())
+        if (auto it = rankByProcess.find({ report, pid }); it != rankByProcess.end())
             return it->second;
         auto it = firstRankOfReport.find(report);
         return it != firstRankOfReport.end() ? it->second : kNoIndex;
@@ -173,7 +174,7 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
             thread.rank = rankFor(report, thread.pid);
             trace.threads.push_back(std::move(thread));
         }
-        reports[i] = ReportData{}; // free the columns now that they moved
+        reports[i] = ReportData {}; // free the columns now that they moved
     }
 
     // GPUs in rank order, then device id, so listings read naturally.
@@ -209,8 +210,12 @@ struct TableCost
     std::uint64_t bytesPerRow;
 };
 constexpr TableCost kTableCosts[] = {
-    {"CUPTI_ACTIVITY_KIND_KERNEL", 64}, {"CUPTI_ACTIVITY_KIND_MEMCPY", 56}, {"CUPTI_ACTIVITY_KIND_MEMSET", 56},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", 40}, {"NVTX_EVENTS", 40},          {"StringIds", 96},
+    { "CUPTI_ACTIVITY_KIND_KERNEL", 64 },
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56 },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", 56 },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40 },
+    { "NVTX_EVENTS", 40 },
+    { "StringIds", 96 },
 };
 
 constexpr auto kMaxBytes = std::numeric_limits<std::uint64_t>::max();
@@ -390,8 +395,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, st
     return files;
 }
 
-std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const ProgressFn &progress,
-                                       const CancelToken *cancel)
+std::shared_ptr<TraceSet> loadTraceSet(
+    const LoadOptions &options, const ProgressFn &progress, const CancelToken *cancel)
 {
     auto trace = std::make_shared<TraceSet>();
     const auto files = expandInputs(options.files, trace->errors);

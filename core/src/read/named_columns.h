@@ -26,25 +26,21 @@ enum class ColumnNeed : std::uint8_t {
 };
 enum class ColumnKind : std::uint8_t { Integer, Text }; // how the direct scan decodes it
 
-template<typename Column>
-struct NamedColumn
+template <typename Column> struct NamedColumn
 {
-    Column column{}; // its enum value, checked against its place in the list
+    Column column {}; // its enum value, checked against its place in the list
     std::string_view name;
     ColumnNeed need = ColumnNeed::Required;
     ColumnKind kind = ColumnKind::Integer;
 };
 
 // One entry per value of a column enum whose last value is Count.
-template<typename Column>
-using ColumnList = std::array<NamedColumn<Column>, std::size_t(Column::Count)>;
+template <typename Column> using ColumnList = std::array<NamedColumn<Column>, std::size_t(Column::Count)>;
 
 // Specialised for each column enum, listing it in its order.
-template<typename Column>
-inline constexpr ColumnList<Column> kColumnNames{};
+template <typename Column> inline constexpr ColumnList<Column> kColumnNames {};
 
-template<typename Column>
-consteval bool namesFollowEnumOrder()
+template <typename Column> consteval bool namesFollowEnumOrder()
 {
     for (std::size_t i = 0; i < kColumnNames<Column>.size(); ++i)
         if (kColumnNames<Column>[i].column != Column(i) || kColumnNames<Column>[i].name.empty())
@@ -54,9 +50,9 @@ consteval bool namesFollowEnumOrder()
 
 // The scan's column list from the columns the table has: a missing optional column reads as
 // NULL (empty name); a missing required one gives nullopt, with its name in `missingRequired`.
-template<typename Column>
-std::optional<std::vector<ScanColumn>> scanColumns(const std::set<std::string, std::less<>> &have,
-                                                   std::string_view &missingRequired)
+template <typename Column>
+std::optional<std::vector<ScanColumn>> scanColumns(
+    const std::set<std::string, std::less<>> &have, std::string_view &missingRequired)
 {
     static_assert(namesFollowEnumOrder<Column>(), "kColumnNames<Column> must name every column in the enum's order");
     std::vector<ScanColumn> columns;
@@ -66,7 +62,7 @@ std::optional<std::vector<ScanColumn>> scanColumns(const std::set<std::string, s
             missingRequired = c.name;
             return std::nullopt;
         }
-        columns.push_back({present ? std::string(c.name) : std::string(), c.kind == ColumnKind::Text});
+        columns.push_back({ present ? std::string(c.name) : std::string(), c.kind == ColumnKind::Text });
     }
     return columns;
 }
@@ -81,12 +77,12 @@ inline std::string selectSql(std::string_view table, const std::vector<ScanColum
 }
 
 // The rows of a TableScan or a Statement whose columns were built for `Column`, read by it.
-template<typename Column, typename Source>
-class NamedRows
+template <typename Column, typename Source> class NamedRows
 {
 public:
-    template<typename... Args>
-    explicit NamedRows(Args &&...args) : m_source(std::forward<Args>(args)...)
+    template <typename... Args>
+    explicit NamedRows(Args &&...args)
+        : m_source(std::forward<Args>(args)...)
     {
     }
 
@@ -110,9 +106,7 @@ private:
 };
 
 // A big table, decoded by TableScan; a small one, through SQLite.
-template<typename Column>
-using ScanRows = NamedRows<Column, TableScan>;
-template<typename Column>
-using SelectRows = NamedRows<Column, Statement>;
+template <typename Column> using ScanRows = NamedRows<Column, TableScan>;
+template <typename Column> using SelectRows = NamedRows<Column, Statement>;
 
 } // namespace gaplens::core::detail

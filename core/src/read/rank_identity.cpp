@@ -13,7 +13,10 @@
 namespace gaplens::core {
 namespace {
 
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool isDigit(char c)
+{
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 bool overrideMatches(const RankOverride &o, const RankCandidate &c)
 {
@@ -71,8 +74,7 @@ std::optional<std::int64_t> numberInFileName(const std::string &path)
 }
 
 std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candidates,
-                                        const std::vector<RankOverride> &overrides,
-                                        std::vector<std::string> &warnings)
+    const std::vector<RankOverride> &overrides, std::vector<std::string> &warnings)
 {
     const std::size_t n = candidates.size();
     std::vector<RankAssignment> result(n);
@@ -88,8 +90,8 @@ std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candid
     }
     if (allEnv && envRanks.size() == n) {
         for (std::size_t i = 0; i < n; ++i)
-            result[i] = {candidates[i].environmentRank->first, RankSource::Environment,
-                         candidates[i].environmentRank->second};
+            result[i] = { candidates[i].environmentRank->first, RankSource::Environment,
+                candidates[i].environmentRank->second };
     } else {
         // 2. File-name numbers, when one rank per file and the numbers are exactly 0..N-1.
         std::set<std::int64_t> numbers;
@@ -105,8 +107,7 @@ std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candid
         if (byName) {
             for (std::size_t i = 0; i < n; ++i) {
                 const auto number = *numberInFileName(candidates[i].path);
-                result[i] = {std::int32_t(number), RankSource::FileName,
-                             fmt::format("{} in the file name", number)};
+                result[i] = { std::int32_t(number), RankSource::FileName, fmt::format("{} in the file name", number) };
             }
         } else {
             // 3. Natural order of files, then pid within a file.
@@ -121,9 +122,9 @@ std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candid
             for (std::size_t r = 0; r < n; ++r) {
                 const auto &c = candidates[order[r]];
                 result[order[r]] = c.oneOfSeveralProcesses
-                    ? RankAssignment{std::int32_t(r), RankSource::Process,
-                                     fmt::format("process {} of several in one report", c.pid)}
-                    : RankAssignment{std::int32_t(r), RankSource::FileOrder, "position in file order"};
+                    ? RankAssignment { std::int32_t(r), RankSource::Process,
+                          fmt::format("process {} of several in one report", c.pid) }
+                    : RankAssignment { std::int32_t(r), RankSource::FileOrder, "position in file order" };
             }
         }
     }
@@ -132,7 +133,7 @@ std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candid
         bool used = false;
         for (std::size_t i = 0; i < n; ++i)
             if (overrideMatches(o, candidates[i])) {
-                result[i] = {o.rank, RankSource::Override, "set by the user"};
+                result[i] = { o.rank, RankSource::Override, "set by the user" };
                 used = true;
             }
         if (!used)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "report_reader.h"
 
-#include "util/resident_memory.h"
 #include "export_columns.h"
 #include "sqlite_db.h"
 #include "table_scan.h"
+#include "util/resident_memory.h"
 
 #include <fmt/format.h>
 
@@ -35,8 +35,14 @@ __extension__ using WideNs = __int128;
 // difference of any two times, a duration or a window, fits in an int64.
 constexpr TimeNs kMaxAbsoluteTimeNs = (TimeNs(1) << 62) - 1;
 
-std::uint32_t pidOf(std::int64_t globalId) { return std::uint32_t((globalId >> 24) & 0xFFFFFF); }
-std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0xFFFFFF); }
+std::uint32_t pidOf(std::int64_t globalId)
+{
+    return std::uint32_t((globalId >> 24) & 0xFFFFFF);
+}
+std::uint32_t tidOf(std::int64_t globalTid)
+{
+    return std::uint32_t(globalTid & 0xFFFFFF);
+}
 
 // Columns of one track grow together, sized from the table's row count (a hint): once a few
 // thousand rows are seen, a track is given its share of the rows left (+2%), so the track
@@ -46,7 +52,7 @@ std::uint32_t tidOf(std::int64_t globalTid) { return std::uint32_t(globalTid & 0
 // O(1) when the prediction is low) and never past the rows the table has left.
 constexpr std::uint64_t kShareSampleRows = 4096;
 
-template<typename... Columns>
+template <typename... Columns>
 void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs> &first, Columns &...rest)
 {
     if (first.size() < first.capacity())
@@ -56,7 +62,7 @@ void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs
     if (rowsLeft > 0 && rowsSeen >= kShareSampleRows) {
         const double share = double(size + 1) / double(rowsSeen);
         const auto predicted = std::size_t(share * double(rowsLeft) * 1.02) + 1;
-        step = std::max({predicted, size / 2, std::size_t(64)});
+        step = std::max({ predicted, size / 2, std::size_t(64) });
     }
     if (rowsLeft > 0) // 0: no hint, or it was wrong
         step = std::min<std::size_t>(step, std::size_t(rowsLeft));
@@ -68,7 +74,7 @@ void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs
 struct TextHash
 {
     using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view> {}(text); }
 };
 
 // A problem with the file as a whole: the message names what is wrong, not SQLite's internals.
@@ -84,23 +90,23 @@ void checkReadableFile(const std::string &path)
     // Only a missing file "does not exist": a folder that may not be searched, or a name
     // longer than the system takes, is a different problem with a different fix.
     if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-        throw FileError{fmt::format("cannot be opened: {}", ec.message())};
+        throw FileError { fmt::format("cannot be opened: {}", ec.message()) };
     if (ec || !fs::exists(status))
-        throw FileError{"does not exist"};
+        throw FileError { "does not exist" };
     if (fs::is_directory(status))
-        throw FileError{"is a directory, not an exported report (open the .sqlite files inside it)"};
+        throw FileError { "is a directory, not an exported report (open the .sqlite files inside it)" };
     if (!fs::is_regular_file(status))
-        throw FileError{"is not a regular file"};
+        throw FileError { "is not a regular file" };
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw FileError{fmt::format("cannot be read: {}", std::strerror(errno))};
+        throw FileError { fmt::format("cannot be read: {}", std::strerror(errno)) };
     char header[16] = {};
     in.read(header, sizeof header);
     const auto got = in.gcount();
     if (got == 0)
-        throw FileError{"is empty (0 bytes)"};
+        throw FileError { "is empty (0 bytes)" };
     if (got < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
-        throw FileError{"is not an SQLite database (export the report with `nsys export -t sqlite`)"};
+        throw FileError { "is not an SQLite database (export the report with `nsys export -t sqlite`)" };
 }
 
 std::string describeSqliteError(const SqliteError &e)
@@ -117,8 +123,13 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-           ReportPart part, bool directScan)
-        : m_db(path), m_strings(strings), m_stage(stage), m_cancel(cancel), m_part(part), m_directScan(directScan)
+        ReportPart part, bool directScan)
+        : m_db(path)
+        , m_strings(strings)
+        , m_stage(stage)
+        , m_cancel(cancel)
+        , m_part(part)
+        , m_directScan(directScan)
     {
         m_data.report.path = path;
     }
@@ -126,8 +137,8 @@ public:
     ReportData run()
     {
         if (!isExport())
-            throw FileError{"is an SQLite database but not an Nsight Systems export "
-                            "(it has no META_DATA_EXPORT, EXPORT_META_DATA or StringIds table)"};
+            throw FileError { "is an SQLite database but not an Nsight Systems export "
+                              "(it has no META_DATA_EXPORT, EXPORT_META_DATA or StringIds table)" };
         // Both parts need the time base and the string table (names by id).
         readMetadata();
         stage("strings", 50);
@@ -220,8 +231,7 @@ private:
 
     // The table's columns named by `Column`: a missing optional one reads as NULL, a missing
     // required one skips the table with a warning (nullopt).
-    template<typename Column>
-    std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table)
+    template <typename Column> std::optional<std::vector<ScanColumn>> wantedColumns(std::string_view table)
     {
         std::string_view missing;
         auto columns = scanColumns<Column>(m_db.columns(table), missing);
@@ -233,8 +243,7 @@ private:
 
     // Every row of a small table, read through SQLite by Column's names; none when the table
     // is missing, or (with wantedColumns' warning) a required column is.
-    template<typename Column, typename OnRow>
-    void forEachRow(std::string_view table, OnRow onRow)
+    template <typename Column, typename OnRow> void forEachRow(std::string_view table, OnRow onRow)
     {
         if (!m_db.hasTable(table))
             return;
@@ -249,7 +258,7 @@ private:
     void readMetadata()
     {
         std::unordered_map<std::string, std::string> meta;
-        for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"})
+        for (const char *table : { "META_DATA_EXPORT", "EXPORT_META_DATA" })
             forEachRow<NameValueColumn>(table, [&](const SelectRows<NameValueColumn> &row) {
                 meta.emplace(row.text(NameValueColumn::Name), row.text(NameValueColumn::Value));
             });
@@ -361,7 +370,7 @@ private:
     {
         std::string host;
         // Rank variables in order of trust; the first found wins.
-        static constexpr std::string_view kRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK"};
+        static constexpr std::string_view kRankVars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK" };
         std::optional<std::pair<int, std::pair<std::int32_t, std::string>>> best; // (priority, rank)
         // Without its name or value column the table is said (wantedColumns) and not read.
         forEachRow<NameValueColumn>("META_DATA_CAPTURE", [&](const SelectRows<NameValueColumn> &row) {
@@ -389,7 +398,7 @@ private:
                 const long rank = std::strtol(digits.c_str(), &endp, 10);
                 if (digits.empty() || *endp != '\0' || rank < 0 || rank > 1'000'000)
                     continue;
-                best = {priority, {std::int32_t(rank), fmt::format("{}=\"{}\"", var, val)}};
+                best = { priority, { std::int32_t(rank), fmt::format("{}=\"{}\"", var, val) } };
             }
         });
         if (best)
@@ -436,9 +445,9 @@ private:
 
     // One time of a row made absolute; false, counted, when it is NULL (in `nullCount`), not
     // an integer, or beyond +-kMaxAbsoluteTimeNs once the offset is added.
-    template<typename Column>
-    [[gnu::always_inline]] bool readTime(const ScanRows<Column> &row, Column column, std::uint64_t &nullCount,
-                                         TimeNs &time)
+    template <typename Column>
+    [[gnu::always_inline]] bool readTime(
+        const ScanRows<Column> &row, Column column, std::uint64_t &nullCount, TimeNs &time)
     {
         const auto stored = row.exactInt64(column);
         if (stored.kind != IntegerKind::Integer) [[unlikely]] {
@@ -454,8 +463,7 @@ private:
     }
 
     // Validates the Start and End of one row; counts and rejects the broken ones.
-    template<typename Column>
-    bool validInterval(const ScanRows<Column> &row, TimeNs &start, TimeNs &end)
+    template <typename Column> bool validInterval(const ScanRows<Column> &row, TimeNs &start, TimeNs &end)
     {
         auto &problems = m_data.report.problems;
         if (!readTime(row, Column::Start, problems.nullStart, start)
@@ -495,9 +503,9 @@ private:
             return *m_lastStream;
         auto &gpu = gpuFor(deviceId);
         auto it = std::find_if(gpu.streams.begin(), gpu.streams.end(),
-                               [&](const Stream &s) { return s.pid == pid && s.streamId == streamId; });
+            [&](const Stream &s) { return s.pid == pid && s.streamId == streamId; });
         if (it == gpu.streams.end()) {
-            gpu.streams.push_back({pid, streamId, kNoIndex, {}});
+            gpu.streams.push_back({ pid, streamId, kNoIndex, {} });
             it = std::prev(gpu.streams.end());
         }
         // Consecutive rows mostly hit one stream; the cache is refreshed on every miss, before
@@ -534,8 +542,8 @@ private:
             const auto pid = pidOf(row.int64(GlobalPid));
             auto &k = streamFor(deviceId, pid, row.int64(StreamId));
             makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
-                     k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
-                     k.dynamicSharedMemory);
+                k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
+                k.dynamicSharedMemory);
             const auto shortName = stringFor(row.int64(ShortName));
             const auto demangledId = row.optionalInt64(DemangledName);
             appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
@@ -548,7 +556,7 @@ private:
     // The appends of one row, inlined into one body (flatten): called out of line, the
     // vectors' push_back calls were a tenth of the load's CPU time.
     [[gnu::flatten]] static void appendKernel(KernelColumns &k, const ScanRows<KernelColumn> &row, TimeNs start,
-                                              TimeNs end, StringId shortName, StringId demangledName)
+        TimeNs end, StringId shortName, StringId demangledName)
     {
         using enum KernelColumn;
         k.start.push_back(start);
@@ -586,7 +594,7 @@ private:
                 }
                 std::vector<std::pair<TimeNs, TimeNs>> spans(k.size());
                 for (std::size_t i = 0; i < k.size(); ++i)
-                    spans[i] = {k.start[i], k.end[i]};
+                    spans[i] = { k.start[i], k.end[i] };
                 std::sort(spans.begin(), spans.end());
                 for (std::size_t i = 1; i < spans.size(); ++i)
                     if (spans[i].first < spans[i - 1].second)
@@ -617,7 +625,7 @@ private:
                 continue;
             auto &c = gpuFor(deviceId).copies;
             makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
-                     c.srcKind, c.dstKind);
+                c.srcKind, c.dstKind);
             const auto pid = pidOf(row.int64(GlobalPid));
             c.start.push_back(start);
             c.end.push_back(end);
@@ -679,8 +687,8 @@ private:
     {
         // Name ids are dense StringIds ids: a vector lookup per row instead of a hash lookup.
         const bool dense = nameId >= 0 && nameId < std::int64_t(16 * 1024 * 1024);
-        if (dense && std::size_t(nameId) < m_apiNameByDenseId.size() &&
-            m_apiNameByDenseId[std::size_t(nameId)] != kNoIndex)
+        if (dense && std::size_t(nameId) < m_apiNameByDenseId.size()
+            && m_apiNameByDenseId[std::size_t(nameId)] != kNoIndex)
             return m_apiNameByDenseId[std::size_t(nameId)];
         auto [it, inserted] = m_apiNames.try_emplace(nameId, kEmptyString);
         if (inserted) {
@@ -726,7 +734,7 @@ private:
             const auto name = apiName(row.int64(NameId));
             // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
             if (row.int64(EventClass) == 67) {
-                backtraces.push_back({globalTid, corr, start, end, name});
+                backtraces.push_back({ globalTid, corr, start, end, name });
                 continue;
             }
             addCall(threadFor(globalTid), start, end, name, corr);
@@ -744,19 +752,19 @@ private:
         keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
         std::vector<char> hasCall(keys.size(), 0);
         for (const auto &[globalTid, index] : m_threadIndex) {
-            const auto first = std::lower_bound(keys.begin(), keys.end(), Key{globalTid, 0});
+            const auto first = std::lower_bound(keys.begin(), keys.end(), Key { globalTid, 0 });
             if (first == keys.end() || first->first != globalTid)
                 continue;
-            const auto last = std::upper_bound(keys.begin(), keys.end(), Key{globalTid, 0xFFFFFFFFu});
+            const auto last = std::upper_bound(keys.begin(), keys.end(), Key { globalTid, 0xFFFFFFFFu });
             for (auto corr : m_data.threads[index].api.correlationId) {
-                const auto it = std::lower_bound(first, last, Key{globalTid, corr});
+                const auto it = std::lower_bound(first, last, Key { globalTid, corr });
                 if (it != last && it->second == corr)
                     hasCall[std::size_t(it - keys.begin())] = 1;
             }
         }
         m_apiRowsTotal = 0; // no growth hint for these few rows
         for (const auto &b : backtraces) {
-            const auto it = std::lower_bound(keys.begin(), keys.end(), Key{b.globalTid, b.correlationId});
+            const auto it = std::lower_bound(keys.begin(), keys.end(), Key { b.globalTid, b.correlationId });
             if (hasCall[std::size_t(it - keys.begin())]) {
                 ++m_data.report.notes.backtraceDuplicates;
                 continue;
@@ -767,11 +775,13 @@ private:
 
     void addCall(Thread &t, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
     {
-        makeRoom(rowsLeft(m_apiRowsTotal, m_apiRowsSeen), m_apiRowsSeen, t.api.start, t.api.end, t.api.name, t.api.correlationId);
+        makeRoom(rowsLeft(m_apiRowsTotal, m_apiRowsSeen), m_apiRowsSeen, t.api.start, t.api.end, t.api.name,
+            t.api.correlationId);
         appendCall(t.api, start, end, name, corr);
     }
 
-    [[gnu::flatten]] static void appendCall(ApiColumns &api, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
+    [[gnu::flatten]] static void appendCall(
+        ApiColumns &api, TimeNs start, TimeNs end, StringId name, std::uint32_t corr)
     {
         api.start.push_back(start);
         api.end.push_back(end);
@@ -789,7 +799,13 @@ private:
     static bool isNvtxEventKept(std::int64_t type)
     {
         switch (type) {
-        case 34: case 35: case 59: case 60: case 70: case 71: case 75: return true;
+        case 34:
+        case 35:
+        case 59:
+        case 60:
+        case 70:
+        case 71:
+        case 75: return true;
         default: return false;
         }
     }
@@ -856,8 +872,8 @@ private:
         std::vector<StringId> resolved(m_pendingDomains.size());
         for (std::size_t i = 0; i < resolved.size(); ++i) {
             const auto it = domains.find(m_pendingDomains[i]);
-            resolved[i] = it != domains.end() ? it->second
-                                              : m_strings.intern(fmt::format("domain {}", m_pendingDomains[i]));
+            resolved[i]
+                = it != domains.end() ? it->second : m_strings.intern(fmt::format("domain {}", m_pendingDomains[i]));
         }
         auto resolve = [&](std::vector<StringId> &column) {
             for (auto &d : column)
@@ -870,8 +886,8 @@ private:
         }
     }
 
-    [[gnu::flatten]] static void appendRange(NvtxColumns &n, TimeNs start, TimeNs end, StringId name, StringId domain,
-                                             NvtxKind kind)
+    [[gnu::flatten]] static void appendRange(
+        NvtxColumns &n, TimeNs start, TimeNs end, StringId name, StringId domain, NvtxKind kind)
     {
         n.start.push_back(start);
         n.end.push_back(end);
@@ -967,7 +983,7 @@ private:
     std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;
     std::unordered_set<std::uint32_t> m_pidsWithGpuWork;
-    std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey{};
+    std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey {};
     KernelColumns *m_lastStream = nullptr;
 };
 
@@ -985,7 +1001,7 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-                      ReportPart part, bool directTableScan)
+    ReportPart part, bool directTableScan)
 {
     ReportData failed;
     failed.report.path = path;
@@ -996,15 +1012,15 @@ ReportData readReport(const std::string &path, StringPool &strings, const StageF
     } catch (const CancelledError &) {
         throw;
     } catch (const FileError &e) {
-        failed.error = LoadError{path, fmt::format("{}: {}", path, e.message)};
+        failed.error = LoadError { path, fmt::format("{}: {}", path, e.message) };
     } catch (const UnfinishedWriteError &e) { // Database's refusal says what to do
         failed.error = LoadError { path, fmt::format("{}: {}", path, e.what()) };
     } catch (const SqliteError &e) {
-        failed.error = LoadError{path, fmt::format("{}: {}", path, describeSqliteError(e))};
+        failed.error = LoadError { path, fmt::format("{}: {}", path, describeSqliteError(e)) };
     } catch (const std::bad_alloc &) {
-        failed.error = LoadError{path, fmt::format("{}: not enough memory to load it", path)};
+        failed.error = LoadError { path, fmt::format("{}: not enough memory to load it", path) };
     } catch (const std::exception &e) {
-        failed.error = LoadError{path, fmt::format("{}: could not be read ({})", path, e.what())};
+        failed.error = LoadError { path, fmt::format("{}: could not be read ({})", path, e.what()) };
     }
     return failed;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Reads one nsys SQLite export into per-report columns (not yet assigned to ranks).
-#include "gaplens/core/util/cancel.h"
 #include "gaplens/core/model/trace.h"
+#include "gaplens/core/util/cancel.h"
 
 #include <functional>
 #include <map>
@@ -15,7 +15,7 @@ namespace gaplens::core::detail {
 struct ReportData
 {
     Report report;
-    std::vector<Gpu> gpus;       // streams carry pid; rank not yet known
+    std::vector<Gpu> gpus; // streams carry pid; rank not yet known
     std::vector<Thread> threads; // pid/tid set; rank not yet known
     std::map<std::uint32_t, std::string> processNames;
     std::vector<std::uint32_t> gpuPids; // processes with kernels, copies or memsets, ascending
@@ -40,9 +40,8 @@ enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
 
 // Never throws except CancelledError: problems with the file end up in ReportData::error.
 // directTableScan: see LoadOptions::directTableScan.
-ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage,
-                      const CancelToken *cancel, ReportPart part = ReportPart::Everything,
-                      bool directTableScan = true);
+ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
+    ReportPart part = ReportPart::Everything, bool directTableScan = true);
 
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.

@@ -15,14 +15,18 @@
 
 namespace gaplens::core::detail {
 
-Statement::Statement(sqlite3 *db, const std::string &sql) : m_db(db)
+Statement::Statement(sqlite3 *db, const std::string &sql)
+    : m_db(db)
 {
     const int rc = sqlite3_prepare_v2(db, sql.c_str(), int(sql.size()), &m_stmt, nullptr);
     if (rc != SQLITE_OK)
         throw SqliteError(sqlite3_errmsg(db), rc);
 }
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
+Statement::~Statement()
+{
+    sqlite3_finalize(m_stmt);
+}
 
 bool Statement::step()
 {

@@ -17,7 +17,11 @@ namespace gaplens::core::detail {
 class SqliteError : public std::runtime_error
 {
 public:
-    SqliteError(const std::string &what, int code) : std::runtime_error(what), m_code(code) {}
+    SqliteError(const std::string &what, int code)
+        : std::runtime_error(what)
+        , m_code(code)
+    {
+    }
     int code() const { return m_code; }
 
 private:

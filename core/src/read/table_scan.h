@@ -32,7 +32,7 @@ namespace gaplens::core::detail {
 
 struct ScanColumn
 {
-    std::string name;  // empty: not in the table, reads as NULL
+    std::string name; // empty: not in the table, reads as NULL
     bool text = false; // read with optionalText/text; otherwise with int64/optionalInt64
 };
 
@@ -162,20 +162,20 @@ private:
 
     // Direct decoding.
     std::unique_ptr<Pages> m_pages;
-    std::vector<Frame> m_stack;              // interior pages from the root down to the current leaf
-    const std::uint8_t *m_leaf = nullptr;    // current leaf page (in Pages' read buffer)
+    std::vector<Frame> m_stack; // interior pages from the root down to the current leaf
+    const std::uint8_t *m_leaf = nullptr; // current leaf page (in Pages' read buffer)
     unsigned m_leafCell = 0, m_leafCells = 0;
-    std::uint32_t m_leafHeader = 0;          // 100 on page 1 (the file header), else 0
-    std::uint64_t m_pagesVisited = 0;        // a b-tree visiting more pages than the file has loops
-    std::vector<int> m_recordIndex;          // per column: its field in the record, or kMissing / kIsRowid
-    std::vector<bool> m_nullDefault;         // per record field: a short record reads it as NULL
-    int m_fieldsNeeded = 0;                  // fields of the record that are decoded
+    std::uint32_t m_leafHeader = 0; // 100 on page 1 (the file header), else 0
+    std::uint64_t m_pagesVisited = 0; // a b-tree visiting more pages than the file has loops
+    std::vector<int> m_recordIndex; // per column: its field in the record, or kMissing / kIsRowid
+    std::vector<bool> m_nullDefault; // per record field: a short record reads it as NULL
+    int m_fieldsNeeded = 0; // fields of the record that are decoded
     std::vector<std::uint64_t> m_fieldType;
     std::vector<std::uint32_t> m_fieldOffset;
     std::vector<Value> m_values;
-    std::vector<std::uint8_t> m_payload;     // a row spilled to overflow pages, reassembled
+    std::vector<std::uint8_t> m_payload; // a row spilled to overflow pages, reassembled
     std::string m_pendingReason;
-    std::size_t m_leafDepth = 0;             // interior pages above a leaf, once a leaf was seen
+    std::size_t m_leafDepth = 0; // interior pages above a leaf, once a leaf was seen
     bool m_done = false;
     std::uint64_t m_directRows = 0;
     std::string m_fallbackReason;

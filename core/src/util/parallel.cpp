@@ -21,8 +21,8 @@ void parallelFor(std::size_t count, unsigned threads, const std::function<void(s
     }
     // Each thread takes the next index when it is free: tasks of very different sizes (one
     // big report among small ones) still keep every thread busy.
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<bool> failed { false };
     std::exception_ptr firstError;
     std::mutex errorMutex;
     auto work = [&] {

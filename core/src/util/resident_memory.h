@@ -15,8 +15,7 @@ void prefaultForWriting(void *begin, std::size_t bytes);
 // Grows `column` to hold `capacity` elements in memory that is already mapped: a new buffer
 // is prefaulted before the old elements are copied in, so neither the copy nor later
 // push_backs fault page by page.
-template<typename T>
-void reserveResident(std::vector<T> &column, std::size_t capacity)
+template <typename T> void reserveResident(std::vector<T> &column, std::size_t capacity)
 {
     if (capacity <= column.capacity())
         return;

@@ -23,7 +23,7 @@ std::string formatDuration(double ns)
 
 std::string formatBytes(std::uint64_t bytes)
 {
-    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static constexpr const char *kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     double v = double(bytes);
     int u = 0;
     while (v >= 1024 && u < 4) {

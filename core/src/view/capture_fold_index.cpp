@@ -11,14 +11,14 @@ std::shared_ptr<const CaptureFoldIndex> buildCaptureFoldIndex(const TraceSet &tr
         const auto &nesting = columns.nesting;
         out.reserve(nesting.levelCount());
         for (std::size_t d = 0; d < nesting.levelCount(); ++d)
-            out.emplace_back(RowView{columns.start, columns.end, nesting.level(d)});
+            out.emplace_back(RowView { columns.start, columns.end, nesting.level(d) });
     };
     index->streams.resize(trace.gpus.size());
     index->copies.resize(trace.gpus.size());
     for (std::size_t g = 0; g < trace.gpus.size(); ++g) {
         const auto &gpu = trace.gpus[g];
         for (const auto &stream : gpu.streams)
-            index->streams[g].emplace_back(RowView{stream.kernels.start, stream.kernels.end, {}});
+            index->streams[g].emplace_back(RowView { stream.kernels.start, stream.kernels.end, {} });
         levels(gpu.copies, index->copies[g]);
         if (cancelled())
             return nullptr;

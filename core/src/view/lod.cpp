@@ -11,8 +11,7 @@ namespace gaplens::core {
 namespace {
 
 // First position in [lo, hi) where pred is false (pred true on a prefix).
-template<typename Pred>
-std::size_t partitionPoint(std::size_t lo, std::size_t hi, Pred pred)
+template <typename Pred> std::size_t partitionPoint(std::size_t lo, std::size_t hi, Pred pred)
 {
     std::size_t count = hi - lo;
     while (count > 0) {
@@ -30,8 +29,7 @@ std::size_t partitionPoint(std::size_t lo, std::size_t hi, Pred pred)
 
 // The same, searching outward from lo (exponential then binary search): when the answer is
 // near lo, as inside a fold, this touches a few nearby cache lines instead of log n far ones.
-template<typename Pred>
-std::size_t gallop(std::size_t lo, std::size_t hi, Pred pred)
+template <typename Pred> std::size_t gallop(std::size_t lo, std::size_t hi, Pred pred)
 {
     std::size_t left = lo, probe = lo, step = 1;
     while (probe < hi && pred(probe)) {
@@ -53,8 +51,8 @@ PosRange visibleRange(const RowView &row, TimeNs t0, TimeNs t1)
     return r;
 }
 
-void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out, double minPx,
-                   const FoldIndex *foldIndex)
+void buildDrawList(
+    const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out, double minPx, const FoldIndex *foldIndex)
 {
     out.clear();
     if (window.widthPx <= 0 || window.end <= window.start || row.size() == 0)
@@ -68,14 +66,14 @@ void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<Dra
         const TimeNs s = row.startAt(p);
         const TimeNs e = row.endAt(p);
         if (e - s >= minNs) {
-            out.push_back({s, e, std::uint32_t(p), std::uint32_t(p), 1});
+            out.push_back({ s, e, std::uint32_t(p), std::uint32_t(p), 1 });
             ++p;
             continue;
         }
         if (foldIndex && !foldIndex->isEmpty()) {
             // Ends are sorted in a valid row: the last folded event has the largest end.
             const std::size_t q = foldIndex->nextBreak(row, p + 1, stop, minNs);
-            out.push_back({s, row.endAt(q - 1), std::uint32_t(p), std::uint32_t(q - 1), std::uint32_t(q - p)});
+            out.push_back({ s, row.endAt(q - 1), std::uint32_t(p), std::uint32_t(q - 1), std::uint32_t(q - p) });
             p = q;
             continue;
         }
@@ -100,7 +98,8 @@ void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<Dra
             }
             break;
         }
-        out.push_back({row.startAt(first), lastEnd, std::uint32_t(first), std::uint32_t(q - 1), std::uint32_t(q - first)});
+        out.push_back(
+            { row.startAt(first), lastEnd, std::uint32_t(first), std::uint32_t(q - 1), std::uint32_t(q - first) });
         p = q;
     }
 }
@@ -120,7 +119,7 @@ void unionOfRows(std::span<const RowView> rows, std::vector<TimeNs> &outStart, s
     std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
     for (std::size_t r = 0; r < rows.size(); ++r)
         if (rows[r].size() > 0)
-            heap.push({rows[r].startAt(0), r, 0});
+            heap.push({ rows[r].startAt(0), r, 0 });
     while (!heap.empty()) {
         const Cursor c = heap.top();
         heap.pop();
@@ -133,7 +132,7 @@ void unionOfRows(std::span<const RowView> rows, std::vector<TimeNs> &outStart, s
             outEnd.push_back(std::max(s, e));
         }
         if (c.pos + 1 < rows[c.row].size())
-            heap.push({rows[c.row].startAt(c.pos + 1), c.row, c.pos + 1});
+            heap.push({ rows[c.row].startAt(c.pos + 1), c.row, c.pos + 1 });
     }
 }
 

@@ -263,7 +263,7 @@ struct ExportWriter::StringIndex
     struct Hash
     {
         using is_transparent = void;
-        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view> {}(text); }
     };
     std::unordered_map<std::string, std::int64_t, Hash, std::equal_to<>> ids;
 };
@@ -274,7 +274,7 @@ struct ExportWriter::Statements
     sqlite3_stmt *process = nullptr, *threadName = nullptr;
     ~Statements()
     {
-        for (auto *stmt : {kernel, runtime, memcpy, memset, nvtx, process, threadName})
+        for (auto *stmt : { kernel, runtime, memcpy, memset, nvtx, process, threadName })
             sqlite3_finalize(stmt);
     }
 };
@@ -292,14 +292,17 @@ sqlite3_stmt *prepare(sqlite3 *db, const std::string &path, const char *sql)
 std::string formatUtc(TimeNs epochNs)
 {
     const std::time_t seconds = static_cast<std::time_t>(epochNs / 1'000'000'000);
-    std::tm tm{};
+    std::tm tm {};
     gmtime_r(&seconds, &tm);
     char buffer[32];
     std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &tm);
     return buffer;
 }
 
-inline void bindInt(sqlite3_stmt *stmt, int index, std::int64_t value) { sqlite3_bind_int64(stmt, index, value); }
+inline void bindInt(sqlite3_stmt *stmt, int index, std::int64_t value)
+{
+    sqlite3_bind_int64(stmt, index, value);
+}
 
 inline void bindText(sqlite3_stmt *stmt, int index, std::string_view text)
 {
@@ -316,8 +319,10 @@ void noteDevice(std::vector<std::int32_t> &devices, std::int32_t deviceId)
 } // namespace
 
 ExportWriter::ExportWriter(const std::string &path, const Options &options)
-    : m_path(path), m_options(options), m_stmts(std::make_unique<Statements>()),
-      m_strings(std::make_unique<StringIndex>())
+    : m_path(path)
+    , m_options(options)
+    , m_stmts(std::make_unique<Statements>())
+    , m_strings(std::make_unique<StringIndex>())
 {
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
@@ -388,9 +393,9 @@ void ExportWriter::checkOpen() const
 
 void ExportWriter::writeStaticTables()
 {
-    for (const char *ddl : {kStringIdsDdl, kProcessesDdl, kThreadNamesDdl, kTargetInfoSessionStartTimeDdl,
-                            kMetaDataExportDdl, kMetaDataCaptureDdl, kTargetInfoSystemEnvDdl,
-                            kEnumCudaMemcpyOperDdl, kEnumCudaMemKindDdl, kEnumNsysEventTypeDdl})
+    for (const char *ddl : { kStringIdsDdl, kProcessesDdl, kThreadNamesDdl, kTargetInfoSessionStartTimeDdl,
+             kMetaDataExportDdl, kMetaDataCaptureDdl, kTargetInfoSystemEnvDdl, kEnumCudaMemcpyOperDdl,
+             kEnumCudaMemKindDdl, kEnumNsysEventTypeDdl })
         exec(ddl);
     if (m_options.writeTargetInfoGpu)
         exec(kTargetInfoGpuDdl);
@@ -432,23 +437,15 @@ void ExportWriter::writeStaticTables()
 
     sqlite3_stmt *meta = prepare(m_db, m_path, "INSERT INTO META_DATA_EXPORT VALUES(?,?)");
     const std::pair<const char *, std::string> exportRows[] = {
-        {"EXPORT_PRODUCT_NAME", "NVIDIA Nsight Systems"},
-        {"EXPORT_PRODUCT_VERSION", "2026.2.1.210"},
-        {"EXPORT_PRODUCT_DATE", "2026.2"},
-        {"EXPORT_SCHEMA_VERSION", "3.25.0"},
-        {"EXPORT_SCHEMA_VERSION_MAJOR", "3"},
-        {"EXPORT_SCHEMA_VERSION_MINOR", "25"},
-        {"EXPORT_SCHEMA_VERSION_MICRO", "0"},
-        {"EXPORT_PLATFORM", "linux-desktop"},
-        {"EXPORT_ARCH", "x64"},
-        {"EXPORT_HOST", m_options.hostName},
-        {"EXPORT_PARAM_EXPORT_TYPE", "SQLite"},
-        {"EXPORT_PARAM_OUTPUT_FILE", std::filesystem::path(m_path).filename().string()},
-        {"EXPORT_PARAM_LAZY", "true"},
-        {"EXPORT_PARAM_TIME_NORMALIZE", "false"},
-        {"EXPORT_PARAM_TIME_SHIFT", "0"},
-        {"EXPORT_CONFIG_TIME_SHIFT", "0"},
-        {"EXPORT_GENERATOR", "gaplens ExportWriter"}, // honest about where the file came from
+        { "EXPORT_PRODUCT_NAME", "NVIDIA Nsight Systems" }, { "EXPORT_PRODUCT_VERSION", "2026.2.1.210" },
+        { "EXPORT_PRODUCT_DATE", "2026.2" }, { "EXPORT_SCHEMA_VERSION", "3.25.0" },
+        { "EXPORT_SCHEMA_VERSION_MAJOR", "3" }, { "EXPORT_SCHEMA_VERSION_MINOR", "25" },
+        { "EXPORT_SCHEMA_VERSION_MICRO", "0" }, { "EXPORT_PLATFORM", "linux-desktop" }, { "EXPORT_ARCH", "x64" },
+        { "EXPORT_HOST", m_options.hostName }, { "EXPORT_PARAM_EXPORT_TYPE", "SQLite" },
+        { "EXPORT_PARAM_OUTPUT_FILE", std::filesystem::path(m_path).filename().string() },
+        { "EXPORT_PARAM_LAZY", "true" }, { "EXPORT_PARAM_TIME_NORMALIZE", "false" }, { "EXPORT_PARAM_TIME_SHIFT", "0" },
+        { "EXPORT_CONFIG_TIME_SHIFT", "0" },
+        { "EXPORT_GENERATOR", "gaplens ExportWriter" }, // honest about where the file came from
     };
     for (const auto &[name, value] : exportRows) {
         bindText(meta, 1, name);
@@ -463,11 +460,11 @@ void ExportWriter::writeStaticTables()
 
     sqlite3_stmt *env = prepare(m_db, m_path, "INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES(?,'Local (CLI)',?,?,?)");
     const std::tuple<const char *, int, std::string> envRows[] = {
-        {"CpuArchitecture", 3, "x86_64"},
-        {"Hostname", 619, m_options.hostName},
-        {"OsDescription", 605, "Ubuntu 22.04.5 LTS"},
-        {"HasCudaEvents", 812, "1"},
-        {"HasNvtxEvents", 809, "1"},
+        { "CpuArchitecture", 3, "x86_64" },
+        { "Hostname", 619, m_options.hostName },
+        { "OsDescription", 605, "Ubuntu 22.04.5 LTS" },
+        { "HasCudaEvents", 812, "1" },
+        { "HasNvtxEvents", 809, "1" },
     };
     for (const auto &[name, nameEnum, value] : envRows) {
         bindInt(env, 1, kVmId);
@@ -532,12 +529,12 @@ void ExportWriter::addGpu(std::int32_t deviceId, const std::string &name)
     m_gpusAdded.push_back(deviceId);
     // The first columns of an H100 SXM row; the rest stay NULL as in cut-down exports.
     sqlite3_stmt *stmt = prepare(m_db, m_path,
-                                 "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, "
-                                 "totalMemory, memoryBandwidth, clockRate, smCount, pwGpuId, uuid, luid, chipName, "
-                                 "cuDevice, threadsPerWarp, asyncEngines, computeMajor, computeMinor, smMajor, "
-                                 "smMinor) "
-                                 "VALUES(?,?,?,?,1,52428800,85520809984,3352320000000,1980000000,132,?,?,0,'GH100',?,"
-                                 "32,5,9,0,9,0)");
+        "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, "
+        "totalMemory, memoryBandwidth, clockRate, smCount, pwGpuId, uuid, luid, chipName, "
+        "cuDevice, threadsPerWarp, asyncEngines, computeMajor, computeMinor, smMajor, "
+        "smMinor) "
+        "VALUES(?,?,?,?,1,52428800,85520809984,3352320000000,1980000000,132,?,?,0,'GH100',?,"
+        "32,5,9,0,9,0)");
     bindInt(stmt, 1, kVmId);
     bindInt(stmt, 2, deviceId);
     bindText(stmt, 3, name);
@@ -623,8 +620,8 @@ void ExportWriter::addMemset(const Memset &set)
     sqlite3_stmt *stmt = m_stmts->memset;
     if (!stmt) {
         exec(kCuptiActivityKindMemsetDdl);
-        stmt = m_stmts->memset = prepare(m_db, m_path,
-            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?1,?2,?3,1,0,?4,?5,?6,0,?7,NULL,2)");
+        stmt = m_stmts->memset
+            = prepare(m_db, m_path, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?1,?2,?3,1,0,?4,?5,?6,0,?7,NULL,2)");
     }
     noteDevice(m_devicesUsed, set.deviceId);
     bindInt(stmt, 1, set.start);
@@ -645,8 +642,8 @@ void ExportWriter::addRuntime(const RuntimeCall &call)
     sqlite3_stmt *stmt = m_stmts->runtime;
     if (!stmt) {
         exec(kCuptiActivityKindRuntimeDdl);
-        stmt = m_stmts->runtime = prepare(m_db, m_path,
-            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?1,?2,?3,?4,?5,?6,0,NULL)");
+        stmt = m_stmts->runtime
+            = prepare(m_db, m_path, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?1,?2,?3,?4,?5,?6,0,NULL)");
     }
     bindInt(stmt, 1, call.start);
     bindInt(stmt, 2, call.end);
@@ -727,16 +724,16 @@ void ExportWriter::writeFinalTables()
 
     sqlite3_stmt *capture = prepare(m_db, m_path, "INSERT INTO META_DATA_CAPTURE VALUES(?,?)");
     std::vector<std::pair<std::string, std::string>> rows = {
-        {"DEVICE_ID", "Local (CLI)"},
-        {"CAPTURE_EVENT_TYPE", "NvtxEvents"},
-        {"CAPTURE_EVENT_TYPE", "Cuda"},
-        {"DEVICE_TYPE", "Unix"},
-        {"DEVICE_DISPLAY_NAME", m_options.hostName},
-        {"PROCESS_0:HOW_TO_ATTACH", "LaunchAnother"},
-        {"PROCESS_0:COMMAND", m_firstProcessName.empty() ? std::string("python") : m_firstProcessName},
-        {"PROCESS_0:PID", "0"},
-        {"PROCESS_0:COLLECT_NVTX_TRACE", "true"},
-        {"PROCESS_0:COLLECT_CUDA_TRACE", "true"},
+        { "DEVICE_ID", "Local (CLI)" },
+        { "CAPTURE_EVENT_TYPE", "NvtxEvents" },
+        { "CAPTURE_EVENT_TYPE", "Cuda" },
+        { "DEVICE_TYPE", "Unix" },
+        { "DEVICE_DISPLAY_NAME", m_options.hostName },
+        { "PROCESS_0:HOW_TO_ATTACH", "LaunchAnother" },
+        { "PROCESS_0:COMMAND", m_firstProcessName.empty() ? std::string("python") : m_firstProcessName },
+        { "PROCESS_0:PID", "0" },
+        { "PROCESS_0:COLLECT_NVTX_TRACE", "true" },
+        { "PROCESS_0:COLLECT_CUDA_TRACE", "true" },
     };
     for (const auto &[name, value] : m_options.environment)
         rows.emplace_back("PROCESS_0:ENVIRONMENT_VARIABLE", fmt::format("{}=\"{}\"", name, value));

@@ -17,14 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char *kActivityTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                                           "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                                           "NVTX_EVENTS"};
+constexpr const char *kActivityTables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS" };
 
 class Connection
 {
 public:
-    explicit Connection(const std::string &path) : m_path(path)
+    explicit Connection(const std::string &path)
+        : m_path(path)
     {
         if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
             const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
@@ -95,8 +95,7 @@ const char *filterOf(const std::string &table)
 
 } // namespace
 
-ReplicateResult replicateExport(const std::string &source, const std::string &target,
-                                const ReplicateOptions &options)
+ReplicateResult replicateExport(const std::string &source, const std::string &target, const ReplicateOptions &options)
 {
     if (options.repeat < 1 || options.gapNs < 0)
         throw std::runtime_error(fmt::format("{}: replicate: repeat must be >= 1 and the gap >= 0", source));
@@ -124,7 +123,8 @@ ReplicateResult replicateExport(const std::string &source, const std::string &ta
     for (const char *name : kActivityTables) {
         if (!db.hasTable(name))
             continue;
-        Table table{name, db.columns(name), db.integer(fmt::format("SELECT max(rowid) FROM \"{}\"", name)).value_or(0)};
+        Table table { name, db.columns(name),
+            db.integer(fmt::format("SELECT max(rowid) FROM \"{}\"", name)).value_or(0) };
         const auto has = [&](const char *c) {
             return std::find(table.columns.begin(), table.columns.end(), c) != table.columns.end();
         };
@@ -137,9 +137,10 @@ ReplicateResult replicateExport(const std::string &source, const std::string &ta
         if (auto hi = db.integer(fmt::format("SELECT {} FROM \"{}\"{}", endExpr, name, where)))
             last = std::max(last, *hi);
         if (has("correlationId"))
-            maxCorrelation = std::max(maxCorrelation,
-                                      db.integer(fmt::format("SELECT max(correlationId) FROM \"{}\"", name)).value_or(0));
-        result.rowsPerCopy += std::uint64_t(db.integer(fmt::format("SELECT count(*) FROM \"{}\"{}", name, where)).value_or(0));
+            maxCorrelation = std::max(
+                maxCorrelation, db.integer(fmt::format("SELECT max(correlationId) FROM \"{}\"", name)).value_or(0));
+        result.rowsPerCopy
+            += std::uint64_t(db.integer(fmt::format("SELECT count(*) FROM \"{}\"{}", name, where)).value_or(0));
         tables.push_back(std::move(table));
     }
     // Shift by the whole span: copy k + 1 starts where copy k ended (plus the gap), so
@@ -149,8 +150,8 @@ ReplicateResult replicateExport(const std::string &source, const std::string &ta
         result.periodNs = 1;
     result.correlationPeriod = std::uint32_t(std::max<std::int64_t>(maxCorrelation, 0) + 1);
     if (std::uint64_t(result.correlationPeriod) * std::uint64_t(options.repeat) > 0xFFFFFFFFull)
-        throw std::runtime_error(fmt::format("{}: {} copies would overflow 32-bit correlation ids", source,
-                                             options.repeat));
+        throw std::runtime_error(
+            fmt::format("{}: {} copies would overflow 32-bit correlation ids", source, options.repeat));
 
     db.exec("BEGIN");
     for (const auto &table : tables) {
@@ -166,9 +167,9 @@ ReplicateResult replicateExport(const std::string &source, const std::string &ta
             values += (values.empty() ? "" : ", ") + value;
         }
         // Only the source's rows (rowid <= lastRowid) are copied, never an earlier copy.
-        sqlite3_stmt *insert = db.prepare(fmt::format("INSERT INTO \"{}\" ({}) SELECT {} FROM \"{}\" WHERE rowid <= {}{}",
-                                                      table.name, columns, values, table.name, table.lastRowid,
-                                                      filterOf(table.name)));
+        sqlite3_stmt *insert
+            = db.prepare(fmt::format("INSERT INTO \"{}\" ({}) SELECT {} FROM \"{}\" WHERE rowid <= {}{}", table.name,
+                columns, values, table.name, table.lastRowid, filterOf(table.name)));
         for (int k = 1; k < options.repeat; ++k) {
             sqlite3_bind_int64(insert, 1, TimeNs(k) * result.periodNs);
             sqlite3_bind_int64(insert, 2, std::int64_t(k) * result.correlationPeriod);

@@ -19,14 +19,14 @@ namespace {
 
 // Host-side costs, fixed so that the GPU always lags the launching thread (kernels are
 // >= 20 us, a launch every 7 us): back-to-back kernels then have no gap between them.
-constexpr TimeNs kCallNs = 5'000;          // one launch/copy/memset call on the host
-constexpr TimeNs kCallGapNs = 2'000;       // Python between two calls
+constexpr TimeNs kCallNs = 5'000; // one launch/copy/memset call on the host
+constexpr TimeNs kCallGapNs = 2'000; // Python between two calls
 constexpr TimeNs kLaunchLatencyNs = 5'000; // call end -> earliest GPU start
-constexpr TimeNs kNvtxSlackNs = 1'000;     // between a range edge and the next call
+constexpr TimeNs kNvtxSlackNs = 1'000; // between a range edge and the next call
 constexpr TimeNs kFirstStepNs = 50'000'000; // CUDA init before the first step
-constexpr TimeNs kInterStepNs = 20'000;    // host work between train_step ranges
-constexpr TimeNs kCopyNs = 350'000;        // the batch upload
-constexpr TimeNs kAllReduceNs = 250'000;   // transfer once every rank has joined
+constexpr TimeNs kInterStepNs = 20'000; // host work between train_step ranges
+constexpr TimeNs kCopyNs = 350'000; // the batch upload
+constexpr TimeNs kAllReduceNs = 250'000; // transfer once every rank has joined
 constexpr TimeNs kOptimizerNs = 80'000;
 constexpr TimeNs kMemsetNs = 20'000;
 constexpr TimeNs kSyncReturnNs = 3'000; // cudaStreamSynchronize returns after the drain
@@ -44,27 +44,23 @@ struct KernelShape
     std::uint32_t gridX, blockX, registers, staticShared;
 };
 
-const KernelShape kSgemmNn{"ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn", 120'000, 64, 256, 122, 16384};
-const KernelShape kSgemmNt{"ampere_sgemm_128x64_nt", "ampere_sgemm_128x64_nt", 130'000, 64, 256, 122, 16384};
-const KernelShape kSgemmTn{"ampere_sgemm_128x64_tn", "ampere_sgemm_128x64_tn", 110'000, 64, 256, 122, 16384};
-const KernelShape kElementwise{
-    "vectorized_elementwise_kernel",
+const KernelShape kSgemmNn { "ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn", 120'000, 64, 256, 122, 16384 };
+const KernelShape kSgemmNt { "ampere_sgemm_128x64_nt", "ampere_sgemm_128x64_nt", 130'000, 64, 256, 122, 16384 };
+const KernelShape kSgemmTn { "ampere_sgemm_128x64_tn", "ampere_sgemm_128x64_tn", 110'000, 64, 256, 122, 16384 };
+const KernelShape kElementwise { "vectorized_elementwise_kernel",
     "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
     "at::detail::Array<char *, 3>>(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char *, 3>)",
-    20'000, 1024, 128, 16, 0};
-const KernelShape kLayerNorm{
-    "layer_norm_kernel",
+    20'000, 1024, 128, 16, 0 };
+const KernelShape kLayerNorm { "layer_norm_kernel",
     "void at::native::(anonymous namespace)::layer_norm_kernel<float, float>(long, float, const float *, "
     "const float *, const float *, float *, float *, float *)",
-    25'000, 512, 256, 32, 0};
-const KernelShape kAllReduce{"ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-                             "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096UL>)", 0, 2, 640,
-                             96, 0};
-const KernelShape kOptimizer{
-    "multi_tensor_apply_kernel",
+    25'000, 512, 256, 32, 0 };
+const KernelShape kAllReduce { "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096UL>)", 0, 2, 640, 96, 0 };
+const KernelShape kOptimizer { "multi_tensor_apply_kernel",
     "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
     "namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4>>(...)",
-    kOptimizerNs, 320, 512, 40, 0};
+    kOptimizerNs, 320, 512, 40, 0 };
 
 const KernelShape &forwardKernel(int index) // 2 per layer
 {
@@ -83,8 +79,8 @@ const KernelShape &backwardKernel(int index) // 3 per layer
 }
 
 // Op ranges as PyTorch's emit_nvtx names them (outermost first).
-const char *const kOpNames[] = {"aten::linear", "aten::addmm", "aten::matmul", "aten::mm",
-                                "aten::add_", "aten::layer_norm", "aten::copy_", "aten::empty"};
+const char *const kOpNames[] = { "aten::linear", "aten::addmm", "aten::matmul", "aten::mm", "aten::add_",
+    "aten::layer_norm", "aten::copy_", "aten::empty" };
 
 // Caps the op ranges per launch: they must all end before the next call (kCallGapNs later).
 constexpr std::uint64_t kMaxOpRangesPerLaunch = 64;
@@ -99,12 +95,12 @@ struct RankState
 {
     std::unique_ptr<ExportWriter> writer;
     SynthRankTruth truth;
-    SplitMix64 rng{0};
+    SplitMix64 rng { 0 };
     double slowdown = 1.0;
     std::uint32_t nextCorrelation = 1000;
     std::uint64_t launches = 0; // compute launches so far (for the scale options' spread)
     // Per step:
-    TimeNs host = 0;        // the main thread's cursor
+    TimeNs host = 0; // the main thread's cursor
     TimeNs computeFree = 0; // end of the last work queued on the compute stream
     TimeNs backwardPush = 0, bucketReady = 0, ncclCallEnd = 0, ncclStart = 0;
     int nextBackward = 0;
@@ -129,7 +125,10 @@ struct RankState
 class Generator
 {
 public:
-    explicit Generator(const SynthOptions &options) : m_options(options) {}
+    explicit Generator(const SynthOptions &options)
+        : m_options(options)
+    {
+    }
 
     SynthResult run(const std::string &outputDir);
 
@@ -143,18 +142,17 @@ private:
     }
 
     void range(RankState &rank, std::uint32_t tid, TimeNs start, TimeNs end, const char *text, bool registered,
-               std::int64_t domain = 0)
+        std::int64_t domain = 0)
     {
-        rank.nvtx.push_back({start, end, tid, text, registered, domain});
+        rank.nvtx.push_back({ start, end, tid, text, registered, domain });
         ++rank.truth.nvtxRanges;
     }
 
     void writeStepRanges(RankState &rank)
     {
         // Outer ranges first on equal starts; stable, so equal ranges keep their order.
-        std::stable_sort(rank.nvtx.begin(), rank.nvtx.end(), [](const auto &a, const auto &b) {
-            return a.start != b.start ? a.start < b.start : a.end > b.end;
-        });
+        std::stable_sort(rank.nvtx.begin(), rank.nvtx.end(),
+            [](const auto &a, const auto &b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
         ExportWriter::NvtxRange &row = m_nvtxRow;
         for (const auto &r : rank.nvtx) {
             row.start = r.start;
@@ -186,7 +184,7 @@ private:
     }
 
     TimeNs kernel(RankState &rank, const KernelShape &shape, std::int64_t stream, TimeNs start, TimeNs durationNs,
-                  std::uint32_t correlationId)
+        std::uint32_t correlationId)
     {
         ExportWriter::Kernel &row = m_kernelRow;
         row.start = start;
@@ -203,7 +201,7 @@ private:
         row.staticSharedMemory = shape.staticShared;
         rank.writer->addKernel(row);
         ++rank.truth.kernels;
-        rank.gpu.push_back({row.start, row.end});
+        rank.gpu.push_back({ row.start, row.end });
         return row.end;
     }
 
@@ -232,8 +230,8 @@ private:
         const TimeNs callEnd = call(rank, "cudaLaunchKernel_v7000", correlationId);
         for (std::uint64_t k = 0; k < opRanges; ++k)
             range(rank, rank.truth.pid, opStart + TimeNs(k), callEnd + TimeNs(opRanges - k),
-                  kOpNames[k % std::size(kOpNames)], k % 2 == 1);
-        const TimeNs start = std::max({callEnd + kLaunchLatencyNs, rank.computeFree, after});
+                kOpNames[k % std::size(kOpNames)], k % 2 == 1);
+        const TimeNs start = std::max({ callEnd + kLaunchLatencyNs, rank.computeFree, after });
         const TimeNs duration = jittered(rank, shape.baseNs, factor);
         rank.computeFree = kernel(rank, shape, kComputeStream, start, duration, correlationId);
         ++rank.truth.computeKernels;
@@ -253,7 +251,7 @@ private:
     ExportWriter::NvtxRange m_nvtxRow;
     int m_layers = 0;
     double m_computeFactor = 1.0; // 2 during warm-up steps
-    std::uint64_t m_launchesPerRank = 0;          // compute launches of one rank over all steps
+    std::uint64_t m_launchesPerRank = 0; // compute launches of one rank over all steps
     std::uint64_t m_extraRuntime = 0, m_extraNvtx = 0; // rows the scale options add per rank
 };
 
@@ -274,13 +272,13 @@ void Generator::openRank(const std::string &outputDir, int index)
     writerOptions.sessionStartUtcNs = m_options.sessionStartUtcNs;
     writerOptions.hostName = truth.host;
     writerOptions.environment = {
-        {"RANK", std::to_string(index)},
-        {"LOCAL_RANK", std::to_string(index % 8)},
-        {"WORLD_SIZE", std::to_string(m_options.ranks)},
-        {"LOCAL_WORLD_SIZE", std::to_string(std::min(8, m_options.ranks - index / 8 * 8))},
-        {"MASTER_ADDR", "node0"},
-        {"MASTER_PORT", "29500"},
-        {"NCCL_DEBUG", "WARN"},
+        { "RANK", std::to_string(index) },
+        { "LOCAL_RANK", std::to_string(index % 8) },
+        { "WORLD_SIZE", std::to_string(m_options.ranks) },
+        { "LOCAL_WORLD_SIZE", std::to_string(std::min(8, m_options.ranks - index / 8 * 8)) },
+        { "MASTER_ADDR", "node0" },
+        { "MASTER_PORT", "29500" },
+        { "NCCL_DEBUG", "WARN" },
     };
     rank.writer = std::make_unique<ExportWriter>(truth.file, writerOptions);
     ExportWriter &writer = *rank.writer;
@@ -353,7 +351,7 @@ void Generator::stepUntilBucket(RankState &rank, TimeNs stepStart, int step)
     copy.dstKind = 2;
     writer.addMemcpy(copy);
     ++truth.memcpys;
-    rank.gpu.push_back({copy.start, copy.end});
+    rank.gpu.push_back({ copy.start, copy.end });
     const TimeNs dataEnd = copyCallEnd + kNvtxSlackNs;
     range(rank, truth.pid, dataStart, dataEnd, "data_to_gpu", false);
 
@@ -413,7 +411,7 @@ TimeNs Generator::stepFinish(RankState &rank, TimeNs stepStart, TimeNs allReduce
     writer.addMemset(set);
     ++truth.memsets;
     rank.computeFree = set.end;
-    rank.gpu.push_back({set.start, set.end});
+    rank.gpu.push_back({ set.start, set.end });
     const TimeNs optimizerEnd = memsetCallEnd + kNvtxSlackNs;
     range(rank, truth.pid, optimizerStart, optimizerEnd, "optimizer", false);
 
@@ -489,7 +487,7 @@ SynthResult Generator::run(const std::string &outputDir)
 
     // Lockstep over ranks: the all-reduce of every step needs all ranks' bucket times.
     TimeNs stepStart = kFirstStepNs;
-    SplitMix64 shared{m_options.seed ^ 0xA0761D6478BD642Full}; // the transfer time is the same on all ranks
+    SplitMix64 shared { m_options.seed ^ 0xA0761D6478BD642Full }; // the transfer time is the same on all ranks
     for (std::size_t step = 0; step < totalSteps; ++step) {
         m_computeFactor = step < std::size_t(m_options.warmupSteps) ? 2.0 : 1.0;
         TimeNs lastJoin = 0;

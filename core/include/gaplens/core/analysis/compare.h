@@ -23,8 +23,8 @@ struct CompareOptions
     // falling back to proposePaceRangeName(after).
     std::string rangeName;
     TimeNs minGapNs = kDefaultMinGapNs; // idle gaps (totals and blame) of at least this length
-    bool includeCopies = false;         // copies and memsets count as GPU busy time
-    double alpha = 0.05;                // significance level of the rank-sum test
+    bool includeCopies = false; // copies and memsets count as GPU busy time
+    double alpha = 0.05; // significance level of the rank-sum test
     std::size_t bootstrapResamples = 2000;
     std::uint64_t bootstrapSeed = 0x6761706C656E73ull;
 };
@@ -32,39 +32,39 @@ struct CompareOptions
 enum class MetricUnit : std::uint8_t { Duration, Percent, Count };
 
 enum class NoiseJudgement : std::uint8_t {
-    NotJudged,    // no steps (or too few) to measure the noise by
-    WithinNoise,  // the change does not exceed run-to-run noise
+    NotJudged, // no steps (or too few) to measure the noise by
+    WithinNoise, // the change does not exceed run-to-run noise
     ExceedsNoise, // the change is larger than the noise and (for medians) the rank-sum test rejects
 };
 
 struct MetricChange
 {
-    std::string key;   // stable id, also the JSON key: "median_step", "busy_pct_total", ...
+    std::string key; // stable id, also the JSON key: "median_step", "busy_pct_total", ...
     std::string label; // "median step time"
     MetricUnit unit = MetricUnit::Duration;
     bool higherIsBetter = false;
     std::optional<double> before, after; // ns, percent or a count; nullopt when not measurable
-    std::optional<double> delta;         // after - before (ns, percentage points or count)
+    std::optional<double> delta; // after - before (ns, percentage points or count)
     std::optional<double> changePercent; // delta / before * 100; nullopt when before is 0 or missing
     // Per-step metrics only:
     NoiseJudgement judgement = NoiseJudgement::NotJudged;
     std::optional<double> noisePercent; // half-width of the bootstrap interval / before * 100
-    std::optional<double> pValue;       // two-sided rank-sum p; nullopt for the p95 (a tail, not a shift)
+    std::optional<double> pValue; // two-sided rank-sum p; nullopt for the p95 (a tail, not a shift)
 };
 
 // What one capture measured, for the totals rows and the steps the noise is judged by.
 struct CaptureFigures
 {
     std::size_t ranks = 0, gpus = 0;
-    std::size_t steps = 0;        // common iterations of the step range over the ranks that have it
+    std::size_t steps = 0; // common iterations of the step range over the ranks that have it
     std::size_t ranksWithSteps = 0; // ranks that have the step range
     std::uint64_t kernels = 0;
-    TimeNs kernelNs = 0;      // summed kernel durations, all GPUs
-    TimeNs busyNs = 0;        // summed per-GPU busy unions
-    TimeNs windowNs = 0;      // summed per-GPU windows (first to last busy)
-    double busyPercent = 0;   // busyNs / windowNs * 100: the GPUs' union, weighted by their windows
+    TimeNs kernelNs = 0; // summed kernel durations, all GPUs
+    TimeNs busyNs = 0; // summed per-GPU busy unions
+    TimeNs windowNs = 0; // summed per-GPU windows (first to last busy)
+    double busyPercent = 0; // busyNs / windowNs * 100: the GPUs' union, weighted by their windows
     std::uint64_t gapCount = 0;
-    TimeNs gapNs = 0;         // idle gaps >= minGapNs, all GPUs
+    TimeNs gapNs = 0; // idle gaps >= minGapNs, all GPUs
     // One value per common step: the median across ranks of that step's figure. Steps of
     // synchronous data-parallel ranks are coupled by their collectives (rank r's step k ends
     // when the slowest rank's does), so the ranks' values of one step are not independent
@@ -83,8 +83,8 @@ struct KernelChange
     std::uint64_t callsBefore = 0, callsAfter = 0;
     TimeNs totalBefore = 0, totalAfter = 0;
     double avgBefore = 0, avgAfter = 0; // 0 where there are no calls
-    TimeNs deltaNs = 0;                 // totalAfter - totalBefore
-    std::optional<double> avgRatio;     // avgAfter / avgBefore, when both have calls
+    TimeNs deltaNs = 0; // totalAfter - totalBefore
+    std::optional<double> avgRatio; // avgAfter / avgBefore, when both have calls
 };
 
 struct IdleChange
@@ -110,9 +110,9 @@ enum class Verdict : std::uint8_t { Faster, Slower, NoSignificantChange, NoSteps
 
 struct Comparison
 {
-    std::string stepRange;   // "" when there is no step range
+    std::string stepRange; // "" when there is no step range
     std::string rangeSource; // "option", "proposed (before)", "proposed (after)" or "" when none
-    bool hasSteps = false;   // both captures have >= 2 iterations of stepRange
+    bool hasSteps = false; // both captures have >= 2 iterations of stepRange
     CaptureFigures before, after;
     // Per-step rows (median step, step p95, busy % in step, idle per step, kernel per step;
     // only with steps) then totals (GPU busy %, idle in gaps, kernel time, kernel count).
@@ -122,10 +122,10 @@ struct Comparison
     // only "no step to judge noise by (...)".
     std::string verdictText;
     std::string verdictDetail; // the numbers behind it, e.g. "median step 10.0 ms -> 9.2 ms, p = 0.001"
-    std::string noiseMethod;   // which test was used, in words, for the UI
+    std::string noiseMethod; // which test was used, in words, for the UI
     std::vector<KernelChange> kernels; // sorted by |deltaNs| desc, then name
     std::vector<IdleChange> idleByCause, idleByPhase; // sorted by |deltaNs| desc, then key
-    std::vector<NvtxChange> nvtx;      // sorted by |deltaNs| desc, then name
+    std::vector<NvtxChange> nvtx; // sorted by |deltaNs| desc, then name
     std::vector<std::string> warnings; // e.g. the step range missing from one capture
 
     const MetricChange *metric(std::string_view key) const;

@@ -32,8 +32,8 @@ namespace gaplens::core {
 struct DerivedOptions
 {
     TimeNs minGapNs = kDefaultMinGapNs; // idle gaps of at least this length
-    bool includeCopies = false;         // copies and memsets count as busy and may end a gap
-    bool foldIndexes = true;            // build the timeline's fold indexes (the CLI draws nothing)
+    bool includeCopies = false; // copies and memsets count as busy and may end a gap
+    bool foldIndexes = true; // build the timeline's fold indexes (the CLI draws nothing)
 };
 
 // One GPU's merged busy intervals in columns, and its figures, exactly as computeGpuBusy
@@ -47,13 +47,13 @@ struct GpuBusyLane
     // is two binary searches.
     std::vector<TimeNs> busyBefore;
     TimeNs busyNs = 0;
-    TimeRange window;       // first merged start .. last merged end; {0,0} when no work
+    TimeRange window; // first merged start .. last merged end; {0,0} when no work
     double busyPercent = 0; // busyNs / window.duration() * 100; 0 when the window is empty
     std::vector<StreamBusy> streams; // one per Gpu::streams entry, same order
 
     std::size_t size() const { return start.size(); }
-    TimeRange interval(std::size_t i) const { return {start[i], end[i]}; }
-    RowView row() const { return {start, end, {}}; }
+    TimeRange interval(std::size_t i) const { return { start[i], end[i] }; }
+    RowView row() const { return { start, end, {} }; }
 };
 
 // Every GPU's lane, one per TraceSet::gpus, same order. Threshold-independent.
@@ -87,8 +87,8 @@ struct GpuGapTable
     TimeNs totalNs = 0;
 
     std::size_t size() const { return start.size(); }
-    TimeRange range(std::size_t ordinal) const { return {start[ordinal], end[ordinal]}; }
-    RowView row() const { return {start, end, {}}; }
+    TimeRange range(std::size_t ordinal) const { return { start[ordinal], end[ordinal] }; }
+    RowView row() const { return { start, end, {} }; }
 };
 
 // Ordinals [begin, end) of one GPU's gaps.
@@ -143,9 +143,8 @@ public:
     // busy lanes when includeCopies is the same too, the fold index and the step-table memo
     // always. Polls `cancel` (may be null) every few thousand intervals and returns null once
     // it is cancelled; a null trace gives a DerivedCapture with no GPUs.
-    static std::shared_ptr<const DerivedCapture> build(std::shared_ptr<const TraceSet> trace, const DerivedOptions &options,
-                                                       const CancelToken *cancel = nullptr,
-                                                       const DerivedCapture *previous = nullptr);
+    static std::shared_ptr<const DerivedCapture> build(std::shared_ptr<const TraceSet> trace,
+        const DerivedOptions &options, const CancelToken *cancel = nullptr, const DerivedCapture *previous = nullptr);
 
     DerivedCapture(const DerivedCapture &) = delete;
     DerivedCapture &operator=(const DerivedCapture &) = delete;
@@ -192,7 +191,7 @@ public:
 
     // --- blame totals of the whole capture, as blameGaps(trace, {minGapNs, includeCopies}) ---
     const BlameTotals &overallTotals() const { return m_overall; }
-    const std::vector<GpuBlameTotals> &gpuTotals() const { return m_perGpu; }   // one per GPU, ascending
+    const std::vector<GpuBlameTotals> &gpuTotals() const { return m_perGpu; } // one per GPU, ascending
     const std::vector<RankBlameTotals> &rankTotals() const { return m_perRank; } // ranks with a gap, ascending
     const BlameTotals &totalsOfGpu(GpuIndex gpu) const { return m_perGpu[gpu.value()].totals; }
     // Null when the rank has no gap.
@@ -204,8 +203,8 @@ public:
     GapBlameReport blameReportOfGpus(std::span<const GpuIndex> gpus, const TimeWindow &window = std::nullopt) const;
     // The same over the GPUs of the selected ranks (gpusOfRanks); a selection whose ranks use
     // no GPU gives an empty report.
-    GapBlameReport blameReport(const RankSelection &ranks = RankSelection::all(),
-                               const TimeWindow &window = std::nullopt) const;
+    GapBlameReport blameReport(
+        const RankSelection &ranks = RankSelection::all(), const TimeWindow &window = std::nullopt) const;
     // blameReport(ranks, window).overall without copying the gaps.
     BlameTotals totalsIn(const RankSelection &ranks, const TimeWindow &window = std::nullopt) const;
     // Totals of any list of this capture's gaps (a filtered one), as totalBlame gives them.

@@ -26,35 +26,35 @@ struct CopyTotals
 
 // Copies and memsets of `gpu` (of process `pid` only when pid != 0) that start in the window,
 // one entry per kind present, in CopyKind order.
-std::vector<CopyTotals> summarizeCopies(const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid = 0,
-                                        const TimeWindow &window = std::nullopt);
+std::vector<CopyTotals> summarizeCopies(
+    const TraceSet &trace, std::uint32_t gpu, std::uint32_t pid = 0, const TimeWindow &window = std::nullopt);
 
 // One row per (selected rank, GPU it uses); a rank without GPU work has one row with gpu == kNoIndex.
 struct GpuSummaryRow
 {
     std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
-    std::uint32_t gpu = kNoIndex;  // index into TraceSet::gpus
-    TimeNs busyNs = 0;             // union of the GPU's kernels (all its processes) in the window
-    TimeRange window;              // first to last kernel in the window
+    std::uint32_t gpu = kNoIndex; // index into TraceSet::gpus
+    TimeNs busyNs = 0; // union of the GPU's kernels (all its processes) in the window
+    TimeRange window; // first to last kernel in the window
     double busyPercent = 0;
-    TimeNs idleNs = 0;             // sum of the idle gaps >= minGapNs
+    TimeNs idleNs = 0; // sum of the idle gaps >= minGapNs
     std::uint64_t gapCount = 0;
-    std::uint64_t steps = 0;                    // pace iterations of this rank in the window
-    std::optional<double> medianStepNs;         // median step duration
+    std::uint64_t steps = 0; // pace iterations of this rank in the window
+    std::optional<double> medianStepNs; // median step duration
     std::optional<double> medianKernelNsPerStep; // median summed kernel time inside a step
     std::optional<double> medianStepBusyPercent; // median GPU busy % inside a step
-    std::vector<CopyTotals> copies;             // this rank's copies on this GPU
+    std::vector<CopyTotals> copies; // this rank's copies on this GPU
 };
 
 enum class FindingKind : std::uint8_t {
-    NvtxOnly,          // no kernels or copies at all
-    SingleRank,        // one rank loaded: no cross-rank comparison possible
-    IdleGpu,           // a GPU idle for a large share of each step (or of the window)
-    WarmUp,            // the first steps are much slower than the median
-    PageableCopies,    // asynchronous copies to/from pageable host memory
-    Straggler,         // one rank is consistently the slowest
-    NoStraggler,       // several ranks compared, none consistently the slowest
-    NoStepRange,       // no repeating NVTX range to define a step
+    NvtxOnly, // no kernels or copies at all
+    SingleRank, // one rank loaded: no cross-rank comparison possible
+    IdleGpu, // a GPU idle for a large share of each step (or of the window)
+    WarmUp, // the first steps are much slower than the median
+    PageableCopies, // asynchronous copies to/from pageable host memory
+    Straggler, // one rank is consistently the slowest
+    NoStraggler, // several ranks compared, none consistently the slowest
+    NoStepRange, // no repeating NVTX range to define a step
 };
 
 struct Finding
@@ -62,7 +62,7 @@ struct Finding
     FindingKind kind = FindingKind::NvtxOnly;
     std::string text;
     std::uint32_t rank = kNoIndex; // the rank (IdleGpu, Straggler) when there is one
-    std::uint32_t gpu = kNoIndex;  // the GPU (IdleGpu)
+    std::uint32_t gpu = kNoIndex; // the GPU (IdleGpu)
 };
 
 struct CaptureSummaryOptions
@@ -71,8 +71,8 @@ struct CaptureSummaryOptions
     TimeWindow window;
     TimeNs minGapNs = kDefaultMinGapNs;
     std::optional<std::string> stepRange; // NVTX step range; nullopt = proposePaceRangeName()
-    double idleFindingPercent = 10;       // report a GPU idle at least this share of each step
-    std::size_t maxIdleFindings = 6;      // more idle GPUs are summed up in one line
+    double idleFindingPercent = 10; // report a GPU idle at least this share of each step
+    std::size_t maxIdleFindings = 6; // more idle GPUs are summed up in one line
 };
 
 struct CaptureSummary

@@ -15,8 +15,8 @@ namespace gaplens::core {
 
 enum class GapCause : std::uint8_t {
     QueuedDependencyWait, // the work ending the gap was launched before the gap began
-    ApiCall,              // a CUDA API call was in progress at the gap's midpoint (see apiName)
-    NoCudaCall,           // no CUDA call in progress: the host was busy elsewhere
+    ApiCall, // a CUDA API call was in progress at the gap's midpoint (see apiName)
+    NoCudaCall, // no CUDA call in progress: the host was busy elsewhere
 };
 // "queued (dependency wait)", "CUDA API call", "no CUDA call (host busy elsewhere)".
 std::string_view gapCauseLabel(GapCause cause);
@@ -34,7 +34,7 @@ struct GapBlame
     // Gpu::streams order, then the first copy.
     GapEndKind endKind = GapEndKind::Unknown;
     std::uint32_t endStream = kNoIndex; // index into Gpu::streams (kernels only)
-    std::uint32_t endEvent = kNoIndex;  // index into that stream's KernelColumns or into Gpu::copies
+    std::uint32_t endEvent = kNoIndex; // index into that stream's KernelColumns or into Gpu::copies
     std::uint32_t endPid = 0;
     std::uint32_t endCorrelationId = 0;
 
@@ -52,7 +52,7 @@ struct GapBlame
     // thread of the API call found; else the process main thread tid == pid), outer -> inner.
     std::uint32_t phaseThread = kNoIndex;
     std::vector<std::uint32_t> phaseRanges; // indices into Thread::nvtx
-    std::vector<StringId> phaseStack;       // their names, same order
+    std::vector<StringId> phaseStack; // their names, same order
     StringId phase() const { return phaseStack.empty() ? kEmptyString : phaseStack.back(); }
 };
 
@@ -63,7 +63,7 @@ struct BlameBucket
 {
     std::string key;
     GapCause cause = GapCause::NoCudaCall; // meaningful in byCause only
-    StringId name = kEmptyString;           // API name (byCause) or NVTX name (byPhase)
+    StringId name = kEmptyString; // API name (byCause) or NVTX name (byPhase)
     std::uint64_t count = 0;
     TimeNs totalNs = 0;
     TimeNs longestNs = 0;
@@ -90,7 +90,7 @@ struct GapBlameOptions
 {
     TimeNs minGapNs = kDefaultMinGapNs;
     bool includeCopies = false; // busy intervals and gap-ending work include copies and memsets
-    TimeWindow window;          // gaps inside [start, end) only (intervals clipped first)
+    TimeWindow window; // gaps inside [start, end) only (intervals clipped first)
     std::vector<std::uint32_t> gpus; // indices into TraceSet::gpus; empty = all
 };
 
@@ -108,8 +108,8 @@ struct RankBlameTotals
 
 struct GapBlameReport
 {
-    std::vector<GapBlame> gaps;          // ordered by (gpu, gap.start)
-    std::vector<GpuBlameTotals> perGpu;  // one per analysed GPU, ascending gpu index
+    std::vector<GapBlame> gaps; // ordered by (gpu, gap.start)
+    std::vector<GpuBlameTotals> perGpu; // one per analysed GPU, ascending gpu index
     std::vector<RankBlameTotals> perRank; // ranks with at least one gap, ascending rank index
     BlameTotals overall;
 };
@@ -130,9 +130,9 @@ public:
     {
     private:
         friend class GapBlamer;
-        std::vector<std::vector<std::uint32_t>> m_kernelStarts;        // [gpu][stream]
-        std::vector<std::uint32_t> m_copyStarts;                       // [gpu]
-        std::vector<std::uint32_t> m_launches;                         // [thread]: in api.correlationId
+        std::vector<std::vector<std::uint32_t>> m_kernelStarts; // [gpu][stream]
+        std::vector<std::uint32_t> m_copyStarts; // [gpu]
+        std::vector<std::uint32_t> m_launches; // [thread]: in api.correlationId
         std::vector<std::vector<std::uint32_t>> m_apiLevels, m_nvtxLevels; // [thread][nesting level]
         std::vector<std::uint32_t> m_open; // calls or ranges open at the midpoint
     };

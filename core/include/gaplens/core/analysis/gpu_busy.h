@@ -24,7 +24,7 @@ struct StreamBusy
     std::uint32_t pid = 0;
     std::int64_t streamId = 0;
     std::uint64_t kernelCount = 0; // kernels with a (clipped) non-empty part in the window
-    TimeNs busyNs = 0;             // union of this stream's kernels (never copies)
+    TimeNs busyNs = 0; // union of this stream's kernels (never copies)
 };
 
 struct GpuBusy
@@ -33,8 +33,8 @@ struct GpuBusy
     // Merged busy intervals: sorted, disjoint, never touching ([0,10)+[10,20) -> [0,20)).
     std::vector<TimeRange> intervals;
     TimeNs busyNs = 0;
-    TimeRange window;        // first merged start .. last merged end; {0,0} when no work
-    double busyPercent = 0;  // busyNs / window.duration() * 100; 0 when the window is empty
+    TimeRange window; // first merged start .. last merged end; {0,0} when no work
+    double busyPercent = 0; // busyNs / window.duration() * 100; 0 when the window is empty
     std::vector<StreamBusy> streams; // one per Gpu::streams entry, same order
 };
 

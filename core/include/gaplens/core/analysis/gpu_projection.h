@@ -44,7 +44,7 @@ private:
     struct ThreadLaunches
     {
         std::vector<TimeNs> callStart; // calls that launched found work, sorted by start
-        std::vector<TimeNs> minStart;  // segment trees (size 2n, leaves at [n, 2n))
+        std::vector<TimeNs> minStart; // segment trees (size 2n, leaves at [n, 2n))
         std::vector<TimeNs> maxEnd;
     };
     const TraceSet &m_trace;

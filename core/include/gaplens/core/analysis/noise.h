@@ -13,11 +13,11 @@ struct RankSumTest
 {
     std::size_t n1 = 0, n2 = 0;
     double rankSum1 = 0; // sum of the (mid)ranks of the first sample in the pooled sample
-    double u1 = 0;       // rankSum1 - n1 (n1 + 1) / 2: pairs (x in first, y in second) with x > y, ties 1/2
-    double meanU = 0;    // n1 n2 / 2
-    double sigmaU = 0;   // standard deviation of U under H0, tie-corrected
-    double z = 0;        // (|u1 - meanU| - 0.5) / sigmaU, signed like u1 - meanU; 0 when sigmaU == 0
-    double pValue = 1;   // two-sided, from the normal approximation; 1 when undefined
+    double u1 = 0; // rankSum1 - n1 (n1 + 1) / 2: pairs (x in first, y in second) with x > y, ties 1/2
+    double meanU = 0; // n1 n2 / 2
+    double sigmaU = 0; // standard deviation of U under H0, tie-corrected
+    double z = 0; // (|u1 - meanU| - 0.5) / sigmaU, signed like u1 - meanU; 0 when sigmaU == 0
+    double pValue = 1; // two-sided, from the normal approximation; 1 when undefined
 };
 
 // Mann-Whitney U test of `first` against `second`, two-sided. Normal approximation with the
@@ -27,7 +27,7 @@ struct RankSumTest
 RankSumTest mannWhitneyU(const std::vector<double> &first, const std::vector<double> &second);
 
 enum class BootstrapStatistic : std::uint8_t {
-    Median,       // mean of the two middle values for even counts
+    Median, // mean of the two middle values for even counts
     Percentile95, // nearest rank: sorted[ceil(0.95 n) - 1]
 };
 
@@ -50,8 +50,8 @@ struct BootstrapOptions
 // replacement, independently, `resamples` times (splitmix64, so identical on every
 // platform); low/high are the nearest-rank (1 - confidence) / 2 and (1 + confidence) / 2
 // quantiles of the sorted differences. All zero when either sample is empty.
-BootstrapInterval bootstrapDifference(const std::vector<double> &first, const std::vector<double> &second,
-                                      const BootstrapOptions &options = {});
+BootstrapInterval bootstrapDifference(
+    const std::vector<double> &first, const std::vector<double> &second, const BootstrapOptions &options = {});
 
 // The statistic on its own (what bootstrapDifference resamples); 0 for an empty sample.
 double sampleStatistic(std::vector<double> values, BootstrapStatistic statistic);

@@ -27,11 +27,11 @@ struct PaceOptions
 struct PaceIteration
 {
     std::uint32_t thread = kNoIndex; // index into TraceSet::threads
-    std::uint32_t range = kNoIndex;  // index into Thread::nvtx
-    TimeRange cpu;                   // the NVTX range itself
-    TimeRange time;                  // what is measured: cpu, or the GPU projection
-    TimeNs durationNs = 0;           // time.duration()
-    TimeNs deltaToPreviousNs = 0;    // time.start - previous iteration's time.start; 0 for the first
+    std::uint32_t range = kNoIndex; // index into Thread::nvtx
+    TimeRange cpu; // the NVTX range itself
+    TimeRange time; // what is measured: cpu, or the GPU projection
+    TimeNs durationNs = 0; // time.duration()
+    TimeNs deltaToPreviousNs = 0; // time.start - previous iteration's time.start; 0 for the first
 };
 
 struct RankPace
@@ -42,14 +42,14 @@ struct RankPace
     std::vector<PaceIteration> iterations;
     std::uint32_t firstIteration = 0; // iterations of this rank before the window (their numbering)
     double medianNs = 0;
-    TimeNs p95Ns = 0;              // nearest-rank
+    TimeNs p95Ns = 0; // nearest-rank
     std::uint32_t timesSlowest = 0; // over the common iterations
 };
 
 struct IterationPace
 {
     std::uint32_t index = 0;
-    double medianNs = 0;                  // median duration across the ranks
+    double medianNs = 0; // median duration across the ranks
     std::uint32_t slowestRank = kNoIndex; // index into TraceSet::ranks; kNoIndex when ranks tie
     TimeNs slowestNs = 0;
 };
@@ -58,7 +58,7 @@ struct StragglerVerdict
 {
     std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
     std::uint32_t slowestCount = 0;
-    std::uint32_t iterations = 0;  // common iterations compared
+    std::uint32_t iterations = 0; // common iterations compared
     double percentAboveMedian = 0; // (rank median / median of per-iteration medians - 1) * 100
 };
 
@@ -87,10 +87,10 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
 struct StepUsage
 {
     std::uint32_t iteration = 0;
-    TimeRange step;           // the iteration's measured time (PaceIteration::time)
-    TimeNs kernelNs = 0;      // sum of the rank's kernel durations clipped to the step
-    TimeNs busyNs = 0;        // union of the rank's GPU work clipped to the step
-    double busyPercent = 0;   // busyNs / step duration * 100; 0 for an empty step
+    TimeRange step; // the iteration's measured time (PaceIteration::time)
+    TimeNs kernelNs = 0; // sum of the rank's kernel durations clipped to the step
+    TimeNs busyNs = 0; // union of the rank's GPU work clipped to the step
+    double busyPercent = 0; // busyNs / step duration * 100; 0 for an empty step
 };
 
 struct RankSteps
@@ -106,7 +106,7 @@ struct StepAccountingOptions
 
 // The rank's GPU work = kernels of its streams (Stream::rank) and, with includeCopies, the
 // copies of its process on its GPUs; a rank with several GPUs has one union over all of them.
-std::vector<RankSteps> computeStepAccounting(const TraceSet &trace, const PaceReport &pace,
-                                             const StepAccountingOptions &options = {});
+std::vector<RankSteps> computeStepAccounting(
+    const TraceSet &trace, const PaceReport &pace, const StepAccountingOptions &options = {});
 
 } // namespace gaplens::core

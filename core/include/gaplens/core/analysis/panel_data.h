@@ -33,8 +33,8 @@ std::vector<SeriesPoint> downsampleMinMax(const std::vector<double> &y, std::siz
 struct RangeNameCount
 {
     std::string name;
-    std::uint64_t count = 0;     // instances over all threads of all ranks
-    std::uint64_t topLevel = 0;  // of them at NVTX depth 0
+    std::uint64_t count = 0; // instances over all threads of all ranks
+    std::uint64_t topLevel = 0; // of them at NVTX depth 0
 };
 
 // NVTX range names with at least two instances on some rank, most instances first (ties:

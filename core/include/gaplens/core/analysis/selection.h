@@ -18,7 +18,7 @@ struct RankSelection
     std::vector<std::uint32_t> ranks;
 
     static RankSelection all() { return {}; }
-    static RankSelection only(std::vector<std::uint32_t> indices) { return {std::move(indices)}; }
+    static RankSelection only(std::vector<std::uint32_t> indices) { return { std::move(indices) }; }
     bool isAll() const { return ranks.empty(); }
     bool includes(std::uint32_t rankIndex) const
     {

@@ -25,8 +25,8 @@ public:
     const std::vector<std::uint32_t> &level(std::size_t depth) const { return m_levels[depth]; }
 
     // Indices of the intervals with start <= t < end, outermost (lowest depth) first.
-    void openAt(std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t,
-                std::vector<std::uint32_t> &out) const;
+    void openAt(
+        std::span<const TimeNs> start, std::span<const TimeNs> end, TimeNs t, std::vector<std::uint32_t> &out) const;
 
     // True when every interval ends within the interval it nests in (API calls, NVTX
     // push/pop ranges). Then an interval open at t has its parent open at t, so a query can

@@ -129,7 +129,7 @@ struct Thread
     std::uint32_t pid = 0;
     std::uint32_t tid = 0;
     std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
-    StringId name = kEmptyString;  // from ThreadNames
+    StringId name = kEmptyString; // from ThreadNames
     ApiColumns api;
     NvtxColumns nvtx;
     MarkColumns marks;
@@ -138,10 +138,10 @@ struct Thread
 // Data problems are counted per report, never fatal.
 struct DataProblems
 {
-    std::uint64_t nullEnd = 0;          // a range or activity with NULL end (open range)
-    std::uint64_t endBeforeStart = 0;   // end < start: row skipped
-    std::uint64_t nullStart = 0;        // NULL start: row skipped
-    std::uint64_t unknownStringId = 0;  // an id missing from StringIds: name shown as "<unknown #id>"
+    std::uint64_t nullEnd = 0; // a range or activity with NULL end (open range)
+    std::uint64_t endBeforeStart = 0; // end < start: row skipped
+    std::uint64_t nullStart = 0; // NULL start: row skipped
+    std::uint64_t unknownStringId = 0; // an id missing from StringIds: name shown as "<unknown #id>"
     // start or end is TEXT, a BLOB or a REAL with a fraction (SQLite would read '123abc' as
     // 123, a BLOB as 0): row skipped. An integer-valued REAL reads as that integer.
     std::uint64_t timeNotInteger = 0;
@@ -173,20 +173,20 @@ struct DataProblems
 struct LoadNotes
 {
     std::uint64_t backtraceDuplicates = 0; // eventClass 67 runtime rows folded into their call
-    std::uint64_t overlappingKernels = 0;  // kernels starting before the previous one on their stream ended
+    std::uint64_t overlappingKernels = 0; // kernels starting before the previous one on their stream ended
     std::uint64_t rowsRead = 0;
 };
 
 enum class TimeBase : std::uint8_t {
     SessionRelative, // timestamps from session start, made absolute with utcEpochNs
     AlreadyAbsolute, // time-normalised export (EXPORT_CONFIG_TIME_SHIFT / NORMALIZE)
-    Unknown,         // no session start time: left session-relative
+    Unknown, // no session start time: left session-relative
 };
 
 struct Report
 {
     std::string path;
-    std::string schemaVersion;  // EXPORT_SCHEMA_VERSION
+    std::string schemaVersion; // EXPORT_SCHEMA_VERSION
     std::string productVersion; // EXPORT_PRODUCT_VERSION, when present
     std::string host;
     TimeBase timeBase = TimeBase::Unknown;
@@ -198,10 +198,10 @@ struct Report
 
 enum class RankSource : std::uint8_t {
     Environment, // OMPI_COMM_WORLD_RANK / PMI_RANK / SLURM_PROCID / RANK in META_DATA_CAPTURE
-    FileName,    // numbers in the file names are exactly 0..N-1
-    FileOrder,   // natural sort order of the files
-    Process,     // several GPU processes in one report: one rank each, in pid order
-    Override,    // given by the user
+    FileName, // numbers in the file names are exactly 0..N-1
+    FileOrder, // natural sort order of the files
+    Process, // several GPU processes in one report: one rank each, in pid order
+    Override, // given by the user
 };
 std::string_view rankSourceName(RankSource source);
 
@@ -214,7 +214,7 @@ struct Rank
     std::string host;
     RankSource source = RankSource::FileOrder;
     std::string sourceDetail; // e.g. PMI_RANK="3" or the file-name number
-    std::vector<std::uint32_t> gpus;    // indices into TraceSet::gpus
+    std::vector<std::uint32_t> gpus; // indices into TraceSet::gpus
     std::vector<std::uint32_t> threads; // indices into TraceSet::threads
 };
 
@@ -252,7 +252,7 @@ struct TraceSet
     StringPool strings;
     std::vector<Report> reports;
     std::vector<Rank> ranks; // sorted by rank number
-    std::vector<Gpu> gpus;   // sorted by (first rank, deviceId)
+    std::vector<Gpu> gpus; // sorted by (first rank, deviceId)
     std::vector<Thread> threads;
     std::vector<LoadError> errors;
     std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank

@@ -2,10 +2,10 @@
 #pragma once
 // Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
 // Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/cancel.h"
 #include "gaplens/core/util/memory_limit.h"
-#include "gaplens/core/model/trace.h"
 
 #include <functional>
 #include <memory>
@@ -51,7 +51,7 @@ struct LoadProgress
     std::size_t reportCount = 0;
     std::string file;
     std::string stage; // table being read, e.g. "kernels"
-    int permille = 0;  // overall progress 0..1000
+    int permille = 0; // overall progress 0..1000
 };
 
 using ProgressFn = std::function<void(const LoadProgress &)>;
@@ -62,7 +62,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, st
 
 // Never throws for bad input: unreadable or malformed files end up in TraceSet::errors with
 // a message naming the file, and the other files still load.
-std::shared_ptr<TraceSet> loadTraceSet(const LoadOptions &options, const ProgressFn &progress = {},
-                                       const CancelToken *cancel = nullptr);
+std::shared_ptr<TraceSet> loadTraceSet(
+    const LoadOptions &options, const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
 } // namespace gaplens::core

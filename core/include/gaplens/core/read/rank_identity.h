@@ -44,8 +44,7 @@ struct RankAssignment
 // else the files' natural sort order, processes of one report in pid order. Overrides last.
 // Returns one assignment per candidate, in candidate order; warnings get duplicate ranks.
 std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candidates,
-                                        const std::vector<RankOverride> &overrides,
-                                        std::vector<std::string> &warnings);
+    const std::vector<RankOverride> &overrides, std::vector<std::string> &warnings);
 
 // "train_10.sqlite" < "train_9.sqlite" is wrong for people: digit runs compare as numbers.
 bool naturalLess(const std::string &a, const std::string &b);

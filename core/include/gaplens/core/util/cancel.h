@@ -12,7 +12,7 @@ public:
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
 
 private:
-    std::atomic<bool> m_cancelled{false};
+    std::atomic<bool> m_cancelled { false };
 };
 
 } // namespace gaplens::core

@@ -10,8 +10,7 @@
 
 namespace gaplens::core {
 
-template<typename Tag>
-class Index
+template <typename Tag> class Index
 {
 public:
     using Value = std::uint32_t;
@@ -31,8 +30,8 @@ private:
     Value m_value = kInvalidValue;
 };
 
-using GpuIndex = Index<struct GpuIndexTag>;       // into TraceSet::gpus
-using RankIndex = Index<struct RankIndexTag>;     // into TraceSet::ranks
+using GpuIndex = Index<struct GpuIndexTag>; // into TraceSet::gpus
+using RankIndex = Index<struct RankIndexTag>; // into TraceSet::ranks
 using StreamIndex = Index<struct StreamIndexTag>; // into Gpu::streams
 using ThreadIndex = Index<struct ThreadIndexTag>; // into TraceSet::threads
 
@@ -50,17 +49,18 @@ struct GapId
 
 } // namespace gaplens::core
 
-template<typename Tag>
-struct std::hash<gaplens::core::Index<Tag>>
+template <typename Tag> struct std::hash<gaplens::core::Index<Tag>>
 {
-    std::size_t operator()(gaplens::core::Index<Tag> index) const noexcept { return std::hash<std::uint32_t>{}(index.value()); }
+    std::size_t operator()(gaplens::core::Index<Tag> index) const noexcept
+    {
+        return std::hash<std::uint32_t> {}(index.value());
+    }
 };
 
-template<>
-struct std::hash<gaplens::core::GapId>
+template <> struct std::hash<gaplens::core::GapId>
 {
     std::size_t operator()(const gaplens::core::GapId &id) const noexcept
     {
-        return std::hash<std::uint64_t>{}((std::uint64_t(id.gpu.value()) << 32) | id.ordinal);
+        return std::hash<std::uint64_t> {}((std::uint64_t(id.gpu.value()) << 32) | id.ordinal);
     }
 };

@@ -15,13 +15,14 @@ namespace gaplens::core {
 struct CaptureFoldIndex
 {
     std::vector<std::vector<FoldIndex>> streams; // [gpu][stream]: kernels
-    std::vector<std::vector<FoldIndex>> copies;  // [gpu][nesting level]
-    std::vector<std::vector<FoldIndex>> nvtx;    // [thread][nesting level]
-    std::vector<std::vector<FoldIndex>> api;     // [thread][nesting level]
+    std::vector<std::vector<FoldIndex>> copies; // [gpu][nesting level]
+    std::vector<std::vector<FoldIndex>> nvtx; // [thread][nesting level]
+    std::vector<std::vector<FoldIndex>> api; // [thread][nesting level]
 };
 
 // One sequential pass over every event (about 0.2 s for 56M events); null as soon as
 // `cancel` (may be null) is seen cancelled.
-std::shared_ptr<const CaptureFoldIndex> buildCaptureFoldIndex(const TraceSet &trace, const CancelToken *cancel = nullptr);
+std::shared_ptr<const CaptureFoldIndex> buildCaptureFoldIndex(
+    const TraceSet &trace, const CancelToken *cancel = nullptr);
 
 } // namespace gaplens::core

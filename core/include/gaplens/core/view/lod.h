@@ -29,7 +29,7 @@ struct ViewWindow
 struct DrawItem
 {
     TimeNs start = 0; // start of the first event
-    TimeNs end = 0;   // end of the last event (the largest end: ends are sorted)
+    TimeNs end = 0; // end of the last event (the largest end: ends are sorted)
     std::uint32_t first = 0;
     std::uint32_t last = 0;
     std::uint32_t count = 1;
@@ -55,7 +55,7 @@ class FoldIndex;
 // With a FoldIndex built over the same row (fold_index.h) a fold's end is found in O(log n)
 // instead of one search per minPx of its width; the items are the same.
 void buildDrawList(const RowView &row, const ViewWindow &window, std::vector<DrawItem> &out,
-                   double minPx = kMinVisiblePx, const FoldIndex *foldIndex = nullptr);
+    double minPx = kMinVisiblePx, const FoldIndex *foldIndex = nullptr);
 
 // Merges possibly overlapping intervals, each given sorted by start, into their union (sorted,
 // disjoint, touching intervals joined). Used for a GPU's busy time over all its streams.

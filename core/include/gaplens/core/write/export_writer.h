@@ -20,7 +20,10 @@ inline std::int64_t makeGlobalTid(std::uint32_t pid, std::uint32_t tid)
 {
     return (std::int64_t(pid & 0xFFFFFF) << 24) | std::int64_t(tid & 0xFFFFFF);
 }
-inline std::int64_t makeGlobalPid(std::uint32_t pid) { return makeGlobalTid(pid, 0); }
+inline std::int64_t makeGlobalPid(std::uint32_t pid)
+{
+    return makeGlobalTid(pid, 0);
+}
 
 class ExportWriter
 {
@@ -102,7 +105,7 @@ public:
         std::uint32_t pid = 0, tid = 0;
         std::string text;
         bool registeredString = false; // true: stored via textId into StringIds
-        int eventType = 59;            // 59 push/pop, 60 start/end, 34 mark, 75 domain create
+        int eventType = 59; // 59 push/pop, 60 start/end, 34 mark, 75 domain create
         std::int64_t domainId = 0;
     };
     void addNvtx(const NvtxRange &range);

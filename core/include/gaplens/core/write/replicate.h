@@ -11,16 +11,16 @@ namespace gaplens::core {
 
 struct ReplicateOptions
 {
-    int repeat = 2;     // copies of the activity in the result (1 = a plain copy), >= 1
-    TimeNs gapNs = 0;   // idle time between the end of one copy and the start of the next
+    int repeat = 2; // copies of the activity in the result (1 = a plain copy), >= 1
+    TimeNs gapNs = 0; // idle time between the end of one copy and the start of the next
 };
 
 struct ReplicateResult
 {
-    TimeNs periodNs = 0;                 // time shift between consecutive copies (span + gap)
+    TimeNs periodNs = 0; // time shift between consecutive copies (span + gap)
     std::uint32_t correlationPeriod = 0; // correlation-id offset between consecutive copies
-    std::uint64_t rowsPerCopy = 0;       // activity rows of the source
-    std::uint64_t rowsAdded = 0;         // (repeat - 1) * rowsPerCopy
+    std::uint64_t rowsPerCopy = 0; // activity rows of the source
+    std::uint64_t rowsAdded = 0; // (repeat - 1) * rowsPerCopy
 };
 
 // Copies `source` to `target` (replacing it; the copy is writable even if the source is not)
@@ -31,7 +31,6 @@ struct ReplicateResult
 // never overlap. Other tables (strings, threads, processes, metadata) are kept as they are.
 // Throws std::runtime_error naming the file on I/O or SQLite errors, or when shifted
 // correlation ids would not fit in 32 bits.
-ReplicateResult replicateExport(const std::string &source, const std::string &target,
-                                const ReplicateOptions &options);
+ReplicateResult replicateExport(const std::string &source, const std::string &target, const ReplicateOptions &options);
 
 } // namespace gaplens::core

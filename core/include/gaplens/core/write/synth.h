@@ -17,12 +17,12 @@ namespace gaplens::core {
 struct SynthOptions
 {
     int ranks = 4;
-    int steps = 20;  // measured steps, after the warm-up ones
-    int layers = 8;  // forward = 2 kernels per layer, backward = 3 per layer
-    int stragglerRank = 2;           // -1 for none
+    int steps = 20; // measured steps, after the warm-up ones
+    int layers = 8; // forward = 2 kernels per layer, backward = 3 per layer
+    int stragglerRank = 2; // -1 for none
     double stragglerSlowdown = 1.25; // its forward/backward kernels take this much longer
-    TimeNs inputGapNs = 2'000'000;   // host data loading at each step start: no CUDA call, GPU idle
-    int warmupSteps = 0;             // extra first steps whose compute kernels take 2x longer
+    TimeNs inputGapNs = 2'000'000; // host data loading at each step start: no CUDA call, GPU idle
+    int warmupSteps = 0; // extra first steps whose compute kernels take 2x longer
     std::uint64_t seed = 1;
     double jitter = 0.0; // relative uniform jitter of GPU durations in [-jitter, +jitter), < 0.5; 0 = exact
     std::size_t scaleKernelsPerRank = 0; // if > 0, add steps until each rank has at least this many kernels
@@ -42,22 +42,22 @@ struct SynthRankTruth
 {
     int rank = 0;
     std::string file;
-    std::string host;          // node<rank/8>
-    std::uint32_t pid = 0;     // 4000 + rank * 17: deliberately not the rank
+    std::string host; // node<rank/8>
+    std::uint32_t pid = 0; // 4000 + rank * 17: deliberately not the rank
     std::uint32_t loaderTid = 0;
     std::int32_t deviceId = 0; // == rank
-    int steps = 0;             // warm-up + measured (+ scale) steps
+    int steps = 0; // warm-up + measured (+ scale) steps
     std::uint64_t kernels = 0, computeKernels = 0, ncclKernels = 0;
-    std::uint64_t runtimeCalls = 0;  // eventClass 0 rows (each launch/copy/memset/sync call once)
+    std::uint64_t runtimeCalls = 0; // eventClass 0 rows (each launch/copy/memset/sync call once)
     std::uint64_t backtraceRows = 0; // eventClass 67 rows duplicating a call
-    std::uint64_t nvtxRanges = 0;    // push/pop ranges (eventType 59), all threads and domains
+    std::uint64_t nvtxRanges = 0; // push/pop ranges (eventType 59), all threads and domains
     std::uint64_t nvtxMarks = 0, nvtxDomains = 0;
     std::uint64_t memcpys = 0, memsets = 0;
-    std::vector<TimeNs> stepStartNs;    // train_step starts: identical on every rank
+    std::vector<TimeNs> stepStartNs; // train_step starts: identical on every rank
     std::vector<TimeNs> stepDurationNs; // train_step durations: the straggler's are the longest
-    TimeNs computeKernelNs = 0;         // sum of non-NCCL kernel durations
-    TimeNs ncclKernelNs = 0;            // sum of all-reduce kernel durations (waiting included)
-    TimeNs busyNs = 0;                  // union of kernels, copies and memsets on the device
+    TimeNs computeKernelNs = 0; // sum of non-NCCL kernel durations
+    TimeNs ncclKernelNs = 0; // sum of all-reduce kernel durations (waiting included)
+    TimeNs busyNs = 0; // union of kernels, copies and memsets on the device
     TimeNs firstGpuNs = 0, lastGpuNs = 0; // first start and last end of GPU work
     std::uint64_t idleGapsAtLeast100us = 0; // holes >= 100 us in that union, between first and last
 };
