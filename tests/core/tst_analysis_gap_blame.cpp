@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Gap blame: one fixture per rule. The GPU is idle in [1000, 2000) (midpoint 1500) between
 // kernel A [0, 1000) and kernel B [2000, 2100) unless a test says otherwise.
+#include "blame_compare.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/synth.h"
@@ -13,6 +14,7 @@
 #include <numeric>
 
 using namespace gaplens::core;
+using gaplens::test::compareGaps;
 using gaplens::test::FixtureBuilder;
 using gaplens::test::GpuRef;
 
@@ -52,7 +54,7 @@ void kernelsK(FixtureBuilder &b, GpuRef gpu, std::initializer_list<std::pair<Tim
 
 GapBlame blameOnlyGap(const TraceSet &trace)
 {
-    const auto report = blameGaps(trace, {.minGapNs = 100});
+    const auto report = blameGaps(trace, { .minGapNs = 100 });
     if (report.gaps.size() != 1)
         qFatal("expected exactly one gap, got %d", int(report.gaps.size()));
     return report.gaps.front();
@@ -64,29 +66,6 @@ std::vector<std::string> names(const TraceSet &trace, const std::vector<StringId
     for (auto id : ids)
         out.push_back(trace.str(id));
     return out;
-}
-
-// Every field, so a difference names the field that differs.
-void compareGaps(const GapBlame &actual, const GapBlame &expected)
-{
-    QCOMPARE(actual.gpu, expected.gpu);
-    QCOMPARE(actual.rank, expected.rank);
-    QCOMPARE(actual.gap, expected.gap);
-    QCOMPARE(actual.midpoint, expected.midpoint);
-    QCOMPARE(actual.endKind, expected.endKind);
-    QCOMPARE(actual.endStream, expected.endStream);
-    QCOMPARE(actual.endEvent, expected.endEvent);
-    QCOMPARE(actual.endPid, expected.endPid);
-    QCOMPARE(actual.endCorrelationId, expected.endCorrelationId);
-    QCOMPARE(actual.launchThread, expected.launchThread);
-    QCOMPARE(actual.launchCall, expected.launchCall);
-    QCOMPARE(actual.cause, expected.cause);
-    QCOMPARE(actual.apiThread, expected.apiThread);
-    QCOMPARE(actual.apiCall, expected.apiCall);
-    QCOMPARE(actual.apiName, expected.apiName);
-    QCOMPARE(actual.phaseThread, expected.phaseThread);
-    QCOMPARE(actual.phaseRanges, expected.phaseRanges);
-    QCOMPARE(actual.phaseStack, expected.phaseStack);
 }
 
 } // namespace
@@ -124,7 +103,7 @@ private slots:
         f.b.api(t, T0 + 1100, T0 + 1900, "cudaStreamSynchronize"); // irrelevant: work was queued
         const auto trace = f.b.finish();
         const auto g = blameOnlyGap(*trace);
-        QCOMPARE(g.gap, (TimeRange{T0 + 1000, T0 + 2000}));
+        QCOMPARE(g.gap, (TimeRange { T0 + 1000, T0 + 2000 }));
         QCOMPARE(g.midpoint, T0 + 1500);
         QCOMPARE(g.endKind, GapEndKind::Kernel);
         QCOMPARE(g.endCorrelationId, kCorrB);
@@ -205,7 +184,7 @@ private slots:
         QCOMPARE(g.apiThread, t2);
         QCOMPARE(trace->str(g.apiName), std::string("cudaDeviceSynchronize"));
         QCOMPARE(g.phaseThread, t2); // phase from the thread of the call found
-        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string>{"allreduce"}));
+        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string> { "allreduce" }));
     }
 
     void unknownLaunchAndNoCallMeansNoCudaCallWithTheMainThreadPhase()
@@ -230,14 +209,14 @@ private slots:
         const auto t = f.b.addThread(f.rank);
         f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
         f.b.nvtx(t, T0 + 0, T0 + 3000, "train_step");
-        f.b.nvtx(t, T0 + 100, T0 + 200, "data");          // closed before the midpoint
+        f.b.nvtx(t, T0 + 100, T0 + 200, "data"); // closed before the midpoint
         f.b.nvtx(t, T0 + 1200, T0 + 1600, "forward");
         f.b.nvtx(t, T0 + 1300, T0 + 1550, "attention");
         f.b.nvtx(t, T0 + 1510, T0 + 1520, "after_midpoint"); // opens after the midpoint
         const auto trace = f.b.finish();
         const auto g = blameOnlyGap(*trace);
         QCOMPARE(g.phaseThread, t);
-        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string>{"train_step", "forward", "attention"}));
+        QCOMPARE(names(*trace, g.phaseStack), (std::vector<std::string> { "train_step", "forward", "attention" }));
         QCOMPARE(trace->str(g.phase()), std::string("attention"));
         QCOMPARE(g.phaseRanges.size(), std::size_t(3));
     }
@@ -251,16 +230,16 @@ private slots:
         f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
         const auto trace = f.b.finish();
 
-        const auto withCopies = blameGaps(*trace, {.minGapNs = 100, .includeCopies = true});
+        const auto withCopies = blameGaps(*trace, { .minGapNs = 100, .includeCopies = true });
         QCOMPARE(withCopies.gaps.size(), std::size_t(2)); // [1000,1500) and [1600,2000)
-        QCOMPARE(withCopies.gaps[0].gap, (TimeRange{T0 + 1000, T0 + 1500}));
+        QCOMPARE(withCopies.gaps[0].gap, (TimeRange { T0 + 1000, T0 + 1500 }));
         QCOMPARE(withCopies.gaps[0].endKind, GapEndKind::Copy);
         QCOMPARE(withCopies.gaps[0].endCorrelationId, 5u);
         QCOMPARE(withCopies.gaps[0].cause, GapCause::ApiCall);
         QCOMPARE(trace->str(withCopies.gaps[0].apiName), std::string("cudaMemcpyAsync"));
         QCOMPARE(withCopies.gaps[1].endKind, GapEndKind::Kernel);
 
-        const auto kernelsOnly = blameGaps(*trace, {.minGapNs = 100});
+        const auto kernelsOnly = blameGaps(*trace, { .minGapNs = 100 });
         QCOMPARE(kernelsOnly.gaps.size(), std::size_t(1));
         QCOMPARE(kernelsOnly.gaps[0].endKind, GapEndKind::Kernel);
     }
@@ -269,22 +248,22 @@ private slots:
     {
         auto [b, r0, g0] = RankWithGpu();
         // Gaps on GPU 0 (threshold 100): [100,300) 200, [400,1000) 600, [1100,1300) 200.
-        kernelsK(b, g0, {{0, 100}, {300, 400}, {1000, 1100}, {1300, 1400}});
+        kernelsK(b, g0, { { 0, 100 }, { 300, 400 }, { 1000, 1100 }, { 1300, 1400 } });
         const auto t = b.addThread(r0);
-        b.api(t, T0 + 50, T0 + 60, "cudaLaunchKernel", 2);         // gap 1: queued
-        b.api(t, T0 + 420, T0 + 880, "cudaStreamSynchronize");      // gap 2: midpoint 700
+        b.api(t, T0 + 50, T0 + 60, "cudaLaunchKernel", 2); // gap 1: queued
+        b.api(t, T0 + 420, T0 + 880, "cudaStreamSynchronize"); // gap 2: midpoint 700
         b.api(t, T0 + 900, T0 + 950, "cudaLaunchKernel", 3);
-        b.api(t, T0 + 1150, T0 + 1240, "cudaStreamSynchronize");    // gap 3: midpoint 1200
+        b.api(t, T0 + 1150, T0 + 1240, "cudaStreamSynchronize"); // gap 3: midpoint 1200
         b.api(t, T0 + 1250, T0 + 1260, "cudaLaunchKernel", 4);
         b.nvtx(t, T0 + 0, T0 + 1500, "step");
         b.nvtx(t, T0 + 350, T0 + 1000, "backward");
         // Rank 1: one gap [100,500) of 400, no CPU threads at all.
         const auto r1 = b.addRank(1);
         const auto g1 = b.addGpu(r1, 0);
-        kernelsK(b, g1, {{0, 100}, {500, 600}});
+        kernelsK(b, g1, { { 0, 100 }, { 500, 600 } });
         const auto trace = b.finish();
 
-        const auto report = blameGaps(*trace, {.minGapNs = 100});
+        const auto report = blameGaps(*trace, { .minGapNs = 100 });
         QCOMPARE(report.gaps.size(), std::size_t(4));
         QCOMPARE(report.gaps[0].cause, GapCause::QueuedDependencyWait);
         QCOMPARE(report.gaps[1].cause, GapCause::ApiCall);
@@ -327,7 +306,7 @@ private slots:
         QCOMPARE(report.perRank[1].totals.byPhase[0].key, std::string("(none)"));
 
         // Restricting to GPU 1 leaves only its gap.
-        const auto onlyGpu1 = blameGaps(*trace, {.minGapNs = 100, .gpus = {1}});
+        const auto onlyGpu1 = blameGaps(*trace, { .minGapNs = 100, .gpus = { 1 } });
         QCOMPARE(onlyGpu1.overall.gapCount, std::uint64_t(1));
         QCOMPARE(onlyGpu1.overall.totalGapNs, TimeNs(400));
     }
@@ -339,7 +318,7 @@ private slots:
         // cause and name of the gap seen first.
         auto [b, r, g] = RankWithGpu();
         // Gaps (threshold 100): [100,300) 200, [400,1000) 600, [1100,1400) 300.
-        kernelsK(b, g, {{0, 100}, {300, 400}, {1000, 1100}, {1400, 1500}});
+        kernelsK(b, g, { { 0, 100 }, { 300, 400 }, { 1000, 1100 }, { 1400, 1500 } });
         const auto t = b.addThread(r);
         b.api(t, T0 + 250, T0 + 260, "cudaLaunchKernel", 2);
         b.api(t, T0 + 950, T0 + 960, "cudaLaunchKernel", 3);
@@ -349,7 +328,7 @@ private slots:
         b.nvtx(t, T0 + 1000, T0 + 1500, "step"); // gap 3
         const auto trace = b.finish();
 
-        const auto report = blameGaps(*trace, {.minGapNs = 100});
+        const auto report = blameGaps(*trace, { .minGapNs = 100 });
         QCOMPARE(report.gaps.size(), std::size_t(3));
         QCOMPARE(report.gaps[1].cause, GapCause::NoCudaCall);
         QCOMPARE(report.gaps[2].cause, GapCause::ApiCall);
@@ -379,19 +358,20 @@ private slots:
         std::uint64_t holesAtLeast100us = 0;
         for (const auto &truth : m_synth.ranks)
             holesAtLeast100us += truth.idleGapsAtLeast100us;
-        const auto report = blameGaps(trace, {.minGapNs = k100us, .includeCopies = true});
+        const auto report = blameGaps(trace, { .minGapNs = k100us, .includeCopies = true });
         QCOMPARE(report.gaps.size(), std::size_t(holesAtLeast100us));
         QCOMPARE(report.gaps.size(), std::size_t(166));
 
         const TimeNs third = trace.span.duration() / 3;
-        const TimeWindow windows[] = {std::nullopt, TimeRange{trace.span.start + third, trace.span.end - third}};
+        const TimeWindow windows[] = { std::nullopt, TimeRange { trace.span.start + third, trace.span.end - third } };
         for (const TimeWindow &window : windows)
-            for (const bool copies : {false, true})
-                for (const TimeNs minGap : {TimeNs(1), k100us}) {
-                    const auto blamed = blameGaps(trace, {.minGapNs = minGap, .includeCopies = copies, .window = window});
+            for (const bool copies : { false, true })
+                for (const TimeNs minGap : { TimeNs(1), k100us }) {
+                    const auto blamed
+                        = blameGaps(trace, { .minGapNs = minGap, .includeCopies = copies, .window = window });
                     std::size_t next = 0;
                     for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
-                        const auto holes = findIdleGaps(computeGpuBusy(trace, g, {copies, window}), minGap);
+                        const auto holes = findIdleGaps(computeGpuBusy(trace, g, { copies, window }), minGap);
                         QVERIFY(holes.count() > 0);
                         for (const auto &hole : holes.gaps) {
                             QVERIFY(next < blamed.gaps.size());
@@ -416,11 +396,11 @@ private slots:
             TimeRange gap;
         };
         std::vector<Query> queries;
-        for (const auto &g : blameGaps(trace, {.minGapNs = 1, .includeCopies = true}).gaps)
-            queries.push_back({g.gpu, g.gap});
+        for (const auto &g : blameGaps(trace, { .minGapNs = 1, .includeCopies = true }).gaps)
+            queries.push_back({ g.gpu, g.gap });
         QCOMPARE(queries.size(), std::size_t(166));
         std::uint64_t events = 0;
-        const TimeNs lengths[] = {2'000, 20'000, 200'000, 2'000'000};
+        const TimeNs lengths[] = { 2'000, 20'000, 200'000, 2'000'000 };
         for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
             std::vector<TimeNs> starts = trace.gpus[g].copies.start;
             for (const auto &stream : trace.gpus[g].streams)
@@ -428,7 +408,7 @@ private slots:
             events += starts.size();
             std::sort(starts.begin(), starts.end());
             for (std::size_t i = 0; i < starts.size(); ++i)
-                queries.push_back({g, {starts[i] - lengths[i % 4], starts[i]}});
+                queries.push_back({ g, { starts[i] - lengths[i % 4], starts[i] } });
         }
         std::uint64_t expectedEvents = 0;
         for (const auto &truth : m_synth.ranks)
@@ -456,7 +436,7 @@ private slots:
         std::vector<std::size_t> scattered(queries.size());
         for (std::size_t i = 0; i < queries.size(); ++i)
             scattered[i] = i * 997 % queries.size();
-        for (const auto *order : {&forward, &backward, &scattered}) {
+        for (const auto *order : { &forward, &backward, &scattered }) {
             GapBlamer::SearchCursor cursor; // a fresh one per order
             for (const auto i : *order) {
                 compareGaps(blamer.blame(queries[i].gpu, queries[i].gap, true, cursor), plain[i]);
@@ -465,12 +445,12 @@ private slots:
             }
         }
         // blameGaps blames with a cursor: its gaps are the plain answers.
-        const auto report = blameGaps(trace, {.minGapNs = 1, .includeCopies = true});
+        const auto report = blameGaps(trace, { .minGapNs = 1, .includeCopies = true });
         for (std::size_t i = 0; i < report.gaps.size(); ++i)
             compareGaps(report.gaps[i], plain[i]);
         // A range where nothing starts at its end is no gap, with or without a cursor.
         GapBlamer::SearchCursor cursor;
-        const TimeRange notAGap{queries[5].gap.start, queries[5].gap.end - 1};
+        const TimeRange notAGap { queries[5].gap.start, queries[5].gap.end - 1 };
         QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true, cursor).endKind, GapEndKind::Unknown);
         QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true).endKind, GapEndKind::Unknown);
     }
@@ -480,10 +460,10 @@ private slots:
         GapFixture f;
         f.b.kernel(f.gpu, 1, T0 + 3000, T0 + 3100, "C", 3); // second gap [2100, 3000)
         const auto trace = f.b.finish();
-        QCOMPARE(blameGaps(*trace, {.minGapNs = 100}).gaps.size(), std::size_t(2));
-        const auto windowed = blameGaps(*trace, {.minGapNs = 100, .window = TimeRange{T0 + 1500, T0 + 3050}});
+        QCOMPARE(blameGaps(*trace, { .minGapNs = 100 }).gaps.size(), std::size_t(2));
+        const auto windowed = blameGaps(*trace, { .minGapNs = 100, .window = TimeRange { T0 + 1500, T0 + 3050 } });
         QCOMPARE(windowed.gaps.size(), std::size_t(1));
-        QCOMPARE(windowed.gaps[0].gap, (TimeRange{T0 + 2100, T0 + 3000}));
+        QCOMPARE(windowed.gaps[0].gap, (TimeRange { T0 + 2100, T0 + 3000 }));
     }
 };
 

@@ -3,6 +3,7 @@
 // findIdleGaps and blameGaps (whole capture and scoped by ranks and windows) on hand-built
 // fixtures and every real export; threshold-independent parts shared; cancel; keys; step
 // tables; gap ids.
+#include "blame_compare.h"
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/read/loader.h"
 #include "testsupport.h"
@@ -17,6 +18,7 @@
 #include <thread>
 
 using namespace gaplens::core;
+using gaplens::test::compareGaps;
 using gaplens::test::FixtureBuilder;
 using gaplens::test::GpuRef;
 
@@ -25,32 +27,9 @@ namespace {
 constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
 std::shared_ptr<const DerivedCapture> derive(const std::shared_ptr<const TraceSet> &trace, TimeNs minGapNs,
-                                             bool includeCopies = false, const DerivedCapture *previous = nullptr)
+    bool includeCopies = false, const DerivedCapture *previous = nullptr)
 {
-    return DerivedCapture::build(trace, {.minGapNs = minGapNs, .includeCopies = includeCopies}, nullptr, previous);
-}
-
-// Every field, so a difference names the field that differs.
-void compareGaps(const GapBlame &actual, const GapBlame &expected)
-{
-    QCOMPARE(actual.gpu, expected.gpu);
-    QCOMPARE(actual.rank, expected.rank);
-    QCOMPARE(actual.gap, expected.gap);
-    QCOMPARE(actual.midpoint, expected.midpoint);
-    QCOMPARE(actual.endKind, expected.endKind);
-    QCOMPARE(actual.endStream, expected.endStream);
-    QCOMPARE(actual.endEvent, expected.endEvent);
-    QCOMPARE(actual.endPid, expected.endPid);
-    QCOMPARE(actual.endCorrelationId, expected.endCorrelationId);
-    QCOMPARE(actual.launchThread, expected.launchThread);
-    QCOMPARE(actual.launchCall, expected.launchCall);
-    QCOMPARE(actual.cause, expected.cause);
-    QCOMPARE(actual.apiThread, expected.apiThread);
-    QCOMPARE(actual.apiCall, expected.apiCall);
-    QCOMPARE(actual.apiName, expected.apiName);
-    QCOMPARE(actual.phaseThread, expected.phaseThread);
-    QCOMPARE(actual.phaseRanges, expected.phaseRanges);
-    QCOMPARE(actual.phaseStack, expected.phaseStack);
+    return DerivedCapture::build(trace, { .minGapNs = minGapNs, .includeCopies = includeCopies }, nullptr, previous);
 }
 
 void compareBuckets(const std::vector<BlameBucket> &actual, const std::vector<BlameBucket> &expected)
@@ -75,14 +54,6 @@ void compareTotals(const BlameTotals &actual, const BlameTotals &expected)
         return;
     compareBuckets(actual.byPhase, expected.byPhase);
 }
-
-// QCOMPARE returns from the function it is in: callers check currentTestFailed() after each.
-#define CHECK(call)                                                                                                    \
-    do {                                                                                                               \
-        call;                                                                                                          \
-        if (QTest::currentTestFailed())                                                                                \
-            return;                                                                                                    \
-    } while (false)
 
 void compareReports(const GapBlameReport &actual, const GapBlameReport &expected)
 {
@@ -123,7 +94,7 @@ void compareWholeCapture(const DerivedCapture &derived)
     const TimeNs minGap = derived.minGapNs();
     QCOMPARE(derived.gpuCount(), trace.gpus.size());
     QCOMPARE(derived.busyLanes()->gpus.size(), trace.gpus.size());
-    const auto allBusy = computeAllGpuBusy(trace, {.includeCopies = copies});
+    const auto allBusy = computeAllGpuBusy(trace, { .includeCopies = copies });
     std::size_t gapCount = 0;
     for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
         const GpuBusy &busy = allBusy[g];
@@ -160,7 +131,7 @@ void compareWholeCapture(const DerivedCapture &derived)
     }
     QCOMPARE(derived.gapCount(), gapCount);
 
-    const auto expected = blameGaps(trace, {.minGapNs = minGap, .includeCopies = copies});
+    const auto expected = blameGaps(trace, { .minGapNs = minGap, .includeCopies = copies });
     CHECK(compareReports(derived.blameReport(), expected));
     CHECK(compareTotals(derived.overallTotals(), expected.overall));
     QCOMPARE(derived.gpuTotals().size(), expected.perGpu.size());
@@ -183,7 +154,7 @@ void compareWholeCapture(const DerivedCapture &derived)
     std::size_t next = 0;
     for (std::uint32_t g = 0; g < derived.gpuCount(); ++g)
         for (std::uint32_t k = 0; k < derived.gaps(GpuIndex(g)).size(); ++k) {
-            const GapId id{GpuIndex(g), k};
+            const GapId id { GpuIndex(g), k };
             const GapBlame &gap = derived.gap(id);
             CHECK(compareGaps(gap, expected.gaps[next++]));
             QCOMPARE(derived.causeKeys()[derived.causeKeyOf(id).value()], std::string(gapCauseKey(trace, gap)));
@@ -215,8 +186,11 @@ void compareScoped(const DerivedCapture &derived, const RankSelection &ranks, co
     const auto gpus = gpuIndicesOf(trace, ranks);
     GapBlameReport expected;
     if (ranks.isAll() || !gpus.empty())
-        expected = blameGaps(trace, {.minGapNs = minGap, .includeCopies = copies, .window = window,
-                                     .gpus = ranks.isAll() ? std::vector<std::uint32_t>{} : gpus});
+        expected = blameGaps(trace,
+            { .minGapNs = minGap,
+                .includeCopies = copies,
+                .window = window,
+                .gpus = ranks.isAll() ? std::vector<std::uint32_t> {} : gpus });
     CHECK(compareReports(derived.blameReport(ranks, window), expected));
     CHECK(compareTotals(derived.totalsIn(ranks, window), expected.overall));
 
@@ -240,7 +214,7 @@ void compareScoped(const DerivedCapture &derived, const RankSelection &ranks, co
     QCOMPARE(listed, expected.gaps.size());
 
     for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
-        const auto busy = computeGpuBusy(trace, g, {.includeCopies = copies, .window = window});
+        const auto busy = computeGpuBusy(trace, g, { .includeCopies = copies, .window = window });
         const BusyFigures figures = derived.busyIn(GpuIndex(g), window);
         QCOMPARE(figures.busyNs, busy.busyNs);
         QCOMPARE(figures.window, busy.window);
@@ -259,17 +233,16 @@ std::vector<TimeWindow> windowsFor(const DerivedCapture &derived)
 {
     const TimeRange span = derived.trace().span;
     const TimeNs third = span.duration() / 3;
-    std::vector<TimeWindow> windows{std::nullopt, TimeRange{span.start + third, span.end - third}, span,
-                                    TimeRange{span.start + third, span.start + third},
-                                    TimeRange{span.end - third, span.start + third}};
+    std::vector<TimeWindow> windows { std::nullopt, TimeRange { span.start + third, span.end - third }, span,
+        TimeRange { span.start + third, span.start + third }, TimeRange { span.end - third, span.start + third } };
     for (std::uint32_t g = 0; g < derived.gpuCount(); ++g) {
         const auto &table = derived.gaps(GpuIndex(g));
         if (table.size() >= 3) {
             const std::size_t a = table.size() / 3, b = 2 * table.size() / 3;
-            windows.push_back(TimeRange{table.start[a], table.end[b]});         // both edges on a gap's edges
-            windows.push_back(TimeRange{table.start[a] + 1, table.end[b] - 1}); // just inside them
-            windows.push_back(TimeRange{table.end[a], table.start[b]});         // on busy edges
-            windows.push_back(TimeRange{table.start[a] - 1, table.end[b] + 1}); // just outside
+            windows.push_back(TimeRange { table.start[a], table.end[b] }); // both edges on a gap's edges
+            windows.push_back(TimeRange { table.start[a] + 1, table.end[b] - 1 }); // just inside them
+            windows.push_back(TimeRange { table.end[a], table.start[b] }); // on busy edges
+            windows.push_back(TimeRange { table.start[a] - 1, table.end[b] + 1 }); // just outside
         }
     }
     std::mt19937_64 random(20);
@@ -278,25 +251,25 @@ std::vector<TimeWindow> windowsFor(const DerivedCapture &derived)
         TimeNs a = at(random), b = at(random);
         if (a > b)
             std::swap(a, b);
-        windows.push_back(TimeRange{a, b});
+        windows.push_back(TimeRange { a, b });
     }
     return windows;
 }
 
 std::vector<RankSelection> selectionsFor(const TraceSet &trace)
 {
-    std::vector<RankSelection> selections{RankSelection::all()};
+    std::vector<RankSelection> selections { RankSelection::all() };
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
-        selections.push_back(RankSelection::only({r}));
+        selections.push_back(RankSelection::only({ r }));
     if (trace.ranks.size() >= 3)
-        selections.push_back(RankSelection::only({0, std::uint32_t(trace.ranks.size() - 1)}));
+        selections.push_back(RankSelection::only({ 0, std::uint32_t(trace.ranks.size() - 1) }));
     return selections;
 }
 
 void compareEverything(const std::shared_ptr<const TraceSet> &trace)
 {
-    for (const TimeNs minGap : {TimeNs(1), TimeNs(10'000), kDefaultMinGapNs})
-        for (const bool copies : {false, true}) {
+    for (const TimeNs minGap : { TimeNs(1), TimeNs(10'000), kDefaultMinGapNs })
+        for (const bool copies : { false, true }) {
             const auto derived = derive(trace, minGap, copies);
             QVERIFY(derived);
             CHECK(compareWholeCapture(*derived));
@@ -367,7 +340,7 @@ struct HandFixture
 std::shared_ptr<const TraceSet> loadReal(const std::string &path)
 {
     LoadOptions options;
-    options.files = {path};
+    options.files = { path };
     return loadTraceSet(options);
 }
 
@@ -398,11 +371,11 @@ private slots:
         const auto derived = derive(f.trace, 100);
         QVERIFY(derived);
         const auto &lane = derived->busy(GpuIndex(0));
-        QCOMPARE(lane.start, (std::vector<TimeNs>{T0, T0 + 2000, T0 + 5000, T0 + 6000}));
-        QCOMPARE(lane.end, (std::vector<TimeNs>{T0 + 1200, T0 + 2500, T0 + 5200, T0 + 6100}));
-        QCOMPARE(lane.busyBefore, (std::vector<TimeNs>{0, 1200, 1700, 1900, 2000}));
+        QCOMPARE(lane.start, (std::vector<TimeNs> { T0, T0 + 2000, T0 + 5000, T0 + 6000 }));
+        QCOMPARE(lane.end, (std::vector<TimeNs> { T0 + 1200, T0 + 2500, T0 + 5200, T0 + 6100 }));
+        QCOMPARE(lane.busyBefore, (std::vector<TimeNs> { 0, 1200, 1700, 1900, 2000 }));
         QCOMPARE(lane.busyNs, TimeNs(2000));
-        QCOMPARE(lane.window, (TimeRange{T0, T0 + 6100}));
+        QCOMPARE(lane.window, (TimeRange { T0, T0 + 6100 }));
         QVERIFY(lane.busyPercent == 100.0 * 2000.0 / 6100.0);
         QCOMPARE(lane.streams.size(), std::size_t(2));
         QCOMPARE(lane.streams[0].busyNs, TimeNs(1000 + 500 + 200));
@@ -410,24 +383,25 @@ private slots:
         QCOMPARE(lane.streams[1].busyNs, TimeNs(300 + 100));
 
         const auto &gaps = derived->gaps(GpuIndex(0));
-        QCOMPARE(gaps.start, (std::vector<TimeNs>{T0 + 1200, T0 + 2500, T0 + 5200}));
-        QCOMPARE(gaps.end, (std::vector<TimeNs>{T0 + 2000, T0 + 5000, T0 + 6000}));
+        QCOMPARE(gaps.start, (std::vector<TimeNs> { T0 + 1200, T0 + 2500, T0 + 5200 }));
+        QCOMPARE(gaps.end, (std::vector<TimeNs> { T0 + 2000, T0 + 5000, T0 + 6000 }));
         QCOMPARE(gaps.totalNs, TimeNs(800 + 2500 + 800));
         QCOMPARE(gaps.blame[0].cause, GapCause::QueuedDependencyWait);
         QCOMPARE(gaps.blame[1].cause, GapCause::ApiCall);
         QCOMPARE(gaps.blame[2].cause, GapCause::NoCudaCall);
-        QCOMPARE(derived->gaps(GpuIndex(1)).start, (std::vector<TimeNs>{T0 + 100}));
-        QCOMPARE(derived->gaps(GpuIndex(1)).end, (std::vector<TimeNs>{T0 + 10000}));
+        QCOMPARE(derived->gaps(GpuIndex(1)).start, (std::vector<TimeNs> { T0 + 100 }));
+        QCOMPARE(derived->gaps(GpuIndex(1)).end, (std::vector<TimeNs> { T0 + 10000 }));
         QCOMPARE(derived->gapCount(), std::size_t(4));
 
         // Keys in the order first seen: GPU 0's gaps, then GPU 1's.
-        QCOMPARE(derived->causeKeys(), (std::vector<std::string>{"queued (dependency wait)", "cudaLaunchKernel",
-                                                                 "no CUDA call (host busy elsewhere)"}));
-        QCOMPARE(derived->phaseKeys(), (std::vector<std::string>{"step", "forward", "(none)"}));
-        QCOMPARE(gaps.causeKey, (std::vector<BlameKeyIndex>{BlameKeyIndex(0), BlameKeyIndex(1), BlameKeyIndex(2)}));
-        QCOMPARE(gaps.phaseKey, (std::vector<BlameKeyIndex>{BlameKeyIndex(0), BlameKeyIndex(1), BlameKeyIndex(0)}));
-        QCOMPARE(derived->causeKeyOf({GpuIndex(1), 0}), BlameKeyIndex(2));
-        QCOMPARE(derived->phaseKeyOf({GpuIndex(1), 0}), BlameKeyIndex(2));
+        QCOMPARE(derived->causeKeys(),
+            (std::vector<std::string> {
+                "queued (dependency wait)", "cudaLaunchKernel", "no CUDA call (host busy elsewhere)" }));
+        QCOMPARE(derived->phaseKeys(), (std::vector<std::string> { "step", "forward", "(none)" }));
+        QCOMPARE(gaps.causeKey, (std::vector<BlameKeyIndex> { BlameKeyIndex(0), BlameKeyIndex(1), BlameKeyIndex(2) }));
+        QCOMPARE(gaps.phaseKey, (std::vector<BlameKeyIndex> { BlameKeyIndex(0), BlameKeyIndex(1), BlameKeyIndex(0) }));
+        QCOMPARE(derived->causeKeyOf({ GpuIndex(1), 0 }), BlameKeyIndex(2));
+        QCOMPARE(derived->phaseKeyOf({ GpuIndex(1), 0 }), BlameKeyIndex(2));
 
         const BlameTotals &all = derived->overallTotals();
         QCOMPARE(all.gapCount, std::uint64_t(4));
@@ -451,32 +425,34 @@ private slots:
         QCOMPARE(derived->totalsOfRank(RankIndex(1))->totalGapNs, TimeNs(9900));
 
         // Windows: a gap touching a window edge is not a gap of the window.
-        const TimeWindow edges = TimeRange{T0 + 1200, T0 + 6000};
-        const auto scoped = derived->blameReport(RankSelection::only({0}), edges);
+        const TimeWindow edges = TimeRange { T0 + 1200, T0 + 6000 };
+        const auto scoped = derived->blameReport(RankSelection::only({ 0 }), edges);
         QCOMPARE(scoped.gaps.size(), std::size_t(1));
-        QCOMPARE(scoped.gaps[0].gap, (TimeRange{T0 + 2500, T0 + 5000}));
+        QCOMPARE(scoped.gaps[0].gap, (TimeRange { T0 + 2500, T0 + 5000 }));
         QCOMPARE(scoped.perGpu.size(), std::size_t(1));
         QCOMPARE(scoped.overall.totalGapNs, TimeNs(2500));
-        QCOMPARE(blameGaps(*f.trace, {.minGapNs = 100, .window = edges, .gpus = {0}}).gaps.size(), std::size_t(1));
-        const TimeWindow inside = TimeRange{T0 + 1199, T0 + 6001};
+        QCOMPARE(blameGaps(*f.trace, { .minGapNs = 100, .window = edges, .gpus = { 0 } }).gaps.size(), std::size_t(1));
+        const TimeWindow inside = TimeRange { T0 + 1199, T0 + 6001 };
         QCOMPARE(derived->gapsIn(GpuIndex(0), inside).begin, 0u);
         QCOMPARE(derived->gapsIn(GpuIndex(0), inside).end, 3u);
-        const BusyFigures busy = derived->busyIn(GpuIndex(0), TimeRange{T0 + 1100, T0 + 5100});
+        const BusyFigures busy = derived->busyIn(GpuIndex(0), TimeRange { T0 + 1100, T0 + 5100 });
         QCOMPARE(busy.busyNs, TimeNs(100 + 500 + 100));
-        QCOMPARE(busy.window, (TimeRange{T0 + 1100, T0 + 5100}));
-        QCOMPARE(derived->gapFiguresIn(GpuIndex(0), TimeRange{T0 + 1100, T0 + 5100}).totalNs, TimeNs(800 + 2500));
+        QCOMPARE(busy.window, (TimeRange { T0 + 1100, T0 + 5100 }));
+        QCOMPARE(derived->gapFiguresIn(GpuIndex(0), TimeRange { T0 + 1100, T0 + 5100 }).totalNs, TimeNs(800 + 2500));
         // Rank 1 uses only GPU 1.
-        QCOMPARE(derived->blameReport(RankSelection::only({1})).gaps.size(), std::size_t(1));
-        QCOMPARE(derived->blameReport(RankSelection::only({7})).perGpu.size(), std::size_t(0));
+        QCOMPARE(derived->blameReport(RankSelection::only({ 1 })).gaps.size(), std::size_t(1));
+        QCOMPARE(derived->blameReport(RankSelection::only({ 7 })).perGpu.size(), std::size_t(0));
 
         const auto withCopies = derive(f.trace, 100, true);
-        QCOMPARE(withCopies->gaps(GpuIndex(0)).start, (std::vector<TimeNs>{T0 + 1200, T0 + 2500, T0 + 5200, T0 + 5500}));
-        QCOMPARE(withCopies->gaps(GpuIndex(0)).end, (std::vector<TimeNs>{T0 + 2000, T0 + 5000, T0 + 5300, T0 + 6000}));
+        QCOMPARE(
+            withCopies->gaps(GpuIndex(0)).start, (std::vector<TimeNs> { T0 + 1200, T0 + 2500, T0 + 5200, T0 + 5500 }));
+        QCOMPARE(
+            withCopies->gaps(GpuIndex(0)).end, (std::vector<TimeNs> { T0 + 2000, T0 + 5000, T0 + 5300, T0 + 6000 }));
         QCOMPARE(withCopies->busy(GpuIndex(0)).busyNs, TimeNs(2200));
         QCOMPARE(withCopies->gaps(GpuIndex(0)).blame[2].endKind, GapEndKind::Copy);
 
         const auto coarse = derive(f.trace, 1000);
-        QCOMPARE(coarse->gaps(GpuIndex(0)).start, (std::vector<TimeNs>{T0 + 2500}));
+        QCOMPARE(coarse->gaps(GpuIndex(0)).start, (std::vector<TimeNs> { T0 + 2500 }));
         QCOMPARE(coarse->gapCount(), std::size_t(2));
     }
 
@@ -518,8 +494,8 @@ private slots:
                                    << 1875963150ll;
         QTest::newRow("mfu_after") << QStringLiteral("nsysai_mfu_2gpu_after.sqlite") << 150ull << 48125623ll << 3585ull
                                    << 109622863ll;
-        QTest::newRow("mfu_before") << QStringLiteral("nsysai_mfu_2gpu_before.sqlite") << 103ull << 35458174ll << 4007ull
-                                    << 63322155ll;
+        QTest::newRow("mfu_before") << QStringLiteral("nsysai_mfu_2gpu_before.sqlite") << 103ull << 35458174ll
+                                    << 4007ull << 63322155ll;
         QTest::newRow("mock") << QStringLiteral("nsysai_mock.sqlite") << 1ull << 18250538ll << 1ull << 18250538ll;
         QTest::newRow("pipit") << QStringLiteral("pipit_saxpy_mpi_cuda_rank0.sqlite") << 4ull << 952000911ll << 4ull
                                << 952000911ll;
@@ -535,7 +511,8 @@ private slots:
         QFETCH(qlonglong, idle100us);
         QFETCH(qulonglong, gaps1ns);
         QFETCH(qlonglong, idle1ns);
-        const auto trace = loadReal((std::filesystem::path(gaplens::test::realDataDir()) / name.toStdString()).string());
+        const auto trace
+            = loadReal((std::filesystem::path(gaplens::test::realDataDir()) / name.toStdString()).string());
         QVERIFY(trace->errors.empty());
         const auto atDefault = derive(trace, kDefaultMinGapNs);
         QCOMPARE(qulonglong(atDefault->gapCount()), gaps100us);
@@ -580,9 +557,10 @@ private slots:
         QCOMPARE(&otherDerived->trace(), other.trace.get());
 
         // Without fold indexes asked for, none is built, but a previous one is still shared.
-        const auto noFolds = DerivedCapture::build(other.trace, {.minGapNs = 100, .foldIndexes = false});
+        const auto noFolds = DerivedCapture::build(other.trace, { .minGapNs = 100, .foldIndexes = false });
         QVERIFY(!noFolds->foldIndex());
-        const auto sharedFolds = DerivedCapture::build(f.trace, {.minGapNs = 100, .foldIndexes = false}, nullptr, first.get());
+        const auto sharedFolds
+            = DerivedCapture::build(f.trace, { .minGapNs = 100, .foldIndexes = false }, nullptr, first.get());
         QCOMPARE(sharedFolds->foldIndex().get(), first->foldIndex().get());
     }
 
@@ -600,11 +578,12 @@ private slots:
         QCOMPARE(folds->nvtx[0].size(), std::size_t(2)); // step, and forward inside it
         // The same answers as an index built for the row on its own.
         const auto &k = trace.gpus[0].streams[0].kernels;
-        const RowView row{k.start, k.end, {}};
+        const RowView row { k.start, k.end, {} };
         const FoldIndex own(row);
         for (std::size_t from = 1; from < row.size(); ++from)
-            for (const TimeNs minNs : {TimeNs(1), TimeNs(150), TimeNs(1000), TimeNs(5000)})
-                QCOMPARE(folds->streams[0][0].nextBreak(row, from, row.size(), minNs), own.nextBreak(row, from, row.size(), minNs));
+            for (const TimeNs minNs : { TimeNs(1), TimeNs(150), TimeNs(1000), TimeNs(5000) })
+                QCOMPARE(folds->streams[0][0].nextBreak(row, from, row.size(), minNs),
+                    own.nextBreak(row, from, row.size(), minNs));
         CancelToken cancelled;
         cancelled.cancel();
         QVERIFY(!buildCaptureFoldIndex(trace, &cancelled));
@@ -618,7 +597,7 @@ private slots:
         QVERIFY(!DerivedCapture::build(f.trace, {}, &cancel));
         // Also when the busy lanes come from the previous one: the gap search sees it.
         const auto previous = derive(f.trace, 100);
-        QVERIFY(!DerivedCapture::build(f.trace, {.minGapNs = 200}, &cancel, previous.get()));
+        QVERIFY(!DerivedCapture::build(f.trace, { .minGapNs = 200 }, &cancel, previous.get()));
         // A real capture, cancelled from another thread while it is being derived, gives null
         // or (when it finished first) a complete result, never a partial one.
         const auto trace = loadReal(m_realCaptures.front());
@@ -626,7 +605,7 @@ private slots:
         for (int attempt = 0; attempt < 5; ++attempt) {
             CancelToken late;
             std::thread canceller([&] { late.cancel(); });
-            const auto result = DerivedCapture::build(trace, {.minGapNs = 1}, &late);
+            const auto result = DerivedCapture::build(trace, { .minGapNs = 1 }, &late);
             canceller.join();
             if (result)
                 QCOMPARE(result->gapCount(), reference->gapCount());
@@ -643,7 +622,7 @@ private slots:
         const auto table = derived->stepTable("step");
         QCOMPARE(table->name, trace.strings.find("step"));
         QCOMPARE(table->startsByRank.size(), std::size_t(2));
-        QCOMPARE(table->startsByRank[0], (std::vector<TimeNs>{T0, T0 + 500, T0 + 20000}));
+        QCOMPARE(table->startsByRank[0], (std::vector<TimeNs> { T0, T0 + 500, T0 + 20000 }));
         QVERIFY(table->startsByRank[1].empty());
         QCOMPARE(table->occurrenceStart(RankIndex(0), 2).value(), T0 + 500);
         QVERIFY(!table->occurrenceStart(RankIndex(0), 0));
@@ -655,7 +634,7 @@ private slots:
         QVERIFY(!table->firstRankOccurrence(4));
         // The exact name, not its group.
         QVERIFY(derived->stepTable("forward")->startsByRank[0].empty());
-        QCOMPARE(derived->stepTable("forward, op_id = 3")->startsByRank[0], (std::vector<TimeNs>{T0 + 2400}));
+        QCOMPARE(derived->stepTable("forward, op_id = 3")->startsByRank[0], (std::vector<TimeNs> { T0 + 2400 }));
         // Unknown names and "" have no occurrences.
         QVERIFY(derived->stepTable("no such range")->startsByRank[0].empty());
         QVERIFY(derived->stepTable(std::string_view())->startsByRank[0].empty());
@@ -709,26 +688,27 @@ private slots:
             for (std::uint32_t g = 0; g < derived->gpuCount(); ++g) {
                 const auto &table = derived->gaps(GpuIndex(g));
                 for (std::uint32_t k = 0; k < table.size(); ++k) {
-                    const GapId id{GpuIndex(g), k};
+                    const GapId id { GpuIndex(g), k };
                     const TimeRange range = derived->gapRange(id);
                     QCOMPARE(derived->findGap(GpuIndex(g), range), std::optional<GapId>(id));
                     QCOMPARE(derived->gap(id).gap, range);
                     QCOMPARE(derived->gapAt(GpuIndex(g), range.start), std::optional<GapId>(id));
                     QCOMPARE(derived->gapAt(GpuIndex(g), range.end - 1), std::optional<GapId>(id));
                     QVERIFY(derived->gapAt(GpuIndex(g), range.end) != std::optional<GapId>(id));
-                    QVERIFY(!derived->findGap(GpuIndex(g), {range.start, range.end + 1}));
-                    QVERIFY(!derived->findGap(GpuIndex(g), {range.start + 1, range.end}));
+                    QVERIFY(!derived->findGap(GpuIndex(g), { range.start, range.end + 1 }));
+                    QVERIFY(!derived->findGap(GpuIndex(g), { range.start + 1, range.end }));
                 }
             }
         }
         const HandFixture f;
         const auto derived = derive(f.trace, 100);
-        QCOMPARE(derived->findGap(GpuIndex(0), {T0 + 2500, T0 + 5000}), (std::optional<GapId>(GapId{GpuIndex(0), 1})));
+        QCOMPARE(
+            derived->findGap(GpuIndex(0), { T0 + 2500, T0 + 5000 }), (std::optional<GapId>(GapId { GpuIndex(0), 1 })));
         QVERIFY(!derived->gapAt(GpuIndex(0), T0 + 100)); // busy there
-        QVERIFY(!derived->findGap(GpuIndex(9), {T0 + 2500, T0 + 5000}));
-        QVERIFY(!derived->findGap(GpuIndex(), {T0 + 2500, T0 + 5000}));
-        QVERIFY(!GapId{}.isValid());
-        QVERIFY((GapId{GpuIndex(0), 1} < GapId{GpuIndex(1), 0}));
+        QVERIFY(!derived->findGap(GpuIndex(9), { T0 + 2500, T0 + 5000 }));
+        QVERIFY(!derived->findGap(GpuIndex(), { T0 + 2500, T0 + 5000 }));
+        QVERIFY(!GapId {}.isValid());
+        QVERIFY((GapId { GpuIndex(0), 1 } < GapId { GpuIndex(1), 0 }));
     }
 
     void nullTraceDerivesNothing()
