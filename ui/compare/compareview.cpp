@@ -121,6 +121,9 @@ CompareView::CompareView(QWidget *parent)
         if (m_after->model()->gapThreshold() != m_before->model()->gapThreshold())
             m_after->model()->setGapThreshold(m_before->model()->gapThreshold());
     });
+    // The comparison reads both timelines' derived captures: it starts when the last arrives.
+    connect(m_before->model(), &TimelineModel::gapsChanged, this, &CompareView::startPendingComparison);
+    connect(m_after->model(), &TimelineModel::gapsChanged, this, &CompareView::startPendingComparison);
 }
 
 CompareView::~CompareView() = default;
@@ -153,11 +156,23 @@ void CompareView::startComparison()
     const auto *a = m_after->model()->data();
     if (!b || !a || !b->trace || !a->trace)
         return;
+    m_comparisonPending = true;
+    m_controller->expectComparison();
+    emit statusMessage(QStringLiteral("Comparing before and after…"));
+    startPendingComparison();
+}
+
+void CompareView::startPendingComparison()
+{
+    auto *bm = m_before->model();
+    auto *am = m_after->model();
+    if (!m_comparisonPending || !bm->gapsReady() || !am->gapsReady())
+        return;
+    m_comparisonPending = false;
     core::CompareOptions options;
     options.rangeName = m_stepRange.toStdString();
     options.minGapNs = gapThreshold();
-    m_controller->compute(b->trace, a->trace, options);
-    emit statusMessage(QStringLiteral("Comparing before and after…"));
+    m_controller->compute(bm->derived(), am->derived(), options);
 }
 
 void CompareView::onComparison()

@@ -84,7 +84,10 @@ signals:
     void highlightChanged(const QString &text);
 
 private:
+    // Asks for a comparison; it starts once both timelines' derived captures are for the
+    // current threshold (startPendingComparison, also called when their gaps change).
     void startComparison();
+    void startPendingComparison();
     void onComparison();
     void updateCaptions();
 
@@ -95,6 +98,7 @@ private:
     QSplitter *m_splitter;
     TimelineSync *m_sync;
     ComparisonController *m_controller;
+    bool m_comparisonPending = false;
     QComboBox *m_alignMode;
     QLineEdit *m_alignName;
     QSpinBox *m_alignOccurrence;

@@ -13,14 +13,20 @@ ComparisonController::ComparisonController(QObject *parent)
 
 ComparisonController::~ComparisonController() = default; // m_jobs waits for a running job
 
-void ComparisonController::compute(std::shared_ptr<const core::TraceSet> before,
-    std::shared_ptr<const core::TraceSet> after, const core::CompareOptions &options)
+void ComparisonController::expectComparison()
 {
-    m_options = options;
+    m_jobs.discard();
     if (!m_busy) {
         m_busy = true;
         emit busyChanged(true);
     }
+}
+
+void ComparisonController::compute(std::shared_ptr<const core::DerivedCapture> before,
+    std::shared_ptr<const core::DerivedCapture> after, const core::CompareOptions &options)
+{
+    m_options = options;
+    expectComparison();
     m_jobs.start(
         [before = std::move(before), after = std::move(after), options](const LatestJobContext &) {
             std::shared_ptr<const core::Comparison> result;
