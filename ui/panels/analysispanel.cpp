@@ -7,6 +7,7 @@
 #include <QSplitter>
 #include <QThread>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <utility>
 
@@ -72,6 +73,29 @@ void AnalysisPanel::awaitDerived()
 void AnalysisPanel::addAdaptiveSplitter(QSplitter *splitter, bool inverse, double firstShare)
 {
     m_splitters.append({ splitter, inverse, firstShare });
+}
+
+QSplitter *AnalysisPanel::adaptivePair(
+    QWidget *first, QWidget *second, int firstStretch, int secondStretch, double firstShare, bool inverse)
+{
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(first);
+    split->addWidget(second);
+    split->setStretchFactor(0, firstStretch);
+    split->setStretchFactor(1, secondStretch);
+    addAdaptiveSplitter(split, inverse, firstShare);
+    return split;
+}
+
+void AnalysisPanel::setPanelLayout(QLayout *top, std::initializer_list<QWidget *> middle, QLayout *bottom)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    for (auto it = middle.begin(); it != middle.end(); ++it)
+        layout->addWidget(*it, it + 1 == middle.end() ? 1 : 0);
+    if (bottom)
+        layout->addLayout(bottom);
 }
 
 void AnalysisPanel::resizeEvent(QResizeEvent *e)

@@ -7,9 +7,11 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <initializer_list>
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QSplitter;
 class QTimer;
 
@@ -69,6 +71,12 @@ protected:
     // and stacked when it is tall (docked at the side); `inverse` does the opposite (nested).
     // firstShare = the first widget's share of the space whenever the orientation changes.
     void addAdaptiveSplitter(QSplitter *splitter, bool inverse = false, double firstShare = 0.5);
+    // A new adaptive splitter of `first` over `second`, stretched firstStretch:secondStretch.
+    QSplitter *adaptivePair(
+        QWidget *first, QWidget *second, int firstStretch, int secondStretch, double firstShare, bool inverse = false);
+    // The panel's layout: the row of controls, the widgets in `middle` (the last one takes the
+    // spare height), and an optional row below.
+    void setPanelLayout(QLayout *top, std::initializer_list<QWidget *> middle, QLayout *bottom = nullptr);
     void resizeEvent(QResizeEvent *) override;
 
     PanelContext &m_context;

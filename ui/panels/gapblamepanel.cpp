@@ -90,17 +90,7 @@ GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget 
     nav->addWidget(m_stepLabel, 1);
     nav->addWidget(m_prev);
     nav->addWidget(m_next);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_table);
-    split->addWidget(m_chartView);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    addAdaptiveSplitter(split, false, 0.5);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
-    layout->addLayout(nav);
+    setPanelLayout(top, { adaptivePair(m_table, m_chartView, 3, 2, 0.5) }, nav);
 
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
     connect(m_splitBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);

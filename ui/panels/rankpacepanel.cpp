@@ -88,18 +88,10 @@ RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget 
     tables->addWidget(m_rankTable);
     tables->setStretchFactor(0, 3);
     tables->setStretchFactor(1, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_chartView);
-    split->addWidget(tables);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    addAdaptiveSplitter(split, false, 0.45);
+    // The outer splitter first: it is sized before the one nested in it.
+    auto *split = adaptivePair(m_chartView, tables, 1, 1, 0.45);
     addAdaptiveSplitter(tables, true, 0.65);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(top);
-    layout->addWidget(m_verdict);
-    layout->addWidget(split, 1);
+    setPanelLayout(top, { m_verdict, split });
     m_matrix->setSelectionBehavior(QAbstractItemView::SelectItems);
 
     connect(m_range, &QComboBox::activated, this, [this](int) {

@@ -70,17 +70,7 @@ TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWid
     nav->addWidget(m_instanceLabel, 1);
     nav->addWidget(m_prev);
     nav->addWidget(m_next);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_table);
-    split->addWidget(m_chartView);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    addAdaptiveSplitter(split, false, 0.55);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
-    layout->addLayout(nav);
+    setPanelLayout(top, { adaptivePair(m_table, m_chartView, 3, 2, 0.55) }, nav);
 
     m_chart->legend()->hide();
     connect(m_demangled, &QCheckBox::toggled, this, &AnalysisPanel::scheduleUpdate);
