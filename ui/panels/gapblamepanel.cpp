@@ -236,11 +236,9 @@ void GapBlamePanel::rebuildChart()
     double maxNs = 0;
     for (const auto &[rank, totals] : m_result.perRank)
         maxNs = std::max(maxNs, double(totals.totalGapNs));
-    const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
-    const QString unitName = unit == 1e9 ? QStringLiteral("s")
-        : unit == 1e6                    ? QStringLiteral("ms")
-        : unit == 1e3                    ? QStringLiteral("us")
-                                         : QStringLiteral("ns");
+    const DurationUnit axisUnit = durationUnitFor(maxNs);
+    const double unit = axisUnit.ns;
+    const QString unitName = QLatin1String(axisUnit.name);
 
     auto *series = new QStackedBarSeries;
     std::vector<QBarSet *> sets;

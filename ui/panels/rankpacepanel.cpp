@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
+#include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
 #include "gaplens/core/util/units.h"
@@ -313,11 +314,9 @@ void RankPacePanel::rebuildChart()
     for (const auto &rp : pace.ranks)
         for (const auto &it : rp.iterations)
             maxNs = std::max(maxNs, double(it.durationNs));
-    const double unit = maxNs >= 1e9 ? 1e9 : maxNs >= 1e6 ? 1e6 : maxNs >= 1e3 ? 1e3 : 1;
-    const QString unitName = unit == 1e9 ? QStringLiteral("s")
-        : unit == 1e6                    ? QStringLiteral("ms")
-        : unit == 1e3                    ? QStringLiteral("us")
-                                         : QStringLiteral("ns");
+    const DurationUnit axisUnit = durationUnitFor(maxNs);
+    const double unit = axisUnit.ns;
+    const QString unitName = QLatin1String(axisUnit.name);
     const double first = firstIteration(m_result.pace);
 
     auto *x = new QValueAxis;

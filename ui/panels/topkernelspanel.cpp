@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
+#include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QBarCategoryAxis>
@@ -22,25 +23,6 @@
 #include <cmath>
 
 namespace gaplens::ui {
-
-namespace {
-// The chart's unit follows the largest bar so labels stay short ("12.5" ms, not 12500000 ns).
-struct Unit
-{
-    double ns;
-    const char *name;
-};
-Unit unitFor(double maxNs)
-{
-    if (maxNs >= 1e9)
-        return { 1e9, "s" };
-    if (maxNs >= 1e6)
-        return { 1e6, "ms" };
-    if (maxNs >= 1e3)
-        return { 1e3, "us" };
-    return { 1, "ns" };
-}
-} // namespace
 
 TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWidget *parent)
     : AnalysisPanel(context, view, DerivedUse::Ignores, parent)
@@ -162,7 +144,8 @@ void TopKernelsPanel::updateChart()
                             : QString());
     if (n == 0 || !trace)
         return;
-    const Unit unit = unitFor(double(m_summary.rows.front().stats.totalNs));
+    // The unit follows the largest bar so labels stay short ("12.5" ms, not 12500000 ns).
+    const DurationUnit unit = durationUnitFor(double(m_summary.rows.front().stats.totalNs));
     auto *set = new QBarSet(QStringLiteral("total"));
     set->setColor(seriesColor(0));
     QStringList categories;

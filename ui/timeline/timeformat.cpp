@@ -8,15 +8,7 @@
 #include <cstdlib>
 
 namespace gaplens::ui {
-namespace {
-
-struct Unit
-{
-    double ns;
-    const char *name;
-};
-
-Unit unitFor(double ns)
+DurationUnit durationUnitFor(double ns)
 {
     const double a = std::abs(ns);
     if (a >= 1e9)
@@ -28,11 +20,9 @@ Unit unitFor(double ns)
     return { 1, "ns" };
 }
 
-} // namespace
-
 QString formatDuration(core::TimeNs ns, int decimals)
 {
-    const Unit u = unitFor(double(ns));
+    const DurationUnit u = durationUnitFor(double(ns));
     if (u.ns == 1)
         return QString::number(ns) + QStringLiteral(" ns");
     return QString::number(double(ns) / u.ns, 'f', decimals) + QLatin1Char(' ') + QLatin1String(u.name);
@@ -40,7 +30,7 @@ QString formatDuration(core::TimeNs ns, int decimals)
 
 QString formatTick(core::TimeNs t, core::TimeNs step)
 {
-    const Unit u = unitFor(double(step));
+    const DurationUnit u = durationUnitFor(double(step));
     // Decimals needed to show the step in this unit: 0.2 ms -> 1, 0.05 ms -> 2.
     const double stepInUnit = double(step) / u.ns;
     int decimals = 0;

@@ -8,6 +8,14 @@ class QFontMetrics;
 
 namespace gaplens::ui {
 
+// The unit a duration of about `ns` is shown in, so the number is in [1, 1000): {1e6, "ms"}.
+struct DurationUnit
+{
+    double ns;
+    const char *name;
+};
+DurationUnit durationUnitFor(double ns);
+
 // "1.235 ms", "17 ns", "2.500 s": picks the unit so the number is in [1, 1000).
 QString formatDuration(core::TimeNs ns, int decimals = 3);
 // A tick label for t (relative to the ruler origin) on a grid of step ns: the unit follows the
