@@ -110,10 +110,13 @@ int runSummary(const CommandContext &ctx)
             out["schema_version"] = report.schemaVersion;
             out["threads"] = std::uint64_t(rank.threads.size());
             out["median_step_ns"] = numberOrNull(medianStep(r));
+            out["span_start_ns"] = rank.span.start;
+            out["span_end_ns"] = rank.span.end;
             Json gpus = Json::array();
             for (auto g : rank.gpus) {
                 const auto &busy = derived.busy(core::GpuIndex(g));
                 const auto &gaps = derived.gaps(core::GpuIndex(g));
+                const auto outside = core::idleOutsideWindow(rank.span, busy.window);
                 Json gpu;
                 gpu["device"] = trace.gpus[g].deviceId;
                 gpu["name"] = trace.gpus[g].name;
@@ -123,6 +126,8 @@ int runSummary(const CommandContext &ctx)
                 gpu["busy_pct"] = busy.busyPercent;
                 gpu["gap_count"] = std::uint64_t(gaps.size());
                 gpu["gap_ns"] = gaps.totalNs;
+                gpu["idle_before_first_ns"] = outside.beforeNs;
+                gpu["idle_after_last_ns"] = outside.afterNs;
                 gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
                 gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
                 gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
@@ -142,10 +147,11 @@ int runSummary(const CommandContext &ctx)
         return 0;
     }
 
-    Table table(fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}",
+    Table table(fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}; busy % is over "
+                            "the window from the first to the last kernel, idle outside is the rest of the capture",
         ctx.options.withCopies ? ", copies and memsets" : "", core::formatDuration(double(ctx.options.minGapNs))));
-    for (const char *h : { "rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps", "kernels",
-             "median step", "problems" })
+    for (const char *h : { "rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps", "capture",
+             "idle outside", "kernels", "median step", "problems" })
         table.addColumn(h);
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         if (!selection.includes(r))
@@ -158,16 +164,19 @@ int runSummary(const CommandContext &ctx)
         if (rank.gpus.empty()) {
             table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
                 textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""), textCell(""),
-                textCell(""), textCell(""), stepCell, textCell(describeProblems(report.problems)) });
+                textCell(""), durationCell(double(rank.span.duration())), textCell(""), textCell(""), stepCell,
+                textCell(describeProblems(report.problems)) });
             continue;
         }
         for (auto g : rank.gpus) {
             const auto &busy = derived.busy(core::GpuIndex(g));
             const auto &gaps = derived.gaps(core::GpuIndex(g));
+            const auto outside = core::idleOutsideWindow(rank.span, busy.window);
             table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
                 textCell(ctx.gpuLabel(g)), durationCell(double(busy.busyNs)),
                 durationCell(double(busy.window.duration())), percentCell(busy.busyPercent), countCell(gaps.size()),
-                durationCell(double(gaps.totalNs)), countCell(trace.gpus[g].kernelCount()), stepCell,
+                durationCell(double(gaps.totalNs)), durationCell(double(rank.span.duration())),
+                durationCell(double(outside.totalNs())), countCell(trace.gpus[g].kernelCount()), stepCell,
                 textCell(describeProblems(report.problems)) });
         }
     }

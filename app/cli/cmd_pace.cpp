@@ -3,6 +3,7 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/step_range.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
@@ -16,7 +17,8 @@ int runPace(const CommandContext &ctx)
     const auto &trace = ctx.t();
     const auto name = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace);
     if (!name) {
-        std::fprintf(stderr, "gaplens-cli: error: the capture has no NVTX ranges, so there is no step to pace\n");
+        const auto why = core::describeMissingStepRange(core::chooseStepRange(trace));
+        std::fprintf(stderr, "gaplens-cli: error: no step to pace: %s; choose one with --range NAME\n", why.c_str());
         return 1;
     }
     core::PaceOptions options;

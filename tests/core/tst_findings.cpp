@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace gaplens;
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -176,6 +178,60 @@ private slots:
         QVERIFY(QString::fromStdString(nvtx->text).startsWith(QStringLiteral("NVTX-only capture: no GPU lanes")));
         QVERIFY(findKind(s, FindingKind::SingleRank));
         QCOMPARE(int(s.findings.front().kind), int(FindingKind::NvtxOnly));
+    }
+
+    void idleBeforeTheFirstAndAfterTheLastKernelIsShownAndNamed()
+    {
+        // Each rank runs one 50 ns kernel inside a capture of 10'000 ns (its CUDA calls and NVTX
+        // ranges): busy % over the kernel window is 100, the GPU idles 99.5% of the capture.
+        FixtureBuilder b;
+        for (int r = 0; r < 3; ++r) {
+            const auto rank = b.addRank(r);
+            const auto gpu = b.addGpu(rank, 0);
+            const auto thread = b.addThread(rank);
+            b.nvtx(thread, 1000, 11'000, "ncclCommInitRank");
+            b.api(thread, 2000, 2010, "cudaLaunchKernel", 1);
+            b.kernel(gpu, 7, 9000 + 100 * r, 9050 + 100 * r, "ncclDevKernel_AllReduce", 1);
+        }
+        const auto trace = b.finish();
+        QCOMPARE(trace->ranks[1].span, (TimeRange { 1000, 11'000 }));
+        const auto s = summarizeCapture(*trace);
+        QCOMPARE(s.rows.size(), std::size_t(3));
+        const auto &row = s.rows[1];
+        QCOMPARE(row.busyPercent, 100.0);
+        QCOMPARE(row.captureSpan, (TimeRange { 1000, 11'000 }));
+        QCOMPARE(row.idleOutside.beforeNs, TimeNs(8100)); // 1000 .. 9100
+        QCOMPARE(row.idleOutside.afterNs, TimeNs(1850)); // 9150 .. 11000
+        // Three GPUs with the same story: one line.
+        const Finding *outside = findKind(s, FindingKind::IdleOutsideKernels);
+        QVERIFY(outside);
+        QCOMPARE(QString::fromStdString(outside->text),
+            QStringLiteral("3 GPUs (ranks 0-2) idle 99% of their capture: their kernels ran within 50 ns of 10.000 us; "
+                           "busy % counts only that time"));
+        QCOMPARE(std::count_if(s.findings.begin(), s.findings.end(),
+                     [](const Finding &f) { return f.kind == FindingKind::IdleOutsideKernels; }),
+            std::ptrdiff_t(1));
+
+        // One rank selected: its own line, with the idle time before and after.
+        CaptureSummaryOptions one;
+        one.ranks = RankSelection::only({ 2 });
+        const auto ofOne = summarizeCapture(*trace, one);
+        const Finding *single = findKind(ofOne, FindingKind::IdleOutsideKernels);
+        QVERIFY(single);
+        QCOMPARE(QString::fromStdString(single->text),
+            QStringLiteral("rank 2 GPU 0 idle 99% of its 10.000 us capture: its kernels ran within 50 ns of it "
+                           "(8.200 us idle before the first kernel, 1.750 us after the last); busy % counts only that "
+                           "50 ns"));
+
+        // A window clips the capture: inside [9000, 9400) the GPUs idle 87.5%.
+        CaptureSummaryOptions windowed;
+        windowed.window = TimeRange { 9000, 9400 };
+        const auto w = summarizeCapture(*trace, windowed);
+        QCOMPARE(w.rows[0].captureSpan, (TimeRange { 9000, 9400 }));
+        QCOMPARE(w.rows[0].idleOutside.afterNs, TimeNs(350));
+
+        QCOMPARE(idleOutsideWindow({ 0, 100 }, {}).beforeNs, TimeNs(100)); // no kernel: all before
+        QCOMPARE(idleOutsideWindow({}, { 10, 20 }).totalNs(), TimeNs(0));
     }
 
     void ratiosReadAsMultiples()

@@ -3,6 +3,7 @@
 #include "trace_fixture.h"
 
 #include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/analysis/step_range.h"
 
 #include <QTest>
 
@@ -60,16 +61,20 @@ private slots:
         QVERIFY(dip);
     }
 
-    void theChooserOffersNamesThatRepeatOnARank()
+    void theChooserOffersTheStepFirstThenNamesThatRepeat()
     {
         const auto t = paceTrace();
-        const auto names = repeatingRangeNames(*t);
-        QCOMPARE(names.size(), std::size_t(2));
+        const auto names = chooseStepRange(*t).candidates;
+        QCOMPARE(names.size(), std::size_t(3));
         QCOMPARE(names[0].name, std::string("step")); // 10 instances, all top-level
         QCOMPARE(names[0].count, std::uint64_t(10));
         QCOMPARE(names[0].topLevel, std::uint64_t(10));
-        QCOMPARE(names[1].name, std::string("op"));
-        QCOMPARE(repeatingRangeNames(*t, 1).size(), std::size_t(1));
+        QVERIFY(names[0].stepLike);
+        QCOMPARE(names[1].name, std::string("op")); // repeats on every rank, nested
+        QVERIFY(!names[1].stepLike);
+        QCOMPARE(names[2].name, std::string("once")); // never repeats on a rank
+        QCOMPARE(names[2].mostOnARank, std::uint64_t(1));
+        QCOMPARE(chooseStepRange(*t, 1).candidates.size(), std::size_t(1));
     }
 
     void aStepRangeMustRepeatOnOneRank()

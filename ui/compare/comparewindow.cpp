@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparewindow.h"
 
-#include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/analysis/step_range.h"
 #include "ui/bookmarks/bookmarkmodel.h"
 #include "ui/compare/comparepanel.h"
 #include "ui/compare/compareview.h"
@@ -232,7 +232,7 @@ void CompareWindow::onLoaded()
         applyGapThreshold(*threshold);
     QStringList names;
     if (m_beforeData && m_beforeData->trace)
-        for (const auto &n : core::repeatingRangeNames(*m_beforeData->trace, 40))
+        for (const auto &n : core::chooseStepRange(*m_beforeData->trace, 40).candidates)
             names << QString::fromStdString(n.name);
     m_panel->setRangeNames(names);
     QStringList problems;

@@ -149,17 +149,13 @@ void RankPacePanel::recompute()
         [trace, options, needNames, window = m_context.window()]() mutable {
             Result r;
             r.trace = trace;
-            if (needNames) {
-                r.names = core::repeatingRangeNames(*trace);
-                r.namesValid = true;
-            }
-            if (options.rangeName.empty()) {
-                if (auto proposed = core::proposePaceRangeName(*trace))
-                    options.rangeName = *proposed;
-                else if (const auto names = r.namesValid ? r.names : core::repeatingRangeNames(*trace, 1);
-                         !names.empty())
-                    options.rangeName = names.front().name; // no top-level name repeats: the most frequent one
-            }
+            // The chooser's names and, without a requested range, the proposal: no step-like
+            // range means no pace (the verdict names the candidates) rather than a guess.
+            if (needNames || options.rangeName.empty())
+                r.choice = core::chooseStepRange(*trace);
+            r.namesValid = needNames;
+            if (options.rangeName.empty())
+                options.rangeName = r.choice.proposed.value_or(std::string());
             options.window = window;
             if (!options.rangeName.empty())
                 r.pace = core::computePace(*trace, options);
@@ -175,8 +171,12 @@ void RankPacePanel::apply(const Result &r)
     const auto &pace = m_result.pace;
     if (r.namesValid) {
         m_range->clear();
-        for (const auto &n : r.names)
-            m_range->addItem(QStringLiteral("%1  (%2×)").arg(QString::fromStdString(n.name)).arg(n.count),
+        for (const auto &n : r.choice.candidates)
+            m_range->addItem(QStringLiteral("%1  (%2× on %3 rank%4)")
+                                 .arg(QString::fromStdString(n.name))
+                                 .arg(n.count)
+                                 .arg(n.ranks)
+                                 .arg(n.ranks == 1 ? QString() : QStringLiteral("s")),
                 QString::fromStdString(n.name));
         m_namesValid = true;
     }
@@ -194,8 +194,8 @@ void RankPacePanel::apply(const Result &r)
     if (!t)
         verdict.clear();
     else if (pace.rangeName.empty())
-        verdict = QStringLiteral(
-            "No NVTX range repeats within a rank: pace needs a per-iteration range such as train_step.");
+        verdict = QStringLiteral("No step to pace: %1. Choose a range above.")
+                      .arg(QString::fromStdString(core::describeMissingStepRange(r.choice)));
     else if (pace.ranks.empty())
         verdict = QStringLiteral("No rank has \"%1\" in this selection.").arg(QString::fromStdString(pace.rangeName));
     else if (pace.straggler)

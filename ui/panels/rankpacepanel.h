@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/analysis/step_range.h"
 #include "ui/panels/analysispanel.h"
 
 class QChart;
@@ -30,7 +31,7 @@ public:
     struct Result
     {
         std::shared_ptr<const core::TraceSet> trace;
-        std::vector<core::RangeNameCount> names; // filled when the chooser is (re)built
+        core::StepRangeChoice choice; // names filled when the chooser is (re)built
         bool namesValid = false;
         core::PaceReport pace;
     };

@@ -100,8 +100,9 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
     for (const auto &f : s.findings) {
         auto *item = new QListWidgetItem(QStringLiteral("• ") + QString::fromStdString(f.text), m_findings);
         item->setData(Qt::UserRole, f.rank == core::kNoIndex ? uint(core::kNoIndex) : uint(f.rank));
-        if (f.kind == core::FindingKind::IdleGpu || f.kind == core::FindingKind::Straggler
-            || f.kind == core::FindingKind::PageableCopies || f.kind == core::FindingKind::WarmUp)
+        if (f.kind == core::FindingKind::IdleGpu || f.kind == core::FindingKind::IdleOutsideKernels
+            || f.kind == core::FindingKind::Straggler || f.kind == core::FindingKind::PageableCopies
+            || f.kind == core::FindingKind::WarmUp)
             item->setForeground(QColor(150, 40, 20));
     }
     if (t && s.findings.empty())
@@ -119,6 +120,10 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         { QStringLiteral("Idle in gaps"), true, QStringLiteral("ns"),
             QStringLiteral("Idle gaps at least the toolbar's threshold") },
         { QStringLiteral("Gaps"), true, {}, {} },
+        { QStringLiteral("Capture"), true, QStringLiteral("ns"),
+            QStringLiteral("The rank's first to last event of any kind, in the selection") },
+        { QStringLiteral("Idle outside"), true, QStringLiteral("ns"),
+            QStringLiteral("Capture time before the GPU's first kernel and after its last: Busy % leaves it out") },
         { QStringLiteral("Steps"), true, {}, QStringLiteral("Iterations of \"%1\"").arg(step) },
         { QStringLiteral("Step"), true, QStringLiteral("ns"), QStringLiteral("Median duration of \"%1\"").arg(step) },
         { QStringLiteral("Kernel / step"), true, QStringLiteral("ns"),
@@ -150,6 +155,8 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
             cells.push_back(PanelCell::duration(double(row.busyNs)));
             cells.push_back(PanelCell::duration(double(row.idleNs)));
             cells.push_back(PanelCell::count(row.gapCount));
+            cells.push_back(PanelCell::duration(double(row.captureSpan.duration())));
+            cells.push_back(PanelCell::duration(double(row.idleOutside.totalNs())));
         }
         cells.push_back(row.steps ? PanelCell::count(row.steps) : PanelCell::empty());
         cells.push_back(row.medianStepNs ? PanelCell::duration(*row.medianStepNs) : PanelCell::empty());

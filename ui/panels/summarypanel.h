@@ -24,6 +24,8 @@ public:
         BusyColumn,
         IdleColumn,
         GapsColumn,
+        CaptureColumn,
+        IdleOutsideColumn,
         StepsColumn,
         StepColumn,
         KernelPerStepColumn,

@@ -66,6 +66,75 @@ std::string gpuLabel(const TraceSet &trace, std::uint32_t rank, std::uint32_t gp
     return fmt::format("GPU {}", device);
 }
 
+// "ranks 0-5", "ranks 0, 2, 4-7": the rank numbers of the rows, ascending, runs collapsed.
+std::string describeRanks(const TraceSet &trace, const std::vector<const GpuSummaryRow *> &rows)
+{
+    std::vector<std::int32_t> numbers;
+    for (const auto *row : rows)
+        numbers.push_back(trace.ranks[row->rank].rank);
+    std::sort(numbers.begin(), numbers.end());
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    std::string out = numbers.size() == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < numbers.size();) {
+        std::size_t j = i;
+        while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1)
+            ++j;
+        out += fmt::format("{}{}", i ? ", " : "", numbers[i]);
+        if (j > i)
+            out += fmt::format("-{}", numbers[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+// "rank 0 GPU 0 idle 97% of its 1.450 s capture: …" when most of a GPU's capture lies before
+// its first or after its last kernel, which busy % (first to last kernel) never shows. GPUs
+// with the same story (three or more) are told in one line, so a 512-rank set does not bury
+// the other findings.
+void addIdleOutsideKernels(
+    const TraceSet &trace, const std::vector<GpuSummaryRow> &rows, std::vector<Finding> &findings)
+{
+    std::vector<const GpuSummaryRow *> mostlyOutside;
+    for (const auto &row : rows)
+        if (row.gpu != kNoIndex && row.captureSpan.duration() > 0
+            && 2 * row.idleOutside.totalNs() >= row.captureSpan.duration())
+            mostlyOutside.push_back(&row);
+    if (mostlyOutside.empty())
+        return;
+    // Rounded down: a GPU that ran anything is never "idle 100%".
+    auto idlePercent = [](const GpuSummaryRow &row) {
+        return std::int64_t(std::floor(100.0 * (1.0 - double(row.busyNs) / double(row.captureSpan.duration()))));
+    };
+    auto line = [&](const GpuSummaryRow &row) {
+        return fmt::format("{} idle {}% of its {} capture: its kernels ran within {} of it ({} idle before the first "
+                           "kernel, {} after the last); busy % counts only that {}",
+            gpuLabel(trace, row.rank, row.gpu), idlePercent(row), formatDuration(double(row.captureSpan.duration())),
+            formatDuration(double(row.window.duration())), formatDuration(double(row.idleOutside.beforeNs)),
+            formatDuration(double(row.idleOutside.afterNs)), formatDuration(double(row.window.duration())));
+    };
+    if (mostlyOutside.size() < 3) {
+        for (const auto *row : mostlyOutside)
+            findings.push_back({ FindingKind::IdleOutsideKernels, line(*row), row->rank, row->gpu });
+        return;
+    }
+    auto minMax = [&](auto value) {
+        auto [lo, hi] = std::minmax_element(mostlyOutside.begin(), mostlyOutside.end(),
+            [&](const GpuSummaryRow *a, const GpuSummaryRow *b) { return value(*a) < value(*b); });
+        return std::make_pair(value(**lo), value(**hi));
+    };
+    auto range = [](const std::string &lo, const std::string &hi) { return lo == hi ? lo : lo + " to " + hi; };
+    const auto [pLo, pHi] = minMax(idlePercent);
+    const auto [wLo, wHi] = minMax([](const GpuSummaryRow &r) { return r.window.duration(); });
+    const auto [sLo, sHi] = minMax([](const GpuSummaryRow &r) { return r.captureSpan.duration(); });
+    findings.push_back({ FindingKind::IdleOutsideKernels,
+        fmt::format("{} GPUs ({}) idle {}% of their capture: their kernels ran within {} of {}; busy % counts only "
+                    "that time",
+            mostlyOutside.size(), describeRanks(trace, mostlyOutside),
+            pLo == pHi ? std::to_string(pLo) : fmt::format("{}-{}", pLo, pHi),
+            range(formatDuration(double(wLo)), formatDuration(double(wHi))),
+            range(formatDuration(double(sLo)), formatDuration(double(sHi)))) });
+}
+
 // Where inside their steps the idle time of these gaps falls: "at step start " when at least
 // half of it is in the first third of a step, "at step end " for the last third, else "".
 std::string idlePosition(const std::vector<GapBlame> &gaps, const std::vector<TimeRange> &steps)
@@ -158,6 +227,12 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
             continue;
         const auto &rank = trace.ranks[r];
         const RankSteps *rs = stepsOf(r);
+        TimeRange captureSpan = rank.span;
+        if (window) {
+            captureSpan = { std::max(captureSpan.start, window->start), std::min(captureSpan.end, window->end) };
+            if (captureSpan.duration() < 0)
+                captureSpan = {};
+        }
         auto fillSteps = [&](GpuSummaryRow &row) {
             if (!rs || rs->steps.empty())
                 return;
@@ -177,6 +252,7 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         if (rank.gpus.empty()) {
             GpuSummaryRow row;
             row.rank = r;
+            row.captureSpan = captureSpan;
             fillSteps(row);
             out.rows.push_back(std::move(row));
             continue;
@@ -191,6 +267,8 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
             row.busyPercent = busy.busyPercent;
             row.idleNs = gaps.totalNs;
             row.gapCount = gaps.count;
+            row.captureSpan = captureSpan;
+            row.idleOutside = idleOutsideWindow(captureSpan, busy.window);
             fillSteps(row);
             row.copies = summarizeCopies(trace, g, trace.gpus[g].ranks.size() > 1 ? rank.pid : 0, window);
             out.rows.push_back(std::move(row));
@@ -205,6 +283,8 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         add(FindingKind::NvtxOnly,
             nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
                            : "no GPU work in this capture: no kernels or copies were recorded");
+
+    addIdleOutsideKernels(trace, out.rows, out.findings);
 
     // Idle GPUs, most idle first.
     struct Idle
@@ -328,7 +408,7 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));
     if (out.stepRange.empty() && gpuEvents > 0)
         add(FindingKind::NoStepRange,
-            "no repeating NVTX range (such as train_step): per-step figures are not available");
+            "no NVTX range looks like a training step (such as train_step): per-step figures are not available");
     if (trace.ranks.size() == 1)
         add(FindingKind::SingleRank,
             "only one rank loaded: open the other ranks' exports (or their folder) to compare ranks");

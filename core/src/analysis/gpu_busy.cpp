@@ -4,6 +4,8 @@
 #include "gpu_union.h"
 #include "idle_gaps.h"
 
+#include <algorithm>
+
 namespace gaplens::core {
 
 GpuBusy computeGpuBusy(const TraceSet &trace, std::uint32_t gpuIndex, const GpuBusyOptions &options)
@@ -35,6 +37,16 @@ GpuGaps findIdleGaps(const GpuBusy &busy, TimeNs minGapNs)
             gaps.totalNs += gap.duration();
         });
     return gaps;
+}
+
+IdleOutsideWindow idleOutsideWindow(TimeRange span, TimeRange busyWindow)
+{
+    if (span.duration() <= 0)
+        return {};
+    if (busyWindow.duration() <= 0)
+        return { span.duration(), 0 };
+    return { std::max<TimeNs>(0, std::min(busyWindow.start, span.end) - span.start),
+        std::max<TimeNs>(0, span.end - std::max(busyWindow.end, span.start)) };
 }
 
 } // namespace gaplens::core

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 
 namespace gaplens::core {
@@ -32,14 +31,14 @@ struct Candidate
     std::uint32_t thread = kNoIndex, range = kNoIndex;
 };
 
-// Instances of `name` on the rank's threads, outermost only, sorted by start.
+// Instances of `name` (or of its group) on the rank's threads, outermost only, sorted by start.
 std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, StringId name)
 {
     std::vector<Candidate> all;
     for (auto t : rank.threads) {
         const auto &nvtx = trace.threads[t].nvtx;
         for (std::uint32_t i = 0; i < nvtx.size(); ++i)
-            if (nvtx.name[i] == name)
+            if (trace.isInNvtxGroup(nvtx.name[i], name))
                 all.push_back({ nvtx.start[i], nvtx.end[i], t, i });
     }
     std::sort(all.begin(), all.end(), [](const Candidate &a, const Candidate &b) {
@@ -207,63 +206,6 @@ std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &ver
     const auto number = verdict.rank < trace.ranks.size() ? trace.ranks[verdict.rank].rank : std::int32_t(verdict.rank);
     return fmt::format("rank {} was slowest in {} of {} steps, {}% above the median", number, verdict.slowestCount,
         verdict.iterations, std::lround(verdict.percentAboveMedian));
-}
-
-std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
-{
-    struct Candidate
-    {
-        std::uint64_t count = 0; // depth-0 instances over all ranks
-        std::uint64_t mostOnARank = 0; // a step repeats on one rank
-        std::uint32_t ranksWithIt = 0;
-        TimeNs totalNs = 0;
-    };
-    std::map<StringId, Candidate> candidates;
-    std::map<StringId, std::uint64_t> onThisRank;
-    for (const auto &rank : trace.ranks) {
-        onThisRank.clear();
-        for (auto t : rank.threads) {
-            const auto &nvtx = trace.threads[t].nvtx;
-            // Depth-0 ranges are exactly level 0 of the nesting index.
-            if (nvtx.nesting.levelCount() == 0)
-                continue;
-            for (auto i : nvtx.nesting.level(0))
-                if (nvtx.name[i] != kEmptyString) {
-                    auto &c = candidates[nvtx.name[i]];
-                    ++c.count;
-                    c.totalNs += nvtx.end[i] - nvtx.start[i];
-                    ++onThisRank[nvtx.name[i]];
-                }
-        }
-        for (const auto &[id, n] : onThisRank) {
-            auto &c = candidates[id];
-            c.mostOnARank = std::max(c.mostOnARank, n);
-            ++c.ranksWithIt;
-        }
-    }
-    // Steps fill a good part of the capture; a 300 ns range repeated thousands of times
-    // (NCCL's progress polls) is no step, however often it repeats.
-    constexpr double kMinStepCoverage = 0.10;
-    const double span = double(std::max<TimeNs>(1, trace.span.duration()));
-    // A step repeats on a rank (PyTorch's per-call names, once on each of two ranks, do not)
-    // and covers at least a tenth of the capture on the ranks that have it;
-    // among the most repeated names the step is the one covering the most time (train_step,
-    // not the DataLoader call repeated as often inside it); then by name.
-    std::optional<std::string> best;
-    Candidate bestCandidate;
-    for (const auto &[id, c] : candidates) {
-        if (c.mostOnARank < 2 || double(c.totalNs) < kMinStepCoverage * span * c.ranksWithIt)
-            continue;
-        const std::string &text = trace.str(id);
-        const bool better = !best || c.count > bestCandidate.count
-            || (c.count == bestCandidate.count
-                && (c.totalNs > bestCandidate.totalNs || (c.totalNs == bestCandidate.totalNs && text < *best)));
-        if (better) {
-            best = text;
-            bestCandidate = c;
-        }
-    }
-    return best;
 }
 
 std::vector<RankSteps> computeStepAccounting(

@@ -43,43 +43,4 @@ std::vector<SeriesPoint> downsampleMinMax(const std::vector<double> &y, std::siz
     return out;
 }
 
-std::vector<RangeNameCount> repeatingRangeNames(const TraceSet &trace, std::size_t limit)
-{
-    struct Counts
-    {
-        std::uint64_t total = 0, top = 0, maxPerRank = 0;
-    };
-    std::unordered_map<StringId, Counts> counts;
-    std::unordered_map<StringId, std::uint64_t> perRank;
-    for (const auto &rank : trace.ranks) {
-        perRank.clear();
-        for (auto t : rank.threads) {
-            const auto &nvtx = trace.threads[t].nvtx;
-            for (std::size_t i = 0; i < nvtx.size(); ++i) {
-                auto &c = counts[nvtx.name[i]];
-                ++c.total;
-                if (nvtx.depth.size() == nvtx.size() && nvtx.depth[i] == 0)
-                    ++c.top;
-                ++perRank[nvtx.name[i]];
-            }
-        }
-        for (const auto &[name, n] : perRank)
-            counts[name].maxPerRank = std::max(counts[name].maxPerRank, n);
-    }
-    std::vector<RangeNameCount> out;
-    for (const auto &[name, c] : counts)
-        if (c.maxPerRank >= 2 && name != kEmptyString)
-            out.push_back({ trace.str(name), c.total, c.top });
-    std::sort(out.begin(), out.end(), [](const RangeNameCount &a, const RangeNameCount &b) {
-        if (a.count != b.count)
-            return a.count > b.count;
-        if (a.topLevel != b.topLevel)
-            return a.topLevel > b.topLevel;
-        return a.name < b.name;
-    });
-    if (out.size() > limit)
-        out.resize(limit);
-    return out;
-}
-
 } // namespace gaplens::core

@@ -36,7 +36,7 @@ StepTable computeStepTable(const TraceSet &trace, StringId name)
         for (auto th : trace.ranks[r].threads) {
             const auto &nvtx = trace.threads[th].nvtx;
             for (std::size_t i = 0; i < nvtx.size(); ++i)
-                if (nvtx.name[i] == name)
+                if (trace.isInNvtxGroup(nvtx.name[i], name))
                     starts.push_back(nvtx.start[i]);
         }
         // Each thread's ranges are in start order, but the rank's threads interleave.

@@ -116,7 +116,38 @@ struct Span
         lo = std::min(lo, start.front()); // sorted by start
         hi = std::max(hi, *std::max_element(end.begin(), end.end()));
     }
+    void add(const Span &other)
+    {
+        lo = std::min(lo, other.lo);
+        hi = std::max(hi, other.hi);
+    }
+    void add(TimeNs start, TimeNs end)
+    {
+        lo = std::min(lo, start);
+        hi = std::max(hi, end);
+    }
+    TimeRange range() const { return lo <= hi ? TimeRange { lo, hi } : TimeRange {}; }
 };
+
+// Rank::span from the per-thread spans (spans[gpus + thread]) and the GPUs' own columns.
+void computeRankSpans(TraceSet &trace, const std::vector<Span> &spans)
+{
+    std::vector<Span> byRank(trace.ranks.size());
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
+        if (trace.threads[t].rank < byRank.size())
+            byRank[trace.threads[t].rank].add(spans[trace.gpus.size() + t]);
+    for (const auto &gpu : trace.gpus) {
+        for (const auto &stream : gpu.streams)
+            if (stream.rank < byRank.size())
+                byRank[stream.rank].add(stream.kernels.start, stream.kernels.end);
+        for (auto r : gpu.ranks)
+            for (std::size_t i = 0; i < gpu.copies.size(); ++i)
+                if (gpu.copies.pid[i] == trace.ranks[r].pid)
+                    byRank[r].add(gpu.copies.start[i], gpu.copies.end[i]);
+    }
+    for (std::size_t r = 0; r < trace.ranks.size(); ++r)
+        trace.ranks[r].span = byRank[r].range();
+}
 
 void buildNvtxGroups(TraceSet &trace)
 {
@@ -235,10 +266,8 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         }
     });
     Span span;
-    for (const auto &s : spans) {
-        span.lo = std::min(span.lo, s.lo);
-        span.hi = std::max(span.hi, s.hi);
-    }
+    for (const auto &s : spans)
+        span.add(s);
 
     // Launches are found in each thread's correlation ids, which real exports list in
     // ascending order; only threads where they are not get entries in a fallback index.
@@ -276,7 +305,8 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         if (trace.threads[t].rank != kNoIndex)
             trace.ranks[trace.threads[t].rank].threads.push_back(t);
 
-    trace.span = span.lo <= span.hi ? TimeRange { span.lo, span.hi } : TimeRange {};
+    trace.span = span.range();
+    computeRankSpans(trace, spans);
     buildNvtxGroups(trace);
 }
 

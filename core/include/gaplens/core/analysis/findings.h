@@ -4,6 +4,7 @@
 // (busy %, idle time and gaps, kernel time per step against step time, copies by direction)
 // and findings in plain words ("GPU 0 idle 39% of each step; most idle time is at step start
 // with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
+#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/trace.h"
 
@@ -44,12 +45,17 @@ struct GpuSummaryRow
     std::optional<double> medianKernelNsPerStep; // median summed kernel time inside a step
     std::optional<double> medianStepBusyPercent; // median GPU busy % inside a step
     std::vector<CopyTotals> copies; // this rank's copies on this GPU
+    // The rank's capture (Rank::span, inside the window) and the GPU's idle time in it before
+    // the first and after the last kernel, which busyPercent (over `window`) leaves out.
+    TimeRange captureSpan;
+    IdleOutsideWindow idleOutside;
 };
 
 enum class FindingKind : std::uint8_t {
     NvtxOnly, // no kernels or copies at all
     SingleRank, // one rank loaded: no cross-rank comparison possible
     IdleGpu, // a GPU idle for a large share of each step (or of the window)
+    IdleOutsideKernels, // a GPU idle most of the capture, before its first or after its last kernel
     WarmUp, // the first steps are much slower than the median
     PageableCopies, // asynchronous copies to/from pageable host memory
     Straggler, // one rank is consistently the slowest

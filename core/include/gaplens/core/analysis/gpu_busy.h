@@ -38,6 +38,17 @@ struct GpuBusy
     std::vector<StreamBusy> streams; // one per Gpu::streams entry, same order
 };
 
+// The idle time busy % leaves out: inside `span` (a capture's, Rank::span), before the first
+// and after the last of the GPU's work (`busyWindow`, GpuBusy::window). Without work the
+// whole span is `beforeNs`.
+struct IdleOutsideWindow
+{
+    TimeNs beforeNs = 0;
+    TimeNs afterNs = 0;
+    TimeNs totalNs() const { return beforeNs + afterNs; }
+};
+IdleOutsideWindow idleOutsideWindow(TimeRange span, TimeRange busyWindow);
+
 // O(n log k) k-way merge of the sorted streams (and the copy lane).
 GpuBusy computeGpuBusy(const TraceSet &trace, std::uint32_t gpu, const GpuBusyOptions &options = {});
 // One entry per TraceSet::gpus, same order.

@@ -3,6 +3,7 @@
 // Rank pace (nsys nvtx_pace): iterations of one NVTX range (e.g. "train_step") per rank,
 // compared across ranks to find a straggler; plus per-step GPU accounting.
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/analysis/step_range.h" // proposePaceRangeName
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -14,7 +15,10 @@ namespace gaplens::core {
 
 struct PaceOptions
 {
-    std::string rangeName; // NVTX range name (any domain); see proposePaceRangeName()
+    // NVTX range name (any domain), matched as the summaries group names: ranges named so, or
+    // whose group name (nvtxGroupName) it is, so "aten::mm" finds "aten::mm, op_id = 7".
+    // See proposePaceRangeName().
+    std::string rangeName;
     RankSelection ranks;
     // Use each range's GPU projection instead of its CPU time; ranges that launched no GPU
     // work are then dropped (copies and memsets count as GPU work).
@@ -77,12 +81,6 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options);
 
 // "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
-
-// The default range for pace: among depth-0 NVTX names that repeat on at least one rank and
-// cover at least 10% of the capture's span on the ranks that have them, the one with most
-// instances over all ranks; ties -> the larger total time, then alphabetical; nullopt when
-// no name qualifies.
-std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
 
 struct StepUsage
 {

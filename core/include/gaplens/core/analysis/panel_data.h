@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What the GUI side panels need from core besides the analyses themselves: chart series
-// reduced to a bounded number of points and the NVTX names a pace chooser offers. Qt-free
+// reduced to a bounded number of points (the pace chooser's names: step_range.h). Qt-free
 // so the CLI can use the same reductions.
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
@@ -29,16 +29,5 @@ struct SeriesPoint
 // are cut into consecutive bins and each bin contributes its minimum and its maximum in index
 // order, so a single slow iteration (a spike) is never averaged away. maxPoints < 2 is read as 2.
 std::vector<SeriesPoint> downsampleMinMax(const std::vector<double> &y, std::size_t maxPoints = kMaxChartPoints);
-
-struct RangeNameCount
-{
-    std::string name;
-    std::uint64_t count = 0; // instances over all threads of all ranks
-    std::uint64_t topLevel = 0; // of them at NVTX depth 0
-};
-
-// NVTX range names with at least two instances on some rank, most instances first (ties:
-// more top-level instances, then the name); at most `limit` names. The pace chooser's list.
-std::vector<RangeNameCount> repeatingRangeNames(const TraceSet &trace, std::size_t limit = 200);
 
 } // namespace gaplens::core

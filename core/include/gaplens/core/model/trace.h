@@ -216,6 +216,9 @@ struct Rank
     std::string sourceDetail; // e.g. PMI_RANK="3" or the file-name number
     std::vector<std::uint32_t> gpus; // indices into TraceSet::gpus
     std::vector<std::uint32_t> threads; // indices into TraceSet::threads
+    // First to last event of its own (absolute): its threads' calls and ranges, its streams'
+    // kernels and its process's copies on its GPUs. Empty when it has none.
+    TimeRange span;
 };
 
 // A file that could not be loaded, with a message that names the problem.
@@ -272,6 +275,8 @@ struct TraceSet
     std::span<const ProcessThreadRef> threadsOfProcess(std::uint32_t report, std::uint32_t pid) const;
     const std::string &str(StringId id) const { return strings.get(id); }
     StringId nvtxGroup(StringId name) const { return name < nvtxGroups.size() ? nvtxGroups[name] : name; }
+    // A range named `name` answers to `wanted` when that is its exact name or its group name.
+    bool isInNvtxGroup(StringId name, StringId wanted) const { return name == wanted || nvtxGroup(name) == wanted; }
 };
 
 inline std::uint64_t processKey(std::uint32_t report, std::uint32_t pid)

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Which NVTX range is the training step. Pace, the findings, the compare view and run
+// accounting measure steps as the instances of one range name; this is the one place that
+// lists the names a user can choose from and proposes one, by NVTX group name
+// (nvtxGroupName), so PyTorch's per-call "aten::mm, op_id = 314359" counts as "aten::mm".
+#include "gaplens/core/model/trace.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gaplens::core {
+
+struct StepRangeCandidate
+{
+    std::string name; // the group name
+    std::uint64_t count = 0; // instances over all threads of all ranks, any depth
+    std::uint64_t topLevel = 0; // of them at NVTX depth 0
+    std::uint64_t mostOnARank = 0; // the most instances one rank has (any depth)
+    std::uint32_t ranks = 0; // ranks that have it
+    bool onEveryRank = false; // every rank with NVTX ranges has it
+    // What proposePaceRangeName accepts (see there).
+    bool stepLike = false;
+};
+
+struct StepRangeChoice
+{
+    std::uint64_t nvtxRanges = 0; // over all ranks; 0: there is nothing to choose from
+    std::uint32_t ranksWithNvtx = 0;
+    // Step-like names first (in proposal order), then names that repeat on every rank, then
+    // names that repeat on some rank, then the rest; within each, most instances first, then
+    // most top-level instances, then by name. At most `limit` entries.
+    std::vector<StepRangeCandidate> candidates;
+    std::optional<std::string> proposed; // proposePaceRangeName's answer
+};
+
+// A group name is step-like when its depth-0 instances
+//   - repeat on some rank (a name seen once per rank is no loop),
+//   - are on every rank that has NVTX ranges (in synchronous training every rank steps),
+//   - cover at least 10% of the capture's span on the ranks that have them (NCCL's 300 ns
+//     progress polls repeat thousands of times but are no step),
+// and it is not a PyTorch operator range ("aten::…", "autograd::…": emit_nvtx's per-op
+// ranges, which repeat as often as the operator does). Of the step-like names the proposal
+// is the one with most depth-0 instances over all ranks; ties: the larger depth-0 total
+// time, then alphabetical. nullopt when no name is step-like.
+std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
+
+// The chooser's list and the proposal: one pass over every NVTX range.
+StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit = 200);
+
+// Why no step range could be proposed, for a message: "the capture has no NVTX ranges", or
+// "no NVTX range looks like a training step (…); on every rank: aten::linear (280 on 2
+// ranks), …; on some ranks: …", at most `names` candidates of each kind in chooser order.
+std::string describeMissingStepRange(const StepRangeChoice &choice, std::size_t names = 3);
+
+} // namespace gaplens::core
