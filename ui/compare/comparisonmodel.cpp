@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 #include <QLocale>
 
 #include <cmath>
@@ -262,11 +263,18 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
     case Qt::TextAlignmentRole:
         return cell.numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
                             : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
+    // Green and red mean better and worse (the change column): a name that is new or gone is
+    // told in italics and the note column, never by those colours.
+    case Qt::FontRole:
+        if (presence != core::Presence::Both) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
     case Qt::ForegroundRole:
-        if (presence == core::Presence::New)
-            return QBrush(QColor(20, 130, 60));
         if (presence == core::Presence::Vanished)
-            return QBrush(QColor(150, 60, 60));
+            return QBrush(QColor(128, 128, 128));
         return {};
     case Qt::ToolTipRole:
         if (column == 0)

@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
+#include "ui/timeline/colors.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -22,6 +23,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 
 namespace gaplens::ui {
 
@@ -178,10 +180,13 @@ void GapBlamePanel::rebuildTable()
     auto addGroup = [&](SplitBy s, std::uint32_t id, const core::BlameTotals &totals, const QString &scope) {
         const core::TimeNs window = windowOf(s, id);
         for (const auto &b : byCause ? totals.byCause : totals.byPhase) {
-            rows.push_back({ PanelCell::text(scope), PanelCell::text(QString::fromStdString(b.key)),
-                PanelCell::count(b.count), PanelCell::duration(double(b.totalNs)),
-                PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
-                PanelCell::duration(double(b.longestNs)) });
+            PanelCell key = PanelCell::text(QString::fromStdString(b.key));
+            if (byCause)
+                key.swatch = causeKeyColor(b.key);
+            rows.push_back(
+                { PanelCell::text(scope), key, PanelCell::count(b.count), PanelCell::duration(double(b.totalNs)),
+                    PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
+                    PanelCell::duration(double(b.longestNs)) });
             m_filters.push_back({ s, id, b });
         }
     };
@@ -218,6 +223,17 @@ void GapBlamePanel::rebuildTable()
     rebuildChart();
 }
 
+QColor GapBlamePanel::causeKeyColor(const std::string &key) const
+{
+    std::array<int, core::kGapCauseCount> shades {};
+    for (const auto &b : m_result.overall.byCause) {
+        const int shade = shades[std::size_t(b.cause)]++;
+        if (b.key == key)
+            return gapCauseShade(b.cause, shade);
+    }
+    return QColor(170, 170, 170);
+}
+
 void GapBlamePanel::rebuildChart()
 {
     clearChart(m_chart);
@@ -227,7 +243,7 @@ void GapBlamePanel::rebuildChart()
         return;
     }
     m_chart->setTitle(QStringLiteral("Idle time by cause per rank"));
-    // Colours per cause: the largest causes overall, the rest summed as "other".
+    // The largest causes overall, the rest summed as "other"; each in its cause's colour.
     std::vector<std::string> causes;
     for (const auto &b : m_result.overall.byCause)
         if (int(causes.size()) < kChartCauses)
@@ -245,7 +261,7 @@ void GapBlamePanel::rebuildChart()
     for (std::size_t c = 0; c < causes.size() + (other ? 1 : 0); ++c) {
         auto *set = new QBarSet(
             c < causes.size() ? elideMiddle(QString::fromStdString(causes[c]), 34) : QStringLiteral("other"));
-        set->setColor(c < causes.size() ? seriesColor(int(c)) : QColor(170, 170, 170));
+        set->setColor(c < causes.size() ? causeKeyColor(causes[c]) : QColor(170, 170, 170));
         sets.push_back(set);
     }
     QStringList categories;

@@ -4,6 +4,8 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "ui/panels/analysispanel.h"
 
+#include <QColor>
+
 #include <map>
 #include <optional>
 
@@ -68,6 +70,9 @@ private:
     bool matches(const RowFilter &f, std::size_t gap) const;
     void rebuildTable();
     void rebuildChart();
+    // A blame key's colour: its cause's (gapCauseShade, one shade per CUDA call name in the
+    // order of the overall totals), as the timeline's bands and legend use.
+    QColor causeKeyColor(const std::string &key) const;
 
     PanelTable *m_table;
     QChartView *m_chartView;

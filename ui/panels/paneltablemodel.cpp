@@ -84,6 +84,7 @@ QVariant PanelTableModel::data(const QModelIndex &index, int role) const
     case RowKeyRole: return rowKey(index.row());
     case Qt::BackgroundRole: return c.background.isValid() ? QVariant(c.background) : QVariant();
     case Qt::ToolTipRole: return c.toolTip.isEmpty() ? QVariant() : QVariant(c.toolTip);
+    case Qt::DecorationRole: return c.swatch.isValid() ? QVariant(c.swatch) : QVariant();
     case Qt::TextAlignmentRole:
         return m_columns[index.column()].numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     default: return {};

@@ -18,6 +18,7 @@ struct PanelCell
     QVariant raw; // SortRole; defaults to display
     QColor background; // invalid = none
     QString toolTip;
+    QColor swatch; // a colour square before the text (a gap cause's colour); invalid = none
 
     static PanelCell text(const QString &s) { return { s, s, {}, {} }; }
     static PanelCell count(std::uint64_t n);

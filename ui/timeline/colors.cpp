@@ -33,55 +33,80 @@ bool isNcclName(std::string_view name)
     return containsNoCase(name, "nccl");
 }
 
+// Hue families. Gap causes own the warm hues (reds, oranges, golds: 0-60 and 330-360), so
+// nothing else the timeline draws can be mistaken for a cause: kernels are greens to blues,
+// NCCL kernels violets, NVTX ranges pastels of the same cool range.
+constexpr int kCoolHueFirst = 90;
+constexpr int kCoolHueCount = 165; // 90..254
+constexpr int kNcclHueFirst = 262;
+constexpr int kNcclHueCount = 40; // 262..301
+
 QColor kernelColor(std::string_view name)
 {
     const std::uint32_t h = fnv1a(name);
     if (isNcclName(name))
-        return QColor::fromHsv(int(h % 28), 230, 200 + int((h >> 8) % 40)); // reds / oranges
-    // Hues 45..330: yellow, greens, blues, purples; never NCCL's reds.
-    const int hue = 45 + int(h % 285);
-    const int sat = 120 + int((h >> 10) % 80);
-    const int val = 170 + int((h >> 18) % 60);
+        return QColor::fromHsv(kNcclHueFirst + int(h % kNcclHueCount), 150 + int((h >> 8) % 60),
+            150 + int((h >> 16) % 50)); // violets
+    const int hue = kCoolHueFirst + int(h % kCoolHueCount);
+    const int sat = 110 + int((h >> 10) % 90);
+    const int val = 150 + int((h >> 18) % 70);
     return QColor::fromHsv(hue, sat, val);
 }
 
 QColor nvtxColor(std::string_view name)
 {
     const std::uint32_t h = fnv1a(name);
-    return QColor::fromHsv(int(h % 360), 60 + int((h >> 9) % 50), 215 + int((h >> 17) % 35));
+    return QColor::fromHsv(kCoolHueFirst + int(h % (kCoolHueCount + kNcclHueCount + 7)), 50 + int((h >> 9) % 50),
+        215 + int((h >> 17) % 35));
 }
 
 QColor apiColor(std::string_view name)
 {
     if (containsNoCase(name, "synchronize") || containsNoCase(name, "EventQuery") || containsNoCase(name, "StreamWait"))
-        return QColor(220, 90, 90);
+        return QColor(95, 80, 150); // dark violet: stands out, and is no cause colour
     if (containsNoCase(name, "launch"))
         return QColor(110, 170, 110);
     if (containsNoCase(name, "memcpy") || containsNoCase(name, "memset"))
-        return QColor(150, 130, 200);
+        return QColor(150, 140, 205);
     return QColor(160, 170, 185);
 }
 
 QColor copyColor(core::CopyKind kind)
 {
     switch (kind) {
-    case core::CopyKind::HostToDevice: return QColor(140, 90, 200);
-    case core::CopyKind::DeviceToHost: return QColor(200, 90, 160);
-    case core::CopyKind::DeviceToDevice: return QColor(90, 120, 200);
-    case core::CopyKind::PeerToPeer: return QColor(60, 160, 200);
+    case core::CopyKind::HostToDevice: return QColor(120, 90, 200);
+    case core::CopyKind::DeviceToHost: return QColor(50, 150, 150);
+    case core::CopyKind::DeviceToDevice: return QColor(80, 120, 200);
+    case core::CopyKind::PeerToPeer: return QColor(40, 165, 215);
     case core::CopyKind::Memset: return QColor(150, 150, 150);
-    default: return QColor(120, 120, 120);
+    default: return QColor(120, 130, 140);
     }
 }
 
 QColor gapCauseColor(core::GapCause cause)
 {
+    // Opaque: the bands set their own alpha (Theme::gapAlpha); charts and legends draw solid.
     switch (cause) {
-    case core::GapCause::QueuedDependencyWait: return QColor(90, 140, 235, 150);
-    case core::GapCause::ApiCall: return QColor(235, 60, 60, 150);
-    case core::GapCause::NoCudaCall: return QColor(245, 170, 30, 150);
+    case core::GapCause::QueuedDependencyWait: return QColor(214, 170, 0); // gold
+    case core::GapCause::ApiCall: return QColor(215, 38, 45); // red
+    case core::GapCause::NoCudaCall: return QColor(245, 125, 20); // orange
     }
-    return QColor(128, 128, 128, 150);
+    return QColor(128, 128, 128);
+}
+
+QColor gapCauseShade(core::GapCause cause, int shade)
+{
+    const QColor base = gapCauseColor(cause);
+    if (shade <= 0)
+        return base;
+    const int step = 100 + 22 * ((shade + 1) / 2);
+    return shade % 2 ? base.darker(step) : base.lighter(step);
+}
+
+bool isCauseHue(const QColor &color)
+{
+    const int hue = color.hsvHue();
+    return hue >= 0 && (hue <= 60 || hue >= 330) && color.hsvSaturation() >= 60;
 }
 
 QString gapCauseShortLabel(core::GapCause cause)

@@ -12,13 +12,21 @@ namespace gaplens::ui {
 // NCCL kernels ("ncclKernel_AllReduce...", "ncclDevKernel_...") get their own hue family.
 bool isNcclName(std::string_view name);
 // Stable colour per kernel name (FNV hash -> hue): the same name has the same colour in every
-// run and every rank. NCCL kernels are red/orange; all others avoid that hue range.
+// run and every rank. Kernels are greens to blues, NCCL kernels violets: the warm hues are
+// the gap causes' alone (isCauseHue).
 QColor kernelColor(std::string_view name);
 // Softer colours for NVTX ranges and CUDA API calls (synchronisation calls stand out).
 QColor nvtxColor(std::string_view name);
 QColor apiColor(std::string_view name);
 QColor copyColor(core::CopyKind kind);
+// The one palette of gap causes: the timeline's bands, the legend, the Gap Blame chart and
+// table, the compare panel, exports and reports all take their colour from here.
 QColor gapCauseColor(core::GapCause cause);
+// The shade-th colour of a cause, for the several keys of one cause (one per CUDA call name):
+// shade 0 is gapCauseColor, then alternately darker and lighter.
+QColor gapCauseShade(core::GapCause cause, int shade);
+// Whether a colour is in the causes' warm hue range (no other colour may be).
+bool isCauseHue(const QColor &color);
 // Short legend label: "queued", "API call", "host busy".
 QString gapCauseShortLabel(core::GapCause cause);
 // Black or white, whichever reads better on background.

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Colours have one meaning: the warm hues are the gap causes', and nothing else the timeline
+// draws (kernels, NCCL kernels, NVTX ranges, CUDA calls, copies) can be taken for a cause.
+#include "ui/timeline/colors.h"
+
+#include <QColor>
+#include <QTest>
+
+#include <string>
+
+using namespace gaplens;
+using namespace gaplens::ui;
+
+namespace {
+constexpr core::GapCause kCauses[]
+    = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall };
+
+// Distance in RGB: causes must be told apart from each other at a glance.
+int distance(const QColor &a, const QColor &b)
+{
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+}
+} // namespace
+
+class TestPalette : public QObject
+{
+    Q_OBJECT
+private slots:
+    void causeColoursAreWarmAndDistinct()
+    {
+        for (auto a : kCauses) {
+            QVERIFY(isCauseHue(gapCauseColor(a)));
+            QCOMPARE(gapCauseColor(a).alpha(), 255);
+            for (auto b : kCauses)
+                if (a != b)
+                    QVERIFY2(distance(gapCauseColor(a), gapCauseColor(b)) >= 90, qPrintable(gapCauseColor(a).name()));
+        }
+        // Shades of one cause (one per CUDA call name) keep the cause's hue.
+        for (int shade = 0; shade < 6; ++shade)
+            QVERIFY(isCauseHue(gapCauseShade(core::GapCause::ApiCall, shade)));
+        QCOMPARE(gapCauseShade(core::GapCause::NoCudaCall, 0), gapCauseColor(core::GapCause::NoCudaCall));
+        QVERIFY(gapCauseShade(core::GapCause::ApiCall, 1) != gapCauseShade(core::GapCause::ApiCall, 2));
+    }
+
+    void noEventColourIsACauseColour()
+    {
+        const std::string prefixes[] = { "", "ncclKernel_AllReduce_RING_LL_", "ncclDevKernel_SendRecv_",
+            "aten::", "void at::native::elementwise_kernel<", "cudaLaunchKernel", "cudaStreamSynchronize",
+            "cudaMemcpyAsync_" };
+        int checked = 0;
+        for (const auto &prefix : prefixes)
+            for (int i = 0; i < 400; ++i) {
+                const std::string name = prefix + std::to_string(i * 7919);
+                QVERIFY2(!isCauseHue(kernelColor(name)), name.c_str());
+                QVERIFY2(!isCauseHue(nvtxColor(name)), name.c_str());
+                QVERIFY2(!isCauseHue(apiColor(name)), name.c_str());
+                checked += 3;
+            }
+        QCOMPARE(checked, 8 * 400 * 3);
+        for (auto kind : { core::CopyKind::HostToDevice, core::CopyKind::DeviceToHost, core::CopyKind::DeviceToDevice,
+                 core::CopyKind::PeerToPeer, core::CopyKind::HostToHost, core::CopyKind::Memset,
+                 core::CopyKind::Unknown })
+            QVERIFY(!isCauseHue(copyColor(kind)));
+        // NCCL kernels keep a family of their own, apart from the other kernels.
+        QVERIFY(kernelColor("ncclDevKernel_AllReduce").hsvHue() >= 262);
+        QVERIFY(kernelColor("sgemm_kernel").hsvHue() < 255);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPalette)
+#include "tst_palette.moc"
