@@ -47,6 +47,40 @@ template <typename T> std::string show(const T &value)
     }
 }
 
+// A member of S and how the Differ compares it: as one value, as a column (its first
+// differing element), as a column of names or one name (by text), or as a nesting index.
+// StringId is a plain integer, so the kind is said here rather than told from the type.
+template <typename S, typename M> struct Value
+{
+    const char *name;
+    M S::*member;
+};
+template <typename S, typename M> struct Column
+{
+    const char *name;
+    std::vector<M> S::*member;
+};
+template <typename S> struct Names
+{
+    const char *name;
+    std::vector<StringId> S::*member;
+};
+template <typename S> struct Name
+{
+    const char *name;
+    StringId S::*member;
+};
+template <typename S> struct Nesting
+{
+    const char *name;
+    NestingIndex S::*member;
+};
+template <typename S, typename M> Value(const char *, M S::*) -> Value<S, M>;
+template <typename S, typename M> Column(const char *, std::vector<M> S::*) -> Column<S, M>;
+template <typename S> Names(const char *, std::vector<StringId> S::*) -> Names<S>;
+template <typename S> Name(const char *, StringId S::*) -> Name<S>;
+template <typename S> Nesting(const char *, NestingIndex S::*) -> Nesting<S>;
+
 class Differ
 {
 public:
@@ -60,13 +94,35 @@ public:
     std::vector<std::string> run()
     {
         value("cancelled", m_a.cancelled, m_b.cancelled);
-        errors();
+        each("errors", m_a.errors, m_b.errors, [this](const std::string &where, const auto &a, const auto &b) {
+            fields(where, a, b, Value { "path", &LoadError::path }, Value { "message", &LoadError::message });
+        });
         column("warnings", m_a.warnings, m_b.warnings);
-        reports();
-        ranks();
-        gpus();
-        threads();
-        launchIndex();
+        each("reports", m_a.reports, m_b.reports,
+            [this](const std::string &where, const auto &a, const auto &b) { report(where, a, b); });
+        each("ranks", m_a.ranks, m_b.ranks, [this](const std::string &where, const auto &a, const auto &b) {
+            using R = Rank;
+            fields(where, a, b, Value { "rank", &R::rank }, Value { "report", &R::report }, Value { "pid", &R::pid },
+                Value { "processName", &R::processName }, Value { "host", &R::host }, Value { "source", &R::source },
+                Value { "sourceDetail", &R::sourceDetail }, Column { "gpus", &R::gpus },
+                Column { "threads", &R::threads });
+        });
+        each("gpus", m_a.gpus, m_b.gpus,
+            [this](const std::string &where, const auto &a, const auto &b) { gpu(where, a, b); });
+        each("threads", m_a.threads, m_b.threads,
+            [this](const std::string &where, const auto &a, const auto &b) { thread(where, a, b); });
+        each("processThreads", m_a.processThreads, m_b.processThreads,
+            [this](const std::string &where, const auto &a, const auto &b) {
+                fields(where, a, b, Value { "key", &ProcessThreadRef::key },
+                    Value { "thread", &ProcessThreadRef::thread });
+            });
+        each("unorderedLaunches", m_a.unorderedLaunches, m_b.unorderedLaunches,
+            [this](const std::string &where, const auto &a, const auto &b) {
+                using U = UnorderedLaunch;
+                fields(where, a, b, Value { "process", &U::process }, Value { "correlationId", &U::correlationId });
+                fields(where + ".call", a.call, b.call, Value { "thread", &LaunchRef::thread },
+                    Value { "call", &LaunchRef::call });
+            });
         value("span.start", m_a.span.start, m_b.span.start);
         value("span.end", m_a.span.end, m_b.span.end);
         if (m_leftOut > 0)
@@ -131,177 +187,113 @@ private:
             column(fmt::format("{}.level[{}]", where, d), a.level(d), b.level(d));
     }
 
-    void errors()
+    // One member as its kind says (see Value and the others above).
+    template <typename S, typename M> void field(const std::string &where, const S &a, const S &b, Value<S, M> f)
     {
-        if (!sameSize("errors", m_a.errors.size(), m_b.errors.size()))
-            return;
-        for (std::size_t i = 0; i < m_a.errors.size(); ++i) {
-            const auto where = fmt::format("errors[{}]", i);
-            value(where + ".path", m_a.errors[i].path, m_b.errors[i].path);
-            value(where + ".message", m_a.errors[i].message, m_b.errors[i].message);
-        }
+        value(where + "." + f.name, a.*f.member, b.*f.member);
+    }
+    template <typename S, typename M> void field(const std::string &where, const S &a, const S &b, Column<S, M> f)
+    {
+        column(where + "." + f.name, a.*f.member, b.*f.member);
+    }
+    template <typename S> void field(const std::string &where, const S &a, const S &b, Names<S> f)
+    {
+        names(where + "." + f.name, a.*f.member, b.*f.member);
+    }
+    template <typename S> void field(const std::string &where, const S &a, const S &b, Name<S> f)
+    {
+        name(where + "." + f.name, a.*f.member, b.*f.member);
+    }
+    template <typename S> void field(const std::string &where, const S &a, const S &b, Nesting<S> f)
+    {
+        nesting(where + "." + f.name, a.*f.member, b.*f.member);
     }
 
-    void reports()
+    // The members of a and b, in the order given, each named "where.member".
+    template <typename S, typename... F>
+    void fields(const std::string &where, const S &a, const S &b, const F &...members)
     {
-        if (!sameSize("reports", m_a.reports.size(), m_b.reports.size()))
-            return;
-        for (std::size_t i = 0; i < m_a.reports.size(); ++i) {
-            const auto &a = m_a.reports[i];
-            const auto &b = m_b.reports[i];
-            const auto where = fmt::format("reports[{}]", i);
-            value(where + ".path", a.path, b.path);
-            value(where + ".schemaVersion", a.schemaVersion, b.schemaVersion);
-            value(where + ".productVersion", a.productVersion, b.productVersion);
-            value(where + ".host", a.host, b.host);
-            value(where + ".timeBase", a.timeBase, b.timeBase);
-            value(where + ".timeOffsetNs", a.timeOffsetNs, b.timeOffsetNs);
-            for (const auto &[field, member] : kProblemFields)
-                value(fmt::format("{}.problems.{}", where, field), a.problems.*member, b.problems.*member);
-            for (const auto &[field, member] : kNoteFields)
-                value(fmt::format("{}.notes.{}", where, field), a.notes.*member, b.notes.*member);
-            // A file read as two parts joins the NVTX part's warnings after the others' (see
-            // joinParts): what is warned about is the outcome, not the order it was found in.
-            auto sortedA = a.warnings, sortedB = b.warnings;
-            std::sort(sortedA.begin(), sortedA.end());
-            std::sort(sortedB.begin(), sortedB.end());
-            column(where + ".warnings (sorted)", sortedA, sortedB);
-        }
+        (field(where, a, b, members), ...);
     }
 
-    void ranks()
+    // Two lists element by element ("where[i]") once their sizes agree.
+    template <typename T, typename Compare>
+    void each(const std::string &where, const std::vector<T> &a, const std::vector<T> &b, Compare compare)
     {
-        if (!sameSize("ranks", m_a.ranks.size(), m_b.ranks.size()))
+        if (!sameSize(where, a.size(), b.size()))
             return;
-        for (std::size_t i = 0; i < m_a.ranks.size(); ++i) {
-            const auto &a = m_a.ranks[i];
-            const auto &b = m_b.ranks[i];
-            const auto where = fmt::format("ranks[{}]", i);
-            value(where + ".rank", a.rank, b.rank);
-            value(where + ".report", a.report, b.report);
-            value(where + ".pid", a.pid, b.pid);
-            value(where + ".processName", a.processName, b.processName);
-            value(where + ".host", a.host, b.host);
-            value(where + ".source", a.source, b.source);
-            value(where + ".sourceDetail", a.sourceDetail, b.sourceDetail);
-            column(where + ".gpus", a.gpus, b.gpus);
-            column(where + ".threads", a.threads, b.threads);
-        }
+        for (std::size_t i = 0; i < a.size(); ++i)
+            compare(fmt::format("{}[{}]", where, i), a[i], b[i]);
+    }
+
+    void report(const std::string &where, const Report &a, const Report &b)
+    {
+        fields(where, a, b, Value { "path", &Report::path }, Value { "schemaVersion", &Report::schemaVersion },
+            Value { "productVersion", &Report::productVersion }, Value { "host", &Report::host },
+            Value { "timeBase", &Report::timeBase }, Value { "timeOffsetNs", &Report::timeOffsetNs });
+        for (const auto &[field, member] : kProblemFields)
+            value(fmt::format("{}.problems.{}", where, field), a.problems.*member, b.problems.*member);
+        for (const auto &[field, member] : kNoteFields)
+            value(fmt::format("{}.notes.{}", where, field), a.notes.*member, b.notes.*member);
+        // A file read as two parts joins the NVTX part's warnings after the others' (see
+        // joinParts): what is warned about is the outcome, not the order it was found in.
+        auto sortedA = a.warnings, sortedB = b.warnings;
+        std::sort(sortedA.begin(), sortedA.end());
+        std::sort(sortedB.begin(), sortedB.end());
+        column(where + ".warnings (sorted)", sortedA, sortedB);
     }
 
     void kernels(const std::string &where, const KernelColumns &a, const KernelColumns &b)
     {
-        column(where + ".start", a.start, b.start);
-        column(where + ".end", a.end, b.end);
-        names(where + ".shortName", a.shortName, b.shortName);
-        names(where + ".demangledName", a.demangledName, b.demangledName);
-        column(where + ".correlationId", a.correlationId, b.correlationId);
-        column(where + ".gridX", a.gridX, b.gridX);
-        column(where + ".gridY", a.gridY, b.gridY);
-        column(where + ".gridZ", a.gridZ, b.gridZ);
-        column(where + ".blockX", a.blockX, b.blockX);
-        column(where + ".blockY", a.blockY, b.blockY);
-        column(where + ".blockZ", a.blockZ, b.blockZ);
-        column(where + ".registersPerThread", a.registersPerThread, b.registersPerThread);
-        column(where + ".staticSharedMemory", a.staticSharedMemory, b.staticSharedMemory);
-        column(where + ".dynamicSharedMemory", a.dynamicSharedMemory, b.dynamicSharedMemory);
+        using K = KernelColumns;
+        fields(where, a, b, Column { "start", &K::start }, Column { "end", &K::end },
+            Names { "shortName", &K::shortName }, Names { "demangledName", &K::demangledName },
+            Column { "correlationId", &K::correlationId }, Column { "gridX", &K::gridX }, Column { "gridY", &K::gridY },
+            Column { "gridZ", &K::gridZ }, Column { "blockX", &K::blockX }, Column { "blockY", &K::blockY },
+            Column { "blockZ", &K::blockZ }, Column { "registersPerThread", &K::registersPerThread },
+            Column { "staticSharedMemory", &K::staticSharedMemory },
+            Column { "dynamicSharedMemory", &K::dynamicSharedMemory });
     }
 
     void copies(const std::string &where, const CopyColumns &a, const CopyColumns &b)
     {
-        column(where + ".start", a.start, b.start);
-        column(where + ".end", a.end, b.end);
-        column(where + ".bytes", a.bytes, b.bytes);
-        column(where + ".correlationId", a.correlationId, b.correlationId);
-        column(where + ".pid", a.pid, b.pid);
-        column(where + ".streamId", a.streamId, b.streamId);
-        column(where + ".kind", a.kind, b.kind);
-        column(where + ".srcKind", a.srcKind, b.srcKind);
-        column(where + ".dstKind", a.dstKind, b.dstKind);
-        column(where + ".depth", a.depth, b.depth);
-        nesting(where + ".nesting", a.nesting, b.nesting);
+        using C = CopyColumns;
+        fields(where, a, b, Column { "start", &C::start }, Column { "end", &C::end }, Column { "bytes", &C::bytes },
+            Column { "correlationId", &C::correlationId }, Column { "pid", &C::pid },
+            Column { "streamId", &C::streamId }, Column { "kind", &C::kind }, Column { "srcKind", &C::srcKind },
+            Column { "dstKind", &C::dstKind }, Column { "depth", &C::depth }, Nesting { "nesting", &C::nesting });
     }
 
-    void gpus()
+    void gpu(const std::string &where, const Gpu &a, const Gpu &b)
     {
-        if (!sameSize("gpus", m_a.gpus.size(), m_b.gpus.size()))
-            return;
-        for (std::size_t i = 0; i < m_a.gpus.size(); ++i) {
-            const auto &a = m_a.gpus[i];
-            const auto &b = m_b.gpus[i];
-            const auto where = fmt::format("gpus[{}]", i);
-            value(where + ".report", a.report, b.report);
-            value(where + ".deviceId", a.deviceId, b.deviceId);
-            value(where + ".name", a.name, b.name);
-            column(where + ".ranks", a.ranks, b.ranks);
-            if (sameSize(where + ".streams", a.streams.size(), b.streams.size())) {
-                for (std::size_t s = 0; s < a.streams.size(); ++s) {
-                    const auto stream = fmt::format("{}.streams[{}]", where, s);
-                    value(stream + ".pid", a.streams[s].pid, b.streams[s].pid);
-                    value(stream + ".streamId", a.streams[s].streamId, b.streams[s].streamId);
-                    value(stream + ".rank", a.streams[s].rank, b.streams[s].rank);
-                    kernels(stream + ".kernels", a.streams[s].kernels, b.streams[s].kernels);
-                }
-            }
-            copies(where + ".copies", a.copies, b.copies);
-        }
+        fields(where, a, b, Value { "report", &Gpu::report }, Value { "deviceId", &Gpu::deviceId },
+            Value { "name", &Gpu::name }, Column { "ranks", &Gpu::ranks });
+        each(where + ".streams", a.streams, b.streams,
+            [this](const std::string &stream, const auto &sa, const auto &sb) {
+                fields(stream, sa, sb, Value { "pid", &Stream::pid }, Value { "streamId", &Stream::streamId },
+                    Value { "rank", &Stream::rank });
+                kernels(stream + ".kernels", sa.kernels, sb.kernels);
+            });
+        copies(where + ".copies", a.copies, b.copies);
     }
 
-    void threads()
+    void thread(const std::string &where, const Thread &a, const Thread &b)
     {
-        if (!sameSize("threads", m_a.threads.size(), m_b.threads.size()))
-            return;
-        for (std::size_t i = 0; i < m_a.threads.size(); ++i) {
-            const auto &a = m_a.threads[i];
-            const auto &b = m_b.threads[i];
-            const auto where = fmt::format("threads[{}]", i);
-            value(where + ".report", a.report, b.report);
-            value(where + ".pid", a.pid, b.pid);
-            value(where + ".tid", a.tid, b.tid);
-            value(where + ".rank", a.rank, b.rank);
-            name(where + ".name", a.name, b.name);
-
-            column(where + ".api.start", a.api.start, b.api.start);
-            column(where + ".api.end", a.api.end, b.api.end);
-            names(where + ".api.name", a.api.name, b.api.name);
-            column(where + ".api.correlationId", a.api.correlationId, b.api.correlationId);
-            column(where + ".api.depth", a.api.depth, b.api.depth);
-            value(where + ".api.correlationAscending", a.api.correlationAscending, b.api.correlationAscending);
-            nesting(where + ".api.nesting", a.api.nesting, b.api.nesting);
-
-            column(where + ".nvtx.start", a.nvtx.start, b.nvtx.start);
-            column(where + ".nvtx.end", a.nvtx.end, b.nvtx.end);
-            names(where + ".nvtx.name", a.nvtx.name, b.nvtx.name);
-            nvtxGroups(where + ".nvtx.group", a.nvtx.name, b.nvtx.name);
-            names(where + ".nvtx.domain", a.nvtx.domain, b.nvtx.domain);
-            column(where + ".nvtx.kind", a.nvtx.kind, b.nvtx.kind);
-            column(where + ".nvtx.depth", a.nvtx.depth, b.nvtx.depth);
-            nesting(where + ".nvtx.nesting", a.nvtx.nesting, b.nvtx.nesting);
-
-            column(where + ".marks.time", a.marks.time, b.marks.time);
-            names(where + ".marks.name", a.marks.name, b.marks.name);
-            names(where + ".marks.domain", a.marks.domain, b.marks.domain);
-        }
-    }
-
-    void launchIndex()
-    {
-        if (sameSize("processThreads", m_a.processThreads.size(), m_b.processThreads.size()))
-            for (std::size_t i = 0; i < m_a.processThreads.size(); ++i) {
-                const auto where = fmt::format("processThreads[{}]", i);
-                value(where + ".key", m_a.processThreads[i].key, m_b.processThreads[i].key);
-                value(where + ".thread", m_a.processThreads[i].thread, m_b.processThreads[i].thread);
-            }
-        if (sameSize("unorderedLaunches", m_a.unorderedLaunches.size(), m_b.unorderedLaunches.size()))
-            for (std::size_t i = 0; i < m_a.unorderedLaunches.size(); ++i) {
-                const auto &a = m_a.unorderedLaunches[i];
-                const auto &b = m_b.unorderedLaunches[i];
-                const auto where = fmt::format("unorderedLaunches[{}]", i);
-                value(where + ".process", a.process, b.process);
-                value(where + ".correlationId", a.correlationId, b.correlationId);
-                value(where + ".call.thread", a.call.thread, b.call.thread);
-                value(where + ".call.call", a.call.call, b.call.call);
-            }
+        fields(where, a, b, Value { "report", &Thread::report }, Value { "pid", &Thread::pid },
+            Value { "tid", &Thread::tid }, Value { "rank", &Thread::rank }, Name { "name", &Thread::name });
+        using A = ApiColumns;
+        fields(where + ".api", a.api, b.api, Column { "start", &A::start }, Column { "end", &A::end },
+            Names { "name", &A::name }, Column { "correlationId", &A::correlationId }, Column { "depth", &A::depth },
+            Value { "correlationAscending", &A::correlationAscending }, Nesting { "nesting", &A::nesting });
+        using N = NvtxColumns;
+        fields(where + ".nvtx", a.nvtx, b.nvtx, Column { "start", &N::start }, Column { "end", &N::end },
+            Names { "name", &N::name });
+        nvtxGroups(where + ".nvtx.group", a.nvtx.name, b.nvtx.name);
+        fields(where + ".nvtx", a.nvtx, b.nvtx, Names { "domain", &N::domain }, Column { "kind", &N::kind },
+            Column { "depth", &N::depth }, Nesting { "nesting", &N::nesting });
+        using M = MarkColumns;
+        fields(where + ".marks", a.marks, b.marks, Column { "time", &M::time }, Names { "name", &M::name },
+            Names { "domain", &M::domain });
     }
 
     const TraceSet &m_a;
