@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace gaplens::fuzz {
+namespace gaplens::test {
 namespace {
 
 using namespace gaplens::core;
@@ -310,4 +310,4 @@ std::vector<std::string> traceDifferences(const TraceSet &a, const TraceSet &b, 
     return Differ(a, b, limit).run();
 }
 
-} // namespace gaplens::fuzz
+} // namespace gaplens::test
