@@ -165,18 +165,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         // Synthetic training jobs with steps: after, rank 1's compute kernels take 1.5x longer.
-        core::SynthOptions o;
-        o.ranks = 2;
-        o.steps = 12;
-        o.stragglerRank = 1;
-        o.stragglerSlowdown = 1.0;
-        o.jitter = 0.02;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("before")).toStdString(), o);
-        o.stragglerSlowdown = 1.5;
-        o.seed = 2;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("after")).toStdString(), o);
-        m_synthBefore = LoadController::loadNow({ m_dir.filePath(QStringLiteral("before")) });
-        m_synthAfter = LoadController::loadNow({ m_dir.filePath(QStringLiteral("after")) });
+        std::tie(m_synthBefore, m_synthAfter) = fixture::loadSynthPair(m_dir.path(), 12, 1.5, 2);
         QCOMPARE(m_synthBefore->trace->ranks.size(), std::size_t(2));
     }
 

@@ -14,7 +14,9 @@
 //    phase train_step > backward.
 #include "gaplens/core/model/trace_builder.h"
 #include "gaplens/core/write/export_writer.h"
+#include "gaplens/core/write/synth.h"
 #include "ui/loading/derivedcapturecontroller.h"
+#include "ui/loading/loadcontroller.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
@@ -24,10 +26,13 @@
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QDir>
 #include <QTest>
 
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace fixture {
 
@@ -215,6 +220,27 @@ inline std::string writeExport(const std::string &path, int rank)
     w.addMemcpy({ .start = us(3100), .end = us(3200), .deviceId = rank, .pid = pid, .bytes = 1 << 20 });
     w.finish();
     return path;
+}
+
+// Two synthetic training jobs with steps (core::writeSyntheticCapture: two ranks, jitter
+// 0.02), written to dir/before and dir/after and loaded. Rank 1 is the straggler: as fast as
+// the others before, its compute kernels `slowdown` times longer after. Returns (before, after).
+inline std::pair<std::shared_ptr<const gaplens::ui::TimelineData>, std::shared_ptr<const gaplens::ui::TimelineData>>
+loadSynthPair(const QString &dir, int steps, double slowdown, std::uint64_t afterSeed = 1)
+{
+    gaplens::core::SynthOptions o;
+    o.ranks = 2;
+    o.steps = steps;
+    o.stragglerRank = 1;
+    o.stragglerSlowdown = 1.0;
+    o.jitter = 0.02;
+    const QString before = QDir(dir).filePath(QStringLiteral("before")),
+                  after = QDir(dir).filePath(QStringLiteral("after"));
+    gaplens::core::writeSyntheticCapture(before.toStdString(), o);
+    o.stragglerSlowdown = slowdown;
+    o.seed = afterSeed;
+    gaplens::core::writeSyntheticCapture(after.toStdString(), o);
+    return { gaplens::ui::LoadController::loadNow({ before }), gaplens::ui::LoadController::loadNow({ after }) };
 }
 
 // The timeline and the four side panels over one capture, wired as MainWindow wires them.
