@@ -26,9 +26,11 @@
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QColor>
 #include <QDir>
 #include <QTest>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -220,6 +222,13 @@ inline std::string writeExport(const std::string &path, int rank)
     w.addMemcpy({ .start = us(3100), .end = us(3200), .deviceId = rank, .pid = pid, .bytes = 1 << 20 });
     w.finish();
     return path;
+}
+
+// Colours within `tolerance` per channel (alpha ignored): what a picture shows after blending.
+inline bool near(const QColor &a, const QColor &b, int tolerance = 12)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
 }
 
 // Two synthetic training jobs with steps (core::writeSyntheticCapture: two ranks, jitter
