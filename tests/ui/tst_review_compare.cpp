@@ -68,6 +68,16 @@ int rowOf(const ComparisonModel &m, const QString &key)
     return -1;
 }
 
+// A model tester on each of the panel's tables, for as long as the test keeps them.
+std::vector<std::unique_ptr<QAbstractItemModelTester>> modelTesters(const ComparePanel &panel)
+{
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            panel.model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+    return testers;
+}
+
 // Every number of every table equals the comparison's own fields, row by row in core's order.
 void verifyModelsShow(const ComparePanel &panel, const core::Comparison &c)
 {
@@ -179,10 +189,7 @@ private slots:
             = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
         QCOMPARE(c->verdictText, expected.verdictText);
         QCOMPARE(c->kernels.size(), expected.kernels.size());
-        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        const auto testers = modelTesters(*w.comparePanel());
         verifyModelsShow(*w.comparePanel(), expected);
 
         // The known difference: relu_kernel 500 us -> 1 ms on each of the 2 ranks, first by |delta|.
@@ -278,10 +285,7 @@ private slots:
         QVERIFY(c);
         const auto expected
             = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
-        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        const auto testers = modelTesters(*w.comparePanel());
         verifyModelsShow(*w.comparePanel(), expected);
         // What this pair is known to hold: 4,010 -> 3,587 kernels, flash_fwd_kernel moved most.
         const auto &h = *w.comparePanel()->model(Table::Headline);
