@@ -5,6 +5,9 @@
 
 #include <QTest>
 
+#include <string>
+#include <vector>
+
 namespace gaplens::test {
 
 // Every field, so a difference names the field that differs.
@@ -28,6 +31,23 @@ inline void compareGaps(const core::GapBlame &actual, const core::GapBlame &expe
     QCOMPARE(actual.phaseThread, expected.phaseThread);
     QCOMPARE(actual.phaseRanges, expected.phaseRanges);
     QCOMPARE(actual.phaseStack, expected.phaseStack);
+}
+
+// A blame table's row keys and totals, in row order, to QCOMPARE with the expected lists.
+inline std::vector<std::string> bucketKeys(const std::vector<core::BlameBucket> &buckets)
+{
+    std::vector<std::string> keys;
+    for (const auto &bucket : buckets)
+        keys.push_back(bucket.key);
+    return keys;
+}
+
+inline std::vector<core::TimeNs> bucketTotals(const std::vector<core::BlameBucket> &buckets)
+{
+    std::vector<core::TimeNs> totals;
+    for (const auto &bucket : buckets)
+        totals.push_back(bucket.totalNs);
+    return totals;
 }
 
 } // namespace gaplens::test

@@ -30,6 +30,9 @@ namespace gaplens::test {
 
 using core::TimeNs;
 
+// Where the fixtures' captures start: a 2023 epoch time in ns, as real exports' timestamps are.
+inline constexpr TimeNs T0 = 1'700'000'000'000'000'000;
+
 // A GPU as used by one rank: kernels added through it run in that rank's process.
 struct GpuRef
 {

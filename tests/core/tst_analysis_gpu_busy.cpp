@@ -7,10 +7,10 @@
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
+using gaplens::test::T0;
 
 namespace {
 // Absolute times, as after loading: every fixture time is T0 + offset.
-constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
 TimeRange at(TimeNs start, TimeNs end)
 {

@@ -15,10 +15,9 @@
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
 using gaplens::test::GpuRef;
+using gaplens::test::T0;
 
 namespace {
-
-constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
 // `durations[k][i]`: iteration i of rank k starts at T0 + 1000 * i + k. Rank numbers 0, 1, 3
 // (so the straggler's number differs from its index). The last rank's iterations alternate

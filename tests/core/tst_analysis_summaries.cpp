@@ -10,10 +10,9 @@
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
+using gaplens::test::T0;
 
 namespace {
-
-constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
 // Rank 0: gemm 10, 20, 30, 40 (demangled <float> for the first two, <half> for the others)
 //         and relu 5, 7. Rank 1: relu 9 and copyk 100. Kernel i of a stream starts at T0 + 1000 * i.

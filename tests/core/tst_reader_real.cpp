@@ -5,6 +5,7 @@
 #include "gaplens/core/read/loader.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
+#include "trace_compare.h"
 #include "trace_counts.h"
 
 #include <QTest>
@@ -91,107 +92,23 @@ std::map<std::int64_t, SqlBusy> sqlBusyPerDevice(const std::string &file, std::i
 using gaplens::test::load;
 
 // Two loads of one file hold the same capture: reports, ranks, threads with their API
-// calls, NVTX ranges and marks, GPUs with their streams' kernels and their copies (names
-// compared as text: string ids may be assigned in another order). `a` is the reference.
+// calls, NVTX ranges and marks, GPUs with their streams' kernels and their copies, every
+// field of each (names compared as text: string ids may be assigned in another order; see
+// traceDifferences). `a` is the reference.
 void sameCapture(const TraceSet &a, const TraceSet &b)
 {
     QVERIFY(a.errors.empty());
     QVERIFY(b.errors.empty());
-    QCOMPARE(b.warnings, a.warnings);
     QCOMPARE(b.reports.size(), std::size_t(1));
-    const auto &ra = a.reports[0], &rb = b.reports[0];
-    QCOMPARE(rb.warnings, ra.warnings);
-    QCOMPARE(rb.problems.total(), ra.problems.total());
-    QCOMPARE(rb.problems.nullEnd, ra.problems.nullEnd);
-    QCOMPARE(rb.problems.unknownStringId, ra.problems.unknownStringId);
-    QCOMPARE(rb.notes.rowsRead, ra.notes.rowsRead);
-    QCOMPARE(rb.notes.backtraceDuplicates, ra.notes.backtraceDuplicates);
-    QCOMPARE(rb.notes.overlappingKernels, ra.notes.overlappingKernels);
-    QCOMPARE(rb.problems.endBeforeStart, ra.problems.endBeforeStart);
-    QCOMPARE(rb.problems.nullStart, ra.problems.nullStart);
-    QCOMPARE(rb.timeBase, ra.timeBase);
-    QCOMPARE(rb.timeOffsetNs, ra.timeOffsetNs);
-    QCOMPARE(b.span.start, a.span.start);
-    QCOMPARE(b.span.end, a.span.end);
-    QCOMPARE(b.ranks.size(), a.ranks.size());
-    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-        QCOMPARE(b.ranks[r].rank, a.ranks[r].rank);
-        QCOMPARE(b.ranks[r].pid, a.ranks[r].pid);
-        QCOMPARE(b.ranks[r].source, a.ranks[r].source);
-        QCOMPARE(b.ranks[r].gpus, a.ranks[r].gpus);
-        QCOMPARE(b.ranks[r].threads, a.ranks[r].threads);
-    }
+    // traceDifferences sorts a report's warnings; here they come in the same order too.
+    QCOMPARE(b.reports[0].warnings, a.reports[0].warnings);
     QCOMPARE(kernelCount(b), kernelCount(a));
     QCOMPARE(copyCount(b), copyCount(a));
-    QCOMPARE(b.gpus.size(), a.gpus.size());
-    for (std::size_t g = 0; g < a.gpus.size(); ++g) {
-        const auto &ga = a.gpus[g], &gb = b.gpus[g];
-        QCOMPARE(gb.deviceId, ga.deviceId);
-        QCOMPARE(gb.name, ga.name);
-        QCOMPARE(gb.ranks, ga.ranks);
-        QCOMPARE(gb.streams.size(), ga.streams.size());
-        for (std::size_t s = 0; s < ga.streams.size(); ++s) {
-            const auto &sa = ga.streams[s], &sb = gb.streams[s];
-            QCOMPARE(sb.pid, sa.pid);
-            QCOMPARE(sb.streamId, sa.streamId);
-            QCOMPARE(sb.rank, sa.rank);
-            const auto &ka = sa.kernels, &kb = sb.kernels;
-            QCOMPARE(kb.start, ka.start);
-            QCOMPARE(kb.end, ka.end);
-            QCOMPARE(kb.correlationId, ka.correlationId);
-            QCOMPARE(kb.gridX, ka.gridX);
-            QCOMPARE(kb.gridY, ka.gridY);
-            QCOMPARE(kb.gridZ, ka.gridZ);
-            QCOMPARE(kb.blockX, ka.blockX);
-            QCOMPARE(kb.blockY, ka.blockY);
-            QCOMPARE(kb.blockZ, ka.blockZ);
-            QCOMPARE(kb.registersPerThread, ka.registersPerThread);
-            QCOMPARE(kb.staticSharedMemory, ka.staticSharedMemory);
-            QCOMPARE(kb.dynamicSharedMemory, ka.dynamicSharedMemory);
-            for (std::size_t i = 0; i < ka.size(); ++i) {
-                QCOMPARE(b.str(kb.shortName[i]), a.str(ka.shortName[i]));
-                QCOMPARE(b.str(kb.demangledName[i]), a.str(ka.demangledName[i]));
-            }
-        }
-        const auto &ca = ga.copies, &cb = gb.copies;
-        QCOMPARE(cb.start, ca.start);
-        QCOMPARE(cb.end, ca.end);
-        QCOMPARE(cb.bytes, ca.bytes);
-        QCOMPARE(cb.correlationId, ca.correlationId);
-        QCOMPARE(cb.pid, ca.pid);
-        QCOMPARE(cb.streamId, ca.streamId);
-        QCOMPARE(cb.kind, ca.kind);
-        QCOMPARE(cb.srcKind, ca.srcKind);
-        QCOMPARE(cb.dstKind, ca.dstKind);
-        QCOMPARE(cb.depth, ca.depth);
-    }
-    QCOMPARE(b.threads.size(), a.threads.size());
-    for (std::size_t t = 0; t < a.threads.size(); ++t) {
-        const auto &ta = a.threads[t], &tb = b.threads[t];
-        QCOMPARE(tb.pid, ta.pid);
-        QCOMPARE(tb.tid, ta.tid);
-        QCOMPARE(tb.rank, ta.rank);
-        QCOMPARE(b.str(tb.name), a.str(ta.name));
-        QCOMPARE(tb.api.start, ta.api.start);
-        QCOMPARE(tb.api.end, ta.api.end);
-        QCOMPARE(tb.api.correlationId, ta.api.correlationId);
-        QCOMPARE(tb.api.depth, ta.api.depth);
-        QCOMPARE(tb.nvtx.start, ta.nvtx.start);
-        QCOMPARE(tb.nvtx.end, ta.nvtx.end);
-        QCOMPARE(tb.nvtx.depth, ta.nvtx.depth);
-        QCOMPARE(tb.nvtx.kind, ta.nvtx.kind);
-        QCOMPARE(tb.marks.time, ta.marks.time);
-        for (std::size_t i = 0; i < ta.marks.size(); ++i) {
-            QCOMPARE(b.str(tb.marks.name[i]), a.str(ta.marks.name[i]));
-            QCOMPARE(b.str(tb.marks.domain[i]), a.str(ta.marks.domain[i]));
-        }
-        for (std::size_t i = 0; i < ta.nvtx.size(); ++i) {
-            QCOMPARE(b.str(tb.nvtx.name[i]), a.str(ta.nvtx.name[i]));
-            QCOMPARE(b.str(tb.nvtx.domain[i]), a.str(ta.nvtx.domain[i]));
-        }
-        for (std::size_t i = 0; i < ta.api.size(); ++i)
-            QCOMPARE(b.str(tb.api.name[i]), a.str(ta.api.name[i]));
-    }
+    const auto differences = gaplens::test::traceDifferences(a, b);
+    std::string shown;
+    for (const auto &line : differences)
+        shown += "\n  " + line;
+    QVERIFY2(differences.empty(), shown.c_str());
 }
 
 // Loads `file` with one thread and default options (the reference), and again with `vary`

@@ -44,8 +44,8 @@ std::shared_ptr<gaplens::core::TraceSet> load(const std::string &path, const Var
         std::fprintf(stderr, "  %s\n", line.c_str());
     if (candidate.threads != kReference.threads) {
         const auto tieBreaker = load(path, kTieBreaker);
-        const bool likeReference = gaplens::fuzz::traceDifferences(*load(path, kReference), *tieBreaker, 1).empty();
-        const bool likeCandidate = gaplens::fuzz::traceDifferences(*load(path, candidate), *tieBreaker, 1).empty();
+        const bool likeReference = gaplens::test::traceDifferences(*load(path, kReference), *tieBreaker, 1).empty();
+        const bool likeCandidate = gaplens::test::traceDifferences(*load(path, candidate), *tieBreaker, 1).empty();
         std::fprintf(stderr, "  %s is like %s\n", kTieBreaker.name,
             likeCandidate       ? candidate.name
                 : likeReference ? kReference.name
@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const auto &path = gaplens::fuzz::FuzzInputFile::instance().write(data, size);
     const auto reference = load(path, kReference);
     for (const auto &candidate : kCandidates) {
-        const auto differences = gaplens::fuzz::traceDifferences(*reference, *load(path, candidate));
+        const auto differences = gaplens::test::traceDifferences(*reference, *load(path, candidate));
         if (!differences.empty())
             reportDifference(path, candidate, differences, size);
     }

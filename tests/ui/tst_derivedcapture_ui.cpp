@@ -26,49 +26,6 @@ using namespace gaplens::ui;
 using fixture::kT0;
 using fixture::us;
 
-namespace {
-
-// The timeline and the panels over one capture, wired as MainWindow wires them.
-struct Window
-{
-    TimelineView view;
-    PanelContext context;
-    TopKernelsPanel kernels { context, &view };
-    GapBlamePanel blame { context, &view };
-    RankPacePanel pace { context, &view };
-    SummaryPanel summary { context, &view };
-
-    Window()
-    {
-        QObject::connect(view.model(), &TimelineModel::gapThresholdChanged, &context, &PanelContext::setGapThreshold);
-    }
-    QList<AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
-    void load(std::shared_ptr<const TimelineData> data)
-    {
-        view.setData(data);
-        context.setGapThreshold(view.model()->gapThreshold());
-        context.setData(data);
-    }
-    QList<int> generations()
-    {
-        QList<int> g;
-        for (auto *p : panels())
-            g << p->generation();
-        return g;
-    }
-    bool waitAll(const QList<int> &before)
-    {
-        const auto list = panels();
-        for (int i = 0; i < list.size(); ++i)
-            if (!QTest::qWaitFor([&] { return list[i]->generation() > before[i] && !list[i]->isComputing(); }, 20000))
-                return false;
-        return true;
-    }
-    DerivedCaptureController &derived() { return *view.model()->derivedSource(); }
-};
-
-} // namespace
-
 class TestDerivedCaptureUi : public QObject
 {
     Q_OBJECT
@@ -96,7 +53,7 @@ private slots:
 
     void oneThresholdChangeBuildsOneDerivedCaptureForTheTimelineAndEveryPanel()
     {
-        Window w;
+        fixture::PanelWindow w;
         QCOMPARE(w.context.derivedSource(), &w.derived()); // the panels read the timeline's
         const auto before = w.generations();
         w.load(timelineDataOf(fixture::buildTrace(2))); // as the loader hands it over
@@ -137,7 +94,7 @@ private slots:
 
     void aPreparedCaptureIsUsedWithoutABuild()
     {
-        Window w;
+        fixture::PanelWindow w;
         const auto before = w.generations();
         w.load(prepareTimelineData(fixture::buildTrace(2))); // built on this thread at 100 us
         QVERIFY(w.waitAll(before));
@@ -205,7 +162,7 @@ private slots:
 
     void theGapBlamePanelSelectsItsGapOnTheTimelineById()
     {
-        Window w;
+        fixture::PanelWindow w;
         w.view.resize(1270, 400);
         const auto before = w.generations();
         w.load(timelineDataOf(fixture::buildTrace(2)));

@@ -26,48 +26,6 @@ using namespace gaplens::ui;
 
 namespace {
 
-// The panels and the timeline over one capture, wired as MainWindow wires them.
-struct Harness
-{
-    TimelineView view;
-    PanelContext context;
-    TopKernelsPanel kernels { context, &view };
-    GapBlamePanel blame { context, &view };
-    RankPacePanel pace { context, &view };
-    SummaryPanel summary { context, &view };
-    std::shared_ptr<const TimelineData> data;
-
-    QList<AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
-    QList<PanelTable *> tables()
-    {
-        return { kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table() };
-    }
-
-    void load(std::shared_ptr<gaplens::core::TraceSet> trace)
-    {
-        data = prepareTimelineData(std::move(trace));
-        view.setData(data);
-        context.setGapThreshold(view.model()->gapThreshold());
-        context.setData(data);
-    }
-    // Waits until every panel applied a result newer than `before`.
-    bool waitAll(const QList<int> &before)
-    {
-        const auto list = panels();
-        for (int i = 0; i < list.size(); ++i)
-            if (!QTest::qWaitFor([&] { return list[i]->generation() > before[i] && !list[i]->isComputing(); }, 10000))
-                return false;
-        return true;
-    }
-    QList<int> generations()
-    {
-        QList<int> g;
-        for (auto *p : panels())
-            g << p->generation();
-        return g;
-    }
-};
-
 double raw(PanelTable *t, int row, int column)
 {
     return t->tableModel()->data(t->tableModel()->index(row, column), PanelTableModel::SortRole).toDouble();
@@ -85,7 +43,7 @@ class TestPanelModels : public QObject
 private slots:
     void everyPanelModelPassesTheModelTesterThroughLoadsAndScopeChanges()
     {
-        Harness h;
+        fixture::PanelWindow h;
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
         for (auto *t : h.tables()) {
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
@@ -114,10 +72,8 @@ private slots:
 
     void topKernelsHoldWhatCoreSummarizes()
     {
-        Harness h;
-        const auto before = h.generations();
-        h.load(fixture::buildTrace(2));
-        QVERIFY(h.waitAll(before));
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(fixture::buildTrace(2)));
         const auto expected = gaplens::core::summarizeKernels(*h.data->trace);
         auto *t = h.kernels.table();
         QCOMPARE(t->tableModel()->rowCount(), int(expected.rows.size()));
@@ -143,10 +99,8 @@ private slots:
 
     void gapBlameHoldsWhatCoreBlames()
     {
-        Harness h;
-        const auto before = h.generations();
-        h.load(fixture::buildTrace(2));
-        QVERIFY(h.waitAll(before));
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(fixture::buildTrace(2)));
         const auto expected = gaplens::core::blameGaps(*h.data->trace);
         auto *t = h.blame.table();
         QCOMPARE(t->tableModel()->rowCount(), int(expected.overall.byCause.size()));
@@ -173,10 +127,8 @@ private slots:
 
     void tablesCopyAsTextAndExportRawCsv()
     {
-        Harness h;
-        const auto before = h.generations();
-        h.load(fixture::buildTrace(2));
-        QVERIFY(h.waitAll(before));
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(fixture::buildTrace(2)));
         auto *t = h.kernels.table();
         const QString text = t->selectionText();
         QVERIFY(text.startsWith(QStringLiteral("Name\tCalls\tTotal")));
@@ -191,10 +143,8 @@ private slots:
 
     void theSummaryListsEveryRankAndItsFindings()
     {
-        Harness h;
-        const auto before = h.generations();
-        h.load(fixture::buildTrace(1));
-        QVERIFY(h.waitAll(before));
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(fixture::buildTrace(1)));
         QCOMPARE(h.summary.table()->tableModel()->rowCount(), 1);
         QCOMPARE(shown(h.summary.table(), 0, SummaryPanel::GpuColumn), QStringLiteral("GPU 0 · Test GPU"));
         QCOMPARE(raw(h.summary.table(), 0, SummaryPanel::GapsColumn), 1.0);

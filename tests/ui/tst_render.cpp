@@ -14,14 +14,7 @@
 
 using namespace gaplens;
 using namespace gaplens::ui;
-
-namespace {
-bool near(const QColor &a, const QColor &b, int tolerance = 12)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
-} // namespace
+using fixture::near;
 
 class TestRender : public QObject
 {

@@ -68,6 +68,16 @@ int rowOf(const ComparisonModel &m, const QString &key)
     return -1;
 }
 
+// A model tester on each of the panel's tables, for as long as the test keeps them.
+std::vector<std::unique_ptr<QAbstractItemModelTester>> modelTesters(const ComparePanel &panel)
+{
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+        testers.push_back(std::make_unique<QAbstractItemModelTester>(
+            panel.model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+    return testers;
+}
+
 // Every number of every table equals the comparison's own fields, row by row in core's order.
 void verifyModelsShow(const ComparePanel &panel, const core::Comparison &c)
 {
@@ -165,18 +175,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         // Synthetic training jobs with steps: after, rank 1's compute kernels take 1.5x longer.
-        core::SynthOptions o;
-        o.ranks = 2;
-        o.steps = 12;
-        o.stragglerRank = 1;
-        o.stragglerSlowdown = 1.0;
-        o.jitter = 0.02;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("before")).toStdString(), o);
-        o.stragglerSlowdown = 1.5;
-        o.seed = 2;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("after")).toStdString(), o);
-        m_synthBefore = LoadController::loadNow({ m_dir.filePath(QStringLiteral("before")) });
-        m_synthAfter = LoadController::loadNow({ m_dir.filePath(QStringLiteral("after")) });
+        std::tie(m_synthBefore, m_synthAfter) = fixture::loadSynthPair(m_dir.path(), 12, 1.5, 2);
         QCOMPARE(m_synthBefore->trace->ranks.size(), std::size_t(2));
     }
 
@@ -190,10 +189,7 @@ private slots:
             = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
         QCOMPARE(c->verdictText, expected.verdictText);
         QCOMPARE(c->kernels.size(), expected.kernels.size());
-        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        const auto testers = modelTesters(*w.comparePanel());
         verifyModelsShow(*w.comparePanel(), expected);
 
         // The known difference: relu_kernel 500 us -> 1 ms on each of the 2 ranks, first by |delta|.
@@ -289,10 +285,7 @@ private slots:
         QVERIFY(c);
         const auto expected
             = core::compareTraces(*before->trace, *after->trace, w.compareView()->controller()->options());
-        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                w.comparePanel()->model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
+        const auto testers = modelTesters(*w.comparePanel());
         verifyModelsShow(*w.comparePanel(), expected);
         // What this pair is known to hold: 4,010 -> 3,587 kernels, flash_fwd_kernel moved most.
         const auto &h = *w.comparePanel()->model(Table::Headline);

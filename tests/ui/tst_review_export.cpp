@@ -24,14 +24,9 @@
 
 using namespace gaplens;
 using namespace gaplens::ui;
+using fixture::near;
 
 namespace {
-
-bool near(const QColor &a, const QColor &b, int tolerance = 12)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
 
 struct SvgInfo
 {

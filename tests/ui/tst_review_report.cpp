@@ -28,30 +28,40 @@ private:
     QTemporaryDir m_dir;
     std::shared_ptr<const TimelineData> m_before, m_after;
 
+    // The report of `capture`, or of its comparison with `after` when set, built.
+    static std::unique_ptr<ReportBuilder> built(
+        std::shared_ptr<const TimelineData> capture, std::shared_ptr<const TimelineData> after = nullptr)
+    {
+        ReportBuilder::Request request;
+        request.capture = std::move(capture);
+        request.after = std::move(after);
+        auto builder = std::make_unique<ReportBuilder>(request);
+        builder->build();
+        return builder;
+    }
+
+    // Writes the report to `path` (HTML or PDF by the suffix) and reads the file back.
+    static void writeAndRead(const ReportBuilder &builder, const QString &path, QByteArray &bytes)
+    {
+        QString error;
+        QVERIFY2(builder.write(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        bytes = f.readAll();
+    }
+
 private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        core::SynthOptions o;
-        o.ranks = 2;
-        o.steps = 10;
-        o.stragglerRank = 1;
-        o.stragglerSlowdown = 1.0;
-        o.jitter = 0.02;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("before")).toStdString(), o);
-        o.stragglerSlowdown = 1.4;
-        core::writeSyntheticCapture(m_dir.filePath(QStringLiteral("after")).toStdString(), o);
-        m_before = LoadController::loadNow({ m_dir.filePath(QStringLiteral("before")) });
-        m_after = LoadController::loadNow({ m_dir.filePath(QStringLiteral("after")) });
+        std::tie(m_before, m_after) = fixture::loadSynthPair(m_dir.path(), 10, 1.4);
     }
 
     void comparisonHtmlHoldsTheHeadlineNumbers()
     {
-        ReportBuilder::Request request;
-        request.capture = m_before;
-        request.after = m_after;
-        ReportBuilder builder(request);
-        builder.build();
+        const auto report = built(m_before, m_after);
+        const ReportBuilder &builder = *report;
+        const ReportBuilder::Request request; // the sizes asked for by default
         QVERIFY(builder.comparison());
         const auto &c = *builder.comparison();
         QVERIFY(c.hasSteps);
@@ -79,12 +89,9 @@ private slots:
         QCOMPARE(builder.images().value(QStringLiteral("timeline")).size(), request.timelineSize);
         QCOMPARE(builder.images().value(QStringLiteral("timeline-after")).size(), request.timelineSize);
 
-        const QString path = m_dir.filePath(QStringLiteral("compare.html"));
-        QString error;
-        QVERIFY2(builder.write(path, &error), qPrintable(error));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString written = QString::fromUtf8(f.readAll());
+        QByteArray file;
+        CHECK(writeAndRead(builder, m_dir.filePath(QStringLiteral("compare.html")), file));
+        const QString written = QString::fromUtf8(file);
         QVERIFY(written.startsWith(QStringLiteral("<!DOCTYPE html>")));
         QVERIFY(written.contains(QString::fromStdString(c.verdictText).toHtmlEscaped()));
         QCOMPARE(written.count(QStringLiteral("<img src=\"data:image/png;base64,")), 3); // one file, pictures inline
@@ -92,10 +99,8 @@ private slots:
 
     void captureHtmlHoldsFindingsAndTopKernels()
     {
-        ReportBuilder::Request request;
-        request.capture = m_after;
-        ReportBuilder builder(request);
-        builder.build();
+        const auto report = built(m_after);
+        const ReportBuilder &builder = *report;
         QVERIFY(!builder.isComparison());
         const QString html = builder.html();
         const auto summary = core::summarizeCapture(*m_after->trace);
@@ -110,17 +115,8 @@ private slots:
 
     void pdfIsWrittenWithQPdfWriter()
     {
-        ReportBuilder::Request request;
-        request.capture = m_before;
-        request.after = m_after;
-        ReportBuilder builder(request);
-        builder.build();
-        const QString path = m_dir.filePath(QStringLiteral("compare.pdf"));
-        QString error;
-        QVERIFY2(builder.write(path, &error), qPrintable(error));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray bytes = f.readAll();
+        QByteArray bytes;
+        CHECK(writeAndRead(*built(m_before, m_after), m_dir.filePath(QStringLiteral("compare.pdf")), bytes));
         QVERIFY(bytes.startsWith("%PDF-"));
         QVERIFY(bytes.size() > 50'000); // the three pictures are embedded
         QVERIFY(bytes.count("/Type /Page\n") + bytes.count("/Type /Page ") + bytes.count("/Type/Page") >= 2);

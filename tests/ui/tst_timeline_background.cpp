@@ -28,12 +28,6 @@ using fixture::us;
 
 namespace {
 
-bool near(const QColor &a, const QColor &b, int tolerance = 12)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
-
 QColor opaque(const QColor &c)
 {
     return QColor(c.red(), c.green(), c.blue());
@@ -107,8 +101,9 @@ private slots:
         QCOMPARE(gapsChanged.count(), 0);
         const QColor gapColour = opaque(gapCauseColor(core::GapCause::ApiCall));
         const LanePixels before = lanePixels(view);
-        QVERIFY2(near(before.kernelAt200us, kernelColor("sgemm_kernel")), qPrintable(before.kernelAt200us.name()));
-        QVERIFY2(!near(before.stripAt1350us, gapColour), qPrintable(before.stripAt1350us.name()));
+        QVERIFY2(
+            fixture::near(before.kernelAt200us, kernelColor("sgemm_kernel")), qPrintable(before.kernelAt200us.name()));
+        QVERIFY2(!fixture::near(before.stripAt1350us, gapColour), qPrintable(before.stripAt1350us.name()));
 
         QTRY_COMPARE_WITH_TIMEOUT(gapsChanged.count(), 1, 10000);
         QVERIFY(view.model()->gapsReady());
@@ -118,8 +113,9 @@ private slots:
         QCOMPARE(timelineGaps(*view.model()), expected);
         QCOMPARE(int(view.model()->gaps(0).blame[0].cause), int(core::GapCause::ApiCall));
         const LanePixels after = lanePixels(view);
-        QVERIFY2(near(after.kernelAt200us, kernelColor("sgemm_kernel")), qPrintable(after.kernelAt200us.name()));
-        QVERIFY2(near(after.stripAt1350us, gapColour), qPrintable(after.stripAt1350us.name()));
+        QVERIFY2(
+            fixture::near(after.kernelAt200us, kernelColor("sgemm_kernel")), qPrintable(after.kernelAt200us.name()));
+        QVERIFY2(fixture::near(after.stripAt1350us, gapColour), qPrintable(after.stripAt1350us.name()));
     }
 
     void aLoadedCaptureIsShownFirstAndItsGapsMatchCore()

@@ -38,12 +38,6 @@ QColor opaque(const QColor &c)
     return QColor(c.red(), c.green(), c.blue());
 }
 
-bool near(const QColor &a, const QColor &b, int tolerance = 12)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
-
 } // namespace
 
 class TestTimelineView : public QObject
@@ -244,12 +238,14 @@ private slots:
         auto xAt = [&](double t) { return vpLeft + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
         // Inside the gap [1100, 1600) the bottom strip has the cause's colour ...
         for (double t : { 1110.0, 1350.0, 1590.0 })
-            QVERIFY2(near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
+            QVERIFY2(
+                fixture::near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
         // ... and outside it the lane shows kernels, not the gap colour.
         for (double t : { 500.0, 1000.0, 2000.0, 2900.0 })
-            QVERIFY2(!near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
-        QVERIFY(near(image.pixelColor(xAt(200), mid), kernelColor("sgemm_kernel")));
-        QVERIFY(near(image.pixelColor(xAt(500), mid), kernelColor("copy_kernel"))); // stream 8 overlaps it
+            QVERIFY2(
+                !fixture::near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
+        QVERIFY(fixture::near(image.pixelColor(xAt(200), mid), kernelColor("sgemm_kernel")));
+        QVERIFY(fixture::near(image.pixelColor(xAt(500), mid), kernelColor("copy_kernel"))); // stream 8 overlaps it
         // The band's edges are at the gap's times (±1 px).
         const HitResult gap = view.hitTest({ xAt(1350) - vpLeft, rowMiddle(view, 1) });
         const QRectF r = view.itemRect(gap);
@@ -261,7 +257,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000);
         QCOMPARE(view.model()->gapCount(), std::size_t(0));
         const QImage after = view.grab().toImage();
-        QVERIFY(!near(after.pixelColor(xAt(1350), laneBottom - 1), gapColour));
+        QVERIFY(!fixture::near(after.pixelColor(xAt(1350), laneBottom - 1), gapColour));
     }
 
     void findStepsThroughKernelAndNvtxMatches()

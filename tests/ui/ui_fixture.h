@@ -14,9 +14,27 @@
 //    phase train_step > backward.
 #include "gaplens/core/model/trace_builder.h"
 #include "gaplens/core/write/export_writer.h"
+#include "gaplens/core/write/synth.h"
+#include "ui/loading/derivedcapturecontroller.h"
+#include "ui/loading/loadcontroller.h"
+#include "ui/panels/gapblamepanel.h"
+#include "ui/panels/panelcontext.h"
+#include "ui/panels/rankpacepanel.h"
+#include "ui/panels/summarypanel.h"
+#include "ui/panels/topkernelspanel.h"
+#include "ui/timeline/timelinedata.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
 
+#include <QColor>
+#include <QDir>
+#include <QTest>
+
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace fixture {
 
@@ -184,45 +202,115 @@ inline std::string writeExport(const std::string &path, int rank)
     w.addProcess(pid, "python3");
     w.addThreadName(pid, pid, "main");
     w.addGpu(rank, "Test GPU");
-    for (const auto &k : kKernels) {
-        ExportWriter::Kernel kernel;
-        kernel.start = us(k.start);
-        kernel.end = us(k.end);
-        kernel.deviceId = rank;
-        kernel.streamId = 7 + k.stream;
-        kernel.correlationId = k.corr;
-        kernel.pid = pid;
-        kernel.shortName = k.name;
-        w.addKernel(kernel);
-    }
-    for (const auto &c : kCalls) {
-        ExportWriter::RuntimeCall call;
-        call.start = us(c.start);
-        call.end = us(c.end);
-        call.pid = pid;
-        call.tid = pid;
-        call.correlationId = c.corr;
-        call.name = std::string(c.name) + "_v7000";
-        w.addRuntime(call);
-    }
-    for (const auto &n : kRanges) {
-        ExportWriter::NvtxRange range;
-        range.start = us(n.start);
-        range.end = us(n.end);
-        range.pid = pid;
-        range.tid = pid;
-        range.text = n.name;
-        w.addNvtx(range);
-    }
-    ExportWriter::Memcpy copy;
-    copy.start = us(3100);
-    copy.end = us(3200);
-    copy.deviceId = rank;
-    copy.pid = pid;
-    copy.bytes = 1 << 20;
-    w.addMemcpy(copy);
+    for (const auto &k : kKernels)
+        w.addKernel({ .start = us(k.start),
+            .end = us(k.end),
+            .deviceId = rank,
+            .streamId = 7 + k.stream,
+            .correlationId = k.corr,
+            .pid = pid,
+            .shortName = k.name });
+    for (const auto &c : kCalls)
+        w.addRuntime({ .start = us(c.start),
+            .end = us(c.end),
+            .pid = pid,
+            .tid = pid,
+            .correlationId = c.corr,
+            .name = std::string(c.name) + "_v7000" });
+    for (const auto &n : kRanges)
+        w.addNvtx({ .start = us(n.start), .end = us(n.end), .pid = pid, .tid = pid, .text = n.name });
+    w.addMemcpy({ .start = us(3100), .end = us(3200), .deviceId = rank, .pid = pid, .bytes = 1 << 20 });
     w.finish();
     return path;
 }
+
+// Colours within `tolerance` per channel (alpha ignored): what a picture shows after blending.
+inline bool near(const QColor &a, const QColor &b, int tolerance = 12)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+// Two synthetic training jobs with steps (core::writeSyntheticCapture: two ranks, jitter
+// 0.02), written to dir/before and dir/after and loaded. Rank 1 is the straggler: as fast as
+// the others before, its compute kernels `slowdown` times longer after. Returns (before, after).
+inline std::pair<std::shared_ptr<const gaplens::ui::TimelineData>, std::shared_ptr<const gaplens::ui::TimelineData>>
+loadSynthPair(const QString &dir, int steps, double slowdown, std::uint64_t afterSeed = 1)
+{
+    gaplens::core::SynthOptions o;
+    o.ranks = 2;
+    o.steps = steps;
+    o.stragglerRank = 1;
+    o.stragglerSlowdown = 1.0;
+    o.jitter = 0.02;
+    const QString before = QDir(dir).filePath(QStringLiteral("before")),
+                  after = QDir(dir).filePath(QStringLiteral("after"));
+    gaplens::core::writeSyntheticCapture(before.toStdString(), o);
+    o.stragglerSlowdown = slowdown;
+    o.seed = afterSeed;
+    gaplens::core::writeSyntheticCapture(after.toStdString(), o);
+    return { gaplens::ui::LoadController::loadNow({ before }), gaplens::ui::LoadController::loadNow({ after }) };
+}
+
+// The timeline and the four side panels over one capture, wired as MainWindow wires them.
+struct PanelWindow
+{
+    gaplens::ui::TimelineView view;
+    gaplens::ui::PanelContext context;
+    gaplens::ui::TopKernelsPanel kernels { context, &view };
+    gaplens::ui::GapBlamePanel blame { context, &view };
+    gaplens::ui::RankPacePanel pace { context, &view };
+    gaplens::ui::SummaryPanel summary { context, &view };
+    std::shared_ptr<const gaplens::ui::TimelineData> data; // the last one loaded
+
+    PanelWindow()
+    {
+        QObject::connect(view.model(), &gaplens::ui::TimelineModel::gapThresholdChanged, &context,
+            &gaplens::ui::PanelContext::setGapThreshold);
+    }
+    QList<gaplens::ui::AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
+    QList<gaplens::ui::PanelTable *> tables()
+    {
+        return { kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table() };
+    }
+    gaplens::ui::DerivedCaptureController &derived() { return *view.model()->derivedSource(); }
+
+    // As the loader hands a capture over: timeline first, then the panels at its threshold.
+    void load(std::shared_ptr<const gaplens::ui::TimelineData> loaded)
+    {
+        data = std::move(loaded);
+        view.setData(data);
+        context.setGapThreshold(view.model()->gapThreshold());
+        context.setData(data);
+    }
+    void load(std::shared_ptr<gaplens::core::TraceSet> trace)
+    {
+        load(gaplens::ui::prepareTimelineData(std::move(trace)));
+    }
+
+    QList<int> generations()
+    {
+        QList<int> g;
+        for (auto *p : panels())
+            g << p->generation();
+        return g;
+    }
+    // Waits until every panel applied a result newer than `before`.
+    bool waitAll(const QList<int> &before)
+    {
+        const auto list = panels();
+        for (int i = 0; i < list.size(); ++i)
+            if (!QTest::qWaitFor([&] { return list[i]->generation() > before[i] && !list[i]->isComputing(); }, 20000))
+                return false;
+        return true;
+    }
+    // Loads `trace` and waits until every panel shows it.
+    bool loadAndWait(std::shared_ptr<gaplens::core::TraceSet> trace)
+    {
+        const auto before = generations();
+        load(std::move(trace));
+        return waitAll(before);
+    }
+};
 
 } // namespace fixture

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Compares two loads of the same files field by field: the differential fuzz target's check
-// that the direct table scan gives exactly what SQLite gives.
+// that the direct table scan gives exactly what SQLite gives, and tst_reader_real's that
+// every real export loads alike with each scan and thread count.
 #include "gaplens/core/model/trace.h"
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-namespace gaplens::fuzz {
+namespace gaplens::test {
 
 // The differences between two TraceSets, one line each ("where: a | b"), at most `limit`
 // (then a last line saying more were left out). Empty when they are equal. Names are
@@ -16,4 +17,4 @@ namespace gaplens::fuzz {
 // A column is reported at its first differing element only.
 std::vector<std::string> traceDifferences(const core::TraceSet &a, const core::TraceSet &b, std::size_t limit = 20);
 
-} // namespace gaplens::fuzz
+} // namespace gaplens::test
