@@ -92,20 +92,6 @@ std::string_view verdictName(core::Verdict verdict)
     return "no_steps";
 }
 
-std::shared_ptr<core::TraceSet> loadCapture(
-    const Options &options, const std::vector<std::string> &files, const char *label)
-{
-    core::LoadOptions load;
-    load.files = files;
-    load.rankOverrides = options.rankOverrides;
-    load.threads = options.threads;
-    load.memoryLimitBytes = options.maxMemoryBytes;
-    auto trace = core::loadTraceSet(load);
-    for (const auto &error : trace->errors)
-        std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());
-    return trace;
-}
-
 Json figuresJson(const core::TraceSet &trace, const core::CaptureFigures &f)
 {
     Json figures;
