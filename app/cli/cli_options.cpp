@@ -154,6 +154,13 @@ void addWithCopiesFlag(CLI::App &command, Options &o)
         "--with-copies", o.withCopies, "count copies and memsets as GPU busy time (default: kernels only)");
 }
 
+// What counts as an idle gap: the threshold, and whether copies keep the GPU busy.
+void addGapOptions(CLI::App &command, Options &o)
+{
+    addMinGapOption(command, o);
+    addWithCopiesFlag(command, o);
+}
+
 void addRangeOption(CLI::App &command, Options &o, const std::string &description)
 {
     addValueOption(command, "--range", "NAME", description, [&o](const std::string &name) { o.range = name; });
@@ -207,8 +214,7 @@ void addAnalysisCommands(CLI::App &app, Options &o)
             "Examples:\n"
             "  gaplens-cli summary runs/\n"
             "  gaplens-cli summary --format json runs/*.sqlite > baseline.json");
-    addMinGapOption(summary, o);
-    addWithCopiesFlag(summary, o);
+    addGapOptions(summary, o);
     addRangeOption(summary, o, "NVTX range for the median step time (default: the step-like one)");
     addRankAndLoadOptions(summary, o);
 
@@ -226,8 +232,7 @@ void addAnalysisCommands(CLI::App &app, Options &o)
         "Examples:\n"
         "  gaplens-cli gaps --min-gap-us 500 runs/\n"
         "  gaplens-cli gaps --ranks 0 --format csv runs/ > gaps.csv");
-    addMinGapOption(gaps, o);
-    addWithCopiesFlag(gaps, o);
+    addGapOptions(gaps, o);
     addRankAndLoadOptions(gaps, o);
 
     auto &blame
@@ -235,8 +240,7 @@ void addAnalysisCommands(CLI::App &app, Options &o)
             "Examples:\n"
             "  gaplens-cli blame runs/\n"
             "  gaplens-cli blame --per-rank --min-gap-us 50 runs/");
-    addMinGapOption(blame, o);
-    addWithCopiesFlag(blame, o);
+    addGapOptions(blame, o);
     blame.add_flag("--per-rank", o.perRank, "also the tables of each rank");
     addRankAndLoadOptions(blame, o);
 
@@ -319,8 +323,7 @@ void addDiffCommand(CLI::App &app, Options &o)
     auto *after = addCapture("--after", o.afterFiles, "the capture after the change (files or folders)");
     addFormatOption(diff, o, true);
     addRangeOption(diff, o, "NVTX range whose iterations are the steps (default: the step-like one)");
-    addMinGapOption(diff, o);
-    addWithCopiesFlag(diff, o);
+    addGapOptions(diff, o);
     addTopOption(diff, o, "only the first N kernels and NVTX ranges");
     addLoadOptions(diff, o);
     // diff has no FILES of its own: a stray word is checked below, not called unexpected.
