@@ -154,6 +154,13 @@ void addWithCopiesFlag(CLI::App &command, Options &o)
         "--with-copies", o.withCopies, "count copies and memsets as GPU busy time (default: kernels only)");
 }
 
+// What counts as an idle gap: the threshold, and whether copies keep the GPU busy.
+void addGapOptions(CLI::App &command, Options &o)
+{
+    addMinGapOption(command, o);
+    addWithCopiesFlag(command, o);
+}
+
 void addRangeOption(CLI::App &command, Options &o, const std::string &description)
 {
     addValueOption(command, "--range", "NAME", description, [&o](const std::string &name) { o.range = name; });
@@ -182,101 +189,88 @@ CLI::App &addCommand(CLI::App &app, const std::string &name, const std::string &
     return *command;
 }
 
+// A command that analyses one capture given as FILES. Its help lists FILES and --format
+// first, then the command's own options, then (addRankAndLoadOptions) the common tail.
+CLI::App &addAnalysisCommand(
+    CLI::App &app, Options &o, const std::string &name, const std::string &description, const std::string &footer)
+{
+    auto &command = addCommand(app, name, description, footer);
+    addInputFiles(command, o);
+    addFormatOption(command, o, false);
+    requireInputFiles(command, o);
+    return command;
+}
+
+void addRankAndLoadOptions(CLI::App &command, Options &o)
+{
+    addRankSelection(command, o);
+    addLoadOptions(command, o);
+}
+
 void addAnalysisCommands(CLI::App &app, Options &o)
 {
-    auto &summary = addCommand(app, "summary", "per rank and GPU: busy %, window, idle gaps, kernels, data problems",
-        "Examples:\n"
-        "  gaplens-cli summary runs/\n"
-        "  gaplens-cli summary --format json runs/*.sqlite > baseline.json");
-    addInputFiles(summary, o);
-    addFormatOption(summary, o, false);
-    addMinGapOption(summary, o);
-    addWithCopiesFlag(summary, o);
+    auto &summary
+        = addAnalysisCommand(app, o, "summary", "per rank and GPU: busy %, window, idle gaps, kernels, data problems",
+            "Examples:\n"
+            "  gaplens-cli summary runs/\n"
+            "  gaplens-cli summary --format json runs/*.sqlite > baseline.json");
+    addGapOptions(summary, o);
     addRangeOption(summary, o, "NVTX range for the median step time (default: the step-like one)");
-    addRankSelection(summary, o);
-    addLoadOptions(summary, o);
-    requireInputFiles(summary, o);
+    addRankAndLoadOptions(summary, o);
 
-    auto &kernels = addCommand(app, "kernels",
+    auto &kernels = addAnalysisCommand(app, o, "kernels",
         "top kernels (like cuda_gpu_kern_sum): calls, total, %, avg, median, min, max, stddev",
         "Examples:\n"
         "  gaplens-cli kernels --top 10 runs/\n"
         "  gaplens-cli kernels --per-rank --demangled --format csv runs/");
-    addInputFiles(kernels, o);
-    addFormatOption(kernels, o, false);
     kernels.add_flag("--demangled", o.demangled, "group by demangled name instead of short name");
     kernels.add_flag("--per-rank", o.perRank, "also one table per rank");
     addTopOption(kernels, o, "only the first N kernels");
-    addRankSelection(kernels, o);
-    addLoadOptions(kernels, o);
-    requireInputFiles(kernels, o);
+    addRankAndLoadOptions(kernels, o);
 
-    auto &gaps = addCommand(app, "gaps", "every idle gap with its blame: cause, CUDA API call, NVTX phase",
+    auto &gaps = addAnalysisCommand(app, o, "gaps", "every idle gap with its blame: cause, CUDA API call, NVTX phase",
         "Examples:\n"
         "  gaplens-cli gaps --min-gap-us 500 runs/\n"
         "  gaplens-cli gaps --ranks 0 --format csv runs/ > gaps.csv");
-    addInputFiles(gaps, o);
-    addFormatOption(gaps, o, false);
-    addMinGapOption(gaps, o);
-    addWithCopiesFlag(gaps, o);
-    addRankSelection(gaps, o);
-    addLoadOptions(gaps, o);
-    requireInputFiles(gaps, o);
+    addGapOptions(gaps, o);
+    addRankAndLoadOptions(gaps, o);
 
-    auto &blame = addCommand(app, "blame", "idle time totals by cause and by NVTX phase, overall and per rank",
-        "Examples:\n"
-        "  gaplens-cli blame runs/\n"
-        "  gaplens-cli blame --per-rank --min-gap-us 50 runs/");
-    addInputFiles(blame, o);
-    addFormatOption(blame, o, false);
-    addMinGapOption(blame, o);
-    addWithCopiesFlag(blame, o);
+    auto &blame
+        = addAnalysisCommand(app, o, "blame", "idle time totals by cause and by NVTX phase, overall and per rank",
+            "Examples:\n"
+            "  gaplens-cli blame runs/\n"
+            "  gaplens-cli blame --per-rank --min-gap-us 50 runs/");
+    addGapOptions(blame, o);
     blame.add_flag("--per-rank", o.perRank, "also the tables of each rank");
-    addRankSelection(blame, o);
-    addLoadOptions(blame, o);
-    requireInputFiles(blame, o);
+    addRankAndLoadOptions(blame, o);
 
-    auto &pace = addCommand(app, "pace", "per-rank pace of a repeating NVTX range: which rank is the straggler",
-        "Examples:\n"
-        "  gaplens-cli pace runs/\n"
-        "  gaplens-cli pace --range train_step --gpu --format json runs/");
-    addInputFiles(pace, o);
-    addFormatOption(pace, o, false);
+    auto &pace
+        = addAnalysisCommand(app, o, "pace", "per-rank pace of a repeating NVTX range: which rank is the straggler",
+            "Examples:\n"
+            "  gaplens-cli pace runs/\n"
+            "  gaplens-cli pace --range train_step --gpu --format json runs/");
     addRangeOption(pace, o, "the repeating NVTX range (default: the step-like one)");
     pace.add_flag("--gpu", o.gpuProjection, "use the GPU projection of the range instead of CPU time");
     addWithCopiesFlag(pace, o);
-    addRankSelection(pace, o);
-    addLoadOptions(pace, o);
-    requireInputFiles(pace, o);
+    addRankAndLoadOptions(pace, o);
 
-    auto &nvtx = addCommand(app, "nvtx", "NVTX range summary (like nvtx_sum)",
+    auto &nvtx = addAnalysisCommand(app, o, "nvtx", "NVTX range summary (like nvtx_sum)",
         "Examples:\n"
         "  gaplens-cli nvtx --top 20 runs/");
-    addInputFiles(nvtx, o);
-    addFormatOption(nvtx, o, false);
     addTopOption(nvtx, o, "only the first N ranges");
-    addRankSelection(nvtx, o);
-    addLoadOptions(nvtx, o);
-    requireInputFiles(nvtx, o);
+    addRankAndLoadOptions(nvtx, o);
 
-    auto &api = addCommand(app, "api", "CUDA API summary (like cuda_api_sum)",
+    auto &api = addAnalysisCommand(app, o, "api", "CUDA API summary (like cuda_api_sum)",
         "Examples:\n"
         "  gaplens-cli api --top 10 --ranks 0 runs/");
-    addInputFiles(api, o);
-    addFormatOption(api, o, false);
     addTopOption(api, o, "only the first N calls");
-    addRankSelection(api, o);
-    addLoadOptions(api, o);
-    requireInputFiles(api, o);
+    addRankAndLoadOptions(api, o);
 
-    auto &ranks = addCommand(app, "ranks", "which file and process is which rank, and how that was decided",
+    auto &ranks = addAnalysisCommand(app, o, "ranks", "which file and process is which rank, and how that was decided",
         "Examples:\n"
         "  gaplens-cli ranks runs/\n"
         "  gaplens-cli ranks --rank-map runs/node7.sqlite=3 runs/");
-    addInputFiles(ranks, o);
-    addFormatOption(ranks, o, false);
     addLoadOptions(ranks, o);
-    requireInputFiles(ranks, o);
 }
 
 void addSynthCommand(CLI::App &app, Options &o)
@@ -329,8 +323,7 @@ void addDiffCommand(CLI::App &app, Options &o)
     auto *after = addCapture("--after", o.afterFiles, "the capture after the change (files or folders)");
     addFormatOption(diff, o, true);
     addRangeOption(diff, o, "NVTX range whose iterations are the steps (default: the step-like one)");
-    addMinGapOption(diff, o);
-    addWithCopiesFlag(diff, o);
+    addGapOptions(diff, o);
     addTopOption(diff, o, "only the first N kernels and NVTX ranges");
     addLoadOptions(diff, o);
     // diff has no FILES of its own: a stray word is checked below, not called unexpected.

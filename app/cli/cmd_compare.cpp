@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,12 @@ namespace gaplens::cli {
 namespace {
 
 constexpr int kExitRegression = 3;
+
+// The first `top` rows, or all of them when top is 0 (--top's meaning).
+template <typename Row> std::span<const Row> topRows(const std::vector<Row> &rows, std::size_t top)
+{
+    return std::span(rows).first(top == 0 ? rows.size() : std::min(top, rows.size()));
+}
 
 Cell rightText(std::string text)
 {
@@ -90,20 +97,6 @@ std::string_view verdictName(core::Verdict verdict)
     case core::Verdict::NoSteps: return "no_steps";
     }
     return "no_steps";
-}
-
-std::shared_ptr<core::TraceSet> loadCapture(
-    const Options &options, const std::vector<std::string> &files, const char *label)
-{
-    core::LoadOptions load;
-    load.files = files;
-    load.rankOverrides = options.rankOverrides;
-    load.threads = options.threads;
-    load.memoryLimitBytes = options.maxMemoryBytes;
-    auto trace = core::loadTraceSet(load);
-    for (const auto &error : trace->errors)
-        std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());
-    return trace;
 }
 
 Json figuresJson(const core::TraceSet &trace, const core::CaptureFigures &f)
@@ -176,8 +169,7 @@ void printDiffJson(
     }
     doc["headline"] = std::move(headline);
     Json kernels = Json::array();
-    for (std::size_t i = 0; i < c.kernels.size() && (options.top == 0 || i < options.top); ++i) {
-        const auto &k = c.kernels[i];
+    for (const auto &k : topRows(c.kernels, options.top)) {
         Json kernel;
         kernel["name"] = k.name;
         kernel["presence"] = core::presenceName(k.presence);
@@ -195,8 +187,7 @@ void printDiffJson(
     doc["idle_by_cause"] = idleRowsJson(c.idleByCause);
     doc["idle_by_phase"] = idleRowsJson(c.idleByPhase);
     Json nvtx = Json::array();
-    for (std::size_t i = 0; i < c.nvtx.size() && (options.top == 0 || i < options.top); ++i) {
-        const auto &n = c.nvtx[i];
+    for (const auto &n : topRows(c.nvtx, options.top)) {
         Json range;
         range["name"] = n.name;
         range["presence"] = core::presenceName(n.presence);
@@ -225,12 +216,8 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     Table headline(c.hasSteps ? fmt::format("Before / after, steps = NVTX range '{}' ({} before, {} after)",
                        c.stepRange, c.before.steps, c.after.steps)
                               : std::string("Before / after (no step range: totals only)"));
-    headline.addColumn("metric");
-    headline.addColumn("before", "before");
-    headline.addColumn("after", "after");
-    headline.addColumn("change", "change_pct");
-    headline.addColumn("noise", "noise_pct");
-    headline.addColumn("judgement");
+    headline.addColumns({ { "metric", "metric" }, { "before", "before" }, { "after", "after" },
+        { "change", "change_pct" }, { "noise", "noise_pct" }, { "judgement", "judgement" } });
     for (const auto &m : c.headline) {
         Cell noise = m.noisePercent
             ? Cell { fmt::format("+-{:.1f}%", *m.noisePercent), fmt::format("{:.3f}", *m.noisePercent), true }
@@ -244,14 +231,10 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     tables.push_back(std::move(headline));
 
     Table kernels("Kernels by short name (sorted by the change of total time)");
-    for (const auto &[h, csv] :
-        std::vector<std::pair<const char *, const char *>> { { "kernel", "name" }, { "calls before", "calls_before" },
-            { "calls after", "calls_after" }, { "total before", "total_before_ns" },
-            { "total after", "total_after_ns" }, { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" },
-            { "change", "delta_ns" }, { "avg x", "avg_ratio" }, { "note", "presence" } })
-        kernels.addColumn(h, csv);
-    for (std::size_t i = 0; i < c.kernels.size() && (options.top == 0 || i < options.top); ++i) {
-        const auto &k = c.kernels[i];
+    kernels.addColumns({ { "kernel", "name" }, { "calls before", "calls_before" }, { "calls after", "calls_after" },
+        { "total before", "total_before_ns" }, { "total after", "total_after_ns" }, { "avg before", "avg_before_ns" },
+        { "avg after", "avg_after_ns" }, { "change", "delta_ns" }, { "avg x", "avg_ratio" }, { "note", "presence" } });
+    for (const auto &k : topRows(c.kernels, options.top)) {
         Cell ratio = k.avgRatio ? Cell { fmt::format("{:.2f}x", *k.avgRatio), fmt::format("{:.6f}", *k.avgRatio), true }
                                 : rightText("-");
         kernels.addRow(
@@ -264,13 +247,9 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
 
     auto idleTable = [&](std::string title, const char *what, const std::vector<core::IdleChange> &rows) {
         Table g(std::move(title));
-        g.addColumn(what, "key");
-        g.addColumn("gaps before", "count_before");
-        g.addColumn("gaps after", "count_after");
-        g.addColumn("idle before", "total_before_ns");
-        g.addColumn("idle after", "total_after_ns");
-        g.addColumn("change", "delta_ns");
-        g.addColumn("note", "presence");
+        g.addColumns({ { what, "key" }, { "gaps before", "count_before" }, { "gaps after", "count_after" },
+            { "idle before", "total_before_ns" }, { "idle after", "total_after_ns" }, { "change", "delta_ns" },
+            { "note", "presence" } });
         for (const auto &r : rows)
             g.addRow({ textCell(r.key), countCell(r.countBefore), countCell(r.countAfter),
                 durationCell(double(r.totalBefore)), durationCell(double(r.totalAfter)),
@@ -283,14 +262,11 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
         idleTable(fmt::format("Idle time in gaps >= {} by NVTX phase", threshold), "phase", c.idleByPhase));
 
     Table nvtx("NVTX ranges by name (CPU time)");
-    for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>> { { "range", "name" },
-             { "instances before", "instances_before" }, { "instances after", "instances_after" },
-             { "total before", "total_before_ns" }, { "total after", "total_after_ns" },
-             { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" }, { "change", "delta_ns" },
-             { "note", "presence" } })
-        nvtx.addColumn(h, csv);
-    for (std::size_t i = 0; i < c.nvtx.size() && (options.top == 0 || i < options.top); ++i) {
-        const auto &n = c.nvtx[i];
+    nvtx.addColumns({ { "range", "name" }, { "instances before", "instances_before" },
+        { "instances after", "instances_after" }, { "total before", "total_before_ns" },
+        { "total after", "total_after_ns" }, { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" },
+        { "change", "delta_ns" }, { "note", "presence" } });
+    for (const auto &n : topRows(c.nvtx, options.top)) {
         nvtx.addRow({ textCell(n.name), countCell(n.instancesBefore), countCell(n.instancesAfter),
             durationCell(double(n.totalBefore)), durationCell(double(n.totalAfter)),
             n.instancesBefore ? durationCell(n.avgBefore) : rightText("-"),
@@ -676,10 +652,8 @@ int runCheck(const Options &options)
         Table grid(fmt::format("Check against {} (tolerance {}% of the baseline value{})", options.baselinePath,
             options.tolerancePercent,
             rangeName.empty() ? std::string() : fmt::format("; steps = NVTX range '{}'", rangeName)));
-        for (const auto &[h, csv] : std::vector<std::pair<const char *, const char *>> { { "rank", "rank" },
-                 { "GPU", "device" }, { "metric", "metric" }, { "baseline", "baseline" }, { "current", "current" },
-                 { "change", "change_pct" }, { "limit", "limit" }, { "result", "status" } })
-            grid.addColumn(h, csv);
+        grid.addColumns({ { "rank", "rank" }, { "GPU", "device" }, { "metric", "metric" }, { "baseline", "baseline" },
+            { "current", "current" }, { "change", "change_pct" }, { "limit", "limit" }, { "result", "status" } });
         for (const auto &row : rows) {
             auto value = [&](std::optional<double> v) {
                 if (!v)

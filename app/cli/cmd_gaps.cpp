@@ -77,11 +77,8 @@ Table bucketTable(
     const std::string &title, const char *keyHeader, const std::vector<core::BlameBucket> &buckets, core::TimeNs total)
 {
     Table table(title);
-    table.addColumn(keyHeader, keyHeader);
-    table.addColumn("gaps", "count");
-    table.addColumn("idle", "total_ns");
-    table.addColumn("% of idle", "pct");
-    table.addColumn("longest", "longest_ns");
+    table.addColumns({ { keyHeader, keyHeader }, { "gaps", "count" }, { "idle", "total_ns" }, { "% of idle", "pct" },
+        { "longest", "longest_ns" } });
     for (const auto &b : buckets)
         table.addRow({ textCell(b.key), countCell(b.count), durationCell(double(b.totalNs)),
             percentCell(total ? 100.0 * double(b.totalNs) / double(total) : 0.0), durationCell(double(b.longestNs)) });
@@ -119,12 +116,8 @@ int runGaps(const CommandContext &ctx)
     }
     Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
         core::formatDuration(double(ctx.options.minGapNs))));
-    table.addColumn("rank", "rank");
-    table.addColumn("GPU", "device");
-    table.addColumn("start", "start_ns");
-    table.addColumn("length", "duration_ns");
-    table.addColumn("cause", "cause");
-    table.addColumn("NVTX phase", "nvtx_stack");
+    table.addColumns({ { "rank", "rank" }, { "GPU", "device" }, { "start", "start_ns" }, { "length", "duration_ns" },
+        { "cause", "cause" }, { "NVTX phase", "nvtx_stack" } });
     forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
         auto start = textCell(ctx.relativeTime(gap.gap.start));
         start.raw = fmt::format("{}", gap.gap.start);

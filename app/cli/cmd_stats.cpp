@@ -12,14 +12,8 @@ namespace {
 // The statistics columns every summary shares, in nsys stats order.
 void addStatsColumns(Table &table, const char *countName)
 {
-    table.addColumn(countName, countName);
-    table.addColumn("total", "total_ns");
-    table.addColumn("%", "pct");
-    table.addColumn("avg", "avg_ns");
-    table.addColumn("median", "median_ns");
-    table.addColumn("min", "min_ns");
-    table.addColumn("max", "max_ns");
-    table.addColumn("stddev", "stddev_ns");
+    table.addColumns({ { countName, countName }, { "total", "total_ns" }, { "%", "pct" }, { "avg", "avg_ns" },
+        { "median", "median_ns" }, { "min", "min_ns" }, { "max", "max_ns" }, { "stddev", "stddev_ns" } });
 }
 
 void appendStatsCells(std::vector<Cell> &row, const core::DurationStats &s, double percent)

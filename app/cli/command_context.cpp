@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "command_context.h"
 
+#include "gaplens/core/read/loader.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
@@ -9,6 +10,20 @@
 #include <cstdio>
 
 namespace gaplens::cli {
+
+std::shared_ptr<core::TraceSet> loadCapture(
+    const Options &options, const std::vector<std::string> &files, const char *label)
+{
+    core::LoadOptions load;
+    load.files = files;
+    load.rankOverrides = options.rankOverrides;
+    load.threads = options.threads;
+    load.memoryLimitBytes = options.maxMemoryBytes;
+    auto trace = core::loadTraceSet(load);
+    for (const auto &error : trace->errors)
+        std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());
+    return trace;
+}
 
 core::RankSelection CommandContext::rankSelection() const
 {

@@ -48,6 +48,11 @@ struct CommandContext
     mutable std::shared_ptr<const core::DerivedCapture> derivedCache, derivedKernelsOnlyCache;
 };
 
+// Loads `files` with the options' rank map, threads and memory limit; prints each input that
+// failed on stderr, its message after `label` ("before: " for diff's first capture).
+std::shared_ptr<core::TraceSet> loadCapture(
+    const Options &options, const std::vector<std::string> &files, const char *label = "");
+
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.

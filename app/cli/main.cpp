@@ -3,11 +3,11 @@
 // a table, CSV or JSON. Bad files are reported on stderr; the good ones are still analysed.
 #include "command_context.h"
 
-#include "gaplens/core/read/loader.h"
-
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
+#include <utility>
 
 using namespace gaplens;
 
@@ -33,37 +33,21 @@ int main(int argc, char **argv)
         if (options.command == "check")
             return cli::runCheck(options);
 
-        core::LoadOptions load;
-        load.files = options.files;
-        load.rankOverrides = options.rankOverrides;
-        load.threads = options.threads;
-        load.memoryLimitBytes = options.maxMemoryBytes;
-        cli::CommandContext ctx { options, core::loadTraceSet(load) };
-        for (const auto &error : ctx.t().errors)
-            std::fprintf(stderr, "gaplens-cli: error: %s\n", error.message.c_str());
+        cli::CommandContext ctx { options, cli::loadCapture(options, options.files) };
         if (ctx.t().ranks.empty()) {
             std::fprintf(
                 stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n", options.files.size());
             return 1;
         }
+        // The commands that analyse the one capture loaded above.
+        using Run = int (*)(const cli::CommandContext &);
+        constexpr std::pair<std::string_view, Run> kCommands[] = { { "summary", cli::runSummary },
+            { "ranks", cli::runRanks }, { "kernels", cli::runKernels }, { "nvtx", cli::runNvtx },
+            { "api", cli::runApi }, { "gaps", cli::runGaps }, { "blame", cli::runBlame }, { "pace", cli::runPace } };
         int rc = 0;
-        const auto &c = options.command;
-        if (c == "summary")
-            rc = cli::runSummary(ctx);
-        else if (c == "ranks")
-            rc = cli::runRanks(ctx);
-        else if (c == "kernels")
-            rc = cli::runKernels(ctx);
-        else if (c == "nvtx")
-            rc = cli::runNvtx(ctx);
-        else if (c == "api")
-            rc = cli::runApi(ctx);
-        else if (c == "gaps")
-            rc = cli::runGaps(ctx);
-        else if (c == "blame")
-            rc = cli::runBlame(ctx);
-        else if (c == "pace")
-            rc = cli::runPace(ctx);
+        for (const auto &[name, run] : kCommands)
+            if (options.command == name)
+                rc = run(ctx);
         return rc != 0 ? rc : (ctx.t().errors.empty() ? 0 : 1);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "gaplens-cli: error: %s\n", e.what());

@@ -41,6 +41,12 @@ void Table::addColumn(std::string header, std::string csvHeader)
     m_headers.push_back(std::move(header));
 }
 
+void Table::addColumns(std::initializer_list<std::pair<const char *, const char *>> headers)
+{
+    for (const auto &[header, csvHeader] : headers)
+        addColumn(header, csvHeader);
+}
+
 std::string Table::toText() const
 {
     std::vector<std::size_t> width(m_headers.size());

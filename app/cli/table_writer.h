@@ -2,7 +2,9 @@
 #pragma once
 // Tables for the terminal (aligned, readable units) and CSV (raw numbers: ns, bytes) from
 // one description, so the two formats never disagree.
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gaplens::cli {
@@ -29,6 +31,8 @@ public:
     }
     // csvHeader defaults to the header; CSV headers carry units, e.g. "total_ns".
     void addColumn(std::string header, std::string csvHeader = {});
+    // Several columns at once: {header, csvHeader} pairs, in order.
+    void addColumns(std::initializer_list<std::pair<const char *, const char *>> headers);
     void addRow(std::vector<Cell> row) { m_rows.push_back(std::move(row)); }
     bool empty() const { return m_rows.empty(); }
 

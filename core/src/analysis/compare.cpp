@@ -2,6 +2,7 @@
 #include "gaplens/core/analysis/compare.h"
 
 #include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/noise.h"
 #include "gaplens/core/analysis/pace.h"
@@ -17,11 +18,6 @@
 
 namespace gaplens::core {
 namespace {
-
-double medianOf(std::vector<double> values)
-{
-    return sampleStatistic(std::move(values), BootstrapStatistic::Median);
-}
 
 struct NamedTotals
 {

@@ -53,6 +53,15 @@ double sortedMedian(const std::vector<TimeNs> &sorted)
     return (double(sorted[n / 2 - 1]) + double(sorted[n / 2])) / 2.0;
 }
 
+double medianOf(std::vector<double> values)
+{
+    const std::size_t n = values.size();
+    if (n == 0)
+        return 0;
+    std::sort(values.begin(), values.end());
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
 TimeNs sortedPercentileNearestRank(const std::vector<TimeNs> &sorted, double p)
 {
     const std::size_t n = sorted.size();

@@ -2,6 +2,7 @@
 #include "gaplens/core/analysis/findings.h"
 
 #include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
@@ -48,15 +49,6 @@ std::string formatRatio(double ratio)
 }
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 std::string gpuLabel(const TraceSet &trace, std::uint32_t rank, std::uint32_t gpu)
 {
@@ -243,10 +235,10 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
                 busy.push_back(s.busyPercent);
             }
             row.steps = rs->steps.size();
-            row.medianStepNs = median(dur);
+            row.medianStepNs = medianOf(dur);
             if (!rank.gpus.empty()) {
-                row.medianKernelNsPerStep = median(kern);
-                row.medianStepBusyPercent = median(busy);
+                row.medianKernelNsPerStep = medianOf(kern);
+                row.medianStepBusyPercent = medianOf(busy);
             }
         };
         if (rank.gpus.empty()) {
@@ -349,7 +341,7 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         std::vector<double> medians;
         for (const auto &it : pace.iterations)
             medians.push_back(it.medianNs);
-        const double reference = median(medians);
+        const double reference = medianOf(medians);
         std::size_t k = 0;
         double sum = 0;
         while (k < medians.size() / 2 && reference > 0 && medians[k] >= 1.5 * reference)

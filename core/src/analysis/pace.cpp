@@ -16,15 +16,6 @@
 namespace gaplens::core {
 namespace {
 
-double medianOf(std::vector<double> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
 struct Candidate
 {
     TimeNs start = 0, end = 0;

@@ -88,16 +88,24 @@ bool threadSelected(const Thread &thread, const RankSelection &ranks)
     return ranks.isAll() || (thread.rank != kNoIndex && ranks.includes(thread.rank));
 }
 
-KernelSummary buildKernelSummary(const TraceSet &trace, DurationGroups<StringId> &groups, std::uint32_t rank)
+// A summary whose rows are keyed by name alone (kernels, CUDA API calls).
+template <typename Summary> Summary summaryByName(const TraceSet &trace, DurationGroups<StringId> &groups)
 {
-    KernelSummary summary;
-    summary.rank = rank;
+    using Row = typename decltype(Summary::rows)::value_type;
+    Summary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
     groups.build([&](StringId name, const DurationStats &stats, double pct) {
         summary.rows.push_back({ name, stats, pct });
     });
-    sortRows(trace, summary.rows, [](const KernelSummaryRow &a, const KernelSummaryRow &b) { return a.name < b.name; });
+    sortRows(trace, summary.rows, [](const Row &a, const Row &b) { return a.name < b.name; });
+    return summary;
+}
+
+KernelSummary buildKernelSummary(const TraceSet &trace, DurationGroups<StringId> &groups, std::uint32_t rank)
+{
+    auto summary = summaryByName<KernelSummary>(trace, groups);
+    summary.rank = rank;
     return summary;
 }
 
@@ -174,14 +182,7 @@ ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options)
         for (std::size_t i = lo; i < hi; ++i)
             groups.add(a.name[i], a.name[i], a.end[i] - a.start[i]);
     }
-    ApiSummary summary;
-    summary.totalNs = groups.total();
-    summary.instances = groups.count();
-    groups.build([&](StringId name, const DurationStats &stats, double pct) {
-        summary.rows.push_back({ name, stats, pct });
-    });
-    sortRows(trace, summary.rows, [](const ApiSummaryRow &a, const ApiSummaryRow &b) { return a.name < b.name; });
-    return summary;
+    return summaryByName<ApiSummary>(trace, groups);
 }
 
 } // namespace gaplens::core

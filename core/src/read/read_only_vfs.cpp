@@ -39,71 +39,71 @@ sqlite3_vfs *defaultVfs(sqlite3_vfs *vfs)
     return static_cast<sqlite3_vfs *>(vfs->pAppData);
 }
 
-int fileClose(sqlite3_file *file)
+// Calls the default VFS's method on the file object it opened.
+template <auto Method, typename... Args> int forward(sqlite3_file *file, Args... args)
 {
     auto *inner = innerFile(file);
-    return inner->pMethods->xClose(inner);
+    return (inner->pMethods->*Method)(inner, args...);
+}
+// The same for a temporary file; a file of the database gets `namedAnswer` instead.
+template <auto Method, typename... Args> int forwardUnlessNamed(sqlite3_file *file, int namedAnswer, Args... args)
+{
+    return isNamed(file) ? namedAnswer : forward<Method>(file, args...);
+}
+
+int fileClose(sqlite3_file *file)
+{
+    return forward<&sqlite3_io_methods::xClose>(file);
 }
 int fileRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset)
 {
-    auto *inner = innerFile(file);
-    return inner->pMethods->xRead(inner, buffer, amount, offset);
+    return forward<&sqlite3_io_methods::xRead>(file, buffer, amount, offset);
 }
 int fileWrite(sqlite3_file *file, const void *buffer, int amount, sqlite3_int64 offset)
 {
-    auto *inner = innerFile(file);
-    return isNamed(file) ? SQLITE_READONLY : inner->pMethods->xWrite(inner, buffer, amount, offset);
+    return forwardUnlessNamed<&sqlite3_io_methods::xWrite>(file, SQLITE_READONLY, buffer, amount, offset);
 }
 int fileTruncate(sqlite3_file *file, sqlite3_int64 size)
 {
-    auto *inner = innerFile(file);
-    return isNamed(file) ? SQLITE_READONLY : inner->pMethods->xTruncate(inner, size);
+    return forwardUnlessNamed<&sqlite3_io_methods::xTruncate>(file, SQLITE_READONLY, size);
 }
 int fileSync(sqlite3_file *file, int flags)
 {
-    auto *inner = innerFile(file);
-    return isNamed(file) ? SQLITE_OK : inner->pMethods->xSync(inner, flags);
+    return forwardUnlessNamed<&sqlite3_io_methods::xSync>(file, SQLITE_OK, flags);
 }
 int fileSize(sqlite3_file *file, sqlite3_int64 *size)
 {
-    auto *inner = innerFile(file);
-    return inner->pMethods->xFileSize(inner, size);
+    return forward<&sqlite3_io_methods::xFileSize>(file, size);
 }
 int fileLock(sqlite3_file *file, int level)
 {
-    auto *inner = innerFile(file);
-    return isNamed(file) ? SQLITE_OK : inner->pMethods->xLock(inner, level);
+    return forwardUnlessNamed<&sqlite3_io_methods::xLock>(file, SQLITE_OK, level);
 }
 int fileUnlock(sqlite3_file *file, int level)
 {
-    auto *inner = innerFile(file);
-    return isNamed(file) ? SQLITE_OK : inner->pMethods->xUnlock(inner, level);
+    return forwardUnlessNamed<&sqlite3_io_methods::xUnlock>(file, SQLITE_OK, level);
 }
 int fileCheckReservedLock(sqlite3_file *file, int *reserved)
 {
-    auto *inner = innerFile(file);
     if (!isNamed(file))
-        return inner->pMethods->xCheckReservedLock(inner, reserved);
+        return forward<&sqlite3_io_methods::xCheckReservedLock>(file, reserved);
     *reserved = 0;
     return SQLITE_OK;
 }
 int fileControl(sqlite3_file *file, int op, void *arg)
 {
-    auto *inner = innerFile(file);
     // A size hint makes the default VFS grow the file.
     if (isNamed(file) && op == SQLITE_FCNTL_SIZE_HINT)
         return SQLITE_OK;
-    return inner->pMethods->xFileControl(inner, op, arg);
+    return forward<&sqlite3_io_methods::xFileControl>(file, op, arg);
 }
 int fileSectorSize(sqlite3_file *file)
 {
-    auto *inner = innerFile(file);
-    return inner->pMethods->xSectorSize(inner);
+    return forward<&sqlite3_io_methods::xSectorSize>(file);
 }
 int fileDeviceCharacteristics(sqlite3_file *file)
 {
-    auto *inner = innerFile(file);
-    return inner->pMethods->xDeviceCharacteristics(inner);
+    return forward<&sqlite3_io_methods::xDeviceCharacteristics>(file);
 }
 
 const sqlite3_io_methods kReadOnlyFileMethods = {

@@ -515,6 +515,30 @@ private:
         return it->kernels;
     }
 
+    // Scans a table of GPU activity (kernels, copies, memsets), counting every row; those
+    // with a valid interval and device id go to onRow(row, start, end, deviceId, remaining,
+    // seen), the last two being makeRoom's growth hint.
+    template <typename Column, typename OnRow> void scanDeviceActivity(std::string_view table, OnRow onRow)
+    {
+        auto columns = wantedColumns<Column>(table);
+        if (!columns)
+            return;
+        const auto rows = tableRows(table);
+        std::uint64_t seen = 0;
+        ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan);
+        while (row.step()) {
+            countRow();
+            ++seen;
+            TimeNs start, end;
+            if (!validInterval(row, start, end))
+                continue;
+            const auto deviceId = row.int64(Column::DeviceId);
+            if (!validDeviceId(deviceId))
+                continue;
+            onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
+        }
+    }
+
     void readKernels()
     {
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
@@ -524,31 +548,19 @@ private:
             return;
         }
         using enum KernelColumn;
-        auto columns = wantedColumns<KernelColumn>(kTable);
-        if (!columns)
-            return;
-        const auto rows = tableRows(kTable);
-        std::uint64_t seen = 0;
-        ScanRows<KernelColumn> row(m_db, kTable, std::move(*columns), m_directScan);
-        while (row.step()) {
-            countRow();
-            ++seen;
-            TimeNs start, end;
-            if (!validInterval(row, start, end))
-                continue;
-            const auto deviceId = row.int64(DeviceId);
-            if (!validDeviceId(deviceId))
-                continue;
-            const auto pid = pidOf(row.int64(GlobalPid));
-            auto &k = streamFor(deviceId, pid, row.int64(StreamId));
-            makeRoom(rowsLeft(rows, seen), seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
-                k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
-                k.dynamicSharedMemory);
-            const auto shortName = stringFor(row.int64(ShortName));
-            const auto demangledId = row.optionalInt64(DemangledName);
-            appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
-            noteGpuPid(pid);
-        }
+        scanDeviceActivity<KernelColumn>(kTable,
+            [&](const ScanRows<KernelColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
+                std::uint64_t remaining, std::uint64_t seen) {
+                const auto pid = pidOf(row.int64(GlobalPid));
+                auto &k = streamFor(deviceId, pid, row.int64(StreamId));
+                makeRoom(remaining, seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
+                    k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
+                    k.dynamicSharedMemory);
+                const auto shortName = stringFor(row.int64(ShortName));
+                const auto demangledId = row.optionalInt64(DemangledName);
+                appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
+                noteGpuPid(pid);
+            });
         m_lastStream = nullptr;
         countOverlappingKernels();
     }
@@ -608,36 +620,24 @@ private:
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
         using enum CopyColumn;
-        auto columns = wantedColumns<CopyColumn>(table);
-        if (!columns)
-            return;
-        const auto rows = tableRows(table);
-        std::uint64_t seen = 0;
-        ScanRows<CopyColumn> row(m_db, table, std::move(*columns), m_directScan);
-        while (row.step()) {
-            countRow();
-            ++seen;
-            TimeNs start, end;
-            if (!validInterval(row, start, end))
-                continue;
-            const auto deviceId = row.int64(DeviceId);
-            if (!validDeviceId(deviceId))
-                continue;
-            auto &c = gpuFor(deviceId).copies;
-            makeRoom(rowsLeft(rows, seen), seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
-                c.srcKind, c.dstKind);
-            const auto pid = pidOf(row.int64(GlobalPid));
-            c.start.push_back(start);
-            c.end.push_back(end);
-            c.streamId.push_back(std::uint32_t(row.int64(StreamId)));
-            c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
-            c.pid.push_back(pid);
-            c.bytes.push_back(std::uint64_t(row.int64(Bytes)));
-            c.kind.push_back(memset ? core::CopyKind::Memset : copyKindFrom(row.int64(CopyColumn::CopyKind)));
-            c.srcKind.push_back(memKindFrom(row, SrcKind));
-            c.dstKind.push_back(memKindFrom(row, DstKind));
-            noteGpuPid(pid);
-        }
+        scanDeviceActivity<CopyColumn>(table,
+            [&](const ScanRows<CopyColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
+                std::uint64_t remaining, std::uint64_t seen) {
+                auto &c = gpuFor(deviceId).copies;
+                makeRoom(remaining, seen, c.start, c.end, c.streamId, c.correlationId, c.pid, c.bytes, c.kind,
+                    c.srcKind, c.dstKind);
+                const auto pid = pidOf(row.int64(GlobalPid));
+                c.start.push_back(start);
+                c.end.push_back(end);
+                c.streamId.push_back(std::uint32_t(row.int64(StreamId)));
+                c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
+                c.pid.push_back(pid);
+                c.bytes.push_back(std::uint64_t(row.int64(Bytes)));
+                c.kind.push_back(memset ? core::CopyKind::Memset : copyKindFrom(row.int64(CopyColumn::CopyKind)));
+                c.srcKind.push_back(memKindFrom(row, SrcKind));
+                c.dstKind.push_back(memKindFrom(row, DstKind));
+                noteGpuPid(pid);
+            });
     }
 
     static CopyKind copyKindFrom(std::int64_t v)

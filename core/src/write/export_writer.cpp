@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -16,60 +17,49 @@ namespace gaplens::core {
 
 namespace {
 
-// The DDL below is copied verbatim from real Nsight Systems 2026.2 exports (schema 3.25.0;
-// TARGET_INFO_GPU from 3.24.14, the newest file that has it), so readers that check
-// column order or NOT NULL constraints see exactly what nsys writes.
-constexpr const char *kStringIdsDdl = R"(CREATE TABLE StringIds (
-    -- Consolidation of repetitive string values.
-
+// The column lines below are copied verbatim from real Nsight Systems 2026.2 exports (schema
+// 3.25.0; TARGET_INFO_GPU from 3.24.14, the newest file that has it), so readers that check
+// column order or NOT NULL constraints see exactly what nsys writes. Each block starts with a
+// line break; createTableSql() puts the blocks of a table together as nsys lays them out.
+// StringIds.
+constexpr std::string_view kStringIdsColumns = R"(
     id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.
-    value                       TEXT      NOT NULL                     -- String value.
-))";
+    value                       TEXT      NOT NULL                     -- String value.)";
 
-constexpr const char *kProcessesDdl = R"(CREATE TABLE PROCESSES (
-    -- Names and identifiers of processes captured in the report.
-
+// PROCESSES.
+constexpr std::string_view kProcessesColumns = R"(
     globalPid                   INTEGER,                               -- Serialized GlobalId.
     pid                         INTEGER,                               -- The process ID.
-    name                        TEXT                                   -- The process name.
-))";
+    name                        TEXT                                   -- The process name.)";
 
-constexpr const char *kThreadNamesDdl = R"(CREATE TABLE ThreadNames (
+// ThreadNames.
+constexpr std::string_view kThreadNamesColumns = R"(
     nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name
     priority                    INTEGER,                               -- Priority of the thread.
-    globalTid                   INTEGER                                -- Serialized GlobalId.
-))";
+    globalTid                   INTEGER                                -- Serialized GlobalId.)";
 
-constexpr const char *kTargetInfoSessionStartTimeDdl = R"(CREATE TABLE TARGET_INFO_SESSION_START_TIME (
+// TARGET_INFO_SESSION_START_TIME.
+constexpr std::string_view kSessionStartTimeColumns = R"(
     utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).
     utcTime                     TEXT,                                  -- Start of the capture in UTC.
     localTime                   TEXT,                                  -- Start of the capture in local time of target.
-    systemClockNs               INTEGER                                -- Target system clock timestamp at start of the capture (ns).
-))";
+    systemClockNs               INTEGER                                -- Target system clock timestamp at start of the capture (ns).)";
 
-constexpr const char *kMetaDataExportDdl = R"(CREATE TABLE META_DATA_EXPORT (
-    -- information about nsys export process
-
+// META_DATA_EXPORT and META_DATA_CAPTURE.
+constexpr std::string_view kMetaDataColumns = R"(
     name                        TEXT      NOT NULL,                    -- Name of meta-data record
-    value                       TEXT                                   -- Value of meta-data record
-))";
+    value                       TEXT                                   -- Value of meta-data record)";
 
-constexpr const char *kMetaDataCaptureDdl = R"(CREATE TABLE META_DATA_CAPTURE (
-    -- information about nsys capture parameters
-
-    name                        TEXT      NOT NULL,                    -- Name of meta-data record
-    value                       TEXT                                   -- Value of meta-data record
-))";
-
-constexpr const char *kTargetInfoSystemEnvDdl = R"(CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+// TARGET_INFO_SYSTEM_ENV.
+constexpr std::string_view kSystemEnvColumns = R"(
     globalVid                   INTEGER,                               -- Serialized GlobalId.
     devStateName                TEXT      NOT NULL,                    -- Device state name.
     name                        TEXT      NOT NULL,                    -- Property name.
     nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
-    value                       TEXT      NOT NULL                     -- Property value.
-))";
+    value                       TEXT      NOT NULL                     -- Property value.)";
 
-constexpr const char *kTargetInfoGpuDdl = R"(CREATE TABLE TARGET_INFO_GPU (
+// TARGET_INFO_GPU.
+constexpr std::string_view kTargetInfoGpuColumns = R"(
     vmId                        INTEGER   NOT NULL,                    -- Serialized GlobalId.
     id                          INTEGER   NOT NULL,                    -- Device ID.
     name                        TEXT,                                  -- Device name.
@@ -110,34 +100,16 @@ constexpr const char *kTargetInfoGpuDdl = R"(CREATE TABLE TARGET_INFO_GPU (
     computeMajor                INTEGER,                               -- Major compute capability version number.
     computeMinor                INTEGER,                               -- Minor compute capability version number.
     smMajor                     INTEGER,                               -- Major multiprocessor version number.
-    smMinor                     INTEGER                                -- Minor multiprocessor version number.
-))";
+    smMinor                     INTEGER                                -- Minor multiprocessor version number.)";
 
-constexpr const char *kEnumCudaMemcpyOperDdl = R"(CREATE TABLE ENUM_CUDA_MEMCPY_OPER (
-    -- CUDA memcpy operation labels
-
+// Every ENUM_* table.
+constexpr std::string_view kEnumColumns = R"(
     id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
     name                        TEXT,                                  -- Enum symbol name.
-    label                       TEXT                                   -- Enum human name.
-))";
+    label                       TEXT                                   -- Enum human name.)";
 
-constexpr const char *kEnumCudaMemKindDdl = R"(CREATE TABLE ENUM_CUDA_MEM_KIND (
-    -- CUDA memory kind labels
-
-    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
-    name                        TEXT,                                  -- Enum symbol name.
-    label                       TEXT                                   -- Enum human name.
-))";
-
-constexpr const char *kEnumNsysEventTypeDdl = R"(CREATE TABLE ENUM_NSYS_EVENT_TYPE (
-    -- Nsys event type labels
-
-    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
-    name                        TEXT,                                  -- Enum symbol name.
-    label                       TEXT                                   -- Enum human name.
-))";
-
-constexpr const char *kCuptiActivityKindKernelDdl = R"(CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+// The columns CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY and _MEMSET all start with.
+constexpr std::string_view kDeviceActivityColumns = R"(
     start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
     end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
     deviceId                    INTEGER   NOT NULL,                    -- Device ID.
@@ -145,7 +117,10 @@ constexpr const char *kCuptiActivityKindKernelDdl = R"(CREATE TABLE CUPTI_ACTIVI
     greenContextId              INTEGER,                               -- Green context ID.
     streamId                    INTEGER   NOT NULL,                    -- Stream ID.
     correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    globalPid                   INTEGER,                               -- Serialized GlobalId.)";
+
+// CUPTI_ACTIVITY_KIND_KERNEL after the device activity columns.
+constexpr std::string_view kKernelColumns = R"(
     demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
     shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name
     mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name
@@ -177,29 +152,10 @@ constexpr const char *kCuptiActivityKindKernelDdl = R"(CREATE TABLE CUPTI_ACTIVI
     maxPotentialClusterSize     INTEGER,                               -- Maximum potential cluster size.
     maxActiveClusters           INTEGER,                               -- Maximum active clusters.
     sharedMemoryRequestedPercentage   INTEGER,                         -- Shared memory requested percentage.
-    tensorSizeMinusOneElements   TEXT      NOT NULL                    -- TMA descriptor tensor size minus one elements array.
-))";
+    tensorSizeMinusOneElements   TEXT      NOT NULL                    -- TMA descriptor tensor size minus one elements array.)";
 
-constexpr const char *kCuptiActivityKindRuntimeDdl = R"(CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
-    globalTid                   INTEGER,                               -- Serialized GlobalId.
-    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
-    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
-    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
-    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
-))";
-
-constexpr const char *kCuptiActivityKindMemcpyDdl = R"(CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
-    contextId                   INTEGER   NOT NULL,                    -- Context ID.
-    greenContextId              INTEGER,                               -- Green context ID.
-    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
-    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
+// CUPTI_ACTIVITY_KIND_MEMCPY after the device activity columns.
+constexpr std::string_view kMemcpyColumns = R"(
     bytes                       INTEGER   NOT NULL,                    -- Number of bytes transferred (B).
     copyKind                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_MEMCPY_OPER(id)
     deprecatedSrcId             INTEGER,                               -- Deprecated, use srcDeviceId instead.
@@ -212,25 +168,28 @@ constexpr const char *kCuptiActivityKindMemcpyDdl = R"(CREATE TABLE CUPTI_ACTIVI
     migrationCause              INTEGER,                               -- REFERENCES ENUM_CUDA_UNIF_MEM_MIGRATION(id)
     graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
     virtualAddress              INTEGER,                               -- Virtual base address of the page/s being transferred.
-    copyCount                   INTEGER                                -- The total number of memcopy operations traced in this record. In CUDA MemcpyBatchAsync APIs, multiple memcpy operations may be batched together for optimization purposes based on certain heuristics.
-))";
+    copyCount                   INTEGER                                -- The total number of memcopy operations traced in this record. In CUDA MemcpyBatchAsync APIs, multiple memcpy operations may be batched together for optimization purposes based on certain heuristics.)";
 
-constexpr const char *kCuptiActivityKindMemsetDdl = R"(CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
-    contextId                   INTEGER   NOT NULL,                    -- Context ID.
-    greenContextId              INTEGER,                               -- Green context ID.
-    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
-    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
+// CUPTI_ACTIVITY_KIND_MEMSET after the device activity columns.
+constexpr std::string_view kMemsetColumns = R"(
     value                       INTEGER   NOT NULL,                    -- Value assigned to memory.
     bytes                       INTEGER   NOT NULL,                    -- Number of bytes set (B).
     graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
-    memKind                     INTEGER                                -- REFERENCES ENUM_CUDA_MEM_KIND(id)
-))";
+    memKind                     INTEGER                                -- REFERENCES ENUM_CUDA_MEM_KIND(id))";
 
-constexpr const char *kNvtxEventsDdl = R"(CREATE TABLE NVTX_EVENTS (
+// CUPTI_ACTIVITY_KIND_RUNTIME.
+constexpr std::string_view kRuntimeColumns = R"(
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
+    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id))";
+
+// NVTX_EVENTS.
+constexpr std::string_view kNvtxEventsColumns = R"(
     start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
     end                         INTEGER,                               -- Event end timestamp (ns).
     eventType                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_TYPE(id)
@@ -250,8 +209,20 @@ constexpr const char *kNvtxEventsDdl = R"(CREATE TABLE NVTX_EVENTS (
     floatValue                  REAL,                                  -- One of possible payload value union members.
     jsonTextId                  INTEGER,                               -- One of possible payload value union members.
     jsonText                    TEXT,                                  -- One of possible payload value union members.
-    binaryData                  TEXT                                   -- Binary payload. See docs for format.
-))";
+    binaryData                  TEXT                                   -- Binary payload. See docs for format.)";
+
+// The CREATE TABLE text nsys writes (and sqlite_master keeps): the table's comment, if it has
+// one, then a blank line and the column blocks.
+std::string createTableSql(
+    std::string_view table, std::string_view comment, std::initializer_list<std::string_view> columnBlocks)
+{
+    std::string sql = fmt::format("CREATE TABLE {} (", table);
+    if (!comment.empty())
+        sql += fmt::format("\n    -- {}\n", comment);
+    for (const auto block : columnBlocks)
+        sql += block;
+    return sql + "\n)";
+}
 
 constexpr std::int64_t kVmId = 281474976710656; // globalVid of the local machine in real files
 
@@ -281,13 +252,20 @@ struct ExportWriter::Statements
 
 namespace {
 
-sqlite3_stmt *prepare(sqlite3 *db, const std::string &path, const char *sql)
+sqlite3_stmt *prepare(sqlite3 *db, const std::string &path, std::string_view sql)
 {
     sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v3(db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
         throw std::runtime_error(fmt::format("{}: cannot prepare statement: {}", path, sqlite3_errmsg(db)));
     return stmt;
 }
+
+// A statement used for a few rows only, finalized however the scope is left.
+struct Finalize
+{
+    void operator()(sqlite3_stmt *stmt) const { sqlite3_finalize(stmt); }
+};
+using OneOffStatement = std::unique_ptr<sqlite3_stmt, Finalize>;
 
 std::string formatUtc(TimeNs epochNs)
 {
@@ -307,6 +285,18 @@ inline void bindInt(sqlite3_stmt *stmt, int index, std::int64_t value)
 inline void bindText(sqlite3_stmt *stmt, int index, std::string_view text)
 {
     sqlite3_bind_text(stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+// The first six parameters of the kernel, memcpy and memset inserts: where and when the
+// activity ran, the same columns in all three tables.
+template <typename DeviceActivity> void bindDeviceActivity(sqlite3_stmt *stmt, const DeviceActivity &activity)
+{
+    bindInt(stmt, 1, activity.start);
+    bindInt(stmt, 2, activity.end);
+    bindInt(stmt, 3, activity.deviceId);
+    bindInt(stmt, 4, activity.streamId);
+    bindInt(stmt, 5, activity.correlationId);
+    bindInt(stmt, 6, makeGlobalPid(activity.pid));
 }
 
 void noteDevice(std::vector<std::int32_t> &devices, std::int32_t deviceId)
@@ -370,19 +360,20 @@ void ExportWriter::close() noexcept
     }
 }
 
-void ExportWriter::exec(const char *sql)
+void ExportWriter::exec(const std::string &sql)
 {
     char *error = nullptr;
-    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+    if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
         const std::string message = error ? error : sqlite3_errmsg(m_db);
         sqlite3_free(error);
         throw std::runtime_error(fmt::format("{}: {}", m_path, message));
     }
 }
 
-void ExportWriter::fail(const char *what) const
+void ExportWriter::failWriting(std::string_view table) const
 {
-    throw std::runtime_error(fmt::format("{}: {}: {}", m_path, what, m_db ? sqlite3_errmsg(m_db) : "file closed"));
+    throw std::runtime_error(
+        fmt::format("{}: cannot write {}: {}", m_path, table, m_db ? sqlite3_errmsg(m_db) : "file closed"));
 }
 
 void ExportWriter::checkOpen() const
@@ -391,14 +382,46 @@ void ExportWriter::checkOpen() const
         throw std::runtime_error(fmt::format("{}: the export was already finished", m_path));
 }
 
+void ExportWriter::insertRow(sqlite3_stmt *stmt, std::string_view table)
+{
+    if (sqlite3_step(stmt) != SQLITE_DONE)
+        failWriting(table);
+    sqlite3_reset(stmt);
+}
+
+void ExportWriter::insertNameValueRows(
+    std::string_view table, std::span<const std::pair<std::string, std::string>> rows)
+{
+    const OneOffStatement stmt(prepare(m_db, m_path, fmt::format("INSERT INTO {} VALUES(?,?)", table)));
+    for (const auto &[name, value] : rows) {
+        bindText(stmt.get(), 1, name);
+        bindText(stmt.get(), 2, value);
+        insertRow(stmt.get(), table);
+    }
+}
+
+sqlite3_stmt *ExportWriter::createActivityTable(
+    std::string_view table, std::initializer_list<std::string_view> columnBlocks, std::string_view insertTail)
+{
+    exec(createTableSql(table, {}, columnBlocks));
+    return prepare(m_db, m_path, fmt::format("INSERT INTO {} {}", table, insertTail));
+}
+
 void ExportWriter::writeStaticTables()
 {
-    for (const char *ddl : { kStringIdsDdl, kProcessesDdl, kThreadNamesDdl, kTargetInfoSessionStartTimeDdl,
-             kMetaDataExportDdl, kMetaDataCaptureDdl, kTargetInfoSystemEnvDdl, kEnumCudaMemcpyOperDdl,
-             kEnumCudaMemKindDdl, kEnumNsysEventTypeDdl })
-        exec(ddl);
+    exec(createTableSql("StringIds", "Consolidation of repetitive string values.", { kStringIdsColumns }));
+    exec(createTableSql(
+        "PROCESSES", "Names and identifiers of processes captured in the report.", { kProcessesColumns }));
+    exec(createTableSql("ThreadNames", {}, { kThreadNamesColumns }));
+    exec(createTableSql("TARGET_INFO_SESSION_START_TIME", {}, { kSessionStartTimeColumns }));
+    exec(createTableSql("META_DATA_EXPORT", "information about nsys export process", { kMetaDataColumns }));
+    exec(createTableSql("META_DATA_CAPTURE", "information about nsys capture parameters", { kMetaDataColumns }));
+    exec(createTableSql("TARGET_INFO_SYSTEM_ENV", {}, { kSystemEnvColumns }));
+    exec(createTableSql("ENUM_CUDA_MEMCPY_OPER", "CUDA memcpy operation labels", { kEnumColumns }));
+    exec(createTableSql("ENUM_CUDA_MEM_KIND", "CUDA memory kind labels", { kEnumColumns }));
+    exec(createTableSql("ENUM_NSYS_EVENT_TYPE", "Nsys event type labels", { kEnumColumns }));
     if (m_options.writeTargetInfoGpu)
-        exec(kTargetInfoGpuDdl);
+        exec(createTableSql("TARGET_INFO_GPU", {}, { kTargetInfoGpuColumns }));
 
     exec(R"(INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES
         (0,'CUDA_MEMCPY_KIND_UNKNOWN','Unknown'),(1,'CUDA_MEMCPY_KIND_HTOD','Host-to-Device'),
@@ -423,20 +446,16 @@ void ExportWriter::writeStaticTables()
         (76,'NvtxDomainDestroy','NvtxDomainDestroy'))");
 
     {
-        sqlite3_stmt *stmt = prepare(m_db, m_path, "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(?,?,?,?)");
+        const OneOffStatement stmt(prepare(m_db, m_path, "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(?,?,?,?)"));
         const auto utc = formatUtc(m_options.sessionStartUtcNs);
-        bindInt(stmt, 1, m_options.sessionStartUtcNs);
-        bindText(stmt, 2, utc);
-        bindText(stmt, 3, utc);
-        bindInt(stmt, 4, 1'000'000'000); // the target's monotonic clock at start; any value works
-        const int rc = sqlite3_step(stmt);
-        sqlite3_finalize(stmt);
-        if (rc != SQLITE_DONE)
-            fail("cannot write TARGET_INFO_SESSION_START_TIME");
+        bindInt(stmt.get(), 1, m_options.sessionStartUtcNs);
+        bindText(stmt.get(), 2, utc);
+        bindText(stmt.get(), 3, utc);
+        bindInt(stmt.get(), 4, 1'000'000'000); // the target's monotonic clock at start; any value works
+        insertRow(stmt.get(), "TARGET_INFO_SESSION_START_TIME");
     }
 
-    sqlite3_stmt *meta = prepare(m_db, m_path, "INSERT INTO META_DATA_EXPORT VALUES(?,?)");
-    const std::pair<const char *, std::string> exportRows[] = {
+    const std::pair<std::string, std::string> exportRows[] = {
         { "EXPORT_PRODUCT_NAME", "NVIDIA Nsight Systems" }, { "EXPORT_PRODUCT_VERSION", "2026.2.1.210" },
         { "EXPORT_PRODUCT_DATE", "2026.2" }, { "EXPORT_SCHEMA_VERSION", "3.25.0" },
         { "EXPORT_SCHEMA_VERSION_MAJOR", "3" }, { "EXPORT_SCHEMA_VERSION_MINOR", "25" },
@@ -447,37 +466,26 @@ void ExportWriter::writeStaticTables()
         { "EXPORT_CONFIG_TIME_SHIFT", "0" },
         { "EXPORT_GENERATOR", "gaplens ExportWriter" }, // honest about where the file came from
     };
-    for (const auto &[name, value] : exportRows) {
-        bindText(meta, 1, name);
-        bindText(meta, 2, value);
-        if (sqlite3_step(meta) != SQLITE_DONE) {
-            sqlite3_finalize(meta);
-            fail("cannot write META_DATA_EXPORT");
-        }
-        sqlite3_reset(meta);
-    }
-    sqlite3_finalize(meta);
+    insertNameValueRows("META_DATA_EXPORT", exportRows);
 
-    sqlite3_stmt *env = prepare(m_db, m_path, "INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES(?,'Local (CLI)',?,?,?)");
-    const std::tuple<const char *, int, std::string> envRows[] = {
-        { "CpuArchitecture", 3, "x86_64" },
-        { "Hostname", 619, m_options.hostName },
-        { "OsDescription", 605, "Ubuntu 22.04.5 LTS" },
-        { "HasCudaEvents", 812, "1" },
-        { "HasNvtxEvents", 809, "1" },
-    };
-    for (const auto &[name, nameEnum, value] : envRows) {
-        bindInt(env, 1, kVmId);
-        bindText(env, 2, name);
-        bindInt(env, 3, nameEnum);
-        bindText(env, 4, value);
-        if (sqlite3_step(env) != SQLITE_DONE) {
-            sqlite3_finalize(env);
-            fail("cannot write TARGET_INFO_SYSTEM_ENV");
+    {
+        const OneOffStatement env(
+            prepare(m_db, m_path, "INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES(?,'Local (CLI)',?,?,?)"));
+        const std::tuple<const char *, int, std::string> envRows[] = {
+            { "CpuArchitecture", 3, "x86_64" },
+            { "Hostname", 619, m_options.hostName },
+            { "OsDescription", 605, "Ubuntu 22.04.5 LTS" },
+            { "HasCudaEvents", 812, "1" },
+            { "HasNvtxEvents", 809, "1" },
+        };
+        for (const auto &[name, nameEnum, value] : envRows) {
+            bindInt(env.get(), 1, kVmId);
+            bindText(env.get(), 2, name);
+            bindInt(env.get(), 3, nameEnum);
+            bindText(env.get(), 4, value);
+            insertRow(env.get(), "TARGET_INFO_SYSTEM_ENV");
         }
-        sqlite3_reset(env);
     }
-    sqlite3_finalize(env);
 
     m_stmts->process = prepare(m_db, m_path, "INSERT INTO PROCESSES VALUES(?,?,?)");
     m_stmts->threadName = prepare(m_db, m_path, "INSERT INTO ThreadNames VALUES(?,20,?)");
@@ -503,9 +511,7 @@ void ExportWriter::addProcess(std::uint32_t pid, const std::string &name)
     bindInt(stmt, 1, makeGlobalPid(pid));
     bindInt(stmt, 2, pid);
     bindText(stmt, 3, name);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write PROCESSES");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "PROCESSES");
 }
 
 void ExportWriter::addThreadName(std::uint32_t pid, std::uint32_t tid, const std::string &name)
@@ -514,9 +520,7 @@ void ExportWriter::addThreadName(std::uint32_t pid, std::uint32_t tid, const std
     sqlite3_stmt *stmt = m_stmts->threadName;
     bindInt(stmt, 1, stringId(name));
     bindInt(stmt, 2, makeGlobalTid(pid, tid));
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write ThreadNames");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "ThreadNames");
 }
 
 void ExportWriter::addGpu(std::int32_t deviceId, const std::string &name)
@@ -528,24 +532,21 @@ void ExportWriter::addGpu(std::int32_t deviceId, const std::string &name)
         return; // one row per device, as nsys writes
     m_gpusAdded.push_back(deviceId);
     // The first columns of an H100 SXM row; the rest stay NULL as in cut-down exports.
-    sqlite3_stmt *stmt = prepare(m_db, m_path,
+    const OneOffStatement stmt(prepare(m_db, m_path,
         "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, "
         "totalMemory, memoryBandwidth, clockRate, smCount, pwGpuId, uuid, luid, chipName, "
         "cuDevice, threadsPerWarp, asyncEngines, computeMajor, computeMinor, smMajor, "
         "smMinor) "
         "VALUES(?,?,?,?,1,52428800,85520809984,3352320000000,1980000000,132,?,?,0,'GH100',?,"
-        "32,5,9,0,9,0)");
-    bindInt(stmt, 1, kVmId);
-    bindInt(stmt, 2, deviceId);
-    bindText(stmt, 3, name);
-    bindText(stmt, 4, fmt::format("0000:{:02x}:00.0", 0x18 + deviceId));
-    bindInt(stmt, 5, deviceId);
-    bindText(stmt, 6, fmt::format("00000000-0000-0000-0000-{:012x}", 0x6a1e05 + deviceId));
-    bindInt(stmt, 7, deviceId);
-    const int rc = sqlite3_step(stmt);
-    sqlite3_finalize(stmt);
-    if (rc != SQLITE_DONE)
-        fail("cannot write TARGET_INFO_GPU");
+        "32,5,9,0,9,0)"));
+    bindInt(stmt.get(), 1, kVmId);
+    bindInt(stmt.get(), 2, deviceId);
+    bindText(stmt.get(), 3, name);
+    bindText(stmt.get(), 4, fmt::format("0000:{:02x}:00.0", 0x18 + deviceId));
+    bindInt(stmt.get(), 5, deviceId);
+    bindText(stmt.get(), 6, fmt::format("00000000-0000-0000-0000-{:012x}", 0x6a1e05 + deviceId));
+    bindInt(stmt.get(), 7, deviceId);
+    insertRow(stmt.get(), "TARGET_INFO_GPU");
 }
 
 void ExportWriter::addKernel(const Kernel &kernel)
@@ -554,22 +555,17 @@ void ExportWriter::addKernel(const Kernel &kernel)
     sqlite3_stmt *stmt = m_stmts->kernel;
     if (!stmt) {
         // Lazy like `nsys export --lazy=true`: the table exists only when it has rows.
-        exec(kCuptiActivityKindKernelDdl);
         // Columns nsys fills with the same value for ordinary kernels are literals, so the hot
         // path binds only what varies.
-        stmt = m_stmts->kernel = prepare(m_db, m_path,
-            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?1,?2,?3,1,0,?4,?5,?6,?7,?8,NULL,1,1,?9,?10,?11,?12,"
-            "?13,?14,?15,?16,?17,0,0,?18,?19,NULL,0,NULL,NULL,NULL,NULL,0,0,0,1,0,0,NULL,'[]')");
+        stmt = m_stmts->kernel
+            = createActivityTable("CUPTI_ACTIVITY_KIND_KERNEL", { kDeviceActivityColumns, kKernelColumns },
+                "VALUES(?1,?2,?3,1,0,?4,?5,?6,?7,?8,NULL,1,1,?9,?10,?11,?12,"
+                "?13,?14,?15,?16,?17,0,0,?18,?19,NULL,0,NULL,NULL,NULL,NULL,0,0,0,1,0,0,NULL,'[]')");
     }
     noteDevice(m_devicesUsed, kernel.deviceId);
     const std::int64_t shortId = stringId(kernel.shortName);
     const std::int64_t demangledId = kernel.demangledName.empty() ? shortId : stringId(kernel.demangledName);
-    bindInt(stmt, 1, kernel.start);
-    bindInt(stmt, 2, kernel.end);
-    bindInt(stmt, 3, kernel.deviceId);
-    bindInt(stmt, 4, kernel.streamId);
-    bindInt(stmt, 5, kernel.correlationId);
-    bindInt(stmt, 6, makeGlobalPid(kernel.pid));
+    bindDeviceActivity(stmt, kernel);
     bindInt(stmt, 7, demangledId);
     bindInt(stmt, 8, shortId);
     bindInt(stmt, 9, kernel.registersPerThread);
@@ -583,89 +579,63 @@ void ExportWriter::addKernel(const Kernel &kernel)
     bindInt(stmt, 17, kernel.dynamicSharedMemory);
     bindInt(stmt, 18, m_nextGridId++);
     bindInt(stmt, 19, std::int64_t(kernel.staticSharedMemory) + kernel.dynamicSharedMemory);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write CUPTI_ACTIVITY_KIND_KERNEL");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
 void ExportWriter::addMemcpy(const Memcpy &copy)
 {
     checkOpen();
     sqlite3_stmt *stmt = m_stmts->memcpy;
-    if (!stmt) {
-        exec(kCuptiActivityKindMemcpyDdl);
-        stmt = m_stmts->memcpy = prepare(m_db, m_path,
-            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?1,?2,?3,1,0,?4,?5,?6,?7,?8,NULL,?9,?10,"
-            "NULL,NULL,NULL,NULL,NULL,NULL,NULL,1)");
-    }
+    if (!stmt)
+        stmt = m_stmts->memcpy
+            = createActivityTable("CUPTI_ACTIVITY_KIND_MEMCPY", { kDeviceActivityColumns, kMemcpyColumns },
+                "VALUES(?1,?2,?3,1,0,?4,?5,?6,?7,?8,NULL,?9,?10,NULL,NULL,NULL,NULL,NULL,NULL,NULL,1)");
     noteDevice(m_devicesUsed, copy.deviceId);
-    bindInt(stmt, 1, copy.start);
-    bindInt(stmt, 2, copy.end);
-    bindInt(stmt, 3, copy.deviceId);
-    bindInt(stmt, 4, copy.streamId);
-    bindInt(stmt, 5, copy.correlationId);
-    bindInt(stmt, 6, makeGlobalPid(copy.pid));
+    bindDeviceActivity(stmt, copy);
     bindInt(stmt, 7, static_cast<std::int64_t>(copy.bytes));
     bindInt(stmt, 8, copy.copyKind);
     bindInt(stmt, 9, copy.srcKind);
     bindInt(stmt, 10, copy.dstKind);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write CUPTI_ACTIVITY_KIND_MEMCPY");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "CUPTI_ACTIVITY_KIND_MEMCPY");
 }
 
 void ExportWriter::addMemset(const Memset &set)
 {
     checkOpen();
     sqlite3_stmt *stmt = m_stmts->memset;
-    if (!stmt) {
-        exec(kCuptiActivityKindMemsetDdl);
-        stmt = m_stmts->memset
-            = prepare(m_db, m_path, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?1,?2,?3,1,0,?4,?5,?6,0,?7,NULL,2)");
-    }
+    if (!stmt)
+        stmt = m_stmts->memset = createActivityTable("CUPTI_ACTIVITY_KIND_MEMSET",
+            { kDeviceActivityColumns, kMemsetColumns }, "VALUES(?1,?2,?3,1,0,?4,?5,?6,0,?7,NULL,2)");
     noteDevice(m_devicesUsed, set.deviceId);
-    bindInt(stmt, 1, set.start);
-    bindInt(stmt, 2, set.end);
-    bindInt(stmt, 3, set.deviceId);
-    bindInt(stmt, 4, set.streamId);
-    bindInt(stmt, 5, set.correlationId);
-    bindInt(stmt, 6, makeGlobalPid(set.pid));
+    bindDeviceActivity(stmt, set);
     bindInt(stmt, 7, static_cast<std::int64_t>(set.bytes));
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write CUPTI_ACTIVITY_KIND_MEMSET");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "CUPTI_ACTIVITY_KIND_MEMSET");
 }
 
 void ExportWriter::addRuntime(const RuntimeCall &call)
 {
     checkOpen();
     sqlite3_stmt *stmt = m_stmts->runtime;
-    if (!stmt) {
-        exec(kCuptiActivityKindRuntimeDdl);
-        stmt = m_stmts->runtime
-            = prepare(m_db, m_path, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?1,?2,?3,?4,?5,?6,0,NULL)");
-    }
+    if (!stmt)
+        stmt = m_stmts->runtime = createActivityTable(
+            "CUPTI_ACTIVITY_KIND_RUNTIME", { kRuntimeColumns }, "VALUES(?1,?2,?3,?4,?5,?6,0,NULL)");
     bindInt(stmt, 1, call.start);
     bindInt(stmt, 2, call.end);
     bindInt(stmt, 3, call.eventClass);
     bindInt(stmt, 4, makeGlobalTid(call.pid, call.tid));
     bindInt(stmt, 5, call.correlationId);
     bindInt(stmt, 6, stringId(call.name));
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write CUPTI_ACTIVITY_KIND_RUNTIME");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "CUPTI_ACTIVITY_KIND_RUNTIME");
 }
 
 void ExportWriter::addNvtx(const NvtxRange &range)
 {
     checkOpen();
     sqlite3_stmt *stmt = m_stmts->nvtx;
-    if (!stmt) {
-        exec(kNvtxEventsDdl);
-        stmt = m_stmts->nvtx = prepare(m_db, m_path,
-            "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, "
-            "domainId) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-    }
+    if (!stmt)
+        stmt = m_stmts->nvtx = createActivityTable("NVTX_EVENTS", { kNvtxEventsColumns },
+            "(start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId) "
+            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
     const std::int64_t globalTid = makeGlobalTid(range.pid, range.tid);
     const bool isMark = range.eventType == 34;
     const bool isDomainCreate = range.eventType == 75;
@@ -692,24 +662,19 @@ void ExportWriter::addNvtx(const NvtxRange &range)
     }
     bindInt(stmt, 6, globalTid);
     bindInt(stmt, 9, range.domainId);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        fail("cannot write NVTX_EVENTS");
-    sqlite3_reset(stmt);
+    insertRow(stmt, "NVTX_EVENTS");
 }
 
 void ExportWriter::writeFinalTables()
 {
-    sqlite3_stmt *strings = prepare(m_db, m_path, "INSERT INTO StringIds VALUES(?,?)");
-    for (const auto &[text, id] : m_pendingStrings) {
-        bindInt(strings, 1, id);
-        bindText(strings, 2, text);
-        if (sqlite3_step(strings) != SQLITE_DONE) {
-            sqlite3_finalize(strings);
-            fail("cannot write StringIds");
+    {
+        const OneOffStatement strings(prepare(m_db, m_path, "INSERT INTO StringIds VALUES(?,?)"));
+        for (const auto &[text, id] : m_pendingStrings) {
+            bindInt(strings.get(), 1, id);
+            bindText(strings.get(), 2, text);
+            insertRow(strings.get(), "StringIds");
         }
-        sqlite3_reset(strings);
     }
-    sqlite3_finalize(strings);
     m_pendingStrings.clear();
 
     if (m_options.writeTargetInfoGpu) {
@@ -722,7 +687,6 @@ void ExportWriter::writeFinalTables()
             addGpu(deviceId, "NVIDIA H100 80GB HBM3");
     }
 
-    sqlite3_stmt *capture = prepare(m_db, m_path, "INSERT INTO META_DATA_CAPTURE VALUES(?,?)");
     std::vector<std::pair<std::string, std::string>> rows = {
         { "DEVICE_ID", "Local (CLI)" },
         { "CAPTURE_EVENT_TYPE", "NvtxEvents" },
@@ -737,16 +701,7 @@ void ExportWriter::writeFinalTables()
     };
     for (const auto &[name, value] : m_options.environment)
         rows.emplace_back("PROCESS_0:ENVIRONMENT_VARIABLE", fmt::format("{}=\"{}\"", name, value));
-    for (const auto &[name, value] : rows) {
-        bindText(capture, 1, name);
-        bindText(capture, 2, value);
-        if (sqlite3_step(capture) != SQLITE_DONE) {
-            sqlite3_finalize(capture);
-            fail("cannot write META_DATA_CAPTURE");
-        }
-        sqlite3_reset(capture);
-    }
-    sqlite3_finalize(capture);
+    insertNameValueRows("META_DATA_CAPTURE", rows);
 }
 
 void ExportWriter::finish()

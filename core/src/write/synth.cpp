@@ -183,16 +183,24 @@ private:
         return row.end;
     }
 
-    TimeNs kernel(RankState &rank, const KernelShape &shape, std::int64_t stream, TimeNs start, TimeNs durationNs,
+    // Where and when a kernel, copy or memset ran on this rank's GPU: the fields all three share.
+    template <typename DeviceActivity>
+    static void placeOnGpu(DeviceActivity &row, const RankState &rank, std::int64_t stream, TimeNs start, TimeNs end,
         std::uint32_t correlationId)
     {
-        ExportWriter::Kernel &row = m_kernelRow;
         row.start = start;
-        row.end = start + durationNs;
+        row.end = end;
         row.deviceId = rank.truth.deviceId;
         row.streamId = stream;
         row.correlationId = correlationId;
         row.pid = rank.truth.pid;
+    }
+
+    TimeNs kernel(RankState &rank, const KernelShape &shape, std::int64_t stream, TimeNs start, TimeNs durationNs,
+        std::uint32_t correlationId)
+    {
+        ExportWriter::Kernel &row = m_kernelRow;
+        placeOnGpu(row, rank, stream, start, start + durationNs, correlationId);
         row.shortName = shape.shortName;
         row.demangledName = shape.demangledName;
         row.gridX = shape.gridX;
@@ -339,12 +347,8 @@ void Generator::stepUntilBucket(RankState &rank, TimeNs stepStart, int step)
         ++truth.backtraceRows;
     }
     ExportWriter::Memcpy copy;
-    copy.start = copyCallEnd + kLaunchLatencyNs;
-    copy.end = copy.start + jittered(rank, kCopyNs, 1.0);
-    copy.deviceId = truth.deviceId;
-    copy.streamId = kCopyStream;
-    copy.correlationId = copyCorrelation;
-    copy.pid = truth.pid;
+    const TimeNs copyStart = copyCallEnd + kLaunchLatencyNs;
+    placeOnGpu(copy, rank, kCopyStream, copyStart, copyStart + jittered(rank, kCopyNs, 1.0), copyCorrelation);
     copy.bytes = kBatchBytes;
     copy.copyKind = 1;
     copy.srcKind = 1; // pinned
@@ -401,12 +405,8 @@ TimeNs Generator::stepFinish(RankState &rank, TimeNs stepStart, TimeNs allReduce
     const std::uint32_t memsetCorrelation = rank.nextCorrelation++;
     const TimeNs memsetCallEnd = call(rank, "cudaMemsetAsync_v3020", memsetCorrelation);
     ExportWriter::Memset set;
-    set.start = std::max(memsetCallEnd + kLaunchLatencyNs, rank.computeFree);
-    set.end = set.start + jittered(rank, kMemsetNs, 1.0);
-    set.deviceId = truth.deviceId;
-    set.streamId = kComputeStream;
-    set.correlationId = memsetCorrelation;
-    set.pid = truth.pid;
+    const TimeNs memsetStart = std::max(memsetCallEnd + kLaunchLatencyNs, rank.computeFree);
+    placeOnGpu(set, rank, kComputeStream, memsetStart, memsetStart + jittered(rank, kMemsetNs, 1.0), memsetCorrelation);
     set.bytes = kGradBytes;
     writer.addMemset(set);
     ++truth.memsets;

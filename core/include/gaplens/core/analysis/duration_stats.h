@@ -25,6 +25,8 @@ DurationStats computeDurationStats(std::vector<TimeNs> &durations);
 
 // Median of already sorted values (mean of the two middle ones for even counts); 0 when empty.
 double sortedMedian(const std::vector<TimeNs> &sorted);
+// The same for values in any order (per-step and per-rank figures).
+double medianOf(std::vector<double> values);
 // Nearest-rank percentile (p in (0,100]) of already sorted values: sorted[ceil(p/100*n) - 1]; 0 when empty.
 TimeNs sortedPercentileNearestRank(const std::vector<TimeNs> &sorted, double p);
 

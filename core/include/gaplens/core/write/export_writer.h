@@ -6,12 +6,17 @@
 #include "gaplens/core/model/time.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace gaplens::core {
 
@@ -115,9 +120,16 @@ public:
     void finish();
 
 private:
-    void exec(const char *sql);
-    [[noreturn]] void fail(const char *what) const;
+    void exec(const std::string &sql);
+    [[noreturn]] void failWriting(std::string_view table) const;
     void checkOpen() const;
+    // Steps a bound INSERT (throwing when it fails) and resets it for the next row.
+    void insertRow(sqlite3_stmt *stmt, std::string_view table);
+    void insertNameValueRows(std::string_view table, std::span<const std::pair<std::string, std::string>> rows);
+    // Creates a table written only when it has rows; returns its prepared
+    // `INSERT INTO table insertTail`.
+    sqlite3_stmt *createActivityTable(
+        std::string_view table, std::initializer_list<std::string_view> columnBlocks, std::string_view insertTail);
     void writeStaticTables();
     void writeFinalTables();
     void close() noexcept;
