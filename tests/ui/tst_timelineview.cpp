@@ -4,6 +4,7 @@
 #include "ui_fixture.h"
 
 #include "ui/timeline/colors.h"
+#include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -127,6 +128,27 @@ private slots:
         QVERIFY(zoom.windowEnd() - zoom.windowStart() >= ZoomControl::kMinWindowNs - 1);
         zoom.fitAll();
         QVERIFY(zoom.windowStart() <= kT0 && zoom.windowEnd() >= kT0 + 10'000'000);
+    }
+
+    void theWindowStaysInsideTheCapture()
+    {
+        ZoomControl zoom;
+        zoom.setWidth(1000);
+        zoom.setTraceRange({ kT0, kT0 + 10'000'000 });
+        // Fitted: exactly the capture, no margin before its start.
+        QCOMPARE(zoom.windowStart(), kT0);
+        QCOMPARE(zoom.windowEnd(), kT0 + 10'000'000);
+        zoom.zoomAt(500, 0.001); // zooming out stops at the capture
+        QCOMPARE(zoom.windowStart(), kT0);
+        QCOMPARE(zoom.nsPerPx(), 10'000.0);
+        zoom.setWindow(kT0 + 1'000'000, kT0 + 2'000'000);
+        zoom.panPixels(-5000); // far before the start
+        QCOMPARE(zoom.windowStart(), kT0);
+        zoom.panPixels(1e6); // far past the end
+        QCOMPARE(zoom.windowEnd(), kT0 + 10'000'000);
+        zoom.setWindow(kT0 - 3'000'000, kT0 + 1'000'000); // a jump near the start keeps its width
+        QCOMPARE(zoom.windowStart(), kT0);
+        QCOMPARE(zoom.windowEnd(), kT0 + 4'000'000);
     }
 
     void hitTestingFindsKernelNvtxRangeAndGapAtAPixel()
@@ -308,12 +330,32 @@ private slots:
         view.resize(1270, 300);
         view.setData(fixtureData());
         view.zoom()->setWindow(kT0 + us(100), kT0 + us(100 + windowUs), false);
-        const auto ticks = view.ruler()->ticks();
-        QVERIFY(ticks.size() >= 2);
-        for (int i = 1; i < ticks.size(); ++i) {
-            QVERIFY2(ticks[i - 1].labelRect.right() < ticks[i].labelRect.left(), qPrintable(ticks[i].label));
-            QVERIFY(ticks[i - 1].label != ticks[i].label);
+        QList<TimeRuler::Tick> labelled;
+        for (const auto &tick : view.ruler()->ticks())
+            if (!tick.label.isEmpty())
+                labelled.append(tick);
+        QVERIFY(labelled.size() >= 2);
+        for (int i = 0; i < labelled.size(); ++i) {
+            // Whole labels only: none is cut off at either edge of the ruler.
+            QVERIFY2(labelled[i].labelRect.right() < view.ruler()->width(), qPrintable(labelled[i].label));
+            if (labelled[i].x >= 0)
+                QVERIFY2(labelled[i].labelRect.left() >= 0, qPrintable(labelled[i].label));
+            if (i == 0)
+                continue;
+            QVERIFY2(labelled[i - 1].labelRect.right() < labelled[i].labelRect.left(), qPrintable(labelled[i].label));
+            QVERIFY(labelled[i - 1].label != labelled[i].label);
         }
+    }
+
+    void tickLabelsTakeTheUnitWithFewestDigits()
+    {
+        QCOMPARE(formatTick(us(265'500), us(500), us(300'000)), QStringLiteral("265.5 ms"));
+        QCOMPARE(formatTick(us(265'000), us(1000), us(300'000)), QStringLiteral("265 ms"));
+        QCOMPARE(formatTick(us(270'000), us(10'000), us(300'000)), QStringLiteral("270 ms"));
+        QCOMPARE(formatTick(us(150'270'000), us(1000), us(150'300'000)), QStringLiteral("150.270 s"));
+        QCOMPARE(formatTick(4250, 10, us(5)), QStringLiteral("4.25 us"));
+        QCOMPARE(formatTick(-us(2000), us(1000), us(3000)), QStringLiteral("-2 ms"));
+        QCOMPARE(formatTick(0, 5, 40), QStringLiteral("0 ns"));
     }
 };
 

@@ -70,8 +70,7 @@ void TimelineSync::syncFrom(int from)
             z->fitAll();
             continue;
         }
-        const TimeNs start = shared + anchor(j);
-        z->setWindow(start, start + TimeNs(nsPerPx * z->width()), false);
+        z->follow(shared + anchor(j), nsPerPx);
     }
     m_syncing = false;
     emit synchronized();

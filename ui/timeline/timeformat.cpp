@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace gaplens::ui {
 DurationUnit durationUnitFor(double ns)
@@ -28,16 +29,52 @@ QString formatDuration(core::TimeNs ns, int decimals)
     return QString::number(double(ns) / u.ns, 'f', decimals) + QLatin1Char(' ') + QLatin1String(u.name);
 }
 
-QString formatTick(core::TimeNs t, core::TimeNs step)
+namespace {
+
+// Decimals needed to show multiples of step in unit: 0.2 ms -> 1, 0.05 ms -> 2.
+int decimalsFor(core::TimeNs step, double unitNs)
 {
-    const DurationUnit u = durationUnitFor(double(step));
-    // Decimals needed to show the step in this unit: 0.2 ms -> 1, 0.05 ms -> 2.
-    const double stepInUnit = double(step) / u.ns;
+    const double stepInUnit = double(step) / unitNs;
     int decimals = 0;
-    while (decimals < 9
-        && std::abs(stepInUnit * std::pow(10.0, decimals) - std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
+    // Until the step, scaled, is a whole non-zero number (a step below the unit is not 0).
+    auto whole = [&](double x) { return std::round(x) >= 1 && std::abs(x - std::round(x)) <= 1e-6 * x; };
+    while (decimals < 9 && !whole(stepInUnit * std::pow(10.0, decimals)))
         ++decimals;
-    return QString::number(double(t) / u.ns, 'f', decimals) + QLatin1Char(' ') + QLatin1String(u.name);
+    return decimals;
+}
+
+struct TickUnit
+{
+    DurationUnit unit;
+    int decimals;
+};
+
+// The unit with the fewest digits (integer part, a leading "0." counted as two, plus the
+// decimals); ties go to the larger unit.
+TickUnit tickUnit(core::TimeNs step, core::TimeNs maxAbs)
+{
+    static constexpr DurationUnit kUnits[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+    TickUnit best { kUnits[3], 0 };
+    int bestDigits = std::numeric_limits<int>::max();
+    for (const auto &unit : kUnits) {
+        const int decimals = decimalsFor(step, unit.ns);
+        const double whole = double(std::max<core::TimeNs>(maxAbs, 1)) / unit.ns;
+        const int integerDigits = whole < 1 ? 2 : int(std::floor(std::log10(whole))) + 1;
+        const int digits = integerDigits + decimals;
+        if (digits < bestDigits) {
+            bestDigits = digits;
+            best = { unit, decimals };
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+QString formatTick(core::TimeNs t, core::TimeNs step, core::TimeNs maxAbs)
+{
+    const TickUnit u = tickUnit(step, maxAbs);
+    return QString::number(double(t) / u.unit.ns, 'f', u.decimals) + QLatin1Char(' ') + QLatin1String(u.unit.name);
 }
 
 core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const QFontMetrics &fm, int minGapPx)
@@ -52,8 +89,9 @@ core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const 
             if (stepPx < 20)
                 continue;
             // The widest labels are at the window edges (most digits); measure both.
-            const int w
-                = std::max(fm.horizontalAdvance(formatTick(from, step)), fm.horizontalAdvance(formatTick(to, step)));
+            const core::TimeNs maxAbs = std::max(std::abs(from), std::abs(to));
+            const int w = std::max(fm.horizontalAdvance(formatTick(from, step, maxAbs)),
+                fm.horizontalAdvance(formatTick(to, step, maxAbs)));
             if (stepPx >= w + minGapPx)
                 return step;
         }

@@ -10,6 +10,7 @@
 #include <QPainter>
 
 #include <cmath>
+#include <limits>
 
 namespace gaplens::ui {
 
@@ -38,15 +39,27 @@ QList<TimeRuler::Tick> TimeRuler::ticks() const
     const TimeNs from = m_zoom.windowStart() - origin;
     const TimeNs to = m_zoom.windowEnd() - origin;
     const TimeNs step = tickStep(m_zoom.nsPerPx(), from, to, fm);
+    const TimeNs maxAbs = std::max(std::abs(from), std::abs(to));
     TimeNs t = TimeNs(std::floor(double(from) / double(step))) * step;
+    int previousLabelEnd = std::numeric_limits<int>::min();
     for (; t <= to + step; t += step) {
         const double x = m_zoom.timeToX(t + origin);
         if (x < -200 || x > width() + 200)
             continue;
         Tick tick;
         tick.x = x;
-        tick.label = formatTick(t, step);
-        tick.labelRect = QRect(int(x) + 3, 0, fm.horizontalAdvance(tick.label), height() - 6);
+        tick.label = formatTick(t, step, maxAbs);
+        const int w = fm.horizontalAdvance(tick.label);
+        // A label right of its tick; the last one moves left to stay whole, and is left out
+        // when that would run into its neighbour.
+        int left = int(x) + 3;
+        if (x <= width() && left + w > width() - 2)
+            left = width() - 2 - w;
+        if (left < previousLabelEnd + 4 || x > width())
+            tick.label.clear();
+        else
+            previousLabelEnd = left + w;
+        tick.labelRect = QRect(left, 0, w, height() - 6);
         out.append(tick);
     }
     return out;

@@ -43,21 +43,29 @@ void ZoomControl::setWidth(int px)
 
 void ZoomControl::apply(TimeNs start, double nsPerPx)
 {
-    const TimeNs traceDuration = m_trace.duration();
-    // Never smaller than kMinWindowNs over the width, never more than twice the trace.
-    const double minNsPerPx = double(kMinWindowNs) / m_width;
-    const double maxNsPerPx = 2.0 * double(traceDuration) / m_width;
-    nsPerPx = std::clamp(nsPerPx, minNsPerPx, std::max(minNsPerPx, maxNsPerPx));
+    nsPerPx = std::clamp(nsPerPx, minNsPerPx(), maxNsPerPx());
+    // The window never shows time before the capture's start or after its end (titles and
+    // exports then never read "-3.906 ms").
     const TimeNs window = TimeNs(nsPerPx * m_width);
-    // Panning may go half a window past either end of the trace, not further.
-    const TimeNs lo = m_trace.start - window / 2;
-    const TimeNs hi = std::max(lo, m_trace.end - window / 2);
+    const TimeNs lo = m_trace.start;
+    const TimeNs hi = std::max(lo, m_trace.end - window);
     start = std::clamp(start, lo, hi);
     if (start == m_start && nsPerPx == m_nsPerPx)
         return;
     m_start = start;
     m_nsPerPx = nsPerPx;
     emit windowChanged();
+}
+
+double ZoomControl::minNsPerPx() const
+{
+    return double(kMinWindowNs) / m_width;
+}
+
+double ZoomControl::maxNsPerPx() const
+{
+    // Zoomed out the window is the capture, never more.
+    return std::max(minNsPerPx(), double(m_trace.duration()) / m_width);
 }
 
 void ZoomControl::setWindow(TimeNs start, TimeNs end, bool remember)
@@ -73,6 +81,12 @@ void ZoomControl::setWindow(TimeNs start, TimeNs end, bool remember)
     apply(start, double(end - start) / m_width);
 }
 
+void ZoomControl::follow(TimeNs start, double nsPerPx)
+{
+    m_fitted = false;
+    apply(start, nsPerPx);
+}
+
 void ZoomControl::zoomAt(double x, double factor)
 {
     if (factor <= 0)
@@ -80,11 +94,7 @@ void ZoomControl::zoomAt(double x, double factor)
     m_fitted = false;
     const TimeNs anchor = xToTime(x);
     const double nsPerPx = m_nsPerPx / factor;
-    apply(anchor
-            - TimeNs(std::llround(x
-                * std::clamp(nsPerPx, double(kMinWindowNs) / m_width,
-                    std::max(double(kMinWindowNs) / m_width, 2.0 * double(m_trace.duration()) / m_width)))),
-        nsPerPx);
+    apply(anchor - TimeNs(std::llround(x * std::clamp(nsPerPx, minNsPerPx(), maxNsPerPx()))), nsPerPx);
 }
 
 void ZoomControl::panPixels(double dx)
@@ -95,12 +105,8 @@ void ZoomControl::panPixels(double dx)
 
 void ZoomControl::fitAll()
 {
-    // A little margin so the first and last events are not glued to the edges.
-    const TimeNs margin = m_trace.duration() / 50;
-    const TimeNs start = m_trace.start - margin;
-    const TimeNs end = m_trace.end + margin;
     m_fitted = true;
-    apply(start, double(end - start) / m_width);
+    apply(m_trace.start, maxNsPerPx());
 }
 
 bool ZoomControl::back()

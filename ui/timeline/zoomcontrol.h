@@ -11,7 +11,8 @@
 namespace gaplens::ui {
 
 // The visible time window of the timeline: start (display ns) and ns per pixel over a
-// width in pixels, within the trace range; plus a Back history of earlier windows.
+// width in pixels, inside the trace range (never before its start or past its end); plus a
+// Back history of earlier windows.
 // x = (t - windowStart) / nsPerPx. Start is an integer ns, so "the time under the cursor
 // stays put" holds to within one nanosecond plus rounding of nsPerPx.
 class ZoomControl : public QObject
@@ -39,8 +40,12 @@ public:
     double timeToX(core::TimeNs t) const { return double(t - m_start) / m_nsPerPx; }
     core::TimeNs xToTime(double x) const { return m_start + core::TimeNs(x * m_nsPerPx); }
 
-    // Shows [start, end) (clamped; at least kMinWindowNs); pushes the previous window to history.
+    // Shows [start, end), clamped to the trace range and at least kMinWindowNs; pushes the
+    // previous window to history.
     void setWindow(core::TimeNs start, core::TimeNs end, bool remember = true);
+    // Shows the window starting at `start` at exactly nsPerPx (clamped as setWindow), without
+    // history: what a linked timeline follows (TimelineSync), whatever its width.
+    void follow(core::TimeNs start, double nsPerPx);
     // factor > 1 zooms in around pixel x: the time at x stays at x.
     void zoomAt(double x, double factor);
     // Positive dx moves the view right (later times come into view).
@@ -62,6 +67,8 @@ signals:
 
 private:
     void apply(core::TimeNs start, double nsPerPx);
+    double minNsPerPx() const;
+    double maxNsPerPx() const; // the whole trace over the width
     struct Window
     {
         core::TimeNs start;
