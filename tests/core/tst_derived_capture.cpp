@@ -622,9 +622,10 @@ private slots:
         QCOMPARE(table->firstRankOccurrence(3)->rank, RankIndex(0));
         QCOMPARE(table->firstRankOccurrence(3)->start, T0 + 20000);
         QVERIFY(!table->firstRankOccurrence(4));
-        // The exact name, not its group.
-        QVERIFY(derived->stepTable("forward")->startsByRank[0].empty());
+        // A group name finds its per-call ranges, as pace matches them; an exact name its own.
+        QCOMPARE(derived->stepTable("forward")->startsByRank[0], (std::vector<TimeNs> { T0 + 2400 }));
         QCOMPARE(derived->stepTable("forward, op_id = 3")->startsByRank[0], (std::vector<TimeNs> { T0 + 2400 }));
+        QVERIFY(derived->stepTable("forward, op_id = 4")->startsByRank[0].empty());
         // Unknown names and "" have no occurrences.
         QVERIFY(derived->stepTable("no such range")->startsByRank[0].empty());
         QVERIFY(derived->stepTable(std::string_view())->startsByRank[0].empty());

@@ -26,6 +26,24 @@ std::vector<TimeNs> prefixDurations(const std::vector<TimeNs> &start, const std:
     return prefix;
 }
 
+// A stream's kernels (sorted by start; programmatic dependent launch lets them overlap) as
+// merged intervals with prefix sums.
+void mergeStreamKernels(const KernelColumns &kernels, GpuBusyLane::StreamLane &out)
+{
+    for (std::size_t k = 0; k < kernels.start.size(); ++k) {
+        const TimeNs s = kernels.start[k], e = kernels.end[k];
+        if (e <= s)
+            continue;
+        if (!out.end.empty() && s <= out.end.back())
+            out.end.back() = std::max(out.end.back(), e);
+        else {
+            out.start.push_back(s);
+            out.end.push_back(e);
+        }
+    }
+    out.busyBefore = prefixDurations(out.start, out.end);
+}
+
 // Every GPU's busy union through computeGpuBusy's own merge, kept as columns.
 std::shared_ptr<const BusyLanes> computeBusyLanes(const TraceSet &trace, bool includeCopies, const CancelToken *cancel)
 {
@@ -51,6 +69,12 @@ std::shared_ptr<const BusyLanes> computeBusyLanes(const TraceSet &trace, bool in
         lane.busyPercent = busy.busyPercent;
         lane.streams = std::move(busy.streams);
         lane.busyBefore = prefixDurations(lane.start, lane.end);
+        const auto &streams = trace.gpus[g].streams;
+        if (streams.size() == 1 && !includeCopies)
+            continue; // the stream's union is the GPU's
+        lane.streamLanes.resize(streams.size());
+        for (std::size_t s = 0; s < streams.size(); ++s)
+            mergeStreamKernels(streams[s].kernels, lane.streamLanes[s]);
     }
     return lanes;
 }
@@ -170,9 +194,38 @@ bool DerivedCapture::deriveGaps(const CancelToken *cancel)
         totals.endGpu();
         table.idleBefore = prefixDurations(table.start, table.end);
         table.totalNs = table.idleBefore.back();
+        table.idleBeforeByCause.assign(table.size() + 1, {});
+        for (std::size_t k = 0; k < table.size(); ++k) {
+            table.idleBeforeByCause[k + 1] = table.idleBeforeByCause[k];
+            table.idleBeforeByCause[k + 1][std::size_t(table.blame[k].cause)] += table.end[k] - table.start[k];
+        }
     }
     totals.finish(m_perGpu, m_perRank, m_overall);
     return !isCancelled(cancel);
+}
+
+GapCause GpuGapTable::dominantCause(std::uint32_t first, std::uint32_t last) const
+{
+    std::size_t best = 0;
+    TimeNs bestNs = -1;
+    for (std::size_t c = 0; c < kGapCauseCount; ++c) {
+        const TimeNs ns = idleBeforeByCause[last + 1][c] - idleBeforeByCause[first][c];
+        if (ns > bestNs) {
+            bestNs = ns;
+            best = c;
+        }
+    }
+    return GapCause(best);
+}
+
+CoverColumns GpuBusyLane::streamCover(std::size_t stream) const
+{
+    if (streamLanes.empty())
+        return stream < streams.size() ? cover() : CoverColumns {};
+    if (stream >= streamLanes.size())
+        return {};
+    const auto &lane = streamLanes[stream];
+    return { lane.start, lane.end, lane.busyBefore };
 }
 
 BusyFigures DerivedCapture::busyIn(GpuIndex gpu, const TimeWindow &window) const

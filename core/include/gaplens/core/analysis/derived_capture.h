@@ -17,8 +17,10 @@
 #include "gaplens/core/util/cancel.h"
 #include "gaplens/core/util/index.h"
 #include "gaplens/core/view/capture_fold_index.h"
+#include "gaplens/core/view/cover_columns.h"
 #include "gaplens/core/view/row_view.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -50,10 +52,21 @@ struct GpuBusyLane
     TimeRange window; // first merged start .. last merged end; {0,0} when no work
     double busyPercent = 0; // busyNs / window.duration() * 100; 0 when the window is empty
     std::vector<StreamBusy> streams; // one per Gpu::streams entry, same order
+    // Each stream's kernels merged, for the stream lanes' utilisation (one per Gpu::streams
+    // entry). A GPU whose one stream is all its busy time (no copies counted) keeps none:
+    // its stream lane reads the GPU's own intervals.
+    struct StreamLane
+    {
+        std::vector<TimeNs> start, end, busyBefore;
+    };
+    std::vector<StreamLane> streamLanes;
 
     std::size_t size() const { return start.size(); }
     TimeRange interval(std::size_t i) const { return { start[i], end[i] }; }
     RowView row() const { return { start, end, {} }; }
+    CoverColumns cover() const { return { start, end, busyBefore }; }
+    // The stream lane's merged kernels; empty for an unknown stream.
+    CoverColumns streamCover(std::size_t stream) const;
 };
 
 // Every GPU's lane, one per TraceSet::gpus, same order. Threshold-independent.
@@ -84,7 +97,13 @@ struct GpuGapTable
     std::vector<BlameKeyIndex> causeKey, phaseKey; // gapCauseKey / gapPhaseKey, as table indices
     // idleBefore[i] = summed duration of gaps [0, i); size() + 1 entries.
     std::vector<TimeNs> idleBefore;
+    // The same per cause: idleBeforeByCause[i][cause]. What the timeline colours a run of
+    // sub-pixel gaps by (its cause with the most idle time) in O(causes).
+    std::vector<std::array<TimeNs, kGapCauseCount>> idleBeforeByCause;
     TimeNs totalNs = 0;
+
+    // The cause with the most idle time among gaps [first, last] (ties: the lower cause).
+    GapCause dominantCause(std::uint32_t first, std::uint32_t last) const;
 
     std::size_t size() const { return start.size(); }
     TimeRange range(std::size_t ordinal) const { return { start[ordinal], end[ordinal] }; }
@@ -107,7 +126,8 @@ struct GapFigures
     TimeNs totalNs = 0;
 };
 
-// The occurrences of one NVTX name (exact name, not its group) per rank: the sorted start
+// The occurrences of one NVTX name (its ranges, or those it is the group name of, as pace
+// matches them) per rank: the sorted start
 // times of its ranges over all the rank's threads. What aligning timelines on "the k-th step"
 // reads.
 struct StepTable

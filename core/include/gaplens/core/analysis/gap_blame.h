@@ -18,6 +18,7 @@ enum class GapCause : std::uint8_t {
     ApiCall, // a CUDA API call was in progress at the gap's midpoint (see apiName)
     NoCudaCall, // no CUDA call in progress: the host was busy elsewhere
 };
+inline constexpr std::size_t kGapCauseCount = 3;
 // "queued (dependency wait)", "CUDA API call", "no CUDA call (host busy elsewhere)".
 std::string_view gapCauseLabel(GapCause cause);
 
