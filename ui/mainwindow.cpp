@@ -270,7 +270,7 @@ void MainWindow::applyTimeSelection(core::TimeRange displayRange)
     // Panels analyse absolute time. With ranks aligned on an NVTX range, display time differs
     // per rank; the window follows the first chosen rank's clock.
     const auto &ranks = m_panelContext->ranks();
-    const std::uint32_t rank = ranks.isAll() ? 0 : ranks.ranks.front();
+    const core::RankIndex rank(ranks.isAll() ? 0 : ranks.ranks.front());
     const core::TimeNs offset = m_view->model()->rankOffset(rank);
     m_panelContext->setWindow(core::TimeRange { displayRange.start - offset, displayRange.end - offset });
 }

@@ -131,7 +131,8 @@ int main(int argc, char **argv)
         for (const auto &row : model->rows()) {
             using gaplens::ui::RowKind;
             if (row.kind == RowKind::MergedKernels) {
-                for (std::uint32_t s = 0; s < model->trace()->gpus[row.gpu].streams.size(); ++s) {
+                for (std::uint32_t i = 0; i < gaplens::ui::at(model->trace()->gpus, row.gpu).streams.size(); ++i) {
+                    const gaplens::core::StreamIndex s(i);
                     model->streamDrawList(row.gpu, s, window, indexed);
                     gaplens::core::buildDrawList(model->streamView(row.gpu, s), window, plain);
                     ++checked;

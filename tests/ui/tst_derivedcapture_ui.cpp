@@ -179,7 +179,7 @@ private slots:
         while (i < result.gaps.size() && result.gaps[i].gap != shown->gap)
             ++i;
         QVERIFY(i < result.gaps.size());
-        QCOMPARE(sel.gpu, result.gapIds[i].gpu.value());
+        QCOMPARE(sel.gpu.value(), result.gapIds[i].gpu.value());
         QCOMPARE(sel.index, result.gapIds[i].ordinal);
         QCOMPARE((core::TimeRange { sel.start, sel.end }), result.derived->gapRange(result.gapIds[i]));
     }

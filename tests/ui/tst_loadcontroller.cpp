@@ -74,8 +74,8 @@ private slots:
         QVERIFY(rows[0].label.contains(QStringLiteral("node0")));
         QTRY_VERIFY_WITH_TIMEOUT(model.gapsReady(), 10000); // blamed on the model's worker
         QCOMPARE(model.gapCount(), std::size_t(2)); // the 500 us synchronize gap, once per GPU
-        QCOMPARE(model.gaps(0).blame[0].gap.duration(), fixture::us(500));
-        QCOMPARE(int(model.gaps(0).blame[0].cause), int(core::GapCause::ApiCall));
+        QCOMPARE(model.gaps(core::GpuIndex(0)).blame[0].gap.duration(), fixture::us(500));
+        QCOMPARE(int(model.gaps(core::GpuIndex(0)).blame[0].cause), int(core::GapCause::ApiCall));
     }
 
     void aBadFileAmongGoodOnesStillLoadsTheGoodOnes()

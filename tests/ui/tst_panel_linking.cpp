@@ -163,13 +163,13 @@ private slots:
         matrix->scrollTo(cell);
         QTest::mouseClick(matrix->viewport(), Qt::LeftButton, {}, matrix->visualRect(cell).center());
         const auto &it = pace->pace().ranks[1].iterations[4];
-        const core::TimeNs off = view->model()->rankOffset(pace->pace().ranks[1].rank);
+        const core::TimeNs off = view->model()->rankOffset(core::RankIndex(pace->pace().ranks[1].rank));
         QVERIFY(view->zoom()->windowStart() <= it.time.start + off);
         QVERIFY(view->zoom()->windowEnd() >= it.time.end + off);
         // Framed: the iteration fills most of the visible range.
         QVERIFY(double(it.time.duration()) > 0.8 * double(view->zoom()->windowEnd() - view->zoom()->windowStart()));
         QCOMPARE(int(view->selection().kind), int(HitKind::Nvtx));
-        QCOMPARE(view->selection().rank, pace->pace().ranks[1].rank);
+        QCOMPARE(view->selection().rank.value(), pace->pace().ranks[1].rank);
         QCOMPARE(view->selection().start, it.cpu.start);
         // The Iteration column is not a rank's cell.
         QVERIFY(!pace->activateCell(0, 0));
@@ -243,7 +243,7 @@ private slots:
         const auto first = blame->stepRow(row, 0);
         QVERIFY(first);
         QCOMPARE(int(view->selection().kind), int(HitKind::Gap));
-        QCOMPARE(view->selection().gpu, first->gpu);
+        QCOMPARE(view->selection().gpu.value(), first->gpu);
         QVERIFY(view->selection().start <= first->gap.start && view->selection().end >= first->gap.end);
         const core::TimeNs off = view->model()->rankOffset(view->selection().rank);
         QVERIFY(view->zoom()->windowStart() <= first->gap.start + off);
@@ -283,7 +283,7 @@ private slots:
         QCOMPARE(view->findMatchCount(), expectedCalls.toInt());
         kernels->nextInstance();
         QCOMPARE(int(view->selection().kind), int(HitKind::Kernel));
-        const auto &k = trace().gpus[view->selection().gpu].streams[view->selection().stream].kernels;
+        const auto &k = at(at(trace().gpus, view->selection().gpu).streams, view->selection().stream).kernels;
         QCOMPARE(QString::fromStdString(trace().str(k.shortName[view->selection().index])),
             kernels->table()->tableModel()->cell(row, TopKernelsPanel::NameColumn).display.toString());
         const core::TimeNs off = view->model()->rankOffset(view->selection().rank);

@@ -392,17 +392,17 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(v->model()->gapsReady(), 10000); // highlights follow the worker's gaps
             QCOMPARE(v->model()->gapHighlightKind(), TimelineModel::GapHighlight::Cause);
             QCOMPARE(v->model()->gapCount(), std::size_t(2));
-            QVERIFY(v->model()->isGapHighlighted(0, 0));
-            QVERIFY(v->model()->isGapHighlighted(1, 0));
+            QVERIFY(v->model()->isGapHighlighted(core::GpuIndex(0), 0));
+            QVERIFY(v->model()->isGapHighlighted(core::GpuIndex(1), 0));
             QVERIFY(!v->model()->hasFindPattern()); // the kernel highlight made way
         }
         const int phase = rowOf(*panel->model(Table::IdleByPhase), QStringLiteral("backward"));
         QVERIFY(phase >= 0);
         panel->activateRow(Table::IdleByPhase, phase);
         QCOMPARE(b->model()->gapHighlightKind(), TimelineModel::GapHighlight::Phase);
-        QVERIFY(a->model()->isGapHighlighted(0, 0));
+        QVERIFY(a->model()->isGapHighlighted(core::GpuIndex(0), 0));
         w.compareView()->highlightGaps(TimelineModel::GapHighlight::Phase, QStringLiteral("forward"));
-        QVERIFY(!a->model()->isGapHighlighted(0, 0));
+        QVERIFY(!a->model()->isGapHighlighted(core::GpuIndex(0), 0));
     }
 };
 

@@ -226,9 +226,9 @@ private slots:
             const auto &k = v->model()->trace()->gpus[1].streams[0].kernels;
             HitResult hit;
             hit.kind = HitKind::Kernel;
-            hit.gpu = 1;
-            hit.stream = 0;
-            hit.rank = 1;
+            hit.gpu = core::GpuIndex(1);
+            hit.stream = core::StreamIndex(0);
+            hit.rank = core::RankIndex(1);
             hit.index = 0;
             hit.count = 1;
             hit.start = k.start[0];
@@ -249,7 +249,7 @@ private slots:
         QVERIFY(std::abs(relStart(v) - view.start) <= 2);
         QVERIFY(std::abs(relEnd(v) - view.end) <= 2);
         QCOMPARE(v->selection().kind, HitKind::Kernel);
-        QCOMPARE(v->selection().gpu, 1u);
+        QCOMPARE(v->selection().gpu.value(), 1u);
         QCOMPARE(v->selection().index, 0u);
         QCOMPARE(v->model()->str(v->model()->trace()->gpus[1].streams[0].kernels.shortName[v->selection().index]),
             QStringLiteral("sgemm_kernel"));

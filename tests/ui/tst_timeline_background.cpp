@@ -47,7 +47,7 @@ std::vector<std::pair<std::uint32_t, core::TimeRange>> timelineGaps(const Timeli
 {
     std::vector<std::pair<std::uint32_t, core::TimeRange>> out;
     for (std::uint32_t g = 0; g < model.trace()->gpus.size(); ++g) {
-        const auto &list = model.gaps(g);
+        const auto &list = model.gaps(core::GpuIndex(g));
         for (std::size_t i = 0; i < list.blame.size(); ++i) {
             if (list.blame[i].gap != core::TimeRange { list.start[i], list.end[i] })
                 return {}; // blame and band columns disagree
@@ -111,7 +111,7 @@ private slots:
         QCOMPARE(expected.size(), std::size_t(2)); // the synchronize gap on each GPU
         QCOMPARE(view.model()->gapCount(), expected.size());
         QCOMPARE(timelineGaps(*view.model()), expected);
-        QCOMPARE(int(view.model()->gaps(0).blame[0].cause), int(core::GapCause::ApiCall));
+        QCOMPARE(int(view.model()->gaps(core::GpuIndex(0)).blame[0].cause), int(core::GapCause::ApiCall));
         const LanePixels after = lanePixels(view);
         QVERIFY2(
             fixture::near(after.kernelAt200us, kernelColor("sgemm_kernel")), qPrintable(after.kernelAt200us.name()));
@@ -199,7 +199,7 @@ private slots:
         view.resize(1270, 400);
         view.setData(prepareTimelineData(fixture::buildTrace(2)));
         QVERIFY(view.model()->waitForGaps());
-        QVERIFY(view.showGap(0, core::TimeRange { kT0 + us(1100), kT0 + us(1600) }));
+        QVERIFY(view.showGap(core::GpuIndex(0), core::TimeRange { kT0 + us(1100), kT0 + us(1600) }));
         QCOMPARE(int(view.selection().kind), int(HitKind::Gap));
 
         QSignalSpy gapsChanged(view.model(), &TimelineModel::gapsChanged);
@@ -207,7 +207,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(gapsChanged.count(), 1, 10000);
         QCOMPARE(int(view.selection().kind), int(HitKind::Gap));
         QCOMPARE(view.selection().start, kT0 + us(1100));
-        QCOMPARE(view.model()->gaps(0).start[view.selection().index], kT0 + us(1100));
+        QCOMPARE(view.model()->gaps(core::GpuIndex(0)).start[view.selection().index], kT0 + us(1100));
 
         view.model()->setGapThreshold(us(600)); // now it is not
         QTRY_COMPARE_WITH_TIMEOUT(gapsChanged.count(), 2, 10000);
@@ -227,7 +227,7 @@ private slots:
         QCOMPARE(copy.gapThreshold(), us(300));
         QCOMPARE(copy.gapCount(), std::size_t(2));
         QTRY_VERIFY_WITH_TIMEOUT(source.gapsReady(), 10000);
-        QCOMPARE(&copy.gaps(0), &source.gaps(0)); // one list, shared
+        QCOMPARE(&copy.gaps(core::GpuIndex(0)), &source.gaps(core::GpuIndex(0))); // one list, shared
     }
 };
 

@@ -57,7 +57,7 @@ private slots:
         for (int r = 0; r < 2; ++r)
             for (int i = 0; i < 6; ++i) {
                 QCOMPARE(int(rows[r * 6 + i].kind), int(expected[i]));
-                QCOMPARE(rows[r * 6 + i].rank, std::uint32_t(r));
+                QCOMPARE(rows[r * 6 + i].rank.value(), std::uint32_t(r));
             }
         QVERIFY(rows[0].label.startsWith(QStringLiteral("Rank 0")));
         QVERIFY(rows[0].label.contains(QStringLiteral("node0")));
@@ -164,15 +164,15 @@ private slots:
         // Merged lane of GPU 0 at 500 us: sgemm (stream 7) — copy_kernel on stream 8 overlaps.
         HitResult hit = view.hitTest({ xAt(500), rowMiddle(view, 1) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
-        QCOMPARE(
-            view.model()->str(view.model()->trace()->gpus[hit.gpu].streams[hit.stream].kernels.shortName[hit.index]),
+        QCOMPARE(view.model()->str(
+                     at(at(view.model()->trace()->gpus, hit.gpu).streams, hit.stream).kernels.shortName[hit.index]),
             QStringLiteral("sgemm_kernel"));
-        QCOMPARE(hit.gpu, 0u);
+        QCOMPARE(hit.gpu.value(), 0u);
 
         // Rank 1's merged lane at 2000 us: the NCCL kernel on GPU 1.
         hit = view.hitTest({ xAt(2000), rowMiddle(view, 7) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
-        QCOMPARE(hit.gpu, 1u);
+        QCOMPARE(hit.gpu.value(), 1u);
         QCOMPARE(hit.start, kT0 + us(1600));
 
         // The idle gap [1100, 1600) us, blamed on cudaStreamSynchronize.
@@ -180,7 +180,7 @@ private slots:
         QCOMPARE(int(hit.kind), int(HitKind::Gap));
         QCOMPARE(hit.start, kT0 + us(1100));
         QCOMPARE(hit.end, kT0 + us(1600));
-        const auto &blame = view.model()->gaps(0).blame[hit.index];
+        const auto &blame = view.model()->gaps(core::GpuIndex(0)).blame[hit.index];
         QCOMPARE(int(blame.cause), int(core::GapCause::ApiCall));
         QCOMPARE(view.model()->str(blame.apiName), QStringLiteral("cudaStreamSynchronize"));
         QCOMPARE(view.model()->str(blame.phase()), QStringLiteral("backward"));
@@ -188,10 +188,10 @@ private slots:
         // NVTX: depth 0 is train_step everywhere, depth 1 is forward at 500 us.
         hit = view.hitTest({ xAt(500), rowMiddle(view, 3) });
         QCOMPARE(int(hit.kind), int(HitKind::Nvtx));
-        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]),
+        QCOMPARE(view.model()->str(at(view.model()->trace()->threads, hit.thread).nvtx.name[hit.index]),
             QStringLiteral("train_step"));
         hit = view.hitTest({ xAt(500), rowMiddle(view, 4) });
-        QCOMPARE(view.model()->str(view.model()->trace()->threads[hit.thread].nvtx.name[hit.index]),
+        QCOMPARE(view.model()->str(at(view.model()->trace()->threads, hit.thread).nvtx.name[hit.index]),
             QStringLiteral("forward"));
         // Between forward and backward (1050 us) the depth-1 row is empty.
         hit = view.hitTest({ xAt(1050), rowMiddle(view, 4) });
@@ -229,7 +229,8 @@ private slots:
         view.resize(1270, 400);
         view.setData(prepareTimelineData(trace));
         view.model()->toggleRow(1); // show the streams
-        const int denseRow = view.model()->findRow(RowKind::StreamKernels, 2, 0);
+        const int denseRow = view.model()->findRow(
+            RowKind::StreamKernels, { .gpu = core::GpuIndex(0), .stream = core::StreamIndex(2) });
         QVERIFY(denseRow > 0);
         const int x = int(view.zoom()->timeToX(kT0 + us(200'000)));
         const HitResult hit = view.hitTest({ x, rowMiddle(view, denseRow) });
@@ -290,11 +291,11 @@ private slots:
         QCOMPARE(view.find(QStringLiteral("RELU"), false), 2);
         view.findNext();
         QCOMPARE(int(view.selection().kind), int(HitKind::Kernel));
-        QCOMPARE(view.selection().gpu, 0u);
+        QCOMPARE(view.selection().gpu.value(), 0u);
         view.findNext();
-        QCOMPARE(view.selection().gpu, 1u);
+        QCOMPARE(view.selection().gpu.value(), 1u);
         // The selected match is inside the visible window.
-        QVERIFY(view.zoom()->windowStart() <= view.selection().start + view.model()->rankOffset(1));
+        QVERIFY(view.zoom()->windowStart() <= view.selection().start + view.model()->rankOffset(core::RankIndex(1)));
         QVERIFY(view.zoom()->windowEnd() >= view.selection().end);
         QCOMPARE(view.find(QStringLiteral("^(forward|backward)$"), true), 4);
         view.findPrevious();
@@ -306,13 +307,13 @@ private slots:
     {
         TimelineModel model;
         model.setData(fixtureData(2, 777)); // rank 1 runs 777 us later
-        QCOMPARE(model.rankOffset(1), core::TimeNs(0));
+        QCOMPARE(model.rankOffset(core::RankIndex(1)), core::TimeNs(0));
         QVERIFY(model.alignOnNvtx(QStringLiteral("backward"), 1));
-        QCOMPARE(model.rankOffset(0), core::TimeNs(0));
-        QCOMPARE(model.rankOffset(1), -us(777));
+        QCOMPARE(model.rankOffset(core::RankIndex(0)), core::TimeNs(0));
+        QCOMPARE(model.rankOffset(core::RankIndex(1)), -us(777));
         QVERIFY(!model.alignOnNvtx(QStringLiteral("backward"), 2)); // only one occurrence
         model.alignAbsolute();
-        QCOMPARE(model.rankOffset(1), core::TimeNs(0));
+        QCOMPARE(model.rankOffset(core::RankIndex(1)), core::TimeNs(0));
     }
 
     void rulerLabelsNeverOverlap_data()

@@ -8,8 +8,9 @@ QJsonObject Bookmark::toJson(core::TimeNs origin) const
     // ns as strings: JSON numbers are doubles and lose ns above 2^53 (absolute epochs).
     return QJsonObject { { QStringLiteral("name"), name }, { QStringLiteral("note"), note },
         { QStringLiteral("start_ns"), QString::number(range.start - origin) },
-        { QStringLiteral("end_ns"), QString::number(range.end - origin) }, { QStringLiteral("rank"), qint64(rank) },
-        { QStringLiteral("capture"), capture }, { QStringLiteral("event"), event } };
+        { QStringLiteral("end_ns"), QString::number(range.end - origin) },
+        { QStringLiteral("rank"), qint64(rank.value()) }, { QStringLiteral("capture"), capture },
+        { QStringLiteral("event"), event } };
 }
 
 Bookmark Bookmark::fromJson(const QJsonObject &o, core::TimeNs origin)
@@ -19,7 +20,7 @@ Bookmark Bookmark::fromJson(const QJsonObject &o, core::TimeNs origin)
     b.note = o.value(QStringLiteral("note")).toString();
     b.range.start = origin + o.value(QStringLiteral("start_ns")).toString().toLongLong();
     b.range.end = origin + o.value(QStringLiteral("end_ns")).toString().toLongLong();
-    b.rank = std::uint32_t(o.value(QStringLiteral("rank")).toInteger());
+    b.rank = core::RankIndex(std::uint32_t(o.value(QStringLiteral("rank")).toInteger()));
     b.capture = o.value(QStringLiteral("capture")).toInt();
     b.event = o.value(QStringLiteral("event")).toString();
     return b;

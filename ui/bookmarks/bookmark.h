@@ -5,6 +5,9 @@
 #include <QJsonObject>
 #include <QString>
 
+// After a Qt header: moc (run with C++17 predefines) fails on <compare> when it comes first.
+#include "gaplens/core/util/index.h"
+
 #include <cstdint>
 
 namespace gaplens::ui {
@@ -17,7 +20,7 @@ struct Bookmark
     QString name;
     QString note;
     core::TimeRange range;
-    std::uint32_t rank = 0; // index into TraceSet::ranks
+    core::RankIndex rank { 0 };
     int capture = 0;
     QString event; // what was selected when bookmarked ("kernel sgemm_kernel"), may be empty
 

@@ -20,14 +20,14 @@ Bookmark at(const TimelineView &view, int capture)
     b.capture = capture;
     // Ruler and view times are display times; a bookmark keeps rank 0's absolute clock, so
     // it stays put when the alignment changes.
-    const core::TimeNs offset = model->rankOffset(0);
+    const core::TimeNs offset = model->rankOffset(core::RankIndex(0));
     if (view.ruler()->hasTimeSelection()) {
         const auto r = view.ruler()->timeSelection();
         b.range = { r.start - offset, r.end - offset };
     } else if (view.selection().isValid()) {
         const auto &h = view.selection();
         b.range = { h.start, h.end };
-        b.rank = h.rank == core::kNoIndex ? 0 : h.rank;
+        b.rank = h.rank.isValid() ? h.rank : core::RankIndex(0);
         b.event = tooltipText(*model, h).section(QLatin1Char('\n'), 0, 0);
     } else {
         b.range = { view.zoom()->windowStart() - offset, view.zoom()->windowEnd() - offset };

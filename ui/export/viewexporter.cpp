@@ -150,7 +150,7 @@ std::vector<std::pair<core::StringId, TimeNs>> topKernelsIn(
         return {};
     for (const auto &gpu : t->gpus)
         for (const auto &s : gpu.streams) {
-            const TimeNs off = model.rankOffset(s.rank);
+            const TimeNs off = model.rankOffset(core::RankIndex(s.rank));
             const auto &k = s.kernels;
             // Kernels are sorted by start: only those starting inside the window are summed.
             auto it = std::lower_bound(k.start.begin(), k.start.end(), window.start - off);

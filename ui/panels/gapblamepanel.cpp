@@ -319,7 +319,7 @@ std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int directio
     // By id when the timeline shows the same derived capture, else by time (it may be at
     // another threshold for a moment).
     if (m_view && !m_view->showGap(*m_result.derived, m_result.gapIds[shown]))
-        m_view->showGap(g.gpu, g.gap);
+        m_view->showGap(core::GpuIndex(g.gpu), g.gap);
     m_prev->setEnabled(gaps.size() > 1);
     m_next->setEnabled(gaps.size() > 1);
     const QString key = QString::fromStdString(f.bucket.key);

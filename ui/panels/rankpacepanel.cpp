@@ -397,7 +397,7 @@ bool RankPacePanel::activateCell(int sourceRow, int sourceColumn)
         return false;
     const auto &it = rp.iterations[i];
     if (m_view)
-        m_view->showRankRange(rp.rank, it.time, it.thread, it.range);
+        m_view->showRankRange(core::RankIndex(rp.rank), it.time, core::ThreadIndex(it.thread), it.range);
     return true;
 }
 
@@ -420,7 +420,7 @@ void RankPacePanel::selectRank(int k)
     m_matrix->selectColumn(m_matrix->viewIndex(0, column).column());
     m_matrix->scrollTo(m_matrix->viewIndex(0, column));
     if (m_view)
-        m_view->scrollToRank(m_result.pace.ranks[std::size_t(k)].rank);
+        m_view->scrollToRank(core::RankIndex(m_result.pace.ranks[std::size_t(k)].rank));
 }
 
 } // namespace gaplens::ui

@@ -64,7 +64,7 @@ SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *p
     connect(m_findings, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
         const auto rank = item->data(Qt::UserRole).toUInt();
         if (m_view && m_trace && rank < m_trace->ranks.size())
-            m_view->scrollToRank(rank);
+            m_view->scrollToRank(core::RankIndex(rank));
     });
 }
 

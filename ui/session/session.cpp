@@ -86,6 +86,10 @@ qint64 idx(std::uint32_t v)
 {
     return v == core::kNoIndex ? -1 : qint64(v);
 }
+template <class Tag> qint64 idx(core::Index<Tag> v)
+{
+    return idx(v.value());
+}
 
 std::uint32_t idxOf(const QJsonValue &v)
 {
@@ -267,10 +271,10 @@ ReadResult fromJson(const QJsonObject &o, const QString &sessionPath, const Reso
         auto &h = sel.hit;
         h.kind = hitKindOf(so.value(QStringLiteral("kind")).toString());
         h.foldOf = hitKindOf(so.value(QStringLiteral("fold_of")).toString());
-        h.rank = idxOf(so.value(QStringLiteral("rank")));
-        h.gpu = idxOf(so.value(QStringLiteral("gpu")));
-        h.stream = idxOf(so.value(QStringLiteral("stream")));
-        h.thread = idxOf(so.value(QStringLiteral("thread")));
+        h.rank = core::RankIndex(idxOf(so.value(QStringLiteral("rank"))));
+        h.gpu = core::GpuIndex(idxOf(so.value(QStringLiteral("gpu"))));
+        h.stream = core::StreamIndex(idxOf(so.value(QStringLiteral("stream"))));
+        h.thread = core::ThreadIndex(idxOf(so.value(QStringLiteral("thread"))));
         h.level = std::uint32_t(so.value(QStringLiteral("level")).toInteger());
         h.index = idxOf(so.value(QStringLiteral("index")));
         h.last = idxOf(so.value(QStringLiteral("last")));
@@ -343,7 +347,7 @@ void apply(TimelineView &view, const Session &session, int captureIndex)
         h.start += absoluteOrigin;
         h.end += absoluteOrigin;
         h.row = -1;
-        if (const auto *t = model->trace(); t && (h.rank == core::kNoIndex || h.rank < t->ranks.size()))
+        if (const auto *t = model->trace(); t && (!h.rank.isValid() || inRange(t->ranks, h.rank)))
             view.setSelection(h);
     }
 }

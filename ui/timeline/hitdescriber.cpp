@@ -24,18 +24,21 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
     if (!t || !hit.isValid())
         return l;
     const core::TimeNs offset = model.rankOffset(hit.rank);
-    const auto at = [&](core::TimeNs abs) { return formatDuration(abs + offset - model.origin()); };
+    const auto timeAt = [&](core::TimeNs abs) { return formatDuration(abs + offset - model.origin()); };
     const auto add = [&](const QString &k, const QString &v) { l.append({ k, v }); };
     switch (hit.kind) {
     case HitKind::Kernel: {
-        const auto &stream = t->gpus[hit.gpu].streams[hit.stream];
+        const auto &stream = at(at(t->gpus, hit.gpu).streams, hit.stream);
         const auto &k = stream.kernels;
         const auto i = hit.index;
         add({}, model.str(k.shortName[i]));
         add(QStringLiteral("Duration"), formatDuration(k.end[i] - k.start[i]));
-        add(QStringLiteral("Start"), at(k.start[i]));
+        add(QStringLiteral("Start"), timeAt(k.start[i]));
         add(QStringLiteral("Stream"),
-            QStringLiteral("%1 (GPU %2, pid %3)").arg(stream.streamId).arg(t->gpus[hit.gpu].deviceId).arg(stream.pid));
+            QStringLiteral("%1 (GPU %2, pid %3)")
+                .arg(stream.streamId)
+                .arg(at(t->gpus, hit.gpu).deviceId)
+                .arg(stream.pid));
         add(QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(k.gridX[i]).arg(k.gridY[i]).arg(k.gridZ[i]));
         add(QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(k.blockX[i]).arg(k.blockY[i]).arg(k.blockZ[i]));
         add(QStringLiteral("Registers/thread"), QString::number(k.registersPerThread[i]));
@@ -43,12 +46,12 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
             QStringLiteral("%1 static + %2 dynamic")
                 .arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
         add(QStringLiteral("Correlation id"), QString::number(k.correlationId[i]));
-        if (const auto launch = t->findLaunch(t->gpus[hit.gpu].report, stream.pid, k.correlationId[i]))
+        if (const auto launch = t->findLaunch(at(t->gpus, hit.gpu).report, stream.pid, k.correlationId[i]))
             add(QStringLiteral("Launched by"), model.str(t->threads[launch->thread].api.name[launch->call]));
         break;
     }
     case HitKind::Copy: {
-        const auto &c = t->gpus[hit.gpu].copies;
+        const auto &c = at(t->gpus, hit.gpu).copies;
         const auto i = hit.index;
         const core::TimeNs d = c.end[i] - c.start[i];
         add({},
@@ -60,17 +63,17 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add(QStringLiteral("Duration"), formatDuration(d));
         if (d > 0)
             add(QStringLiteral("Bandwidth"), QStringLiteral("%1 GB/s").arg(double(c.bytes[i]) / double(d), 0, 'f', 2));
-        add(QStringLiteral("Start"), at(c.start[i]));
+        add(QStringLiteral("Start"), timeAt(c.start[i]));
         add(QStringLiteral("Stream"), QString::number(c.streamId[i]));
         break;
     }
     case HitKind::Api: {
-        const auto &thread = t->threads[hit.thread];
+        const auto &thread = at(t->threads, hit.thread);
         const auto &a = thread.api;
         const auto i = hit.index;
         add({}, model.str(a.name[i]));
         add(QStringLiteral("Duration"), formatDuration(a.end[i] - a.start[i]));
-        add(QStringLiteral("Start"), at(a.start[i]));
+        add(QStringLiteral("Start"), timeAt(a.start[i]));
         add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
         add(QStringLiteral("Depth"), QString::number(a.depth[i]));
         if (a.correlationId[i])
@@ -78,13 +81,13 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         break;
     }
     case HitKind::Nvtx: {
-        const auto &thread = t->threads[hit.thread];
+        const auto &thread = at(t->threads, hit.thread);
         const auto &n = thread.nvtx;
         const auto i = hit.index;
         add({}, model.str(n.name[i]));
         add(QStringLiteral("Duration"), formatDuration(n.end[i] - n.start[i]));
         add(QStringLiteral("Depth"), QString::number(n.depth[i]));
-        add(QStringLiteral("Start"), at(n.start[i]));
+        add(QStringLiteral("Start"), timeAt(n.start[i]));
         if (n.domain[i] != core::kEmptyString)
             add(QStringLiteral("Domain"), model.str(n.domain[i]));
         add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
@@ -93,7 +96,7 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
     case HitKind::Fold:
         add({}, countText(hit.count, hit.foldOf));
         add(QStringLiteral("Span"), formatDuration(hit.end - hit.start));
-        add(QStringLiteral("Start"), at(hit.start));
+        add(QStringLiteral("Start"), timeAt(hit.start));
         add(QStringLiteral("Note"), QStringLiteral("too small to draw one by one; double-click to zoom"));
         break;
     case HitKind::Gap: {
@@ -102,14 +105,14 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
             // A gap restored (e.g. from a session) before the worker delivered the blame.
             add({}, QStringLiteral("Idle gap"));
             add(QStringLiteral("Length"), formatDuration(hit.end - hit.start));
-            add(QStringLiteral("Start"), at(hit.start));
+            add(QStringLiteral("Start"), timeAt(hit.start));
             add(QStringLiteral("Cause"), QStringLiteral("computing…"));
             break;
         }
         const auto &b = blame[hit.index];
         add({}, QStringLiteral("Idle gap"));
         add(QStringLiteral("Length"), formatDuration(b.gap.duration()));
-        add(QStringLiteral("Start"), at(b.gap.start));
+        add(QStringLiteral("Start"), timeAt(b.gap.start));
         add(QStringLiteral("Cause"), QString::fromLatin1(core::gapCauseLabel(b.cause)));
         if (b.apiName != core::kEmptyString)
             add(QStringLiteral("API call"), model.str(b.apiName));
@@ -120,7 +123,7 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
             phase.isEmpty() ? QStringLiteral("(none)") : phase.join(QStringLiteral(" › ")));
         if (b.endKind == core::GapEndKind::Kernel && b.endStream != core::kNoIndex)
             add(QStringLiteral("Ended by"),
-                model.str(t->gpus[hit.gpu].streams[b.endStream].kernels.shortName[b.endEvent]));
+                model.str(at(t->gpus, hit.gpu).streams[b.endStream].kernels.shortName[b.endEvent]));
         break;
     }
     case HitKind::None: break;
@@ -166,7 +169,7 @@ QString detailsHtml(const TimelineModel &model, const HitResult &hit)
                 + v.toHtmlEscaped() + QStringLiteral("</td></tr>");
     }
     if (hit.kind == HitKind::Kernel) {
-        const auto &k = model.trace()->gpus[hit.gpu].streams[hit.stream].kernels;
+        const auto &k = at(at(model.trace()->gpus, hit.gpu).streams, hit.stream).kernels;
         if (k.demangledName[hit.index] != k.shortName[hit.index])
             html += QStringLiteral("<tr><td><i>Demangled</i></td><td>")
                 + model.str(k.demangledName[hit.index]).toHtmlEscaped() + QStringLiteral("</td></tr>");

@@ -15,10 +15,10 @@ struct HitResult
     HitKind kind = HitKind::None;
     HitKind foldOf = HitKind::None; // for Fold: what was folded
     int row = -1;
-    std::uint32_t rank = core::kNoIndex;
-    std::uint32_t gpu = core::kNoIndex;
-    std::uint32_t stream = core::kNoIndex;
-    std::uint32_t thread = core::kNoIndex;
+    core::RankIndex rank;
+    core::GpuIndex gpu;
+    core::StreamIndex stream;
+    core::ThreadIndex thread;
     std::uint32_t level = 0;
     std::uint32_t index = core::kNoIndex; // event, first event of a fold, or gap index
     std::uint32_t last = core::kNoIndex; // last event of a fold

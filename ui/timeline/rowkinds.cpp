@@ -9,9 +9,11 @@ namespace gaplens::ui {
 
 namespace {
 
-const core::FoldIndex *at(const std::vector<std::vector<core::FoldIndex>> &rows, std::uint32_t a, std::uint32_t b)
+template <class Tag>
+const core::FoldIndex *foldAt(
+    const std::vector<std::vector<core::FoldIndex>> &rows, core::Index<Tag> a, std::uint32_t b)
 {
-    return a < rows.size() && b < rows[a].size() ? &rows[a][b] : nullptr;
+    return inRange(rows, a) && b < at(rows, a).size() ? &at(rows, a)[b] : nullptr;
 }
 const core::FoldIndex *noFoldIndex(const core::CaptureFoldIndex &, const TimelineRow &)
 {
@@ -28,7 +30,7 @@ EventLook noLook(const TimelineModel &, const TimelineRow &, std::uint32_t)
 void noToggle(TimelineModel &, const TimelineRow &) { }
 bool sameRank(const TimelineRow &row, const HitResult &hit)
 {
-    return hit.rank == core::kNoIndex || row.rank == hit.rank;
+    return !hit.rank.isValid() || row.rank == hit.rank;
 }
 
 template <class Columns> core::RowView levelView(const Columns &c, std::uint32_t level)
@@ -38,7 +40,7 @@ template <class Columns> core::RowView levelView(const Columns &c, std::uint32_t
 
 const RowKindDescriptor kRankHeader { RowKind::RankHeader, TimelineModel::kHeaderHeight, 0, RowPaint::Header,
     HitKind::None, 0, true, noEvents, noFoldIndex,
-    [](const TimelineRow &row, std::uint32_t rank, std::uint32_t) { return row.rank == rank; },
+    [](const TimelineRow &row, const RowKey &key) { return row.rank == key.rank; },
     [](const TimelineRow &, const HitResult &) { return false; },
     [](TimelineModel &model, const TimelineRow &row) {
         model.setRankCollapsed(row.rank, !model.isRankCollapsed(row.rank));
@@ -48,7 +50,7 @@ const RowKindDescriptor kRankHeader { RowKind::RankHeader, TimelineModel::kHeade
 const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::kLaneHeight, 1, RowPaint::MergedLane,
     HitKind::Kernel, 1, true,
     [](const TimelineModel &model, const TimelineRow &row) { return model.busyView(row.gpu); }, noFoldIndex,
-    [](const TimelineRow &row, std::uint32_t gpu, std::uint32_t) { return row.gpu == gpu; },
+    [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu; },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return (kind == HitKind::Kernel || kind == HitKind::Gap) && row.gpu == hit.gpu && sameRank(row, hit);
@@ -59,11 +61,10 @@ const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::
 const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::kLaneHeight, 2, RowPaint::StreamLane,
     HitKind::Kernel, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) { return model.streamView(row.gpu, row.stream); },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.streams, row.gpu, row.stream); },
-    // findRow(StreamKernels, stream, gpu): the GPU is passed as the level.
-    [](const TimelineRow &row, std::uint32_t stream, std::uint32_t gpu) {
-        return row.stream == stream && row.gpu == gpu;
+    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
+        return foldAt(folds.streams, row.gpu, row.stream.value());
     },
+    [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.stream == key.stream; },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Kernel && row.gpu == hit.gpu && row.stream == hit.stream && sameRank(row, hit);
@@ -73,55 +74,57 @@ const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::
 const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Copy,
     0, false,
     [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(model.trace()->gpus[row.gpu].copies, row.level);
+        return levelView(at(model.trace()->gpus, row.gpu).copies, row.level);
     },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.copies, row.gpu, row.level); },
-    [](const TimelineRow &row, std::uint32_t gpu, std::uint32_t level) { return row.gpu == gpu && row.level == level; },
+    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
+        return foldAt(folds.copies, row.gpu, row.level);
+    },
+    [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.level == key.level; },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Copy && row.gpu == hit.gpu && row.level == hit.level && sameRank(row, hit);
     },
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
-        const auto kind = model.trace()->gpus[row.gpu].copies.kind[ev];
+        const auto kind = at(model.trace()->gpus, row.gpu).copies.kind[ev];
         return EventLook { copyColor(kind), core::kEmptyString, QString::fromLatin1(core::copyKindName(kind)) };
     } };
 
 const RowKindDescriptor kNvtx { RowKind::Nvtx, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Nvtx, 0,
     false,
     [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(model.trace()->threads[row.thread].nvtx, row.level);
+        return levelView(at(model.trace()->threads, row.thread).nvtx, row.level);
     },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.nvtx, row.thread, row.level); },
-    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) {
-        return row.thread == thread && row.level == level;
+    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
+        return foldAt(folds.nvtx, row.thread, row.level);
     },
+    [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Nvtx && row.thread == hit.thread && row.level == hit.level;
     },
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
-        const core::StringId name = model.trace()->threads[row.thread].nvtx.name[ev];
+        const core::StringId name = at(model.trace()->threads, row.thread).nvtx.name[ev];
         return EventLook { model.nvtxColor(name), name, {} };
     } };
 
 const RowKindDescriptor kApi { RowKind::Api, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Api, 0,
     false,
     [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(model.trace()->threads[row.thread].api, row.level);
+        return levelView(at(model.trace()->threads, row.thread).api, row.level);
     },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) { return at(folds.api, row.thread, row.level); },
-    [](const TimelineRow &row, std::uint32_t thread, std::uint32_t level) {
-        return row.thread == thread && row.level == level;
+    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
+        return foldAt(folds.api, row.thread, row.level);
     },
+    [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
     [](const TimelineRow &row, const HitResult &hit) {
         const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
         return kind == HitKind::Api && row.thread == hit.thread && row.level == hit.level;
     },
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
-        const core::StringId name = model.trace()->threads[row.thread].api.name[ev];
+        const core::StringId name = at(model.trace()->threads, row.thread).api.name[ev];
         return EventLook { model.apiColor(name), name, {} };
     } };
 

@@ -6,6 +6,7 @@
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/view/capture_fold_index.h"
 #include "gaplens/core/view/row_view.h"
+#include "ui/timeline/strongindex.h"
 
 #include <QColor>
 #include <QString>
@@ -31,10 +32,10 @@ inline constexpr int kRowKindCount = 6;
 struct TimelineRow
 {
     RowKind kind = RowKind::RankHeader;
-    std::uint32_t rank = core::kNoIndex; // into TraceSet::ranks
-    std::uint32_t gpu = core::kNoIndex; // into TraceSet::gpus
-    std::uint32_t stream = core::kNoIndex; // into Gpu::streams
-    std::uint32_t thread = core::kNoIndex; // into TraceSet::threads
+    core::RankIndex rank;
+    core::GpuIndex gpu;
+    core::StreamIndex stream; // StreamKernels only
+    core::ThreadIndex thread;
     std::uint32_t level = 0; // nesting depth for Copies / Nvtx / Api
     int y = 0;
     int height = 0;
@@ -42,6 +43,18 @@ struct TimelineRow
     bool expandable = false;
     bool expanded = false;
     QString label;
+};
+
+// Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
+// MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and level, Nvtx and
+// Api the thread and level. A valid rank restricts every kind to that rank's rows.
+struct RowKey
+{
+    core::RankIndex rank;
+    core::GpuIndex gpu;
+    core::StreamIndex stream;
+    core::ThreadIndex thread;
+    std::uint32_t level = 0;
 };
 
 // How a row's events are painted (TrackPainter has one routine per style).
@@ -73,8 +86,8 @@ struct RowKindDescriptor
     core::RowView (*events)(const TimelineModel &model, const TimelineRow &row);
     // Its fold index among a capture's, or null (no index, or none for this kind).
     const core::FoldIndex *(*foldIndex)(const core::CaptureFoldIndex &folds, const TimelineRow &row);
-    // findRow(kind, a, level): whether `row` (of this kind) is the one named.
-    bool (*isRow)(const TimelineRow &row, std::uint32_t a, std::uint32_t level);
+    // Whether `row` (of this kind) is the one `key` names (findRow).
+    bool (*isRow)(const TimelineRow &row, const RowKey &key);
     // Whether `row` (of this kind) shows `hit` (TrackPainter::rowOf).
     bool (*showsHit)(const TimelineRow &row, const HitResult &hit);
     // Clicking an expandable row of this kind (its label's triangle).

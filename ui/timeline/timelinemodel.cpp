@@ -126,8 +126,9 @@ void TimelineModel::rebuildRows()
     };
     const auto *t = trace();
     if (t) {
-        for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
-            const auto &rank = t->ranks[r];
+        for (std::uint32_t ri = 0; ri < t->ranks.size(); ++ri) {
+            const core::RankIndex r(ri);
+            const auto &rank = at(t->ranks, r);
             TimelineRow header;
             header.kind = RowKind::RankHeader;
             header.rank = r;
@@ -141,8 +142,9 @@ void TimelineModel::rebuildRows()
             add(header);
             if (isRankCollapsed(r))
                 continue;
-            for (auto g : rank.gpus) {
-                const auto &gpu = t->gpus[g];
+            for (const auto gi : rank.gpus) {
+                const core::GpuIndex g(gi);
+                const auto &gpu = at(t->gpus, g);
                 const bool expanded = m_expandedStreams.count({ r, g }) != 0;
                 TimelineRow merged;
                 merged.kind = RowKind::MergedKernels;
@@ -150,7 +152,7 @@ void TimelineModel::rebuildRows()
                 merged.gpu = g;
                 std::uint32_t streamsOfRank = 0;
                 for (const auto &s : gpu.streams)
-                    if (s.rank == r || gpu.ranks.size() <= 1)
+                    if (s.rank == ri || gpu.ranks.size() <= 1)
                         ++streamsOfRank;
                 merged.expandable = streamsOfRank > 0;
                 merged.expanded = expanded;
@@ -162,13 +164,13 @@ void TimelineModel::rebuildRows()
                 if (expanded) {
                     for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                         const auto &stream = gpu.streams[s];
-                        if (!(stream.rank == r || gpu.ranks.size() <= 1))
+                        if (!(stream.rank == ri || gpu.ranks.size() <= 1))
                             continue;
                         TimelineRow row;
                         row.kind = RowKind::StreamKernels;
                         row.rank = r;
                         row.gpu = g;
-                        row.stream = s;
+                        row.stream = core::StreamIndex(s);
                         row.label = QStringLiteral("stream %1").arg(stream.streamId);
                         add(row);
                     }
@@ -180,8 +182,9 @@ void TimelineModel::rebuildRows()
                 addLevels(copies, gpu.copies.nesting.levelCount(),
                     QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId));
             }
-            for (auto th : rank.threads) {
-                const auto &thread = t->threads[th];
+            for (const auto ti : rank.threads) {
+                const core::ThreadIndex th(ti);
+                const auto &thread = at(t->threads, th);
                 QString name = thread.name != core::kEmptyString ? QString::fromStdString(t->str(thread.name))
                                                                  : QStringLiteral("thread");
                 name += QStringLiteral(" (%1)").arg(thread.tid);
@@ -207,12 +210,12 @@ int TimelineModel::rowAt(int y) const
     return int(it - m_rows.begin()) - 1;
 }
 
-int TimelineModel::findRow(RowKind kind, std::uint32_t a, std::uint32_t level, std::uint32_t rank) const
+int TimelineModel::findRow(RowKind kind, const RowKey &key) const
 {
     const RowKindDescriptor &descriptor = describe(kind);
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto &r = m_rows[i];
-        if (r.kind == kind && (rank == core::kNoIndex || r.rank == rank) && descriptor.isRow(r, a, level))
+        if (r.kind == kind && (!key.rank.isValid() || r.rank == key.rank) && descriptor.isRow(r, key))
             return i;
     }
     return -1;
@@ -226,7 +229,7 @@ void TimelineModel::toggleRow(int row)
     describe(r).toggle(*this, r);
 }
 
-void TimelineModel::setRankCollapsed(std::uint32_t rank, bool collapsed)
+void TimelineModel::setRankCollapsed(core::RankIndex rank, bool collapsed)
 {
     if (collapsed)
         m_collapsedRanks.insert(rank);
@@ -235,7 +238,7 @@ void TimelineModel::setRankCollapsed(std::uint32_t rank, bool collapsed)
     rebuildRows();
 }
 
-void TimelineModel::setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded)
+void TimelineModel::setStreamsExpanded(core::RankIndex rank, core::GpuIndex gpu, bool expanded)
 {
     if (expanded)
         m_expandedStreams.insert({ rank, gpu });
@@ -254,11 +257,11 @@ TimeNs TimelineModel::gapThreshold() const
     return m_source->gapThreshold();
 }
 
-const TimelineModel::GpuGapList &TimelineModel::gaps(std::uint32_t gpu) const
+const TimelineModel::GpuGapList &TimelineModel::gaps(core::GpuIndex gpu) const
 {
     static const GpuGapList kNone;
     const auto &d = derived();
-    return d && gpu < d->gpuCount() ? d->gaps(core::GpuIndex(gpu)) : kNone;
+    return d && gpu.value() < d->gpuCount() ? d->gaps(gpu) : kNone;
 }
 
 bool TimelineModel::gapsReady() const
@@ -266,12 +269,12 @@ bool TimelineModel::gapsReady() const
     return derived() && m_source->isReady();
 }
 
-int TimelineModel::gapIndexOf(std::uint32_t gpu, core::TimeRange range) const
+int TimelineModel::gapIndexOf(core::GpuIndex gpu, core::TimeRange range) const
 {
     const auto &d = derived();
     if (!d)
         return -1;
-    const auto id = d->findGap(core::GpuIndex(gpu), range);
+    const auto id = d->findGap(gpu, range);
     return id ? int(id->ordinal) : -1;
 }
 
@@ -319,7 +322,7 @@ void TimelineModel::recomputeSpan()
                 hi = std::max(hi, e[nesting.level(d).back()] + off);
     };
     for (std::uint32_t r = 0; r < t->ranks.size(); ++r) {
-        const TimeNs off = rankOffset(r);
+        const TimeNs off = rankOffset(core::RankIndex(r));
         for (auto g : t->ranks[r].gpus) {
             for (const auto &s : t->gpus[g].streams)
                 if (!s.kernels.start.empty()) {
@@ -375,22 +378,22 @@ bool TimelineModel::alignOnNvtx(const QString &name, int occurrence)
     return true;
 }
 
-core::RowView TimelineModel::streamView(std::uint32_t gpu, std::uint32_t stream) const
+core::RowView TimelineModel::streamView(core::GpuIndex gpu, core::StreamIndex stream) const
 {
-    const auto &k = trace()->gpus[gpu].streams[stream].kernels;
+    const auto &k = at(at(trace()->gpus, gpu).streams, stream).kernels;
     return core::RowView { k.start, k.end, {} };
 }
 
-core::RowView TimelineModel::gapView(std::uint32_t gpu) const
+core::RowView TimelineModel::gapView(core::GpuIndex gpu) const
 {
     return gaps(gpu).row();
 }
 
-core::RowView TimelineModel::busyView(std::uint32_t gpu) const
+core::RowView TimelineModel::busyView(core::GpuIndex gpu) const
 {
     // The busy lanes come with the gaps; until then the row has no intervals of its own.
     const auto &d = derived();
-    return d && gpu < d->gpuCount() ? d->busy(core::GpuIndex(gpu)).row() : core::RowView {};
+    return d && gpu.value() < d->gpuCount() ? d->busy(gpu).row() : core::RowView {};
 }
 
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
@@ -405,8 +408,8 @@ void TimelineModel::rowDrawList(
     core::buildDrawList(rowView(row), window, out, core::kMinVisiblePx, foldIndex(row));
 }
 
-void TimelineModel::streamDrawList(
-    std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const
+void TimelineModel::streamDrawList(core::GpuIndex gpu, core::StreamIndex stream, const core::ViewWindow &window,
+    std::vector<core::DrawItem> &out) const
 {
     TimelineRow row;
     row.kind = RowKind::StreamKernels;
@@ -458,13 +461,13 @@ void TimelineModel::setFindName(core::StringId name)
     emit findPatternChanged();
 }
 
-QString TimelineModel::gapCauseKey(std::uint32_t gpu, std::uint32_t gap) const
+QString TimelineModel::gapCauseKey(core::GpuIndex gpu, std::uint32_t gap) const
 {
     const auto &d = derived();
     return d ? QString::fromStdString(d->causeKeys()[d->causeKeyOf(gapId(gpu, gap)).value()]) : QString();
 }
 
-QString TimelineModel::gapPhaseKey(std::uint32_t gpu, std::uint32_t gap) const
+QString TimelineModel::gapPhaseKey(core::GpuIndex gpu, std::uint32_t gap) const
 {
     const auto &d = derived();
     return d ? QString::fromStdString(d->phaseKeys()[d->phaseKeyOf(gapId(gpu, gap)).value()]) : QString();

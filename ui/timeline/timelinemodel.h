@@ -54,14 +54,14 @@ public:
     int totalHeight() const { return m_totalHeight; }
     // Row index at content y (0 = top of the first row), or -1.
     int rowAt(int y) const;
-    // First row index with kind/gpu/thread/level, or -1 (e.g. to draw a launch arrow).
-    int findRow(RowKind kind, std::uint32_t a, std::uint32_t level = 0, std::uint32_t rank = core::kNoIndex) const;
+    // First row of `kind` that `key` names, or -1.
+    int findRow(RowKind kind, const RowKey &key) const;
 
     // Collapsing a rank hides everything but its header; expanding a merged lane shows streams.
     void toggleRow(int row);
-    void setRankCollapsed(std::uint32_t rank, bool collapsed);
-    bool isRankCollapsed(std::uint32_t rank) const { return m_collapsedRanks.count(rank) != 0; }
-    void setStreamsExpanded(std::uint32_t rank, std::uint32_t gpu, bool expanded);
+    void setRankCollapsed(core::RankIndex rank, bool collapsed);
+    bool isRankCollapsed(core::RankIndex rank) const { return m_collapsedRanks.count(rank) != 0; }
+    void setStreamsExpanded(core::RankIndex rank, core::GpuIndex gpu, bool expanded);
 
     // Idle gaps >= threshold on each GPU's merged lane, blamed (cause, API call, NVTX phase).
     // Setting a threshold builds a new derived capture (the newest request wins); the gaps
@@ -70,7 +70,7 @@ public:
     core::TimeNs gapThreshold() const;
     using GpuGapList = core::GpuGapTable;
     // The gaps shown: an empty list until the first result arrives (or for a bad gpu index).
-    const GpuGapList &gaps(std::uint32_t gpu) const;
+    const GpuGapList &gaps(core::GpuIndex gpu) const;
     std::size_t gapCount() const { return derived() ? derived()->gapCount() : 0; }
     // The gaps shown are those of the current data at the current threshold.
     bool gapsReady() const;
@@ -78,9 +78,9 @@ public:
     // exports, tests). Returns gapsReady(); false without data.
     bool waitForGaps();
     // Index of the gap [range) of `gpu` among the gaps shown, or -1.
-    int gapIndexOf(std::uint32_t gpu, core::TimeRange range) const;
+    int gapIndexOf(core::GpuIndex gpu, core::TimeRange range) const;
     // The id of the gap at `index` of gaps(gpu) in the derived capture shown.
-    core::GapId gapId(std::uint32_t gpu, std::uint32_t index) const { return { core::GpuIndex(gpu), index }; }
+    core::GapId gapId(core::GpuIndex gpu, std::uint32_t index) const { return { gpu, index }; }
 
     // Alignment: absolute time (all offsets 0), or the k-th (1-based) NVTX range named `name`
     // of each rank starts at the same display time as rank 0's (first rank having it).
@@ -90,7 +90,7 @@ public:
     // The occurrences of the NVTX range `name` per rank (core's step table; the derived
     // capture's memo once it has arrived); null without data.
     std::shared_ptr<const core::StepTable> stepTable(const QString &name) const;
-    core::TimeNs rankOffset(std::uint32_t rank) const { return rank < m_offsets.size() ? m_offsets[rank] : 0; }
+    core::TimeNs rankOffset(core::RankIndex rank) const { return inRange(m_offsets, rank) ? at(m_offsets, rank) : 0; }
     // Display-time span of everything shown.
     core::TimeRange displaySpan() const { return m_displaySpan; }
     // The ruler shows times relative to this origin (start of the capture in display time).
@@ -98,14 +98,14 @@ public:
 
     // The row's events as a draw-list row (MergedKernels: the busy intervals, once computed).
     core::RowView rowView(const TimelineRow &row) const;
-    core::RowView streamView(std::uint32_t gpu, std::uint32_t stream) const;
-    core::RowView gapView(std::uint32_t gpu) const;
+    core::RowView streamView(core::GpuIndex gpu, core::StreamIndex stream) const;
+    core::RowView gapView(core::GpuIndex gpu) const;
     // A GPU's merged busy intervals; empty until the derived capture arrives.
-    core::RowView busyView(std::uint32_t gpu) const;
+    core::RowView busyView(core::GpuIndex gpu) const;
     // The draw list of rowView(row) / streamView(gpu, stream) in a window: through the row's
     // fold index once the derived capture has arrived, else core::buildDrawList (the same items).
     void rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const;
-    void streamDrawList(std::uint32_t gpu, std::uint32_t stream, const core::ViewWindow &window,
+    void streamDrawList(core::GpuIndex gpu, core::StreamIndex stream, const core::ViewWindow &window,
         std::vector<core::DrawItem> &out) const;
 
     // Cached per StringId; kernel colours are stable across runs.
@@ -129,13 +129,13 @@ public:
     int setGapHighlight(GapHighlight kind, const QString &key);
     GapHighlight gapHighlightKind() const { return m_gapHighlightKind; }
     QString gapHighlightKey() const { return m_gapHighlightKey; }
-    bool isGapHighlighted(std::uint32_t gpu, std::uint32_t gap) const
+    bool isGapHighlighted(core::GpuIndex gpu, std::uint32_t gap) const
     {
-        return gpu < m_gapHighlight.size() && gap < m_gapHighlight[gpu].size() && m_gapHighlight[gpu][gap];
+        return inRange(m_gapHighlight, gpu) && gap < at(m_gapHighlight, gpu).size() && at(m_gapHighlight, gpu)[gap];
     }
     // The blame keys of a gap shown, as core's totals name them.
-    QString gapCauseKey(std::uint32_t gpu, std::uint32_t gap) const;
-    QString gapPhaseKey(std::uint32_t gpu, std::uint32_t gap) const;
+    QString gapCauseKey(core::GpuIndex gpu, std::uint32_t gap) const;
+    QString gapPhaseKey(core::GpuIndex gpu, std::uint32_t gap) const;
 
     // Per-rank display offsets (alignment), e.g. to save them or give an export the same view.
     const std::vector<core::TimeNs> &rankOffsets() const { return m_offsets; }
@@ -165,8 +165,8 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     std::vector<TimelineRow> m_rows;
     int m_totalHeight = 0;
-    std::set<std::uint32_t> m_collapsedRanks;
-    std::set<std::pair<std::uint32_t, std::uint32_t>> m_expandedStreams; // (rank, gpu)
+    std::set<core::RankIndex> m_collapsedRanks;
+    std::set<std::pair<core::RankIndex, core::GpuIndex>> m_expandedStreams;
     DerivedCaptureController *m_ownSource;
     DerivedCaptureController *m_source; // m_ownSource unless shared
     std::vector<core::TimeNs> m_offsets;

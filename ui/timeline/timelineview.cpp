@@ -204,16 +204,16 @@ void TimelineView::computeLinked()
     if (!t)
         return;
     if (sel.kind == HitKind::Kernel) {
-        const auto &gpu = t->gpus[sel.gpu];
-        const auto &stream = gpu.streams[sel.stream];
+        const auto &gpu = at(t->gpus, sel.gpu);
+        const auto &stream = at(gpu.streams, sel.stream);
         const auto launch = t->findLaunch(gpu.report, stream.pid, stream.kernels.correlationId[sel.index]);
         if (!launch)
             return;
         const auto &thread = t->threads[launch->thread];
         HitResult h;
         h.kind = HitKind::Api;
-        h.thread = launch->thread;
-        h.rank = thread.rank;
+        h.thread = core::ThreadIndex(launch->thread);
+        h.rank = core::RankIndex(thread.rank);
         h.index = launch->call;
         h.level = thread.api.depth[launch->call];
         h.count = 1;
@@ -221,7 +221,7 @@ void TimelineView::computeLinked()
         h.end = thread.api.end[launch->call];
         m_overlay.linked = h;
     } else if (sel.kind == HitKind::Api) {
-        const auto &thread = t->threads[sel.thread];
+        const auto &thread = at(t->threads, sel.thread);
         const auto corr = thread.api.correlationId[sel.index];
         if (corr == 0)
             return;
@@ -241,9 +241,9 @@ void TimelineView::computeLinked()
                 const auto i = std::uint32_t(it - ids.begin());
                 HitResult h;
                 h.kind = HitKind::Kernel;
-                h.gpu = g;
-                h.stream = s;
-                h.rank = stream.rank != core::kNoIndex ? stream.rank : thread.rank;
+                h.gpu = core::GpuIndex(g);
+                h.stream = core::StreamIndex(s);
+                h.rank = core::RankIndex(stream.rank != core::kNoIndex ? stream.rank : thread.rank);
                 h.index = i;
                 h.count = 1;
                 h.start = stream.kernels.start[i];
@@ -451,13 +451,13 @@ void TimelineView::collectMatches()
             const auto &gpu = t->gpus[g];
             for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                 const auto &k = gpu.streams[s].kernels;
-                const std::uint32_t rank = gpu.streams[s].rank;
+                const core::RankIndex rank(gpu.streams[s].rank);
                 for (std::uint32_t i = 0; i < k.size() && m_matches.size() < kMaxMatches; ++i)
                     if (m_model->matchesName(k.shortName[i]) || m_model->matchesName(k.demangledName[i])) {
                         HitResult h;
                         h.kind = HitKind::Kernel;
-                        h.gpu = g;
-                        h.stream = s;
+                        h.gpu = core::GpuIndex(g);
+                        h.stream = core::StreamIndex(s);
                         h.rank = rank;
                         h.index = i;
                         h.count = 1;
@@ -473,8 +473,8 @@ void TimelineView::collectMatches()
                 if (m_model->matchesName(n.name[i])) {
                     HitResult h;
                     h.kind = HitKind::Nvtx;
-                    h.thread = th;
-                    h.rank = t->threads[th].rank;
+                    h.thread = core::ThreadIndex(th);
+                    h.rank = core::RankIndex(t->threads[th].rank);
                     h.level = n.depth[i];
                     h.index = i;
                     h.count = 1;
@@ -526,11 +526,11 @@ void TimelineView::findPrevious()
     jumpToMatch(m_matchIndex < 0 ? -1 : m_matchIndex - 1);
 }
 
-bool TimelineView::showGap(std::uint32_t gpu, core::TimeRange gap)
+bool TimelineView::showGap(core::GpuIndex gpu, core::TimeRange gap)
 {
     const auto *t = m_model->trace();
     const auto &derived = m_model->derived();
-    if (!t || !derived || gpu >= t->gpus.size())
+    if (!t || !derived || !inRange(t->gpus, gpu))
         return false;
     const auto &gaps = m_model->gaps(gpu);
     // The timeline's gaps are sorted and disjoint: the first one ending after gap.start is the
@@ -550,18 +550,18 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
     if (!t || m_model->derived().get() != &derived || !id.isValid() || id.gpu.value() >= derived.gpuCount()
         || id.ordinal >= derived.gaps(id.gpu).size())
         return false;
-    const std::uint32_t gpu = id.gpu.value();
+    const auto &gpuRanks = at(t->gpus, id.gpu).ranks;
     const core::GapBlame &blame = derived.gap(id);
     HitResult h;
     h.kind = HitKind::Gap;
-    h.gpu = gpu;
-    h.rank = blame.rank != core::kNoIndex ? blame.rank
-                                          : (t->gpus[gpu].ranks.empty() ? core::kNoIndex : t->gpus[gpu].ranks.front());
+    h.gpu = id.gpu;
+    h.rank = core::RankIndex(
+        blame.rank != core::kNoIndex ? blame.rank : (gpuRanks.empty() ? core::kNoIndex : gpuRanks.front()));
     h.index = id.ordinal;
     h.count = 1;
     h.start = derived.gapRange(id).start;
     h.end = derived.gapRange(id).end;
-    if (h.rank != core::kNoIndex && m_model->isRankCollapsed(h.rank))
+    if (h.rank.isValid() && m_model->isRankCollapsed(h.rank))
         m_model->setRankCollapsed(h.rank, false);
     h.row = m_painter.rowOf(h);
     // Frame the gap with its neighbours visible: the gap takes the middle third.
@@ -574,17 +574,17 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
 }
 
 void TimelineView::showRankRange(
-    std::uint32_t rank, core::TimeRange range, std::uint32_t thread, std::uint32_t nvtxIndex)
+    core::RankIndex rank, core::TimeRange range, core::ThreadIndex thread, std::uint32_t nvtxIndex)
 {
     const auto *t = m_model->trace();
-    if (!t || rank >= t->ranks.size())
+    if (!t || !inRange(t->ranks, rank))
         return;
     const TimeNs off = m_model->rankOffset(rank);
     const TimeNs margin = std::max<TimeNs>(range.duration() / 20, 50);
     m_zoom->setWindow(range.start + off - margin, range.end + off + margin);
     scrollToRank(rank);
-    if (thread < t->threads.size() && nvtxIndex < t->threads[thread].nvtx.size()) {
-        const auto &n = t->threads[thread].nvtx;
+    if (inRange(t->threads, thread) && nvtxIndex < at(t->threads, thread).nvtx.size()) {
+        const auto &n = at(t->threads, thread).nvtx;
         HitResult h;
         h.kind = HitKind::Nvtx;
         h.thread = thread;
@@ -599,11 +599,11 @@ void TimelineView::showRankRange(
     }
 }
 
-void TimelineView::scrollToRank(std::uint32_t rank)
+void TimelineView::scrollToRank(core::RankIndex rank)
 {
     if (m_model->isRankCollapsed(rank))
         m_model->setRankCollapsed(rank, false);
-    const int row = m_model->findRow(RowKind::RankHeader, rank);
+    const int row = m_model->findRow(RowKind::RankHeader, { .rank = rank });
     if (row >= 0)
         verticalScrollBar()->setValue(m_model->rows()[row].y);
 }

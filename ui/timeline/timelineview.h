@@ -60,16 +60,16 @@ public:
     // Navigation hooks for the side panels (absolute times; rank offsets are applied here).
     // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;
     // false when no such gap is shown (e.g. a threshold mismatch).
-    bool showGap(std::uint32_t gpu, core::TimeRange gap);
+    bool showGap(core::GpuIndex gpu, core::TimeRange gap);
     // Zooms to the gap `id` of `derived` and selects it; false when the timeline does not
     // show that derived capture (another threshold) or the id is out of range.
     bool showGap(const core::DerivedCapture &derived, core::GapId id);
     // Shows [range) of `rank` with a small margin, expands the rank and scrolls to it; when
     // thread/nvtxIndex name an NVTX range it is selected too.
-    void showRankRange(std::uint32_t rank, core::TimeRange range, std::uint32_t thread = core::kNoIndex,
+    void showRankRange(core::RankIndex rank, core::TimeRange range, core::ThreadIndex thread = {},
         std::uint32_t nvtxIndex = core::kNoIndex);
     // Expands the rank and scrolls its header to the top.
-    void scrollToRank(std::uint32_t rank);
+    void scrollToRank(core::RankIndex rank);
 
     // Paint statistics of the last viewport repaint.
     qint64 lastPaintNs() const { return m_lastPaintNs; }

@@ -102,9 +102,9 @@ void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &tex
 }
 
 void TrackPainter::paintKernels(
-    QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane)
+    QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane)
 {
-    const auto &k = m_model.trace()->gpus[gpu].streams[stream].kernels;
+    const auto &k = at(at(m_model.trace()->gpus, gpu).streams, stream).kernels;
     m_model.streamDrawList(gpu, stream, w.window, m_items);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
@@ -132,7 +132,7 @@ void TrackPainter::paintKernels(
     }
 }
 
-void TrackPainter::paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w, const QRect &lane, bool strip)
+void TrackPainter::paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip)
 {
     const auto &gaps = m_model.gaps(gpu);
     if (gaps.blame.empty())
@@ -243,10 +243,10 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         case RowPaint::MergedLane: {
             // The union of all streams: every stream's draw list painted into one lane, then
             // the idle-gap bands on top so they stay visible under folded kernels.
-            const auto &gpu = m_model.trace()->gpus[row.gpu];
+            const auto &gpu = at(m_model.trace()->gpus, row.gpu);
             paintGaps(p, row.gpu, w, lane, false);
             for (std::uint32_t s = 0; s < gpu.streams.size(); ++s)
-                paintKernels(p, row.gpu, s, w, lane);
+                paintKernels(p, row.gpu, core::StreamIndex(s), w, lane);
             paintGaps(p, row.gpu, w, lane, true);
             break;
         }
@@ -353,8 +353,9 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
     switch (describe(row).paint) {
     case RowPaint::Header: break;
     case RowPaint::MergedLane: {
-        const auto &gpu = m_model.trace()->gpus[row.gpu];
-        for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
+        const auto &gpu = at(m_model.trace()->gpus, row.gpu);
+        for (std::uint32_t si = 0; si < gpu.streams.size(); ++si) {
+            const core::StreamIndex s(si);
             const auto view = m_model.streamView(row.gpu, s);
             m_model.streamDrawList(row.gpu, s, w.window, items);
             const int i = itemAt(items, w, x);

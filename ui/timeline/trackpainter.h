@@ -53,9 +53,9 @@ private:
     };
     RowWindow windowFor(const TimelineRow &row) const;
     double xOf(core::TimeNs absolute, core::TimeNs offset) const;
-    void paintKernels(QPainter &p, std::uint32_t gpu, std::uint32_t stream, const RowWindow &w, const QRect &lane);
+    void paintKernels(QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane);
     // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
-    void paintGaps(QPainter &p, std::uint32_t gpu, const RowWindow &w, const QRect &lane, bool strip);
+    void paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip);
     void paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
