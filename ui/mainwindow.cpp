@@ -87,8 +87,6 @@ MainWindow::MainWindow(QWidget *parent)
     new Workspace(*this, *this, { kStateVersion, QStringLiteral("bookmarks") });
     addDockWidget(Qt::RightDockWidgetArea, workspace()->bookmarkDock());
     workspace()->bookmarks()->setCaptureNames(QStringLiteral("this capture"), QStringLiteral("after"));
-    connect(workspace(), &Workspace::sessionApplied, this, &MainWindow::sessionApplied);
-    connect(workspace(), &Workspace::sessionProblems, this, &MainWindow::sessionProblems);
 
     createPanels();
     createActions();

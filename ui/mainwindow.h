@@ -35,7 +35,10 @@ class TimelineView;
 // File > Open (several files), Open Folder, drag and drop, recent captures; the timeline in the
 // centre, details and problems docks, progress + Cancel in the status bar, and a toolbar with
 // the idle-gap threshold, find box and rank alignment. Sessions, bookmarks, the report and
-// themes are the Workspace's, shared with the compare window.
+// themes are the Workspace's, shared with the compare window. A session holds the capture,
+// rank overrides, alignment, view, threshold, find, selection, bookmarks, theme and dock
+// layout; workspace() reports missing files (Workspace::sessionProblems), loads the rest and
+// emits Workspace::sessionApplied once it is restored.
 class MainWindow : public QMainWindow, public WorkspaceWindow
 {
     Q_OBJECT
@@ -59,13 +62,6 @@ public:
     // with this capture as "before" (no reload) and `after` loading; empty = ask for the files.
     CompareWindow *openCompareWith(const QStringList &after = {});
     CompareWindow *compareWindow() const;
-
-signals:
-    // Sessions are WorkspaceWindow's and hold the capture, rank overrides, alignment, view,
-    // threshold, find, selection, bookmarks, theme and dock layout. openSession reports missing
-    // files (sessionProblems), loads the rest and emits sessionApplied once restored.
-    void sessionApplied();
-    void sessionProblems(const QStringList &messages);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *) override;

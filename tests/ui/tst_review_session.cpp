@@ -14,6 +14,7 @@
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
+#include "ui/workspace/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -113,8 +114,8 @@ private slots:
         QCOMPARE(json.value(QStringLiteral("gap_threshold_ns")).toString(), QStringLiteral("50000"));
 
         CompareWindow w;
-        QSignalSpy applied(&w, &CompareWindow::sessionApplied);
-        QSignalSpy problems(&w, &CompareWindow::sessionProblems);
+        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
+        QSignalSpy problems(w.workspace(), &Workspace::sessionProblems);
         QString error;
         QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
         QVERIFY(applied.wait(30000));
@@ -164,8 +165,8 @@ private slots:
         QVERIFY(r.session.after.isEmpty());
 
         CompareWindow w;
-        QSignalSpy applied(&w, &CompareWindow::sessionApplied);
-        QSignalSpy problems(&w, &CompareWindow::sessionProblems);
+        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
+        QSignalSpy problems(w.workspace(), &Workspace::sessionProblems);
         QVERIFY(w.openSession(path, [](const QString &) { return QString(); }));
         QVERIFY(applied.wait(30000));
         QCOMPARE(problems.count(), 1);
@@ -239,7 +240,7 @@ private slots:
             QVERIFY2(w.saveSession(path, &error), qPrintable(error));
         }
         MainWindow w;
-        QSignalSpy applied(&w, &MainWindow::sessionApplied);
+        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
         QString error;
         QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
         QVERIFY(applied.wait(30000));

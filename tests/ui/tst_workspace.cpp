@@ -410,7 +410,7 @@ private slots:
         QPointer<MainWindow> main = windowOf<MainWindow>(workspace);
         QVERIFY(main);
         QCOMPARE(compare->workspace()->partner(), workspace);
-        QSignalSpy applied(main.data(), &MainWindow::sessionApplied);
+        QSignalSpy applied(main->workspace(), &Workspace::sessionApplied);
         QVERIFY(applied.wait(30000));
         verifySessionApplied(main->timelineView(), { m_rank0 });
         QVERIFY(!compare->compareView()->beforeView()->model()->trace()); // the compare window is untouched
@@ -423,7 +423,7 @@ private slots:
         const QString pair = writeSession(QStringLiteral("pair.gaplens.json"), true);
         QCOMPARE(WindowRouter::openSession(pair, {}, main->workspace(), &error), compare->workspace());
         QCOMPARE(main->compareWindow(), compare);
-        QSignalSpy compareApplied(compare, &CompareWindow::sessionApplied);
+        QSignalSpy compareApplied(compare->workspace(), &Workspace::sessionApplied);
         QVERIFY(compareApplied.wait(30000));
         verifySessionApplied(compare->compareView()->beforeView(), { m_rank0 });
         delete compare;
@@ -443,7 +443,7 @@ private slots:
         QVERIFY(compare);
         QCOMPARE(main.compareWindow(), compare.get());
         QVERIFY(compare->testAttribute(Qt::WA_DeleteOnClose));
-        QSignalSpy applied(compare.get(), &CompareWindow::sessionApplied);
+        QSignalSpy applied(compare->workspace(), &Workspace::sessionApplied);
         QVERIFY(applied.wait(30000));
         verifySessionApplied(compare->compareView()->beforeView(), { m_rank0 });
         QVERIFY(!main.timelineView()->model()->trace()); // the main window keeps what it had

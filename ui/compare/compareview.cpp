@@ -296,21 +296,15 @@ void CompareView::setStepRange(const QString &name)
 
 std::pair<int, int> CompareView::highlightKernel(const QString &name)
 {
-    auto findIn = [&](TimelineView *v) {
-        v->model()->setGapHighlight(TimelineModel::GapHighlight::None, {});
-        const auto *t = v->model()->trace();
-        return t ? v->findName(t->strings.find(name.toStdString())) : 0;
-    };
-    const std::pair<int, int> n { findIn(m_before), findIn(m_after) };
-    m_highlightText = QStringLiteral("Kernel %1: %2 before, %3 after").arg(name).arg(n.first).arg(n.second);
-    m_highlightKind = QStringLiteral("kernel");
-    m_highlightKey = name;
-    m_highlight->setText(m_highlightText);
-    emit highlightChanged(m_highlightText);
-    return n;
+    return highlightName(QStringLiteral("Kernel"), QStringLiteral("kernel"), name);
 }
 
 std::pair<int, int> CompareView::highlightNvtx(const QString &name)
+{
+    return highlightName(QStringLiteral("NVTX"), QStringLiteral("nvtx"), name);
+}
+
+std::pair<int, int> CompareView::highlightName(const QString &label, const QString &kind, const QString &name)
 {
     auto findIn = [&](TimelineView *v) {
         v->model()->setGapHighlight(TimelineModel::GapHighlight::None, {});
@@ -318,12 +312,17 @@ std::pair<int, int> CompareView::highlightNvtx(const QString &name)
         return t ? v->findName(t->strings.find(name.toStdString())) : 0;
     };
     const std::pair<int, int> n { findIn(m_before), findIn(m_after) };
-    m_highlightText = QStringLiteral("NVTX %1: %2 before, %3 after").arg(name).arg(n.first).arg(n.second);
-    m_highlightKind = QStringLiteral("nvtx");
-    m_highlightKey = name;
+    showHighlight(label + QStringLiteral(" %1: %2 before, %3 after").arg(name).arg(n.first).arg(n.second), kind, name);
+    return n;
+}
+
+void CompareView::showHighlight(const QString &text, const QString &kind, const QString &key)
+{
+    m_highlightText = text;
+    m_highlightKind = kind;
+    m_highlightKey = key;
     m_highlight->setText(m_highlightText);
     emit highlightChanged(m_highlightText);
-    return n;
 }
 
 std::pair<int, int> CompareView::highlightGaps(TimelineModel::GapHighlight kind, const QString &key)
@@ -332,15 +331,11 @@ std::pair<int, int> CompareView::highlightGaps(TimelineModel::GapHighlight kind,
     m_after->find(QString(), false);
     const std::pair<int, int> n { m_before->model()->setGapHighlight(kind, key),
         m_after->model()->setGapHighlight(kind, key) };
-    m_highlightText
-        = QStringLiteral("Idle gaps (%1) %2: %3 before, %4 after")
-              .arg(kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase"), key)
-              .arg(n.first)
-              .arg(n.second);
-    m_highlightKind = kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase");
-    m_highlightKey = key;
-    m_highlight->setText(m_highlightText);
-    emit highlightChanged(m_highlightText);
+    const QString kindName
+        = kind == TimelineModel::GapHighlight::Cause ? QStringLiteral("cause") : QStringLiteral("phase");
+    showHighlight(
+        QStringLiteral("Idle gaps (%1) %2: %3 before, %4 after").arg(kindName, key).arg(n.first).arg(n.second),
+        kindName, key);
     return n;
 }
 

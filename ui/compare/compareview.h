@@ -90,6 +90,10 @@ private:
     void startPendingComparison();
     void onComparison();
     void updateCaptions();
+    // highlightKernel / highlightNvtx: finds `name` on both timelines; `label` starts the text.
+    std::pair<int, int> highlightName(const QString &label, const QString &kind, const QString &name);
+    // Shows and announces what is highlighted (highlightText, highlightKind, highlightKey).
+    void showHighlight(const QString &text, const QString &kind, const QString &key);
 
     TimelineView *m_before;
     TimelineView *m_after;

@@ -69,8 +69,6 @@ CompareWindow::CompareWindow(QWidget *parent)
 
     connect(m_view, &CompareView::statusMessage, m_status, &QLabel::setText);
     connect(workspace(), &Workspace::statusMessage, m_status, &QLabel::setText);
-    connect(workspace(), &Workspace::sessionApplied, this, &CompareWindow::sessionApplied);
-    connect(workspace(), &Workspace::sessionProblems, this, &CompareWindow::sessionProblems);
     connect(m_view->controller(), &ComparisonController::busyChanged, m_panel, &ComparePanel::setBusy);
     connect(m_view->controller(), &ComparisonController::comparisonReady, m_panel, &ComparePanel::setComparison);
     connect(m_panel, &ComparePanel::kernelActivated, m_view, &CompareView::highlightKernel);

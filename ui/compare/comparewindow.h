@@ -20,9 +20,11 @@ class CompareView;
 class LoadController;
 
 // The before/after window: CompareView (two synchronised timelines) in the centre, the compare
-// panel and bookmarks as docks; opening captures and picture export. Sessions, bookmarks, the
-// report and themes are the Workspace's, shared with the main window. Opened by File > Compare
-// with… in the main window, by `gaplens --before A… --after B…` and by before/after sessions.
+// panel and bookmarks as docks; opening captures and picture export. Sessions, bookmarks (from
+// the before timeline), the report and themes are the Workspace's, shared with the main window:
+// workspace() emits Workspace::sessionApplied once a session's captures are loaded and the view
+// restored. Opened by File > Compare with… in the main window, by `gaplens --before A… --after
+// B…` and by before/after sessions.
 class CompareWindow : public QMainWindow, public WorkspaceWindow
 {
     Q_OBJECT
@@ -46,11 +48,6 @@ public:
 
 signals:
     void capturesLoaded();
-    // Sessions and bookmarks are WorkspaceWindow's (bookmarks come from the before timeline):
-    // openSession reports missing files and loads the rest; sessionApplied follows once the
-    // captures are loaded and the view restored.
-    void sessionApplied();
-    void sessionProblems(const QStringList &messages);
 
 protected:
     void showEvent(QShowEvent *) override;

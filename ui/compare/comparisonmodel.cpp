@@ -57,6 +57,16 @@ Cell textCell(const QString &s)
 {
     return { s, kNaN, false };
 }
+// No number: "-" (sorted below every number).
+Cell noneCell()
+{
+    return { QStringLiteral("-"), kNaN };
+}
+// The average of `n` instances; none without instances.
+Cell avgCell(std::uint64_t n, double avgNs)
+{
+    return n ? durCell(avgNs) : noneCell();
+}
 
 } // namespace
 
@@ -200,12 +210,11 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         case CallsAfterColumn: cell = countCell(k.callsAfter); break;
         case TotalBeforeColumn: cell = durCell(double(k.totalBefore)); break;
         case TotalAfterColumn: cell = durCell(double(k.totalAfter)); break;
-        case AvgBeforeColumn: cell = k.callsBefore ? durCell(k.avgBefore) : Cell { QStringLiteral("-"), kNaN }; break;
-        case AvgAfterColumn: cell = k.callsAfter ? durCell(k.avgAfter) : Cell { QStringLiteral("-"), kNaN }; break;
+        case AvgBeforeColumn: cell = avgCell(k.callsBefore, k.avgBefore); break;
+        case AvgAfterColumn: cell = avgCell(k.callsAfter, k.avgAfter); break;
         case KernelDeltaColumn: cell = { signedDur(double(k.deltaNs)), double(k.deltaNs) }; break;
         case AvgRatioColumn:
-            cell = k.avgRatio ? Cell { QStringLiteral("%1x").arg(*k.avgRatio, 0, 'f', 2), *k.avgRatio }
-                              : Cell { QStringLiteral("-"), kNaN };
+            cell = k.avgRatio ? Cell { QStringLiteral("%1x").arg(*k.avgRatio, 0, 'f', 2), *k.avgRatio } : noneCell();
             break;
         case KernelNoteColumn: cell = textCell(presenceNote(k.presence)); break;
         default: return {};
@@ -239,12 +248,8 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
         case InstancesAfterColumn: cell = countCell(n.instancesAfter); break;
         case NvtxTotalBeforeColumn: cell = durCell(double(n.totalBefore)); break;
         case NvtxTotalAfterColumn: cell = durCell(double(n.totalAfter)); break;
-        case NvtxAvgBeforeColumn:
-            cell = n.instancesBefore ? durCell(n.avgBefore) : Cell { QStringLiteral("-"), kNaN };
-            break;
-        case NvtxAvgAfterColumn:
-            cell = n.instancesAfter ? durCell(n.avgAfter) : Cell { QStringLiteral("-"), kNaN };
-            break;
+        case NvtxAvgBeforeColumn: cell = avgCell(n.instancesBefore, n.avgBefore); break;
+        case NvtxAvgAfterColumn: cell = avgCell(n.instancesAfter, n.avgAfter); break;
         case NvtxDeltaColumn: cell = { signedDur(double(n.deltaNs)), double(n.deltaNs) }; break;
         case NvtxNoteColumn: cell = textCell(presenceNote(n.presence)); break;
         default: return {};

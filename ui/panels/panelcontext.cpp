@@ -12,28 +12,22 @@ namespace gaplens::ui {
 
 PanelContext::PanelContext(QObject *parent)
     : QObject(parent)
-    , m_ownSource(new DerivedCaptureController(this))
-    , m_source(nullptr)
+    , m_source(this)
 {
     // Two cores are common on the machines this runs on: one job per core, latest wins.
     m_pool.setMaxThreadCount(2);
-    useDerivedSource(m_ownSource);
+    useDerivedSource(nullptr);
 }
 
 void PanelContext::useDerivedSource(DerivedCaptureController *source)
 {
-    if (!source)
-        source = m_ownSource;
-    if (source == m_source)
+    if (!m_source.use(source))
         return;
-    if (m_source)
-        disconnect(m_source, nullptr, this, nullptr);
-    m_source = source;
-    connect(m_source, &DerivedCaptureController::derivedChanged, this, &PanelContext::derivedChanged);
-    if (m_source == m_ownSource) {
-        m_ownSource->setGapThreshold(m_gapThreshold);
-        if (m_data && m_ownSource->trace() != m_data->trace)
-            m_ownSource->setTrace(m_data->trace, m_data->derived);
+    connect(m_source.current(), &DerivedCaptureController::derivedChanged, this, &PanelContext::derivedChanged);
+    if (m_source.isOwn()) {
+        m_source->setGapThreshold(m_gapThreshold);
+        if (m_data && m_source->trace() != m_data->trace)
+            m_source->setTrace(m_data->trace, m_data->derived);
     }
     emit derivedChanged();
 }
@@ -88,8 +82,8 @@ void PanelContext::setGapThreshold(core::TimeNs ns)
     if (ns <= 0 || ns == m_gapThreshold)
         return;
     m_gapThreshold = ns;
-    if (m_source == m_ownSource)
-        m_ownSource->setGapThreshold(ns); // a shared source follows the timeline's threshold
+    if (m_source.isOwn())
+        m_source->setGapThreshold(ns); // a shared source follows the timeline's threshold
     emit gapThresholdChanged();
 }
 

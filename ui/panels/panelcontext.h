@@ -2,6 +2,7 @@
 #pragma once
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/selection.h"
+#include "ui/loading/derivedsource.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QObject>
@@ -12,8 +13,6 @@
 #include <vector>
 
 namespace gaplens::ui {
-
-class DerivedCaptureController;
 
 // What every side panel works on: the loaded capture, the chosen ranks (empty = all), the
 // time window (the timeline's ruler selection, absolute ns; none = whole capture) and the
@@ -36,7 +35,7 @@ public:
     // Reads the derived capture from `source` (the timeline's: the first panel made with a
     // view shares it) instead of building its own. The context does not own it.
     void useDerivedSource(DerivedCaptureController *source);
-    DerivedCaptureController *derivedSource() const { return m_source; }
+    DerivedCaptureController *derivedSource() const { return m_source.current(); }
     // The derived capture of the current capture at the current threshold; null while it is
     // being built (derivedChanged follows).
     std::shared_ptr<const core::DerivedCapture> derived() const;
@@ -67,8 +66,7 @@ private:
     core::TimeWindow m_window;
     core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;
     QThreadPool m_pool;
-    DerivedCaptureController *m_ownSource;
-    DerivedCaptureController *m_source; // m_ownSource unless shared
+    DerivedSource m_source;
 };
 
 } // namespace gaplens::ui

@@ -26,13 +26,20 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
     const core::TimeNs offset = model.rankOffset(hit.rank);
     const auto timeAt = [&](core::TimeNs abs) { return formatDuration(abs + offset - model.origin()); };
     const auto add = [&](const QString &k, const QString &v) { l.append({ k, v }); };
+    // The title and duration each single event's lines start with.
+    const auto addEvent = [&](core::StringId name, core::TimeNs start, core::TimeNs end) {
+        add({}, model.str(name));
+        add(QStringLiteral("Duration"), formatDuration(end - start));
+    };
+    const auto addThread = [&](const core::Thread &thread) {
+        add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
+    };
     switch (hit.kind) {
     case HitKind::Kernel: {
         const auto &stream = at(at(t->gpus, hit.gpu).streams, hit.stream);
         const auto &k = stream.kernels;
         const auto i = hit.index;
-        add({}, model.str(k.shortName[i]));
-        add(QStringLiteral("Duration"), formatDuration(k.end[i] - k.start[i]));
+        addEvent(k.shortName[i], k.start[i], k.end[i]);
         add(QStringLiteral("Start"), timeAt(k.start[i]));
         add(QStringLiteral("Stream"),
             QStringLiteral("%1 (GPU %2, pid %3)")
@@ -71,10 +78,9 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         const auto &thread = at(t->threads, hit.thread);
         const auto &a = thread.api;
         const auto i = hit.index;
-        add({}, model.str(a.name[i]));
-        add(QStringLiteral("Duration"), formatDuration(a.end[i] - a.start[i]));
+        addEvent(a.name[i], a.start[i], a.end[i]);
         add(QStringLiteral("Start"), timeAt(a.start[i]));
-        add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
+        addThread(thread);
         add(QStringLiteral("Depth"), QString::number(a.depth[i]));
         if (a.correlationId[i])
             add(QStringLiteral("Correlation id"), QString::number(a.correlationId[i]));
@@ -84,13 +90,12 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         const auto &thread = at(t->threads, hit.thread);
         const auto &n = thread.nvtx;
         const auto i = hit.index;
-        add({}, model.str(n.name[i]));
-        add(QStringLiteral("Duration"), formatDuration(n.end[i] - n.start[i]));
+        addEvent(n.name[i], n.start[i], n.end[i]);
         add(QStringLiteral("Depth"), QString::number(n.depth[i]));
         add(QStringLiteral("Start"), timeAt(n.start[i]));
         if (n.domain[i] != core::kEmptyString)
             add(QStringLiteral("Domain"), model.str(n.domain[i]));
-        add(QStringLiteral("Thread"), QStringLiteral("%1 (tid %2)").arg(model.str(thread.name)).arg(thread.tid));
+        addThread(thread);
         break;
     }
     case HitKind::Fold:

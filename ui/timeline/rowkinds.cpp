@@ -28,6 +28,11 @@ EventLook noLook(const TimelineModel &, const TimelineRow &, std::uint32_t)
     return {};
 }
 void noToggle(TimelineModel &, const TimelineRow &) { }
+// What a hit is of: a fold's events, else the hit itself.
+HitKind shownKind(const HitResult &hit)
+{
+    return hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
+}
 bool sameRank(const TimelineRow &row, const HitResult &hit)
 {
     return !hit.rank.isValid() || row.rank == hit.rank;
@@ -52,7 +57,7 @@ const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::
     [](const TimelineModel &model, const TimelineRow &row) { return model.busyView(row.gpu); }, noFoldIndex,
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu; },
     [](const TimelineRow &row, const HitResult &hit) {
-        const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
+        const HitKind kind = shownKind(hit);
         return (kind == HitKind::Kernel || kind == HitKind::Gap) && row.gpu == hit.gpu && sameRank(row, hit);
     },
     [](TimelineModel &model, const TimelineRow &row) { model.setStreamsExpanded(row.rank, row.gpu, !row.expanded); },
@@ -66,7 +71,7 @@ const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::
     },
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.stream == key.stream; },
     [](const TimelineRow &row, const HitResult &hit) {
-        const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
+        const HitKind kind = shownKind(hit);
         return kind == HitKind::Kernel && row.gpu == hit.gpu && row.stream == hit.stream && sameRank(row, hit);
     },
     noToggle, noLook };
@@ -81,7 +86,7 @@ const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 
     },
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.level == key.level; },
     [](const TimelineRow &row, const HitResult &hit) {
-        const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
+        const HitKind kind = shownKind(hit);
         return kind == HitKind::Copy && row.gpu == hit.gpu && row.level == hit.level && sameRank(row, hit);
     },
     noToggle,
@@ -90,43 +95,33 @@ const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 
         return EventLook { copyColor(kind), core::kEmptyString, QString::fromLatin1(core::copyKindName(kind)) };
     } };
 
-const RowKindDescriptor kNvtx { RowKind::Nvtx, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Nvtx, 0,
-    false,
-    [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(at(model.trace()->threads, row.thread).nvtx, row.level);
-    },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
-        return foldAt(folds.nvtx, row.thread, row.level);
-    },
-    [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
-    [](const TimelineRow &row, const HitResult &hit) {
-        const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
-        return kind == HitKind::Nvtx && row.thread == hit.thread && row.level == hit.level;
-    },
-    noToggle,
-    [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
-        const core::StringId name = at(model.trace()->threads, row.thread).nvtx.name[ev];
-        return EventLook { model.nvtxColor(name), name, {} };
-    } };
+// An Nvtx or Api row: one nesting level of a thread's `columns`, folded through the capture's
+// `folds`, events coloured by name with `color`.
+template <auto columns, auto folds, RowKind kind, HitKind hitKind, QColor (TimelineModel::*color)(core::StringId) const>
+constexpr RowKindDescriptor threadLevelKind()
+{
+    return { kind, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, hitKind, 0, false,
+        [](const TimelineModel &model, const TimelineRow &row) {
+            return levelView(at(model.trace()->threads, row.thread).*columns, row.level);
+        },
+        [](const core::CaptureFoldIndex &index, const TimelineRow &row) {
+            return foldAt(index.*folds, row.thread, row.level);
+        },
+        [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
+        [](const TimelineRow &row, const HitResult &hit) {
+            return shownKind(hit) == hitKind && row.thread == hit.thread && row.level == hit.level;
+        },
+        noToggle,
+        [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
+            const core::StringId name = (at(model.trace()->threads, row.thread).*columns).name[ev];
+            return EventLook { (model.*color)(name), name, {} };
+        } };
+}
 
-const RowKindDescriptor kApi { RowKind::Api, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Api, 0,
-    false,
-    [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(at(model.trace()->threads, row.thread).api, row.level);
-    },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
-        return foldAt(folds.api, row.thread, row.level);
-    },
-    [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
-    [](const TimelineRow &row, const HitResult &hit) {
-        const HitKind kind = hit.kind == HitKind::Fold ? hit.foldOf : hit.kind;
-        return kind == HitKind::Api && row.thread == hit.thread && row.level == hit.level;
-    },
-    noToggle,
-    [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
-        const core::StringId name = at(model.trace()->threads, row.thread).api.name[ev];
-        return EventLook { model.apiColor(name), name, {} };
-    } };
+const RowKindDescriptor kNvtx = threadLevelKind<&core::Thread::nvtx, &core::CaptureFoldIndex::nvtx, RowKind::Nvtx,
+    HitKind::Nvtx, &TimelineModel::nvtxColor>();
+const RowKindDescriptor kApi = threadLevelKind<&core::Thread::api, &core::CaptureFoldIndex::api, RowKind::Api,
+    HitKind::Api, &TimelineModel::apiColor>();
 
 // Indexed by RowKind.
 const RowKindDescriptor *const kDescriptors[kRowKindCount]

@@ -19,25 +19,20 @@ using core::TimeNs;
 
 TimelineModel::TimelineModel(QObject *parent)
     : QObject(parent)
-    , m_ownSource(new DerivedCaptureController(this))
-    , m_source(nullptr)
+    , m_source(this)
 {
-    setDerivedSource(m_ownSource);
+    setDerivedSource(nullptr);
 }
 
 TimelineModel::~TimelineModel() = default;
 
 void TimelineModel::setDerivedSource(DerivedCaptureController *source)
 {
-    if (!source)
-        source = m_ownSource;
-    if (source == m_source)
+    if (!m_source.use(source))
         return;
-    if (m_source)
-        disconnect(m_source, nullptr, this, nullptr);
-    m_source = source;
-    connect(m_source, &DerivedCaptureController::derivedChanged, this, &TimelineModel::onDerivedChanged);
-    connect(m_source, &DerivedCaptureController::gapThresholdChanged, this, &TimelineModel::gapThresholdChanged);
+    connect(m_source.current(), &DerivedCaptureController::derivedChanged, this, &TimelineModel::onDerivedChanged);
+    connect(
+        m_source.current(), &DerivedCaptureController::gapThresholdChanged, this, &TimelineModel::gapThresholdChanged);
 }
 
 const std::shared_ptr<const core::DerivedCapture> &TimelineModel::derived() const
@@ -521,7 +516,7 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     const bool thresholdChanged = gapThreshold() != other.gapThreshold();
     QSignalBlocker blocker(this); // one round of signals below, as before
     other.m_source->waitUntilReady();
-    if (m_source != other.m_source) {
+    if (m_source.current() != other.m_source.current()) {
         if (other.m_source->isReady())
             m_source->adopt(other.m_source->derived());
         else

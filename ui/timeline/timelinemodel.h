@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/view/lod.h"
+#include "ui/loading/derivedsource.h"
 #include "ui/timeline/rowkinds.h"
 #include "ui/timeline/timelinedata.h"
 
@@ -15,8 +16,6 @@
 #include <vector>
 
 namespace gaplens::ui {
-
-class DerivedCaptureController;
 
 // The rows of the timeline for one loaded capture, their layout, the per-rank time offsets
 // (alignment) and the idle gaps at the current threshold. Owned by the GUI thread.
@@ -41,7 +40,7 @@ public:
     // Reads the derived capture from `source` (a window's, shared with its panels) instead
     // of the model's own; call before setData. The model does not own it.
     void setDerivedSource(DerivedCaptureController *source);
-    DerivedCaptureController *derivedSource() const { return m_source; }
+    DerivedCaptureController *derivedSource() const { return m_source.current(); }
     // The derived capture shown (gaps, busy lanes, fold indexes, step tables); null until the
     // first one for the data arrives.
     const std::shared_ptr<const core::DerivedCapture> &derived() const;
@@ -167,8 +166,7 @@ private:
     int m_totalHeight = 0;
     std::set<core::RankIndex> m_collapsedRanks;
     std::set<std::pair<core::RankIndex, core::GpuIndex>> m_expandedStreams;
-    DerivedCaptureController *m_ownSource;
-    DerivedCaptureController *m_source; // m_ownSource unless shared
+    DerivedSource m_source;
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;
     QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;
