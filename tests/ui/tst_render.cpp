@@ -64,7 +64,7 @@ private slots:
         const int width = 800 - left; // 6 rows fit: no vertical scroll bar
         const int laneTop = TimelineView::kRulerHeight + TimelineModel::kHeaderHeight;
         const int laneMid = laneTop + 4; // above the names drawn inside the boxes
-        const int laneBottom = laneTop + TimelineModel::kLaneHeight - 3;
+        const int laneStrip = laneTop + 3; // the gap strip along the lane's top edge
         auto xAt = [&](double t) { return left + int(t / 3200.0 * width); };
         const auto why = [&](int x, int y) {
             image.save(QDir::temp().filePath(QStringLiteral("gaplens_tst_render_actual.png")));
@@ -73,8 +73,8 @@ private slots:
         QVERIFY2(near(image.pixelColor(xAt(200), laneMid), kernelColor("sgemm_kernel")), why(xAt(200), laneMid));
         QVERIFY(near(image.pixelColor(xAt(2000), laneMid), kernelColor("ncclKernel_AllReduce_RING")));
         const QColor gap = gapCauseColor(core::GapCause::ApiCall);
-        QVERIFY(near(image.pixelColor(xAt(1350), laneBottom), QColor(gap.red(), gap.green(), gap.blue())));
-        QVERIFY(!near(image.pixelColor(xAt(2000), laneBottom), QColor(gap.red(), gap.green(), gap.blue())));
+        QVERIFY(near(image.pixelColor(xAt(1350), laneStrip), QColor(gap.red(), gap.green(), gap.blue())));
+        QVERIFY(!near(image.pixelColor(xAt(2000), laneStrip), QColor(gap.red(), gap.green(), gap.blue())));
     }
 
     void renderFailsWithAMessageOnBadInput()

@@ -103,8 +103,8 @@ private slots:
         const int left = TimelineView::kLabelWidth;
         const int width = size.width() - left; // the picture has no scroll bar
         const int laneMid = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight + 4;
-        const int laneBottom = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight
-            + TimelineModel::kLaneHeight - 3;
+        const int laneStrip = layout.view.top() + TimelineView::kRulerHeight + TimelineModel::kHeaderHeight
+            + 3; // the gap strip along the lane's top edge
         auto xAt = [&](double tUs) { return left + int(tUs / 3200.0 * width); };
         const auto why = [&](int x, int y) {
             image.save(QDir::temp().filePath(QStringLiteral("gaplens_tst_review_export_actual.png")));
@@ -114,8 +114,8 @@ private slots:
         QVERIFY2(near(image.pixelColor(xAt(2000), laneMid), kernelColor("ncclKernel_AllReduce_RING")),
             why(xAt(2000), laneMid));
         const QColor gap = gapCauseColor(core::GapCause::ApiCall);
-        QVERIFY2(near(image.pixelColor(xAt(1350), laneBottom), QColor(gap.red(), gap.green(), gap.blue())),
-            why(xAt(1350), laneBottom));
+        QVERIFY2(near(image.pixelColor(xAt(1350), laneStrip), QColor(gap.red(), gap.green(), gap.blue())),
+            why(xAt(1350), laneStrip));
         // Title band and legend band are painted in the theme's colours.
         QVERIFY(near(image.pixelColor(2, 2), Theme::current().headerBackground, 2));
         QVERIFY(near(image.pixelColor(2, layout.legend.bottom() - 1), Theme::current().rulerBackground, 2));

@@ -68,7 +68,7 @@ LanePixels lanePixels(TimelineView &view)
     const QRect vp = view.viewport()->geometry();
     const auto &merged = view.model()->rows()[1];
     const int aboveNames = vp.top() + merged.y + 4;
-    const int stripY = vp.top() + merged.y + merged.height - 3;
+    const int stripY = vp.top() + merged.y + 3; // the gap strip along the lane's top edge
     auto xAt = [&](double t) { return vp.left() + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
     return { image.pixelColor(xAt(200), aboveNames), image.pixelColor(xAt(1350), stripY) };
 }

@@ -255,18 +255,16 @@ private slots:
         const int vpLeft = view.viewport()->geometry().left();
         const int vpTop = view.viewport()->geometry().top();
         const auto &merged = view.model()->rows()[1];
-        const int laneBottom = vpTop + merged.y + merged.height - 2;
+        const int stripY = vpTop + merged.y + 3; // the gap strip along the lane's top edge
         const int mid = vpTop + merged.y + merged.height / 2;
         const QColor gapColour = opaque(gapCauseColor(core::GapCause::ApiCall));
         auto xAt = [&](double t) { return vpLeft + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
-        // Inside the gap [1100, 1600) the bottom strip has the cause's colour ...
+        // Inside the gap [1100, 1600) the top strip has the cause's colour ...
         for (double t : { 1110.0, 1350.0, 1590.0 })
-            QVERIFY2(
-                fixture::near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
+            QVERIFY2(fixture::near(image.pixelColor(xAt(t), stripY), gapColour), qPrintable(QString::number(t)));
         // ... and outside it the lane shows kernels, not the gap colour.
         for (double t : { 500.0, 1000.0, 2000.0, 2900.0 })
-            QVERIFY2(
-                !fixture::near(image.pixelColor(xAt(t), laneBottom - 1), gapColour), qPrintable(QString::number(t)));
+            QVERIFY2(!fixture::near(image.pixelColor(xAt(t), stripY), gapColour), qPrintable(QString::number(t)));
         QVERIFY(fixture::near(image.pixelColor(xAt(200), mid), kernelColor("sgemm_kernel")));
         QVERIFY(fixture::near(image.pixelColor(xAt(500), mid), kernelColor("copy_kernel"))); // stream 8 overlaps it
         // The band's edges are at the gap's times (±1 px).
@@ -280,7 +278,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000);
         QCOMPARE(view.model()->gapCount(), std::size_t(0));
         const QImage after = view.grab().toImage();
-        QVERIFY(!fixture::near(after.pixelColor(xAt(1350), laneBottom - 1), gapColour));
+        QVERIFY(!fixture::near(after.pixelColor(xAt(1350), stripY), gapColour));
     }
 
     void findStepsThroughKernelAndNvtxMatches()

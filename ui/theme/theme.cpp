@@ -32,6 +32,9 @@ Theme Theme::make(Kind kind)
         t.outline = QColor(255, 255, 255);
         t.findOutline = QColor(255, 215, 0);
         t.gapHighlight = QColor(255, 80, 220);
+        t.utilisationFill = QColor(150, 166, 192);
+        t.foldFill = QColor(92, 96, 106);
+        t.foldHatch = QColor(140, 145, 156);
     }
     if (t.isPresentation()) {
         // Legible from the back of a meeting room: ~1.4x text, thicker outlines, and solid

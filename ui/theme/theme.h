@@ -28,6 +28,11 @@ struct Theme
     QColor outline { 0, 0, 0 };
     QColor findOutline { 255, 200, 0 };
     QColor gapHighlight { 200, 0, 160 };
+    // GPU utilisation bars (share of each pixel column busy) and folds of many events: neutral,
+    // so neither is read as a kernel, a range or a gap cause.
+    QColor utilisationFill { 84, 98, 122 };
+    QColor foldFill { 178, 182, 190 };
+    QColor foldHatch { 120, 124, 134 };
     double trackFontPt = 7.5;
     double rulerFontPt = 8;
     double labelFontPt = 8;

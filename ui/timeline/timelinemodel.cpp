@@ -391,6 +391,18 @@ core::RowView TimelineModel::busyView(core::GpuIndex gpu) const
     return d && gpu.value() < d->gpuCount() ? d->busy(gpu).row() : core::RowView {};
 }
 
+core::CoverColumns TimelineModel::busyCover(core::GpuIndex gpu) const
+{
+    const auto &d = derived();
+    return d && gpu.value() < d->gpuCount() ? d->busy(gpu).cover() : core::CoverColumns {};
+}
+
+core::CoverColumns TimelineModel::streamCover(core::GpuIndex gpu, core::StreamIndex stream) const
+{
+    const auto &d = derived();
+    return d && gpu.value() < d->gpuCount() ? d->busy(gpu).streamCover(stream.value()) : core::CoverColumns {};
+}
+
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 {
     const auto &d = derived();

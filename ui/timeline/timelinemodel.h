@@ -101,6 +101,11 @@ public:
     core::RowView gapView(core::GpuIndex gpu) const;
     // A GPU's merged busy intervals; empty until the derived capture arrives.
     core::RowView busyView(core::GpuIndex gpu) const;
+    // The same with their prefix sums, and one stream's merged kernels: what the lanes'
+    // utilisation per pixel column is read from. Null (hasCover false) until derived.
+    bool hasCover() const { return derived() != nullptr; }
+    core::CoverColumns busyCover(core::GpuIndex gpu) const;
+    core::CoverColumns streamCover(core::GpuIndex gpu, core::StreamIndex stream) const;
     // The draw list of rowView(row) / streamView(gpu, stream) in a window: through the row's
     // fold index once the derived capture has arrived, else core::buildDrawList (the same items).
     void rowDrawList(const TimelineRow &row, const core::ViewWindow &window, std::vector<core::DrawItem> &out) const;

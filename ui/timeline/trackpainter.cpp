@@ -8,6 +8,7 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QFontMetrics>
+#include <QLocale>
 #include <QPainter>
 
 #include <algorithm>
@@ -57,24 +58,6 @@ double TrackPainter::xOf(TimeNs absolute, TimeNs offset) const
     return m_zoom.timeToX(absolute + offset);
 }
 
-QColor TrackPainter::kernelFoldColor(const core::KernelColumns &k, const DrawItem &item) const
-{
-    // The colour of the longest of a few evenly spaced samples: O(1) per fold, and at
-    // zoom-out it shows the dominant kernel rather than whichever was first.
-    std::uint32_t best = item.first;
-    TimeNs bestLen = -1;
-    const std::uint32_t n = item.last - item.first;
-    for (std::uint32_t s = 0; s <= 4; ++s) {
-        const std::uint32_t i = item.first + std::uint32_t(std::uint64_t(n) * s / 4);
-        const TimeNs len = k.end[i] - k.start[i];
-        if (len > bestLen) {
-            bestLen = len;
-            best = i;
-        }
-    }
-    return m_model.kernelColor(k.shortName[best]);
-}
-
 QColor TrackPainter::darker(const QColor &color, int factor)
 {
     // QColor::darker goes through HSV and back; a zoomed-out frame asks for the same few
@@ -102,33 +85,70 @@ void TrackPainter::paintLabel(QPainter &p, const QRectF &box, const QString &tex
 }
 
 void TrackPainter::paintKernels(
-    QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane)
+    QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane, bool overCover)
 {
     const auto &k = at(at(m_model.trace()->gpus, gpu).streams, stream).kernels;
     m_model.streamDrawList(gpu, stream, w.window, m_items);
     m_lastItemCount += m_items.size();
     const int width = m_zoom.width();
     const bool find = m_model.hasFindPattern();
+    const Theme &theme = Theme::current();
     for (const DrawItem &item : m_items) {
-        const QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
-        if (item.folded()) {
-            const QColor c = darker(kernelFoldColor(k, item), 115);
-            p.fillRect(r, c);
-            // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
-            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), darker(c, 160));
+        const double x0 = xOf(item.start, w.offset), x1 = xOf(item.end, w.offset);
+        // Many kernels in a few pixels: the utilisation bars say how busy they kept the GPU;
+        // one member's colour would be a guess (and change with every wheel step).
+        if (overCover && (item.folded() || x1 - x0 < core::kMinVisiblePx))
+            continue;
+        const QRect r = pixelRect(x0, x1, lane.top(), lane.height(), width);
+        if (item.folded()) { // no utilisation yet (derived capture still building)
+            p.fillRect(r, theme.utilisationFill);
             continue;
         }
         const auto name = k.shortName[item.first];
         const QColor c = m_model.kernelColor(name);
         p.fillRect(r, c);
         if (find && m_model.matchesName(name)) {
-            p.setPen(QPen(Theme::current().findOutline, Theme::current().findPenWidth));
+            p.setPen(QPen(theme.findOutline, theme.findPenWidth));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
         if (r.width() >= kMinTextPx) {
             p.fillRect(QRect(r.right(), r.top(), 1, r.height()), darker(c, 130)); // separates neighbours
             paintLabel(p, r, m_model.str(name), c);
         }
+    }
+}
+
+void TrackPainter::paintCover(QPainter &p, const core::CoverColumns &cover, const RowWindow &w, const QRect &lane)
+{
+    core::coverPerColumn(cover, w.window, m_cover);
+    const QColor fill = Theme::current().utilisationFill;
+    const int h = lane.height();
+    // Runs of columns of one bar height are one rectangle; a column with any work gets at
+    // least one pixel, so a nearly idle stretch never reads as empty.
+    auto barOf = [h](float share) { return share <= 0 ? 0 : std::max(1, int(std::lround(share * h))); };
+    const int columns = int(m_cover.size());
+    for (int c = 0; c < columns;) {
+        const int bar = barOf(m_cover[std::size_t(c)]);
+        int end = c + 1;
+        while (end < columns && barOf(m_cover[std::size_t(end)]) == bar)
+            ++end;
+        if (bar > 0)
+            p.fillRect(QRect(c, lane.bottom() + 1 - bar, end - c, bar), fill);
+        c = end;
+    }
+}
+
+void TrackPainter::paintFold(QPainter &p, const QRect &r, const DrawItem &item)
+{
+    const Theme &theme = Theme::current();
+    // Inset and hatched: a real range keeps the full height and its own colour.
+    const QRect box = r.adjusted(0, 2, 0, -2);
+    p.fillRect(box, theme.foldFill);
+    if (box.width() >= 3)
+        p.fillRect(box, QBrush(theme.foldHatch, Qt::BDiagPattern));
+    if (box.width() >= 40) {
+        const QString count = QStringLiteral("×%1").arg(QLocale().toString(qulonglong(item.count)));
+        paintLabel(p, box, count, theme.foldFill);
     }
 }
 
@@ -149,7 +169,9 @@ void TrackPainter::paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w
         QRect r = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), width);
         if (r.width() < 2)
             r.setWidth(2); // a gap >= threshold must stay visible at any zoom
-        QColor c = gapCauseColor(gaps.blame[item.first].cause);
+        // A run of sub-pixel gaps takes the cause with the most idle time among them.
+        QColor c
+            = gapCauseColor(item.folded() ? gaps.dominantCause(item.first, item.last) : gaps.blame[item.first].cause);
         c.setAlpha(theme.gapAlpha);
         if (!strip) {
             // Behind the kernels: fills the idle stretch itself.
@@ -157,10 +179,9 @@ void TrackPainter::paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w
             continue;
         }
         const int stripPx = theme.gapStripPx;
-        // Over the kernels: a solid strip along the bottom edge stays visible where the
-        // gap is narrower than the kernel folds around it (zoomed out).
-        p.fillRect(
-            QRect(r.left(), lane.bottom() - stripPx + 1, r.width(), stripPx), QColor(c.red(), c.green(), c.blue()));
+        // Over the kernels and the utilisation bars (which grow from the bottom): a solid strip
+        // along the top edge keeps a gap visible in a column that was mostly busy.
+        p.fillRect(QRect(r.left(), lane.top(), r.width(), stripPx), QColor(c.red(), c.green(), c.blue()));
         if (highlight) {
             // A fold is highlighted when any gap in it is (a scan bounded by the fold's count).
             bool on = false;
@@ -174,7 +195,7 @@ void TrackPainter::paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w
         }
         if (!item.folded() && r.width() >= 60) {
             p.setPen(Qt::black);
-            p.drawText(r.adjusted(0, 0, 0, -stripPx), Qt::AlignCenter, formatDuration(item.end - item.start, 1));
+            p.drawText(r.adjusted(0, stripPx, 0, 0), Qt::AlignCenter, formatDuration(item.end - item.start, 1));
         }
     }
 }
@@ -194,10 +215,7 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
         const core::StringId name = event.name;
         const QString &text = event.text;
         if (item.folded()) {
-            c = darker(c, 120);
-            p.fillRect(r, c);
-            // A dark top edge marks a fold (a pattern brush would cost ~4x per rectangle).
-            p.fillRect(QRect(r.left(), r.top(), r.width(), 2), darker(c, 160));
+            paintFold(p, r, item);
             continue;
         }
         p.fillRect(r, c);
@@ -241,16 +259,25 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         const RowWindow w = windowFor(row);
         switch (style) {
         case RowPaint::MergedLane: {
-            // The union of all streams: every stream's draw list painted into one lane, then
-            // the idle-gap bands on top so they stay visible under folded kernels.
+            // The union of all streams: the idle-gap bands, the GPU's utilisation per pixel
+            // column, every stream's kernels wide enough to be seen, then the gaps' strips.
             const auto &gpu = at(m_model.trace()->gpus, row.gpu);
+            const bool cover = m_model.hasCover();
             paintGaps(p, row.gpu, w, lane, false);
+            if (cover)
+                paintCover(p, m_model.busyCover(row.gpu), w, lane);
             for (std::uint32_t s = 0; s < gpu.streams.size(); ++s)
-                paintKernels(p, row.gpu, core::StreamIndex(s), w, lane);
+                paintKernels(p, row.gpu, core::StreamIndex(s), w, lane, cover);
             paintGaps(p, row.gpu, w, lane, true);
             break;
         }
-        case RowPaint::StreamLane: paintKernels(p, row.gpu, row.stream, w, lane); break;
+        case RowPaint::StreamLane: {
+            const bool cover = m_model.hasCover();
+            if (cover)
+                paintCover(p, m_model.streamCover(row.gpu, row.stream), w, lane);
+            paintKernels(p, row.gpu, row.stream, w, lane, cover);
+            break;
+        }
         case RowPaint::Intervals: paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::Header: break;
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/view/cover_columns.h"
 #include "gaplens/core/view/lod.h"
 #include "ui/timeline/hitresult.h"
 
@@ -53,14 +54,20 @@ private:
     };
     RowWindow windowFor(const TimelineRow &row) const;
     double xOf(core::TimeNs absolute, core::TimeNs offset) const;
-    void paintKernels(QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane);
+    // With overCover, only kernels at least kMinVisiblePx wide are drawn (in their colour):
+    // narrower ones and folds are the utilisation below them (paintCover).
+    void paintKernels(QPainter &p, core::GpuIndex gpu, core::StreamIndex stream, const RowWindow &w, const QRect &lane,
+        bool overCover);
+    // Per pixel column a bar from the lane's bottom, its height the column's busy share.
+    void paintCover(QPainter &p, const core::CoverColumns &cover, const RowWindow &w, const QRect &lane);
+    // A fold of an Intervals row: neutral and hatched, so it never reads as one event.
+    void paintFold(QPainter &p, const QRect &r, const core::DrawItem &item);
     // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
     void paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip);
     void paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
-    QColor kernelFoldColor(const core::KernelColumns &k, const core::DrawItem &item) const;
     // color.darker(factor), remembered.
     QColor darker(const QColor &color, int factor);
 
@@ -68,6 +75,7 @@ private:
     const ZoomControl &m_zoom;
     mutable std::vector<core::DrawItem> m_items;
     std::vector<core::DrawItem> m_gapItems;
+    std::vector<float> m_cover; // busy share per pixel column of the lane being painted
     std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
     std::size_t m_lastItemCount = 0;
     QFont m_font;
