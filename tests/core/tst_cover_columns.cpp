@@ -42,6 +42,36 @@ private slots:
         QVERIFY(out.empty());
     }
 
+    void columnsEqualTheirEdgesCoveredTimeOnAnyLane()
+    {
+        // Irregular intervals; every column's share is (coveredUntil(right) - coveredUntil(left))
+        // over its width, however the columns walk the lane.
+        std::vector<TimeNs> start, end, before { 0 };
+        TimeNs t = 5;
+        for (int i = 0; i < 3000; ++i) {
+            t += 1 + (i * 7919) % 97;
+            start.push_back(t);
+            t += 1 + (i * 104729) % 53;
+            end.push_back(t);
+            before.push_back(before.back() + (end.back() - start.back()));
+        }
+        const CoverColumns lane { start, end, before };
+        std::vector<float> out;
+        for (const ViewWindow w : { ViewWindow { 0, t + 100, 1000 }, ViewWindow { 5000, 9000, 333 },
+                 ViewWindow { 100, 130, 60 }, ViewWindow { t - 500, t + 500, 7 } }) {
+            coverPerColumn(lane, w, out);
+            const double nsPerPx = w.nsPerPx();
+            for (std::size_t c = 0; c < out.size(); ++c) {
+                const TimeNs left = w.start + TimeNs(std::llround(double(c) * nsPerPx));
+                const TimeNs right = std::min(w.start + TimeNs(std::llround(double(c + 1) * nsPerPx)), w.end);
+                const float expected = right > left
+                    ? float(double(coveredUntil(lane, right) - coveredUntil(lane, left)) / double(right - left))
+                    : 0.0f;
+                QCOMPARE(out[c], expected);
+            }
+        }
+    }
+
     void streamLanesMergeTheirOwnKernels()
     {
         FixtureBuilder b;

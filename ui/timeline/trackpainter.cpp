@@ -121,21 +121,28 @@ void TrackPainter::paintKernels(
 void TrackPainter::paintCover(QPainter &p, const core::CoverColumns &cover, const RowWindow &w, const QRect &lane)
 {
     core::coverPerColumn(cover, w.window, m_cover);
-    const QColor fill = Theme::current().utilisationFill;
-    const int h = lane.height();
-    // Runs of columns of one bar height are one rectangle; a column with any work gets at
-    // least one pixel, so a nearly idle stretch never reads as empty.
-    auto barOf = [h](float share) { return share <= 0 ? 0 : std::max(1, int(std::lround(share * h))); };
-    const int columns = int(m_cover.size());
-    for (int c = 0; c < columns;) {
-        const int bar = barOf(m_cover[std::size_t(c)]);
-        int end = c + 1;
-        while (end < columns && barOf(m_cover[std::size_t(end)]) == bar)
-            ++end;
-        if (bar > 0)
-            p.fillRect(QRect(c, lane.bottom() + 1 - bar, end - c, bar), fill);
-        c = end;
+    const int h = lane.height(), columns = std::min(int(m_cover.size()), m_zoom.width());
+    if (columns <= 0 || h <= 0)
+        return;
+    // The bars go into a lane-sized image pixel by pixel and onto the lane as one image: a
+    // rectangle per column cost four times the rest of a zoomed-out frame.
+    if (m_coverImage.width() != columns || m_coverImage.height() != h)
+        m_coverImage = QImage(columns, h, QImage::Format_ARGB32_Premultiplied);
+    m_coverImage.fill(Qt::transparent);
+    const QRgb fill = Theme::current().utilisationFill.rgba();
+    const auto stride = std::size_t(m_coverImage.bytesPerLine() / 4);
+    auto *pixels = reinterpret_cast<QRgb *>(m_coverImage.bits());
+    for (int c = 0; c < columns; ++c) {
+        const float share = m_cover[std::size_t(c)];
+        if (share <= 0)
+            continue;
+        // A column with any work gets at least one pixel: a nearly idle stretch never reads
+        // as empty.
+        const int bar = std::clamp(int(std::lround(share * float(h))), 1, h);
+        for (int y = h - bar; y < h; ++y)
+            pixels[std::size_t(y) * stride + std::size_t(c)] = fill;
     }
+    p.drawImage(lane.topLeft(), m_coverImage);
 }
 
 void TrackPainter::paintFold(QPainter &p, const QRect &r, const DrawItem &item)

@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QImage>
 #include <QRect>
 
 #include <unordered_map>
@@ -76,6 +77,7 @@ private:
     mutable std::vector<core::DrawItem> m_items;
     std::vector<core::DrawItem> m_gapItems;
     std::vector<float> m_cover; // busy share per pixel column of the lane being painted
+    QImage m_coverImage; // its bars, drawn as one image
     std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
     std::size_t m_lastItemCount = 0;
     QFont m_font;
