@@ -15,6 +15,7 @@
 #include "ui/panels/topkernelspanel.h"
 
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QStandardPaths>
@@ -102,6 +103,36 @@ private slots:
             QCOMPARE(w.rankPacePanel()->chart()->series().size(),
                 int(pace.ranks.size()) + (pace.iterations.empty() ? 0 : 1));
         shoot(w, QString::fromLatin1(QTest::currentDataTag()));
+    }
+
+    // PyTorch's per-call NVTX names: the chooser lists group names, ranges on both ranks first,
+    // and with no step-like range the panel says so instead of pacing a guess.
+    void rankPaceOnPyTorchRangesOffersGroupsAndSaysWhatIsTrue()
+    {
+        const QString path = QString::fromStdString(test::realFile("nsysai_h100_2gpu_1s.sqlite"));
+        QVERIFY2(!path.isEmpty(), "../shared/nsys-real/nsysai_h100_2gpu_1s.sqlite is missing");
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ path });
+        auto *pace = w.rankPacePanel();
+        QVERIFY(QTest::qWaitFor([&] { return pace->generation() > 0 && !pace->isComputing(); }, 60000));
+        QVERIFY2(
+            pace->verdictText().startsWith(QStringLiteral("No step to pace: no NVTX range looks like a training step")),
+            qPrintable(pace->verdictText()));
+        QVERIFY(pace->verdictText().contains(QStringLiteral("on every rank: aten::")));
+        QVERIFY(pace->pace().ranks.empty());
+        const auto *chooser = pace->rangeChooser();
+        QVERIFY(chooser->count() > 10);
+        for (int i = 0; i < chooser->count(); ++i)
+            QVERIFY2(
+                !chooser->itemData(i).toString().contains(QStringLiteral("op_id")), qPrintable(chooser->itemText(i)));
+        QVERIFY2(chooser->itemText(0).endsWith(QStringLiteral("on 2 ranks)")), qPrintable(chooser->itemText(0)));
+        // A group name paces both ranks.
+        pace->setRangeName(QStringLiteral("aten::mm"));
+        QVERIFY(QTest::qWaitFor([&] { return pace->pace().rangeName == "aten::mm" && !pace->isComputing(); }, 60000));
+        QCOMPARE(pace->pace().ranks.size(), std::size_t(2));
+        QVERIFY(pace->pace().ranks[0].iterations.size() >= 100);
     }
 };
 

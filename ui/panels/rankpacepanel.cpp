@@ -145,17 +145,19 @@ void RankPacePanel::recompute()
     options.rangeName = m_requestedRange.toStdString();
     options.ranks = m_context.ranks();
     options.useGpuProjection = m_gpu->isChecked();
+    // The chooser's names (and the proposal among them) are counted once per capture, over
+    // every NVTX range; later runs reuse them.
+    std::shared_ptr<const core::StepRangeChoice> choice = needNames ? nullptr : m_result.choice;
     run<Result>(
-        [trace, options, needNames, window = m_context.window()]() mutable {
+        [trace, options, choice, window = m_context.window()]() mutable {
             Result r;
             r.trace = trace;
-            // The chooser's names and, without a requested range, the proposal: no step-like
-            // range means no pace (the verdict names the candidates) rather than a guess.
-            if (needNames || options.rangeName.empty())
-                r.choice = core::chooseStepRange(*trace);
-            r.namesValid = needNames;
+            r.namesValid = !choice;
+            r.choice = choice ? choice : std::make_shared<const core::StepRangeChoice>(core::chooseStepRange(*trace));
+            // Without a requested range, the proposal: no step-like range means no pace (the
+            // verdict names the candidates) rather than a guess.
             if (options.rangeName.empty())
-                options.rangeName = r.choice.proposed.value_or(std::string());
+                options.rangeName = r.choice->proposed.value_or(std::string());
             options.window = window;
             if (!options.rangeName.empty())
                 r.pace = core::computePace(*trace, options);
@@ -171,7 +173,7 @@ void RankPacePanel::apply(const Result &r)
     const auto &pace = m_result.pace;
     if (r.namesValid) {
         m_range->clear();
-        for (const auto &n : r.choice.candidates)
+        for (const auto &n : r.choice->candidates)
             m_range->addItem(QStringLiteral("%1  (%2× on %3 rank%4)")
                                  .arg(QString::fromStdString(n.name))
                                  .arg(n.count)
@@ -195,7 +197,7 @@ void RankPacePanel::apply(const Result &r)
         verdict.clear();
     else if (pace.rangeName.empty())
         verdict = QStringLiteral("No step to pace: %1. Choose a range above.")
-                      .arg(QString::fromStdString(core::describeMissingStepRange(r.choice)));
+                      .arg(QString::fromStdString(core::describeMissingStepRange(*r.choice)));
     else if (pace.ranks.empty())
         verdict = QStringLiteral("No rank has \"%1\" in this selection.").arg(QString::fromStdString(pace.rangeName));
     else if (pace.straggler)

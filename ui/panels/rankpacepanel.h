@@ -4,6 +4,8 @@
 #include "gaplens/core/analysis/step_range.h"
 #include "ui/panels/analysispanel.h"
 
+#include <memory>
+
 class QChart;
 class QChartView;
 class QCheckBox;
@@ -15,8 +17,8 @@ namespace gaplens::ui {
 
 class PanelTable;
 
-// Rank pace for an NVTX range chosen among the names that repeat (default: the one that
-// looks like a training step, core::proposePaceRangeName): a line chart of duration per
+// Rank pace for an NVTX range chosen among the step range candidates by group name
+// (core::chooseStepRange; default: the one that looks like a training step, or none): a line chart of duration per
 // iteration (one series per rank, plus the per-iteration median), a matrix iterations x ranks
 // coloured by the delta from the iteration's median, per-rank median / p95 / times slowest and
 // the straggler verdict in words. Optionally paced by GPU-projected step time. Clicking a cell
@@ -31,7 +33,8 @@ public:
     struct Result
     {
         std::shared_ptr<const core::TraceSet> trace;
-        core::StepRangeChoice choice; // names filled when the chooser is (re)built
+        // The step range candidates, counted once per capture (namesValid: in this result).
+        std::shared_ptr<const core::StepRangeChoice> choice;
         bool namesValid = false;
         core::PaceReport pace;
     };
@@ -44,6 +47,7 @@ public:
     const core::PaceReport &pace() const { return m_result.pace; }
     QString rangeName() const;
     QString verdictText() const;
+    QComboBox *rangeChooser() const { return m_range; }
     void setRangeName(const QString &name);
     void setUseGpuProjection(bool on);
     // What a click on a matrix cell does (source coordinates): shows that rank's iteration on
