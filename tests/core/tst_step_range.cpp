@@ -145,6 +145,13 @@ private slots:
         split.nvtx(split.addThread(split.addRank(1)), 0, 100, "right");
         const std::string none2 = describeMissingStepRange(chooseStepRange(*split.finish()));
         QVERIFY2(none2.ends_with("; the most repeated: left (1 on 1 rank), right (1 on 1 rank)"), none2.c_str());
+
+        // Long names (NCCL's carry their arguments) are cut in the message.
+        FixtureBuilder longName;
+        longName.nvtx(longName.addThread(longName.addRank(0)), 0, 100,
+            "ncclNetIsend(): Data_Size: 699392, Sender_Rank: 5, Receiver_Rank: 0");
+        const std::string cut = describeMissingStepRange(chooseStepRange(*longName.finish()));
+        QVERIFY2(cut.ends_with("; on every rank: ncclNetIsend(): Data_Size: 699392, Se... (1 on 1 rank)"), cut.c_str());
     }
 };
 

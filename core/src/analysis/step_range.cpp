@@ -20,6 +20,14 @@ bool isOperatorRange(std::string_view name)
     return name.starts_with("aten::") || name.starts_with("autograd::");
 }
 
+// Names in a message stay short: NCCL's ranges carry their arguments ("ncclNetIsend():
+// Data_Size: 699392, Sender_Rank: 5, ...").
+std::string shortened(const std::string &name)
+{
+    constexpr std::size_t kMaxChars = 40;
+    return name.size() <= kMaxChars ? name : name.substr(0, kMaxChars - 3) + "...";
+}
+
 struct GroupCounts
 {
     std::uint64_t count = 0, mostOnARank = 0;
@@ -179,8 +187,8 @@ std::string describeMissingStepRange(const StepRangeChoice &choice, std::size_t 
         std::size_t listed = 0;
         for (const auto &c : choice.candidates)
             if (c.onEveryRank == onEveryRank && listed < names)
-                out += fmt::format(
-                    "{}{} ({} on {} rank{})", listed++ ? ", " : "", c.name, c.count, c.ranks, c.ranks == 1 ? "" : "s");
+                out += fmt::format("{}{} ({} on {} rank{})", listed++ ? ", " : "", shortened(c.name), c.count, c.ranks,
+                    c.ranks == 1 ? "" : "s");
         return out;
     };
     const std::string everyRank = list(true), others = list(false);
