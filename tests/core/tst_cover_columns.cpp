@@ -55,11 +55,16 @@ private slots:
             end.push_back(t);
             before.push_back(before.back() + (end.back() - start.back()));
         }
-        const CoverColumns lane { start, end, before };
-        std::vector<float> out;
+        const auto coarse = coarseStarts(start);
+        QCOMPARE(coarse.size(), std::size_t(3000 / kCoverCoarseStride + 1));
+        QCOMPARE(coarse[2], start[2 * kCoverCoarseStride]);
+        std::vector<float> out, withCoarse;
+        const CoverColumns lane { start, end, before }, indexed { start, end, before, coarse };
         for (const ViewWindow w : { ViewWindow { 0, t + 100, 1000 }, ViewWindow { 5000, 9000, 333 },
                  ViewWindow { 100, 130, 60 }, ViewWindow { t - 500, t + 500, 7 } }) {
             coverPerColumn(lane, w, out);
+            coverPerColumn(indexed, w, withCoarse);
+            QCOMPARE(withCoarse, out); // the coarse starts find the same edges
             const double nsPerPx = w.nsPerPx();
             for (std::size_t c = 0; c < out.size(); ++c) {
                 const TimeNs left = w.start + TimeNs(std::llround(double(c) * nsPerPx));

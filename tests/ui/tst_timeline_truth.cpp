@@ -157,12 +157,12 @@ private slots:
         QVERIFY2(share > 0.18 && share < 0.24, qPrintable(QString::number(share)));
     }
 
-    void aFoldOfManyRangesIsNeutralHatchedAndCounted()
+    void aFoldOfManyRangesIsNeutralInsetAndCounted()
     {
         TimelineView view;
         const Shown s = showFittedAndGrab(view);
         QVERIFY(!s.nvtx.isNull());
-        // The 2,000 "op" ranges in the first 10 ms fold into few items: neutral, inset, hatched.
+        // The 2,000 "op" ranges in the first 10 ms fold into few items: neutral, inset, edged.
         const int foldX = s.xAt(5000);
         const Theme &theme = Theme::current();
         bool neutral = false;

@@ -61,7 +61,8 @@ private:
         bool overCover);
     // Per pixel column a bar from the lane's bottom, its height the column's busy share.
     void paintCover(QPainter &p, const core::CoverColumns &cover, const RowWindow &w, const QRect &lane);
-    // A fold of an Intervals row: neutral and hatched, so it never reads as one event.
+    // A fold of an Intervals row: neutral, inset and edged, with its count, so it never reads
+    // as one event.
     void paintFold(QPainter &p, const QRect &r, const core::DrawItem &item);
     // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
     void paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip);

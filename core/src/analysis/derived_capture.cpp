@@ -42,6 +42,7 @@ void mergeStreamKernels(const KernelColumns &kernels, GpuBusyLane::StreamLane &o
         }
     }
     out.busyBefore = prefixDurations(out.start, out.end);
+    out.coarseStart = coarseStarts(out.start);
 }
 
 // Every GPU's busy union through computeGpuBusy's own merge, kept as columns.
@@ -69,6 +70,7 @@ std::shared_ptr<const BusyLanes> computeBusyLanes(const TraceSet &trace, bool in
         lane.busyPercent = busy.busyPercent;
         lane.streams = std::move(busy.streams);
         lane.busyBefore = prefixDurations(lane.start, lane.end);
+        lane.coarseStart = coarseStarts(lane.start);
         const auto &streams = trace.gpus[g].streams;
         if (streams.size() == 1 && !includeCopies)
             continue; // the stream's union is the GPU's
@@ -225,7 +227,7 @@ CoverColumns GpuBusyLane::streamCover(std::size_t stream) const
     if (stream >= streamLanes.size())
         return {};
     const auto &lane = streamLanes[stream];
-    return { lane.start, lane.end, lane.busyBefore };
+    return { lane.start, lane.end, lane.busyBefore, lane.coarseStart };
 }
 
 BusyFigures DerivedCapture::busyIn(GpuIndex gpu, const TimeWindow &window) const

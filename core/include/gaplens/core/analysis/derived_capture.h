@@ -48,6 +48,7 @@ struct GpuBusyLane
     // busyBefore[i] = busy ns of intervals [0, i); size() + 1 entries, so a window's busy time
     // is two binary searches.
     std::vector<TimeNs> busyBefore;
+    std::vector<TimeNs> coarseStart; // core::coarseStarts(start), for the utilisation bars
     TimeNs busyNs = 0;
     TimeRange window; // first merged start .. last merged end; {0,0} when no work
     double busyPercent = 0; // busyNs / window.duration() * 100; 0 when the window is empty
@@ -57,14 +58,14 @@ struct GpuBusyLane
     // its stream lane reads the GPU's own intervals.
     struct StreamLane
     {
-        std::vector<TimeNs> start, end, busyBefore;
+        std::vector<TimeNs> start, end, busyBefore, coarseStart;
     };
     std::vector<StreamLane> streamLanes;
 
     std::size_t size() const { return start.size(); }
     TimeRange interval(std::size_t i) const { return { start[i], end[i] }; }
     RowView row() const { return { start, end, {} }; }
-    CoverColumns cover() const { return { start, end, busyBefore }; }
+    CoverColumns cover() const { return { start, end, busyBefore, coarseStart }; }
     // The stream lane's merged kernels; empty for an unknown stream.
     CoverColumns streamCover(std::size_t stream) const;
 };

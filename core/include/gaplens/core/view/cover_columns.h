@@ -13,11 +13,19 @@
 namespace gaplens::core {
 
 // Merged intervals (sorted, disjoint) and coveredBefore[i] = summed duration of intervals
-// [0, i), size() + 1 entries.
+// [0, i), size() + 1 entries. coarseStart (optional, coarseStarts()) is every
+// kCoverCoarseStride-th start: zoomed out, each column edge is first found in that small,
+// cache-resident array and then inside one block, instead of by a search over the whole lane
+// that misses the cache at every step.
 struct CoverColumns
 {
     std::span<const TimeNs> start, end, coveredBefore;
+    std::span<const TimeNs> coarseStart;
 };
+
+inline constexpr std::size_t kCoverCoarseStride = 64;
+// start[0], start[64], start[128], ...
+std::vector<TimeNs> coarseStarts(std::span<const TimeNs> start);
 
 // Covered time before t: the intervals' time in (-inf, t).
 TimeNs coveredUntil(const CoverColumns &lane, TimeNs t);
