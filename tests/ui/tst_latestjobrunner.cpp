@@ -21,6 +21,23 @@ struct Gate
     QSemaphore started, release;
 };
 
+// Starts a job that holds at `gate`, then posts progress that must never run (it fails the test
+// with `never`) and returns `value`; each delivery counts in `deliveries`. Returns once the job
+// is running, so the caller can destroy things under it before releasing the gate.
+void startGatedJob(
+    LatestJobRunner<int> &runner, const std::shared_ptr<Gate> &gate, int value, const char *never, int &deliveries)
+{
+    runner.start(
+        [gate, value, never](const LatestJobContext &job) {
+            gate->started.release();
+            gate->release.acquire();
+            job.post([never] { QFAIL(never); });
+            return value;
+        },
+        [&deliveries](int) { ++deliveries; });
+    gate->started.acquire();
+}
+
 } // namespace
 
 class TestLatestJobRunner : public QObject
@@ -102,15 +119,7 @@ private slots:
         {
             auto receiver = std::make_unique<QObject>();
             LatestJobRunner<int> runner(receiver.get(), &pool);
-            runner.start(
-                [gate](const LatestJobContext &job) {
-                    gate->started.release();
-                    gate->release.acquire();
-                    job.post([] { QFAIL("progress posted to a destroyed receiver"); });
-                    return 7;
-                },
-                [&](int) { ++deliveries; });
-            gate->started.acquire();
+            startGatedJob(runner, gate, 7, "progress posted to a destroyed receiver", deliveries);
             receiver.reset(); // the runner still exists, the receiver does not
             gate->release.release();
             pool.waitForDone();
@@ -121,15 +130,7 @@ private slots:
         {
             QObject receiver;
             auto runner = std::make_unique<LatestJobRunner<int>>(&receiver, &pool);
-            runner->start(
-                [gate](const LatestJobContext &job) {
-                    gate->started.release();
-                    gate->release.acquire();
-                    job.post([] { QFAIL("progress posted after the runner was destroyed"); });
-                    return 8;
-                },
-                [&](int) { ++deliveries; });
-            gate->started.acquire();
+            startGatedJob(*runner, gate, 8, "progress posted after the runner was destroyed", deliveries);
             runner.reset();
             gate->release.release();
             pool.waitForDone();

@@ -64,31 +64,44 @@ private:
         return dir;
     }
 
-    // A compare window on rank0 (before) vs rank1 (after), with a view, threshold and
-    // bookmarks set, saved to <dir>/review.gaplens.json.
-    QString saveCompareSession(const QTemporaryDir &dir, std::vector<Bookmark> &bookmarks, core::TimeRange &view)
+    // What saveCompareSession() leaves behind: the folder (rank0/rank1 and the session file),
+    // the bookmarks and view range that were saved, and the session's path (empty on failure).
+    struct SavedCompareSession
     {
+        std::unique_ptr<QTemporaryDir> dir;
+        std::vector<Bookmark> bookmarks;
+        core::TimeRange view;
+        QString path;
+    };
+
+    // A fresh folder and a compare window on rank0 (before) vs rank1 (after), with a view,
+    // threshold and bookmarks set, saved to <dir>/review.gaplens.json.
+    SavedCompareSession saveCompareSession()
+    {
+        SavedCompareSession saved;
+        saved.dir = makeFolder();
+        const QTemporaryDir &dir = *saved.dir;
         CompareWindow w;
         QSignalSpy loaded(&w, &CompareWindow::capturesLoaded);
         w.openCaptures(
             { dir.filePath(QStringLiteral("rank0.sqlite")) }, { dir.filePath(QStringLiteral("rank1.sqlite")) });
         if (!loaded.wait(30000))
-            return {};
+            return saved;
         auto *b = w.compareView()->beforeView();
         w.compareView()->setAlignment(CompareView::AlignMode::NvtxOccurrence, QStringLiteral("train_step"), 1);
         w.compareView()->setGapThreshold(50'000);
         b->zoom()->setWindow(b->model()->origin() + fixture::us(1000), b->model()->origin() + fixture::us(2000));
-        view = { relStart(b), relEnd(b) };
+        saved.view = { relStart(b), relEnd(b) };
         w.addBookmark(QStringLiteral("sync wait"), QStringLiteral("cudaStreamSynchronize blocks 490 us"));
         b->zoom()->setWindow(b->model()->origin() + fixture::us(1500), b->model()->origin() + fixture::us(2700));
         w.addBookmark(QStringLiteral("all-reduce"), QStringLiteral("NCCL after the gap"));
-        b->zoom()->setWindow(b->model()->origin() + view.start, b->model()->origin() + view.end);
-        bookmarks = w.bookmarks()->bookmarks();
+        b->zoom()->setWindow(b->model()->origin() + saved.view.start, b->model()->origin() + saved.view.end);
+        saved.bookmarks = w.bookmarks()->bookmarks();
         const QString path = dir.filePath(QStringLiteral("review.gaplens.json"));
         QString error;
-        if (!w.saveSession(path, &error))
-            return {};
-        return path;
+        if (w.saveSession(path, &error))
+            saved.path = path;
+        return saved;
     }
 
 private slots:
@@ -96,10 +109,7 @@ private slots:
 
     void compareSessionRestoresViewThresholdAndBookmarks()
     {
-        auto dir = makeFolder();
-        std::vector<Bookmark> bookmarks;
-        core::TimeRange view;
-        const QString path = saveCompareSession(*dir, bookmarks, view);
+        const auto [dir, bookmarks, view, path] = saveCompareSession();
         QVERIFY(!path.isEmpty());
         QCOMPARE(bookmarks.size(), std::size_t(2));
 
@@ -146,10 +156,7 @@ private slots:
 
     void sessionWithAMissingFileReportsItAndLoadsTheRest()
     {
-        auto dir = makeFolder();
-        std::vector<Bookmark> bookmarks;
-        core::TimeRange view;
-        const QString path = saveCompareSession(*dir, bookmarks, view);
+        const auto [dir, bookmarks, view, path] = saveCompareSession();
         QVERIFY(!path.isEmpty());
         QVERIFY(QFile::remove(dir->filePath(QStringLiteral("rank1.sqlite"))));
 
@@ -185,10 +192,7 @@ private slots:
 
     void movedFolderIsAskedForOnceAndTheOtherFilesFollow()
     {
-        auto dir = makeFolder();
-        std::vector<Bookmark> bookmarks;
-        core::TimeRange view;
-        const QString path = saveCompareSession(*dir, bookmarks, view);
+        const auto [dir, bookmarks, view, path] = saveCompareSession();
         QVERIFY(!path.isEmpty());
         // The session stays; the captures move to another folder.
         QTemporaryDir elsewhere;

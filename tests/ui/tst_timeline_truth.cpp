@@ -46,24 +46,11 @@ std::shared_ptr<core::TraceSet> dutyCycleTrace()
     stream.pid = 100;
     stream.streamId = 7;
     stream.rank = 0;
-    auto &k = stream.kernels;
     const StringId name = t->strings.intern("tiny_kernel");
     for (int p = 0; p < kPeriods; ++p)
         for (int i = 0; i < kKernelsPerPeriod; ++i) {
-            k.start.push_back(kT0 + us(p * kPeriodUs + 2.0 * i));
-            k.end.push_back(k.start.back() + 1000);
-            k.shortName.push_back(name);
-            k.demangledName.push_back(name);
-            k.correlationId.push_back(0);
-            k.gridX.push_back(1);
-            k.gridY.push_back(1);
-            k.gridZ.push_back(1);
-            k.blockX.push_back(32);
-            k.blockY.push_back(1);
-            k.blockZ.push_back(1);
-            k.registersPerThread.push_back(16);
-            k.staticSharedMemory.push_back(0);
-            k.dynamicSharedMemory.push_back(0);
+            const TimeNs start = kT0 + us(p * kPeriodUs + 2.0 * i);
+            fixture::pushKernel(stream.kernels, start, start + 1000, name);
         }
     gpu.streams.push_back(std::move(stream));
     t->gpus.push_back(std::move(gpu));

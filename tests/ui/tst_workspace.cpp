@@ -95,15 +95,30 @@ private:
     QTemporaryDir m_dir;
     QString m_rank0, m_rank1;
 
+    // A session of `before` vs `after`; a before/after review (as the compare window saves
+    // it) when there are after files, a single capture otherwise.
+    static Session sessionOf(const QStringList &before, const QStringList &after = {})
+    {
+        Session s;
+        s.before = before;
+        s.after = after;
+        s.beforeAfter = !after.isEmpty();
+        return s;
+    }
+
+    // A fixture capture of `rank` written to <dir>/<name>; its path.
+    static QString writeCapture(const QTemporaryDir &dir, const QString &name, int rank)
+    {
+        const QString path = dir.filePath(name);
+        fixture::writeExport(path.toStdString(), rank);
+        return path;
+    }
+
     // A session of rank0 (+ rank1 as after when `beforeAfter`) with a view of 500..1800 us,
     // a 200 us threshold and one bookmark, written to <dir>/<name>.
     QString writeSession(const QString &name, bool beforeAfter)
     {
-        Session s;
-        s.before = { m_rank0 };
-        if (beforeAfter)
-            s.after = { m_rank1 };
-        s.beforeAfter = beforeAfter;
+        Session s = sessionOf({ m_rank0 }, beforeAfter ? QStringList { m_rank1 } : QStringList {});
         s.viewRange = core::TimeRange { fixture::us(500), fixture::us(1800) };
         s.gapThreshold = 200'000;
         Bookmark b;
@@ -174,10 +189,8 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        m_rank0 = m_dir.filePath(QStringLiteral("rank0.sqlite"));
-        m_rank1 = m_dir.filePath(QStringLiteral("rank1.sqlite"));
-        fixture::writeExport(m_rank0.toStdString(), 0);
-        fixture::writeExport(m_rank1.toStdString(), 1);
+        m_rank0 = writeCapture(m_dir, QStringLiteral("rank0.sqlite"), 0);
+        m_rank1 = writeCapture(m_dir, QStringLiteral("rank1.sqlite"), 1);
     }
 
     void sharedActionsExistInBothWindowsWithTheSameNamesAndShortcuts()
@@ -376,12 +389,9 @@ private slots:
     {
         // Saved by the compare window, its after file gone: still a before/after review.
         QTemporaryDir dir;
-        const QString after = dir.filePath(QStringLiteral("after.sqlite"));
-        fixture::writeExport(after.toStdString(), 1);
-        Session s;
-        s.before = { m_rank0 };
-        s.after = { after };
-        s.beforeAfter = true;
+        const QString after = writeCapture(dir, QStringLiteral("after.sqlite"), 1);
+        Session s = sessionOf({ m_rank0 }, { after });
+        QVERIFY(s.beforeAfter);
         const QString path = dir.filePath(QStringLiteral("review.gaplens.json"));
         QVERIFY(SessionFile::write(s, path));
         QVERIFY(QFile::remove(after));
@@ -457,12 +467,9 @@ private slots:
     void sessionWithNoCaptureLeftFailsWithoutANewWindow()
     {
         QTemporaryDir dir;
-        const QString gone = dir.filePath(QStringLiteral("gone.sqlite"));
-        fixture::writeExport(gone.toStdString(), 0);
-        Session s;
-        s.before = { gone };
+        const QString gone = writeCapture(dir, QStringLiteral("gone.sqlite"), 0);
         const QString path = dir.filePath(QStringLiteral("gone.gaplens.json"));
-        QVERIFY(SessionFile::write(s, path));
+        QVERIFY(SessionFile::write(sessionOf({ gone }), path));
         QVERIFY(QFile::remove(gone));
         const int windowsBefore = int(QApplication::topLevelWidgets().size());
         QString error;

@@ -76,6 +76,39 @@ struct RangeSpec
     double start, end;
     const char *name;
 };
+// A kernel's launch configuration; the defaults are a one-block, 32-thread kernel.
+struct KernelLaunch
+{
+    std::uint32_t gridX = 1, gridY = 1, gridZ = 1;
+    std::uint16_t blockX = 32, blockY = 1, blockZ = 1;
+    std::uint16_t registersPerThread = 16;
+    std::uint32_t staticSharedMemory = 0, dynamicSharedMemory = 0;
+};
+// The launch of every kernel in kKernels.
+inline constexpr KernelLaunch kFixtureLaunch {
+    .gridX = 64, .gridY = 2, .blockX = 256, .registersPerThread = 40, .staticSharedMemory = 1024
+};
+
+// Appends one kernel (short and demangled name both `name`) to a stream's columns.
+inline void pushKernel(gaplens::core::KernelColumns &c, TimeNs start, TimeNs end, gaplens::core::StringId name,
+    std::uint32_t correlationId = 0, const KernelLaunch &launch = {})
+{
+    c.start.push_back(start);
+    c.end.push_back(end);
+    c.shortName.push_back(name);
+    c.demangledName.push_back(name);
+    c.correlationId.push_back(correlationId);
+    c.gridX.push_back(launch.gridX);
+    c.gridY.push_back(launch.gridY);
+    c.gridZ.push_back(launch.gridZ);
+    c.blockX.push_back(launch.blockX);
+    c.blockY.push_back(launch.blockY);
+    c.blockZ.push_back(launch.blockZ);
+    c.registersPerThread.push_back(launch.registersPerThread);
+    c.staticSharedMemory.push_back(launch.staticSharedMemory);
+    c.dynamicSharedMemory.push_back(launch.dynamicSharedMemory);
+}
+
 inline const RangeSpec kRanges[] = { { 0, 3200, "train_step" }, { 50, 1000, "forward" }, { 1100, 3100, "backward" } };
 
 // The model built by hand (no reader involved).
@@ -107,23 +140,9 @@ inline std::shared_ptr<gaplens::core::TraceSet> buildTrace(int ranks = 2, double
             st.rank = r;
             gpu.streams.push_back(st);
         }
-        for (const auto &k : kKernels) {
-            auto &c = gpu.streams[k.stream].kernels;
-            c.start.push_back(base + us(k.start));
-            c.end.push_back(base + us(k.end));
-            c.shortName.push_back(t->strings.intern(k.name));
-            c.demangledName.push_back(c.shortName.back());
-            c.correlationId.push_back(k.corr);
-            c.gridX.push_back(64);
-            c.gridY.push_back(2);
-            c.gridZ.push_back(1);
-            c.blockX.push_back(256);
-            c.blockY.push_back(1);
-            c.blockZ.push_back(1);
-            c.registersPerThread.push_back(40);
-            c.staticSharedMemory.push_back(1024);
-            c.dynamicSharedMemory.push_back(0);
-        }
+        for (const auto &k : kKernels)
+            pushKernel(gpu.streams[k.stream].kernels, base + us(k.start), base + us(k.end), t->strings.intern(k.name),
+                k.corr, kFixtureLaunch);
         auto &cp = gpu.copies;
         cp.start.push_back(base + us(3100));
         cp.end.push_back(base + us(3200));
@@ -168,23 +187,10 @@ inline void addDenseStream(gaplens::core::TraceSet &t, std::size_t count)
     st.pid = 100;
     st.streamId = 99;
     st.rank = 0;
-    auto &c = st.kernels;
     const StringId name = t.strings.intern("tiny_kernel");
     for (std::size_t i = 0; i < count; ++i) {
-        c.start.push_back(kT0 + us(4000) + TimeNs(i) * 2000);
-        c.end.push_back(c.start.back() + 1000);
-        c.shortName.push_back(name);
-        c.demangledName.push_back(name);
-        c.correlationId.push_back(0);
-        c.gridX.push_back(1);
-        c.gridY.push_back(1);
-        c.gridZ.push_back(1);
-        c.blockX.push_back(32);
-        c.blockY.push_back(1);
-        c.blockZ.push_back(1);
-        c.registersPerThread.push_back(16);
-        c.staticSharedMemory.push_back(0);
-        c.dynamicSharedMemory.push_back(0);
+        const TimeNs start = kT0 + us(4000) + TimeNs(i) * 2000;
+        pushKernel(st.kernels, start, start + 1000, name);
     }
     t.gpus[0].streams.push_back(std::move(st));
     finalizeTraceSet(t);
