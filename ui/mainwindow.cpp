@@ -20,6 +20,7 @@
 #include "ui/timeline/timeruler.h"
 #include "ui/timeline/zoomcontrol.h"
 #include "ui/workspace/gapthresholdbox.h"
+#include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
@@ -350,11 +351,7 @@ void MainWindow::createStatusBar()
     connect(m_problemsButton, &QToolButton::clicked, this,
         [this] { m_problemsDock->setVisible(!m_problemsDock->isVisible()); });
     statusBar()->addPermanentWidget(m_problemsButton);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(220);
-    m_progress->hide();
-    statusBar()->addPermanentWidget(m_progress);
+    m_progress = addLoadProgressBar(*this);
     m_cancel = new QPushButton(QStringLiteral("Cancel"), this);
     m_cancel->hide();
     connect(m_cancel, &QPushButton::clicked, m_loader, &LoadController::cancel);

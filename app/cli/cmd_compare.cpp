@@ -135,6 +135,24 @@ template <typename Row> Json idleRowsJson(const std::vector<Row> &rows)
     return out;
 }
 
+// A kernel's or an NVTX range's change (KernelChange, NvtxChange): name, presence, how many
+// `count` ("calls", "instances") before and after, total and average time, and the change.
+template <typename Row>
+Json namedChangeJson(const Row &r, std::string_view count, std::uint64_t countBefore, std::uint64_t countAfter)
+{
+    Json row;
+    row["name"] = r.name;
+    row["presence"] = core::presenceName(r.presence);
+    row[fmt::format("{}_before", count)] = countBefore;
+    row[fmt::format("{}_after", count)] = countAfter;
+    row["total_before_ns"] = r.totalBefore;
+    row["total_after_ns"] = r.totalAfter;
+    row["avg_before_ns"] = r.avgBefore;
+    row["avg_after_ns"] = r.avgAfter;
+    row["delta_ns"] = r.deltaNs;
+    return row;
+}
+
 void printDiffJson(
     const Options &options, const core::TraceSet &before, const core::TraceSet &after, const core::Comparison &c)
 {
@@ -170,16 +188,7 @@ void printDiffJson(
     doc["headline"] = std::move(headline);
     Json kernels = Json::array();
     for (const auto &k : topRows(c.kernels, options.top)) {
-        Json kernel;
-        kernel["name"] = k.name;
-        kernel["presence"] = core::presenceName(k.presence);
-        kernel["calls_before"] = k.callsBefore;
-        kernel["calls_after"] = k.callsAfter;
-        kernel["total_before_ns"] = k.totalBefore;
-        kernel["total_after_ns"] = k.totalAfter;
-        kernel["avg_before_ns"] = k.avgBefore;
-        kernel["avg_after_ns"] = k.avgAfter;
-        kernel["delta_ns"] = k.deltaNs;
+        Json kernel = namedChangeJson(k, "calls", k.callsBefore, k.callsAfter);
         kernel["avg_ratio"] = numberOrNull(k.avgRatio);
         kernels.push_back(std::move(kernel));
     }
@@ -188,17 +197,7 @@ void printDiffJson(
     doc["idle_by_phase"] = idleRowsJson(c.idleByPhase);
     Json nvtx = Json::array();
     for (const auto &n : topRows(c.nvtx, options.top)) {
-        Json range;
-        range["name"] = n.name;
-        range["presence"] = core::presenceName(n.presence);
-        range["instances_before"] = n.instancesBefore;
-        range["instances_after"] = n.instancesAfter;
-        range["total_before_ns"] = n.totalBefore;
-        range["total_after_ns"] = n.totalAfter;
-        range["avg_before_ns"] = n.avgBefore;
-        range["avg_after_ns"] = n.avgAfter;
-        range["delta_ns"] = n.deltaNs;
-        nvtx.push_back(std::move(range));
+        nvtx.push_back(namedChangeJson(n, "instances", n.instancesBefore, n.instancesAfter));
     }
     doc["nvtx"] = std::move(nvtx);
     doc["warnings"] = c.warnings;

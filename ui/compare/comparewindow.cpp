@@ -12,6 +12,7 @@
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/gapthresholdbox.h"
+#include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
 #include "ui/workspace/workspace.h"
 
@@ -60,11 +61,7 @@ CompareWindow::CompareWindow(QWidget *parent)
 
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(220);
-    m_progress->hide();
-    statusBar()->addPermanentWidget(m_progress);
+    m_progress = addLoadProgressBar(*this);
     createActions();
 
     connect(m_view, &CompareView::statusMessage, m_status, &QLabel::setText);

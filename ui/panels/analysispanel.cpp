@@ -3,6 +3,7 @@
 
 #include "ui/timeline/timelinemodel.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QThread>
@@ -96,6 +97,15 @@ void AnalysisPanel::setPanelLayout(QLayout *top, std::initializer_list<QWidget *
         layout->addWidget(*it, it + 1 == middle.end() ? 1 : 0);
     if (bottom)
         layout->addLayout(bottom);
+}
+
+QHBoxLayout *AnalysisPanel::controlRow(QWidget *stretched, std::initializer_list<QWidget *> rest)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(stretched, 1);
+    for (QWidget *widget : rest)
+        row->addWidget(widget);
+    return row;
 }
 
 void AnalysisPanel::resizeEvent(QResizeEvent *e)

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 
+class QHBoxLayout;
 class QLabel;
 class QLayout;
 class QSplitter;
@@ -77,6 +78,8 @@ protected:
     // The panel's layout: the row of controls, the widgets in `middle` (the last one takes the
     // spare height), and an optional row below.
     void setPanelLayout(QLayout *top, std::initializer_list<QWidget *> middle, QLayout *bottom = nullptr);
+    // A row of controls: `stretched` takes the spare width, `rest` follow it at their size.
+    static QHBoxLayout *controlRow(QWidget *stretched, std::initializer_list<QWidget *> rest);
     void resizeEvent(QResizeEvent *) override;
 
     PanelContext &m_context;

@@ -13,7 +13,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QPushButton>
@@ -83,16 +82,8 @@ GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget 
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_scopeLabel, 1);
-    top->addWidget(m_threshold);
-    top->addWidget(m_groupBy);
-    top->addWidget(m_splitBy);
-    auto *nav = new QHBoxLayout;
-    nav->addWidget(m_stepLabel, 1);
-    nav->addWidget(m_prev);
-    nav->addWidget(m_next);
-    setPanelLayout(top, { adaptivePair(m_table, m_chartView, 3, 2, 0.5) }, nav);
+    setPanelLayout(controlRow(m_scopeLabel, { m_threshold, m_groupBy, m_splitBy }),
+        { adaptivePair(m_table, m_chartView, 3, 2, 0.5) }, controlRow(m_stepLabel, { m_prev, m_next }));
 
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
     connect(m_splitBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);

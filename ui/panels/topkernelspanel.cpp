@@ -11,7 +11,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
-#include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QPushButton>
@@ -44,15 +43,8 @@ TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWid
     m_next->setToolTip(QStringLiteral("Next instance on the timeline (F3)"));
     m_instanceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_scopeLabel, 1);
-    top->addWidget(m_demangled);
-    top->addWidget(m_topN);
-    auto *nav = new QHBoxLayout;
-    nav->addWidget(m_instanceLabel, 1);
-    nav->addWidget(m_prev);
-    nav->addWidget(m_next);
-    setPanelLayout(top, { adaptivePair(m_table, m_chartView, 3, 2, 0.55) }, nav);
+    setPanelLayout(controlRow(m_scopeLabel, { m_demangled, m_topN }),
+        { adaptivePair(m_table, m_chartView, 3, 2, 0.55) }, controlRow(m_instanceLabel, { m_prev, m_next }));
 
     m_chart->legend()->hide();
     connect(m_demangled, &QCheckBox::toggled, this, &AnalysisPanel::scheduleUpdate);
