@@ -56,6 +56,24 @@ namespace {
 const QString kRecentKey = QStringLiteral("recentCaptures");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+
+// What the window title calls the capture: its file, two files, or the folder its reports
+// share ("ring_6ranks (6 reports)").
+QString captureTitle(const core::TraceSet &trace)
+{
+    QStringList names, folders;
+    for (const auto &r : trace.reports) {
+        const QFileInfo info(QString::fromStdString(r.path));
+        names << info.fileName();
+        if (!folders.contains(info.absolutePath()))
+            folders << info.absolutePath();
+    }
+    if (names.size() <= 2)
+        return names.join(QStringLiteral(", "));
+    if (folders.size() == 1)
+        return QStringLiteral("%1 (%2 reports)").arg(QFileInfo(folders.front()).fileName()).arg(names.size());
+    return QStringLiteral("%1 reports").arg(names.size());
+}
 constexpr int kStateVersion = 1; // bump when the docks change so an old layout is not restored
 constexpr int kMaxRecent = 10;
 } // namespace
@@ -358,6 +376,14 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_cancel);
 }
 
+void MainWindow::showRestored()
+{
+    if (QSettings().contains(kGeometryKey))
+        show();
+    else
+        showMaximized();
+}
+
 void MainWindow::openPaths(const QStringList &paths)
 {
     if (paths.isEmpty())
@@ -380,11 +406,7 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
     if (!trace.errors.empty())
         m_problemsDock->show();
     showCaptureStatus();
-    QStringList names;
-    for (const auto &r : trace.reports)
-        names << QFileInfo(QString::fromStdString(r.path)).fileName();
-    setWindowTitle(QStringLiteral("gaplens — ")
-        + (names.size() <= 2 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 reports").arg(names.size())));
+    setWindowTitle(QStringLiteral("gaplens — ") + captureTitle(trace));
     if (!m_find->text().isEmpty())
         runFind();
     if (m_alignMode->currentIndex() == 1)

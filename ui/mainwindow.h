@@ -48,6 +48,9 @@ public:
 
     // Opens files and/or folders as one capture (cancels a running load).
     void openPaths(const QStringList &paths);
+    // Shows the window at the geometry it was closed with, or maximised the first time, so the
+    // timeline gets most of the screen.
+    void showRestored();
     TimelineView *timelineView() const { return m_view; }
     LoadController *loadController() const { return m_loader; }
     ProblemsPanel *problemsPanel() const { return m_problems; }

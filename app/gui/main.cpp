@@ -270,7 +270,7 @@ int main(int argc, char *argv[])
     }
 
     gaplens::ui::MainWindow window;
-    window.show();
+    window.showRestored();
     if (!parser.positionalArguments().isEmpty())
         window.openPaths(parser.positionalArguments());
     return app.exec();

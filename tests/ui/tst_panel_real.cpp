@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -64,13 +65,21 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("ranks");
         QTest::addColumn<bool>("nvtxOnly");
-        QTest::newRow("synthetic") << m_synth.path() << 4 << false;
+        QTest::addColumn<QString>("title"); // the window names the capture: file, files or folder
+        QTest::newRow("synthetic")
+            << m_synth.path() << 4 << false
+            << QStringLiteral("gaplens — %1 (4 reports)").arg(QFileInfo(m_synth.path()).fileName());
         const auto real = [](const char *p) { return QString::fromStdString(test::realFile(p)); };
-        QTest::newRow("ring_6ranks") << real("ring_6ranks") << 6 << false;
-        QTest::newRow("h100_2gpu") << real("nsysai_h100_2gpu_1s.sqlite") << 2 << false;
-        QTest::newRow("nvtx_only") << real("centerformer_nvtx_only.sqlite") << 1 << true;
-        QTest::newRow("mfu_before") << real("nsysai_mfu_2gpu_before.sqlite") << 2 << false;
-        QTest::newRow("openmp_offload") << real("sc23_openmp_offload_report3.sqlite") << 1 << false;
+        QTest::newRow("ring_6ranks") << real("ring_6ranks") << 6 << false
+                                     << QStringLiteral("gaplens — ring_6ranks (6 reports)");
+        QTest::newRow("h100_2gpu") << real("nsysai_h100_2gpu_1s.sqlite") << 2 << false
+                                   << QStringLiteral("gaplens — nsysai_h100_2gpu_1s.sqlite");
+        QTest::newRow("nvtx_only") << real("centerformer_nvtx_only.sqlite") << 1 << true
+                                   << QStringLiteral("gaplens — centerformer_nvtx_only.sqlite");
+        QTest::newRow("mfu_before") << real("nsysai_mfu_2gpu_before.sqlite") << 2 << false
+                                    << QStringLiteral("gaplens — nsysai_mfu_2gpu_before.sqlite");
+        QTest::newRow("openmp_offload") << real("sc23_openmp_offload_report3.sqlite") << 1 << false
+                                        << QStringLiteral("gaplens — sc23_openmp_offload_report3.sqlite");
     }
 
     void everyPanelShowsTheCapture()
@@ -78,6 +87,7 @@ private slots:
         QFETCH(QString, path);
         QFETCH(int, ranks);
         QFETCH(bool, nvtxOnly);
+        QFETCH(QString, title);
         if (path.isEmpty())
             QSKIP("real exports not found (../shared/nsys-real)");
         MainWindow w;
@@ -91,6 +101,7 @@ private slots:
             QVERIFY(QTest::qWaitFor([&] { return p->generation() > 0 && !p->isComputing(); }, 60000));
         const auto &trace = *w.panelContext()->trace();
         QCOMPARE(int(trace.ranks.size()), ranks);
+        QCOMPARE(w.windowTitle(), title);
         QVERIFY(w.summaryPanel()->table()->tableModel()->rowCount() >= ranks);
         bool saysNvtxOnly = false;
         for (const auto &f : w.summaryPanel()->summary().findings)

@@ -41,21 +41,10 @@ QString elideMiddle(const QString &text, int max)
 
 QColor seriesColor(int i)
 {
-    static const QColor kColors[] = {
-        QColor(31, 119, 180),
-        QColor(255, 127, 14),
-        QColor(44, 160, 44),
-        QColor(214, 39, 40),
-        QColor(148, 103, 189),
-        QColor(140, 86, 75),
-        QColor(227, 119, 194),
-        QColor(127, 127, 127),
-        QColor(188, 189, 34),
-        QColor(23, 190, 207),
-        QColor(57, 59, 121),
-        QColor(173, 73, 74),
-    };
-    return kColors[std::size_t(i) % std::size(kColors)];
+    // Tableau's category10 and two more: told apart on light and dark backgrounds.
+    static constexpr QRgb kColors[] = { 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f,
+        0xbcbd22, 0x17becf, 0x393b79, 0xad494a };
+    return QColor::fromRgb(kColors[std::size_t(i) % std::size(kColors)]);
 }
 
 } // namespace gaplens::ui
