@@ -43,6 +43,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -378,10 +379,14 @@ void MainWindow::createStatusBar()
 
 void MainWindow::showRestored()
 {
-    if (QSettings().contains(kGeometryKey))
+    if (QSettings().contains(kGeometryKey)) {
         show();
-    else
-        showMaximized();
+        return;
+    }
+    // The screen's size as well, for window managers (or none) that ignore "maximised".
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        setGeometry(screen->availableGeometry());
+    showMaximized();
 }
 
 void MainWindow::openPaths(const QStringList &paths)
