@@ -292,9 +292,16 @@ private slots:
         QCOMPARE(view.selection().gpu.value(), 0u);
         view.findNext();
         QCOMPARE(view.selection().gpu.value(), 1u);
-        // The selected match is inside the visible window.
-        QVERIFY(view.zoom()->windowStart() <= view.selection().start + view.model()->rankOffset(core::RankIndex(1)));
-        QVERIFY(view.zoom()->windowEnd() >= view.selection().end);
+        // The view zooms to the match with margin: a window three times its length (it takes the
+        // middle third, or slides to stay inside the capture) that holds it whole.
+        const auto &sel = view.selection();
+        const core::TimeNs off = view.model()->rankOffset(core::RankIndex(1));
+        const core::TimeNs d = sel.end - sel.start;
+        const auto *zoom = view.zoom();
+        QVERIFY(std::abs(double(zoom->windowEnd() - zoom->windowStart() - 3 * d)) <= zoom->nsPerPx() + 1);
+        QVERIFY(zoom->windowStart() <= sel.start + off && sel.end + off <= zoom->windowEnd());
+        view.findPrevious(); // the first match, away from the capture's edges: exactly the middle third
+        QCOMPARE(zoom->windowStart(), view.selection().start - (view.selection().end - view.selection().start));
         QCOMPARE(view.find(QStringLiteral("^(forward|backward)$"), true), 4);
         view.findPrevious();
         QCOMPARE(int(view.selection().kind), int(HitKind::Nvtx));

@@ -271,6 +271,14 @@ double TimelineView::cursorXOrCenter() const
     return viewport()->width() / 2.0;
 }
 
+void TimelineView::frameItem(const HitResult &hit)
+{
+    // The item with its neighbours in view: it takes the middle third.
+    const TimeNs off = m_model->rankOffset(hit.rank);
+    const TimeNs d = std::max<TimeNs>(hit.end - hit.start, 100);
+    m_zoom->setWindow(hit.start + off - d, hit.end + off + d);
+}
+
 void TimelineView::zoomToItem(const HitResult &hit)
 {
     if (!hit.isValid())
@@ -496,15 +504,7 @@ void TimelineView::jumpToMatch(int index)
         return;
     m_matchIndex = (index % int(m_matches.size()) + int(m_matches.size())) % int(m_matches.size());
     const HitResult &h = m_matches[m_matchIndex];
-    const TimeNs off = m_model->rankOffset(h.rank);
-    const TimeNs window = m_zoom->windowEnd() - m_zoom->windowStart();
-    const TimeNs d = h.end - h.start;
-    if (d > window * 8 / 10 || d * 1000 < window / 1000)
-        zoomToItem(h); // too wide or far too small at this zoom: frame it
-    else {
-        const TimeNs centre = h.start + off + d / 2;
-        m_zoom->setWindow(centre - window / 2, centre + window / 2);
-    }
+    frameItem(h);
     if (h.kind == HitKind::Kernel) {
         // Make sure its GPU's lane is visible.
         if (m_model->isRankCollapsed(h.rank))
@@ -564,10 +564,7 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
     if (h.rank.isValid() && m_model->isRankCollapsed(h.rank))
         m_model->setRankCollapsed(h.rank, false);
     h.row = m_painter.rowOf(h);
-    // Frame the gap with its neighbours visible: the gap takes the middle third.
-    const TimeNs off = m_model->rankOffset(h.rank);
-    const TimeNs d = std::max<TimeNs>(h.end - h.start, 100);
-    m_zoom->setWindow(h.start + off - d, h.end + off + d);
+    frameItem(h);
     scrollToRow(h.row);
     setSelection(h);
     return true;

@@ -97,6 +97,9 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
 
 private:
+    // Jumps (find, Top kernels' Previous/Next, Gap Blame rows): the item in the middle third
+    // of the window, whatever the zoom was.
+    void frameItem(const HitResult &hit);
     void layoutChildren();
     void updateScrollRange();
     void computeLinked();
