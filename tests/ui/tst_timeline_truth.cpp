@@ -155,7 +155,7 @@ private slots:
         bool neutral = false;
         for (int y = s.nvtx.top() + 4; y < s.nvtx.bottom() - 3; ++y) {
             const QColor c = s.image.pixelColor(foldX, y);
-            neutral = neutral || fixture::near(c, theme.foldFill, 3) || fixture::near(c, theme.foldHatch, 3);
+            neutral = neutral || fixture::near(c, theme.foldFill, 3) || fixture::near(c, theme.foldEdge, 3);
             QVERIFY2(!fixture::near(c, view.model()->nvtxColor(view.model()->trace()->strings.find("op")), 3),
                 qPrintable(c.name()));
         }

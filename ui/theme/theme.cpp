@@ -34,7 +34,7 @@ Theme Theme::make(Kind kind)
         t.gapHighlight = QColor(255, 80, 220);
         t.utilisationFill = QColor(150, 166, 192);
         t.foldFill = QColor(92, 96, 106);
-        t.foldHatch = QColor(140, 145, 156);
+        t.foldEdge = QColor(140, 145, 156);
     }
     if (t.isPresentation()) {
         // Legible from the back of a meeting room: ~1.4x text, thicker outlines, and solid

@@ -32,7 +32,7 @@ struct Theme
     // so neither is read as a kernel, a range or a gap cause.
     QColor utilisationFill { 84, 98, 122 };
     QColor foldFill { 178, 182, 190 };
-    QColor foldHatch { 120, 124, 134 }; // a fold's top and bottom edges
+    QColor foldEdge { 120, 124, 134 }; // a fold's top and bottom edges
     double trackFontPt = 7.5;
     double rulerFontPt = 8;
     double labelFontPt = 8;

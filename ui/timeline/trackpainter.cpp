@@ -152,8 +152,8 @@ void TrackPainter::paintFold(QPainter &p, const QRect &r, const DrawItem &item)
     // hatch brush cost three times the rest of a zoomed-out frame on wide folds.)
     const QRect box = r.adjusted(0, 2, 0, -2);
     p.fillRect(box, theme.foldFill);
-    p.fillRect(QRect(box.left(), box.top(), box.width(), 1), theme.foldHatch);
-    p.fillRect(QRect(box.left(), box.bottom(), box.width(), 1), theme.foldHatch);
+    p.fillRect(QRect(box.left(), box.top(), box.width(), 1), theme.foldEdge);
+    p.fillRect(QRect(box.left(), box.bottom(), box.width(), 1), theme.foldEdge);
     if (box.width() >= 40) {
         const QString count = QStringLiteral("×%1").arg(QLocale().toString(qulonglong(item.count)));
         paintLabel(p, box, count, theme.foldFill);
