@@ -924,8 +924,13 @@ private:
         if (m_threadIndex.empty())
             return;
         forEachRow<ThreadNameColumn>("ThreadNames", [&](const SelectRows<ThreadNameColumn> &row) {
-            if (auto it = m_threadIndex.find(row.int64(ThreadNameColumn::GlobalTid)); it != m_threadIndex.end())
-                m_data.threads[it->second].name = stringFor(row.int64(ThreadNameColumn::NameId));
+            if (auto it = m_threadIndex.find(row.int64(ThreadNameColumn::GlobalTid)); it != m_threadIndex.end()) {
+                Thread &thread = m_data.threads[it->second];
+                const auto unknownBefore = m_data.report.problems.unknownStringId;
+                thread.name = stringFor(row.int64(ThreadNameColumn::NameId));
+                if (m_data.report.problems.unknownStringId != unknownBefore)
+                    ++m_data.unknownThreadNameIds[(std::uint64_t(thread.pid) << 32) | thread.tid];
+            }
         });
     }
 
@@ -1054,6 +1059,9 @@ void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
             continue;
         }
         Thread &joined = gpuAndApi.threads[it->second];
+        // Both parts looked up this thread's name: count its unknown ids once.
+        if (auto unknown = nvtx.unknownThreadNameIds.find(it->first); unknown != nvtx.unknownThreadNameIds.end())
+            report.problems.unknownStringId -= unknown->second;
         joined.nvtx = std::move(thread.nvtx);
         joined.marks = std::move(thread.marks);
         if (joined.name == kEmptyString)

@@ -23,6 +23,10 @@ struct ReportData
     // Rank from the launched process's environment, e.g. {3, "PMI_RANK=\"3\""}.
     std::optional<std::pair<std::int32_t, std::string>> environmentRank;
     std::optional<LoadError> error;
+    // Unknown string ids counted for each thread's name, by (pid << 32 | tid): both parts of a
+    // file read ThreadNames for the threads they saw, so joinParts takes the second count of
+    // a thread both saw back out.
+    std::map<std::uint64_t, std::uint64_t> unknownThreadNameIds;
 };
 
 class CancelledError : public std::exception
