@@ -354,6 +354,25 @@ private slots:
 
     // Issue 16 item 5 in the CPU tables: a runtime call ending past INT64_MAX after the offset, and an
     // NVTX range and marks at INT64_MIN and INT64_MAX.
+    // A thread with CUDA calls and NVTX ranges whose name id is not in StringIds: one unknown
+    // id, however the file is read (two parts on two threads both look the name up).
+    void anUnknownThreadNameIsCountedOnce_data() { nonIntegerTimesInEveryTableAreCounted_data(); }
+
+    void anUnknownThreadNameIsCountedOnce()
+    {
+        QFETCH(bool, direct);
+        QFETCH(unsigned, threads);
+        const auto file = writeExport(sessionStartTable(std::to_string(kSessionStart)) + kRuntimeTable
+            + runtimeRow("50", "60", "1") + kNvtxTable + nvtxRow("40", "300", "59", "'step'", "NULL")
+            + "CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);"
+            + "INSERT INTO ThreadNames VALUES (987654, 0, " + kMainTid + ");");
+        const auto trace = load(file, direct, threads);
+        QVERIFY(trace->errors.empty());
+        QCOMPARE(trace->reports[0].problems.unknownStringId, std::uint64_t(1));
+        QCOMPARE(trace->threads.size(), std::size_t(1));
+        QCOMPARE(trace->str(trace->threads[0].name), std::string("<unknown string #987654>"));
+    }
+
     void unrepresentableCpuTimesAreCounted_data() { directAndSqliteRows(); }
 
     void unrepresentableCpuTimesAreCounted()
