@@ -354,7 +354,8 @@ private slots:
         QCOMPARE(c.stepRange, std::string());
         QVERIFY(!c.hasSteps);
         QCOMPARE(c.verdict, Verdict::NoSteps);
-        QVERIFY(c.verdictText.starts_with("no step to judge noise by (no repeating NVTX range); totals: GPU busy "));
+        QVERIFY(c.verdictText.starts_with(
+            "no step to judge noise by (no NVTX range looks like a training step); totals: GPU busy "));
         QVERIFY(c.noiseMethod.starts_with("none: "));
         QCOMPARE(c.before.ranks, std::size_t(2));
         QCOMPARE(c.after.gpus, std::size_t(2));

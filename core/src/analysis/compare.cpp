@@ -276,7 +276,7 @@ Comparison compareTraces(
     c.before = std::move(b.figures);
     c.after = std::move(a.figures);
 
-    std::string noStepsWhy = "no repeating NVTX range";
+    std::string noStepsWhy = "no NVTX range looks like a training step";
     if (!c.stepRange.empty()) {
         for (const auto &[figures, which] : { std::pair { &c.before, "before" }, std::pair { &c.after, "after" } })
             if (figures->steps < 2) {

@@ -60,7 +60,7 @@ enum class FindingKind : std::uint8_t {
     PageableCopies, // asynchronous copies to/from pageable host memory
     Straggler, // one rank is consistently the slowest
     NoStraggler, // several ranks compared, none consistently the slowest
-    NoStepRange, // no repeating NVTX range to define a step
+    NoStepRange, // no NVTX range looks like a training step (step_range.h)
 };
 
 struct Finding
