@@ -16,29 +16,29 @@ using gaplens::test::FixtureBuilder;
 
 namespace {
 
-// Two ranks, six contiguous train_step iterations each (the first is a 3x warm-up step).
-// Rank 1's steps are 20% longer. In each step: data_loading [S, S+300) with no CUDA call, a
-// launch at S+290, one kernel [S+300, S+D-50): the idle gap from the previous kernel's end
-// (S-50) to S+300 sits at the step start with no CUDA call, in data_loading.
-// Rank 0 also has one cudaMemcpyAsync from pageable memory (1 MiB, 100 ns) in step 1.
+// Two ranks (or `ranks`), six contiguous train_step iterations each (the first is a 3x
+// warm-up step). Rank 1's steps are `rank1Tenths`/10 as long as the others' (20% longer). In each step: data_loading
+// [S, S+300) with no CUDA call, a launch at S+290, one kernel [S+300, S+D-50): the idle gap from the previous kernel's
+// end (S-50) to S+300 sits at the step start with no CUDA call, in data_loading. Rank 0 also has one cudaMemcpyAsync
+// from pageable memory (1 MiB, 100 ns) in step 1.
 struct Capture
 {
     std::unique_ptr<TraceSet> trace;
     std::vector<std::vector<TimeRange>> steps; // per rank
 };
 
-Capture buildCapture()
+Capture buildCapture(int ranks = 2, int rank1Tenths = 12)
 {
     FixtureBuilder b;
     Capture c;
-    c.steps.resize(2);
-    for (int r = 0; r < 2; ++r) {
+    c.steps.resize(std::size_t(ranks));
+    for (int r = 0; r < ranks; ++r) {
         const auto rank = b.addRank(r);
         const auto gpu = b.addGpu(rank, r);
         const auto thread = b.addThread(rank);
         TimeNs s = 10'000;
         for (int i = 0; i < 6; ++i) {
-            const TimeNs d = (i == 0 ? 3000 : 1000) * (r == 1 ? 12 : 10) / 10;
+            const TimeNs d = (i == 0 ? 3000 : 1000) * (r == 1 ? rank1Tenths : 10) / 10;
             b.nvtx(thread, s, s + d, "train_step");
             b.nvtx(thread, s, s + 300, "data_loading");
             b.api(thread, s + 290, s + 295, "cudaLaunchKernel", std::uint32_t(i + 1));
@@ -158,6 +158,58 @@ private slots:
         const Finding *idle = findKind(s, FindingKind::IdleGpu);
         QVERIFY(idle);
         QVERIFY(QString::fromStdString(idle->text).startsWith(QStringLiteral("rank 1 GPU 1 idle 29% of each step")));
+    }
+
+    void gpusWithTheSameIdleStoryShareOneLine()
+    {
+        // Five ranks: 0, 2, 3, 4 idle 35% of each step (650 of 1000 busy), rank 1 29% (850 of
+        // 1200), all at step start with no CUDA call in data_loading: one line, exact ranges.
+        const auto c = buildCapture(5);
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*c.trace, o);
+        std::vector<std::string> idle;
+        for (const auto &f : s.findings)
+            if (f.kind == FindingKind::IdleGpu) {
+                idle.push_back(f.text);
+                QCOMPARE(f.rank, kNoIndex); // a group is no one GPU to jump to
+            }
+        QCOMPARE(idle,
+            std::vector<std::string> { "5 GPUs (ranks 0-4) idle 29-35% of each step; most idle time "
+                                       "(100%) is at step start with no CUDA call, in data_loading" });
+        QVERIFY(findKind(s, FindingKind::Straggler));
+    }
+
+    void aGpuFarFromTheGroupKeepsItsOwnLine()
+    {
+        // Rank 1's steps are twice as long: 1650 of 2000 busy, 18% idle, 17 points from the
+        // others' 35%: it is told apart, after the group of the four more idle GPUs.
+        const auto c = buildCapture(5, 20);
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*c.trace, o);
+        std::vector<std::string> idle;
+        for (const auto &f : s.findings)
+            if (f.kind == FindingKind::IdleGpu)
+                idle.push_back(f.text);
+        QCOMPARE(idle,
+            (std::vector<std::string> { "4 GPUs (ranks 0, 2-4) idle 35% of each step; most idle time (100%) is at "
+                                        "step start with no CUDA call, in data_loading",
+                "rank 1 GPU 1 idle 18% of each step; most idle time (100%) is at step start with no CUDA call, in "
+                "data_loading" }));
+    }
+
+    void twoGpusWithTheSameStoryKeepTheirOwnLines()
+    {
+        const auto c = buildCapture(2, 10);
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*c.trace, o);
+        std::vector<std::uint32_t> idleRanks;
+        for (const auto &f : s.findings)
+            if (f.kind == FindingKind::IdleGpu)
+                idleRanks.push_back(f.rank);
+        QCOMPARE(idleRanks, (std::vector<std::uint32_t> { 0, 1 }));
     }
 
     void anNvtxOnlySingleRankCaptureSaysSo()

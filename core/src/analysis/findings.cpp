@@ -14,6 +14,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <span>
+#include <tuple>
 
 namespace gaplens::core {
 
@@ -166,6 +168,148 @@ std::string causePhrase(const BlameBucket &b)
     return b.key;
 }
 
+// What one GPU's idle finding says, apart from which GPU and its exact percentages: GPUs
+// with the same story are told in one line.
+struct IdleStory
+{
+    const GpuSummaryRow *row = nullptr;
+    std::int64_t idlePercent = 0;
+    bool perStep = false;
+    bool hasCause = false;
+    bool most = false; // the top cause holds at least half of the idle time
+    std::int64_t causePercent = 0;
+    std::string where; // idlePosition()
+    std::string cause; // causePhrase()
+    std::string phase; // the phase holding most of that cause's idle time, or ""
+
+    auto key() const { return std::tie(perStep, hasCause, most, where, cause, phase); }
+};
+
+template <typename StepsOf>
+IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, double idlePercent, bool perStep,
+    const StepsOf &stepsOf, const TimeWindow &window)
+{
+    const TraceSet &trace = derived.trace();
+    IdleStory story;
+    story.row = &row;
+    story.idlePercent = std::lround(idlePercent);
+    story.perStep = perStep;
+    const GpuIndex gpu(row.gpu);
+    const auto blame = derived.blameReportOfGpus(std::span(&gpu, 1), window);
+    if (blame.overall.byCause.empty() || blame.overall.totalGapNs <= 0)
+        return story;
+    const auto &cause = blame.overall.byCause.front();
+    const double share = 100.0 * double(cause.totalNs) / double(blame.overall.totalGapNs);
+    std::vector<GapBlame> ofCause;
+    for (const auto &g : blame.gaps)
+        if (g.cause == cause.cause && (g.cause != GapCause::ApiCall || g.apiName == cause.name))
+            ofCause.push_back(g);
+    std::vector<TimeRange> stepRanges;
+    if (const RankSteps *rs = stepsOf(row.rank))
+        for (const auto &s : rs->steps)
+            stepRanges.push_back(s.step);
+    std::sort(
+        stepRanges.begin(), stepRanges.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    story.hasCause = true;
+    story.most = share >= 50;
+    story.causePercent = std::lround(share);
+    story.where = idlePosition(ofCause, stepRanges);
+    story.cause = causePhrase(cause);
+    // The phase of that cause's idle time, when one phase holds most of it.
+    std::map<std::string, TimeNs> phases;
+    for (const auto &g : ofCause)
+        phases[std::string(gapPhaseKey(trace, g))] += g.gap.duration();
+    const auto top = std::max_element(
+        phases.begin(), phases.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+    if (top != phases.end() && top->first != kNoPhaseLabel && 2 * top->second >= cause.totalNs)
+        story.phase = top->first;
+    return story;
+}
+
+// "rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no CUDA
+// call, in data_loading" for one GPU; "8 GPUs (ranks 0-7) idle 33-36% of each step; most idle
+// time (97-100%) is …" for a group. The percentages of a group are the exact range.
+std::string describeIdle(const TraceSet &trace, const std::vector<const IdleStory *> &group)
+{
+    auto percents = [&](auto value) {
+        const auto [lo, hi] = std::minmax_element(
+            group.begin(), group.end(), [&](const IdleStory *a, const IdleStory *b) { return value(*a) < value(*b); });
+        const auto l = value(**lo), h = value(**hi);
+        return l == h ? fmt::format("{}", l) : fmt::format("{}-{}", l, h);
+    };
+    const IdleStory &first = *group.front();
+    std::string text;
+    if (group.size() == 1) {
+        text = gpuLabel(trace, first.row->rank, first.row->gpu);
+    } else {
+        std::vector<const GpuSummaryRow *> rows;
+        for (const auto *s : group)
+            rows.push_back(s->row);
+        text = fmt::format("{} GPUs ({})", group.size(), describeRanks(trace, rows));
+    }
+    text += fmt::format(" idle {}% of {}", percents([](const IdleStory &s) { return s.idlePercent; }),
+        first.perStep ? "each step"
+                      : (group.size() == 1 ? "the time between its first and last kernel"
+                                           : "the time between their first and last kernel"));
+    if (!first.hasCause)
+        return text;
+    text += fmt::format("; {} ({}%) is {}{}", first.most ? "most idle time" : "the largest part of the idle time",
+        percents([](const IdleStory &s) { return s.causePercent; }), first.where.empty() ? "spent " : first.where,
+        first.cause);
+    if (!first.phase.empty())
+        text += ", in " + first.phase;
+    return text;
+}
+
+// Idle GPUs, most idle first. GPUs telling the same story (three or more, idle percentages
+// within 10 points of each other) share one line, so the straggler line stays in view.
+template <typename StepsOf>
+void addIdleGpus(const DerivedCapture &derived, const std::vector<GpuSummaryRow> &rows, const StepsOf &stepsOf,
+    const CaptureSummaryOptions &options, std::vector<Finding> &findings)
+{
+    std::vector<IdleStory> stories;
+    for (const auto &row : rows) {
+        if (row.gpu == kNoIndex || row.window.duration() <= 0)
+            continue;
+        // One step is no pattern: per-step figures need at least two.
+        const bool perStep = row.medianStepBusyPercent.has_value() && row.steps >= 2;
+        const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
+        if (idlePercent >= options.idleFindingPercent)
+            stories.push_back(idleStory(derived, row, idlePercent, perStep, stepsOf, options.window));
+    }
+    std::stable_sort(stories.begin(), stories.end(),
+        [](const IdleStory &a, const IdleStory &b) { return a.idlePercent > b.idlePercent; });
+    constexpr std::size_t kMinGroup = 3;
+    constexpr std::int64_t kGroupSpreadPercent = 10;
+    std::vector<std::vector<const IdleStory *>> lines;
+    std::vector<bool> told(stories.size(), false);
+    for (std::size_t i = 0; i < stories.size(); ++i) {
+        if (told[i])
+            continue;
+        std::vector<const IdleStory *> group { &stories[i] };
+        for (std::size_t j = i + 1; j < stories.size(); ++j)
+            if (!told[j] && stories[j].key() == stories[i].key()
+                && stories[i].idlePercent - stories[j].idlePercent <= kGroupSpreadPercent)
+                group.push_back(&stories[j]);
+        if (group.size() < kMinGroup)
+            group.resize(1);
+        for (const auto *s : group)
+            told[std::size_t(s - stories.data())] = true;
+        lines.push_back(std::move(group));
+    }
+    std::size_t shownGpus = 0;
+    for (std::size_t i = 0; i < lines.size() && i < options.maxIdleFindings; ++i) {
+        const bool one = lines[i].size() == 1;
+        findings.push_back({ FindingKind::IdleGpu, describeIdle(derived.trace(), lines[i]),
+            one ? lines[i].front()->row->rank : kNoIndex, one ? lines[i].front()->row->gpu : kNoIndex });
+        shownGpus += lines[i].size();
+    }
+    if (lines.size() > options.maxIdleFindings)
+        findings.push_back({ FindingKind::IdleGpu,
+            fmt::format("… and {} more GPUs idle at least {}% of each step", stories.size() - shownGpus,
+                std::lround(options.idleFindingPercent)) });
+}
+
 } // namespace
 
 CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options)
@@ -278,60 +422,7 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
 
     addIdleOutsideKernels(trace, out.rows, out.findings);
 
-    // Idle GPUs, most idle first.
-    struct Idle
-    {
-        double percent;
-        Finding finding;
-    };
-    std::vector<Idle> idle;
-    for (const auto &row : out.rows) {
-        if (row.gpu == kNoIndex || row.window.duration() <= 0)
-            continue;
-        // One step is no pattern: per-step figures need at least two.
-        const bool perStep = row.medianStepBusyPercent.has_value() && row.steps >= 2;
-        const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
-        if (idlePercent < options.idleFindingPercent)
-            continue;
-        std::string text = fmt::format("{} idle {}% of {}", gpuLabel(trace, row.rank, row.gpu),
-            std::lround(idlePercent), perStep ? "each step" : "the time between its first and last kernel");
-        const GpuIndex gpu(row.gpu);
-        const auto blame = derived.blameReportOfGpus(std::span(&gpu, 1), window);
-        if (!blame.overall.byCause.empty() && blame.overall.totalGapNs > 0) {
-            const auto &cause = blame.overall.byCause.front();
-            const double share = 100.0 * double(cause.totalNs) / double(blame.overall.totalGapNs);
-            std::vector<GapBlame> ofCause;
-            for (const auto &g : blame.gaps)
-                if (g.cause == cause.cause && (g.cause != GapCause::ApiCall || g.apiName == cause.name))
-                    ofCause.push_back(g);
-            std::vector<TimeRange> stepRanges;
-            if (const RankSteps *rs = stepsOf(row.rank))
-                for (const auto &s : rs->steps)
-                    stepRanges.push_back(s.step);
-            std::sort(stepRanges.begin(), stepRanges.end(),
-                [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-            const std::string where = idlePosition(ofCause, stepRanges);
-            text += fmt::format("; {} ({}%) is {}{}",
-                share >= 50 ? "most idle time" : "the largest part of the idle time", std::lround(share),
-                where.empty() ? "spent " : where, causePhrase(cause));
-            // The phase of that cause's idle time, when one phase holds most of it.
-            std::map<std::string, TimeNs> phases;
-            for (const auto &g : ofCause)
-                phases[std::string(gapPhaseKey(trace, g))] += g.gap.duration();
-            const auto top = std::max_element(
-                phases.begin(), phases.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
-            if (top != phases.end() && top->first != kNoPhaseLabel && 2 * top->second >= cause.totalNs)
-                text += ", in " + top->first;
-        }
-        idle.push_back({ idlePercent, { FindingKind::IdleGpu, std::move(text), row.rank, row.gpu } });
-    }
-    std::stable_sort(idle.begin(), idle.end(), [](const Idle &a, const Idle &b) { return a.percent > b.percent; });
-    for (std::size_t i = 0; i < idle.size() && i < options.maxIdleFindings; ++i)
-        out.findings.push_back(idle[i].finding);
-    if (idle.size() > options.maxIdleFindings)
-        add(FindingKind::IdleGpu,
-            fmt::format("… and {} more GPUs idle at least {}% of each step", idle.size() - options.maxIdleFindings,
-                std::lround(options.idleFindingPercent)));
+    addIdleGpus(derived, out.rows, stepsOf, options, out.findings);
 
     if (pace.straggler)
         add(FindingKind::Straggler, describeStraggler(trace, *pace.straggler), pace.straggler->rank);

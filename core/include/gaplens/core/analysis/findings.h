@@ -78,7 +78,7 @@ struct CaptureSummaryOptions
     TimeNs minGapNs = kDefaultMinGapNs;
     std::optional<std::string> stepRange; // NVTX step range; nullopt = proposePaceRangeName()
     double idleFindingPercent = 10; // report a GPU idle at least this share of each step
-    std::size_t maxIdleFindings = 6; // more idle GPUs are summed up in one line
+    std::size_t maxIdleFindings = 6; // idle lines (a group of GPUs is one); more are summed up in one line
 };
 
 struct CaptureSummary
