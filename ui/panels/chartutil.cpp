@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/chartutil.h"
 
+#include "ui/theme/theme.h"
+
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
+#include <QLegend>
 
 namespace gaplens::ui {
 
-QChartView *makePanelChartView(QWidget *parent)
+void applyChartTheme(QChart *chart)
+{
+    const Theme &theme = Theme::current();
+    // setTheme restyles everything in the chart, including the series' colours: callers redraw.
+    chart->setTheme(theme.isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    const QPalette palette = theme.palette();
+    chart->setBackgroundBrush(palette.color(QPalette::Base));
+    chart->setBackgroundRoundness(0);
+    chart->setTitleBrush(palette.color(QPalette::Text));
+    chart->legend()->setLabelColor(palette.color(QPalette::Text));
+}
+
+QChartView *makePanelChartView(QWidget *parent, std::function<void()> redraw)
 {
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setBackgroundRoundness(0);
+    applyChartTheme(chart);
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(160);
+    QObject::connect(ThemeNotifier::instance(), &ThemeNotifier::themeChanged, view, [chart, redraw] {
+        applyChartTheme(chart);
+        redraw();
+    });
     return view;
 }
 

@@ -66,7 +66,7 @@ GapBlamePanel::Result computeBlame(
 GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget *parent)
     : AnalysisPanel(context, view, DerivedUse::Reads, parent)
     , m_table(new PanelTable(this))
-    , m_chartView(makePanelChartView(this))
+    , m_chartView(makePanelChartView(this, [this] { rebuildChart(); }))
     , m_chart(m_chartView->chart())
     , m_groupBy(new QComboBox(this))
     , m_splitBy(new QComboBox(this))

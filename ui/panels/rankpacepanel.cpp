@@ -63,7 +63,7 @@ RankPacePanel::RankPacePanel(PanelContext &context, TimelineView *view, QWidget 
     , m_range(new QComboBox(this))
     , m_gpu(new QCheckBox(QStringLiteral("GPU-projected"), this))
     , m_verdict(new QLabel(this))
-    , m_chartView(makePanelChartView(this))
+    , m_chartView(makePanelChartView(this, [this] { rebuildChart(); }))
     , m_chart(m_chartView->chart())
     , m_matrix(new PanelTable(this))
     , m_rankTable(new PanelTable(this))

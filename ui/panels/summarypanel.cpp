@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/util/units.h"
 #include "ui/panels/paneltable.h"
+#include "ui/theme/theme.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QHBoxLayout>
@@ -66,6 +67,16 @@ SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *p
         if (m_view && m_trace && rank < m_trace->ranks.size())
             m_view->scrollToRank(core::RankIndex(rank));
     });
+    connect(ThemeNotifier::instance(), &ThemeNotifier::themeChanged, this, &SummaryPanel::colourWarnings);
+}
+
+void SummaryPanel::colourWarnings()
+{
+    for (int i = 0; i < m_findings->count(); ++i) {
+        auto *item = m_findings->item(i);
+        if (item->data(kWarningRole).toBool())
+            item->setForeground(Theme::current().warningText);
+    }
 }
 
 void SummaryPanel::recompute()
@@ -103,8 +114,9 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         if (f.kind == core::FindingKind::IdleGpu || f.kind == core::FindingKind::IdleOutsideKernels
             || f.kind == core::FindingKind::Straggler || f.kind == core::FindingKind::PageableCopies
             || f.kind == core::FindingKind::WarmUp)
-            item->setForeground(QColor(150, 40, 20));
+            item->setData(kWarningRole, true);
     }
+    colourWarnings();
     if (t && s.findings.empty())
         new QListWidgetItem(QStringLiteral("Nothing stands out in this selection."), m_findings);
 

@@ -38,12 +38,15 @@ public:
     PanelTable *table() const { return m_table; }
     QListWidget *findingsList() const { return m_findings; }
     const core::CaptureSummary &summary() const { return m_summary; }
+    // Set on the findings that point at a problem (drawn in the theme's warning colour).
+    static constexpr int kWarningRole = Qt::UserRole + 1;
 
 protected:
     void recompute() override;
 
 private:
     void apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace);
+    void colourWarnings();
 
     QListWidget *m_findings;
     PanelTable *m_table;

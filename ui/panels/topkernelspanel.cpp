@@ -2,6 +2,7 @@
 #include "ui/panels/topkernelspanel.h"
 
 #include "ui/panels/chartutil.h"
+#include "ui/panels/distinctlabels.h"
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
@@ -11,11 +12,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QCursor>
+#include <QFont>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -26,7 +30,7 @@ namespace gaplens::ui {
 TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWidget *parent)
     : AnalysisPanel(context, view, DerivedUse::Ignores, parent)
     , m_table(new PanelTable(this))
-    , m_chartView(makePanelChartView(this))
+    , m_chartView(makePanelChartView(this, [this] { updateChart(); }))
     , m_chart(m_chartView->chart())
     , m_demangled(new QCheckBox(QStringLiteral("Demangled names"), this))
     , m_topN(new QSpinBox(this))
@@ -140,21 +144,36 @@ void TopKernelsPanel::updateChart()
     const DurationUnit unit = durationUnitFor(double(m_summary.rows.front().stats.totalNs));
     auto *set = new QBarSet(QStringLiteral("total"));
     set->setColor(seriesColor(0));
+    QStringList names;
+    for (int i = 0; i < n; ++i)
+        names << QString::fromStdString(trace->str(m_summary.rows[std::size_t(i)].name));
+    const QStringList labels = distinctLabels(names, kChartLabelChars);
     QStringList categories;
     // Horizontal bars are laid out bottom-up: add the smallest first so the largest is on top.
     for (int i = n - 1; i >= 0; --i) {
-        const auto &row = m_summary.rows[std::size_t(i)];
-        *set << double(row.stats.totalNs) / unit.ns;
+        *set << double(m_summary.rows[std::size_t(i)].stats.totalNs) / unit.ns;
         // Category labels must be unique: prefix the rank in the table.
-        categories << QStringLiteral("%1. %2").arg(i + 1).arg(
-            elideMiddle(QString::fromStdString(trace->str(row.name)), 38));
+        categories << QStringLiteral("%1. %2").arg(i + 1).arg(labels[i]);
     }
     auto *series = new QHorizontalBarSeries;
     series->append(set);
     series->setBarWidth(0.7);
+    // The full name of a bar's kernel, as the labels are shortened.
+    connect(series, &QHorizontalBarSeries::hovered, this, [this, n](bool over, int index) {
+        if (over)
+            QToolTip::showText(QCursor::pos(), chartToolTip(n - 1 - index), m_chartView);
+        else
+            QToolTip::hideText();
+    });
     m_chart->addSeries(series);
     auto *y = new QBarCategoryAxis;
     y->append(categories);
+    // Qt Charts turns a label taller than its bar's band into "...": a smaller font fits ten
+    // bars in the panel's height, and the labels are already short enough to draw whole.
+    y->setTruncateLabels(false);
+    QFont labelFont = y->labelsFont();
+    labelFont.setPointSizeF(kChartLabelPt);
+    y->setLabelsFont(labelFont);
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     auto *x = new QValueAxis;
@@ -164,6 +183,18 @@ void TopKernelsPanel::updateChart()
     m_chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     x->applyNiceNumbers();
+}
+
+QString TopKernelsPanel::chartToolTip(int row) const
+{
+    if (!m_trace || row < 0 || std::size_t(row) >= m_summary.rows.size())
+        return {};
+    const auto &r = m_summary.rows[std::size_t(row)];
+    return QStringLiteral("%1. %2\n%3 in %4 calls (%5% of kernel time)")
+        .arg(row + 1)
+        .arg(QString::fromStdString(m_trace->str(r.name)), formatDuration(r.stats.totalNs))
+        .arg(r.stats.count)
+        .arg(r.percent, 0, 'f', 1);
 }
 
 int TopKernelsPanel::selectKernelRow(int sourceRow)

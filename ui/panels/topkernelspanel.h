@@ -39,6 +39,11 @@ public:
 
     PanelTable *table() const { return m_table; }
     QChart *chart() const { return m_chart; }
+    // The chart labels are shortened to this many characters (keeping what tells names apart).
+    static constexpr int kChartLabelChars = 48;
+    static constexpr double kChartLabelPt = 7.5;
+    // The tooltip of the chart's bar for summary row `row`: its full name, total, calls and share.
+    QString chartToolTip(int row) const;
     const core::KernelSummary &summary() const { return m_summary; }
     void setDemangledNames(bool on);
     void setTopN(int n);

@@ -35,6 +35,7 @@ Theme Theme::make(Kind kind)
         t.utilisationFill = QColor(150, 166, 192);
         t.foldFill = QColor(92, 96, 106);
         t.foldEdge = QColor(140, 145, 156);
+        t.warningText = QColor(255, 150, 120);
     }
     if (t.isPresentation()) {
         // Legible from the back of a meeting room: ~1.4x text, thicker outlines, and solid

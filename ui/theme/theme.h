@@ -33,6 +33,7 @@ struct Theme
     QColor utilisationFill { 84, 98, 122 };
     QColor foldFill { 178, 182, 190 };
     QColor foldEdge { 120, 124, 134 }; // a fold's top and bottom edges
+    QColor warningText { 150, 40, 20 }; // findings that point at a problem
     double trackFontPt = 7.5;
     double rulerFontPt = 8;
     double labelFontPt = 8;
