@@ -20,6 +20,7 @@
 #include "ui/timeline/timeruler.h"
 #include "ui/timeline/zoomcontrol.h"
 #include "ui/workspace/gapthresholdbox.h"
+#include "ui/workspace/helpmenu.h"
 #include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
 #include "ui/workspace/windowrouter.h"
@@ -152,6 +153,7 @@ MainWindow::MainWindow(QWidget *parent)
         if (!loading)
             m_progress->setValue(0);
     });
+    m_loader->showProgressIn(m_view);
     connect(m_loader, &LoadController::loadFinished, this, &MainWindow::onLoadFinished);
     connect(m_loader, &LoadController::loadCancelled, this,
         [this] { m_status->setText(QStringLiteral("Loading cancelled.")); });
@@ -197,9 +199,7 @@ void MainWindow::createActions()
     ReviewActions::addThemeActions(view);
     ReviewActions::addBookmarkActions(view, *workspace());
     view->addSeparator();
-    view->addAction(QStringLiteral("Fit All (Home)"), this, [this] { m_view->zoom()->fitAll(); });
-    QAction *back = view->addAction(QStringLiteral("Back"), this, [this] { m_view->zoom()->back(); });
-    back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    ReviewActions::addNavigationActions(view, [this] { return m_view; });
     QAction *frameTime = view->addAction(QStringLiteral("Show Frame Time"));
     frameTime->setCheckable(true);
     connect(frameTime, &QAction::toggled, m_view, &TimelineView::setShowFrameTime);
@@ -213,6 +213,7 @@ void MainWindow::createActions()
             view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(QStringLiteral("Reset Panel Layout"), this, &MainWindow::resetPanelLayout);
+    addHelpMenu(*this);
 }
 
 void MainWindow::createPanels()
@@ -332,7 +333,7 @@ void MainWindow::createToolBar()
     m_findStatus = new QLabel(bar);
     m_findStatus->setMinimumWidth(90);
     bar->addWidget(m_findStatus);
-    QAction *findFocus = new QAction(this);
+    QAction *findFocus = new QAction(QStringLiteral("Go to the Find Box"), this);
     findFocus->setShortcut(QKeySequence::Find);
     connect(findFocus, &QAction::triggered, m_find, [this] {
         m_find->setFocus();

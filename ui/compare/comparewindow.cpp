@@ -12,6 +12,7 @@
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/workspace/gapthresholdbox.h"
+#include "ui/workspace/helpmenu.h"
 #include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
 #include "ui/workspace/workspace.h"
@@ -85,6 +86,8 @@ CompareWindow::CompareWindow(QWidget *parent)
                 onLoaded();
         });
     }
+    m_beforeLoader->showProgressIn(m_view->beforeView());
+    m_afterLoader->showProgressIn(m_view->afterView());
     connect(m_beforeLoader, &LoadController::loadFinished, this, [this](std::shared_ptr<const TimelineData> data) {
         m_beforeData = std::move(data);
         if (--m_pendingLoads <= 0)
@@ -141,6 +144,11 @@ void CompareWindow::createActions()
     ReviewActions::addBookmarkActions(view, *workspace());
     view->addSeparator();
     ReviewActions::addThemeActions(view);
+    view->addSeparator();
+    // The timelines are linked: the keys act on the one under the mouse, so W zooms at the cursor.
+    ReviewActions::addNavigationActions(
+        view, [this] { return m_view->afterView()->underMouse() ? m_view->afterView() : m_view->beforeView(); });
+    addHelpMenu(*this);
 
     QToolBar *bar = addToolBar(QStringLiteral("Compare"));
     bar->setObjectName(QStringLiteral("compareToolBar"));

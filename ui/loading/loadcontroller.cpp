@@ -2,6 +2,7 @@
 #include "ui/loading/loadcontroller.h"
 
 #include "gaplens/core/read/loader.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -118,6 +119,17 @@ void LoadController::onFinished(const Outcome &outcome)
         emit loadCancelled();
     else
         emit loadFinished(outcome.data);
+}
+
+void LoadController::showProgressIn(TimelineView *view)
+{
+    connect(this, &LoadController::progressChanged, view, [view](int permille, const QString &message) {
+        view->setLoadingText(QStringLiteral("Loading… %1%%2")
+                                 .arg(permille / 10)
+                                 .arg(message.isEmpty() ? QString() : QStringLiteral(": ") + message));
+    });
+    connect(this, &LoadController::loadingChanged, view,
+        [view](bool loading) { view->setLoadingText(loading ? QStringLiteral("Loading…") : QString()); });
 }
 
 } // namespace gaplens::ui

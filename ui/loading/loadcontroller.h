@@ -11,6 +11,8 @@
 
 namespace gaplens::ui {
 
+class TimelineView;
+
 // Runs core::loadTraceSet on a worker thread and hands the capture over as soon as it is
 // loaded: the timeline draws it at once and the window's DerivedCaptureController derives
 // busy lanes and gaps afterwards. Latest wins (LatestJobRunner): load() cancels a running
@@ -36,6 +38,8 @@ public:
     static std::shared_ptr<const TimelineData> loadNow(
         const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides = {});
     const std::vector<core::RankOverride> &currentRankOverrides() const { return m_overrides; }
+    // While this controller loads, `view` says so with the progress ("Loading… 45%: …").
+    void showProgressIn(TimelineView *view);
 
 signals:
     void loadingChanged(bool loading);

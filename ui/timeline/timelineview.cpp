@@ -15,6 +15,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -36,7 +37,7 @@ TimelineView::TimelineView(QWidget *parent)
 {
     setFrameShape(QFrame::NoFrame);
     setViewportMargins(kLabelWidth, kRulerHeight, 0, 0);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setFocusPolicy(Qt::StrongFocus);
     // The painter fills every pixel, so Qt need not clear the background first.
@@ -49,7 +50,9 @@ TimelineView::TimelineView(QWidget *parent)
         viewport()->update();
         m_ruler->update();
     };
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::onHorizontalScroll);
     connect(m_zoom, &ZoomControl::windowChanged, this, [this, repaintAll] {
+        syncHorizontalScrollBar();
         repaintAll();
         emit viewChanged();
     });
@@ -131,6 +134,29 @@ void TimelineView::updateScrollRange()
     m_labels->setScrollY(verticalScrollBar()->value());
 }
 
+void TimelineView::syncHorizontalScrollBar()
+{
+    QScrollBar *bar = horizontalScrollBar();
+    const core::TimeRange trace = m_zoom->traceRange();
+    const double span = double(std::max<core::TimeNs>(1, trace.duration()));
+    const double shown = std::min(1.0, double(m_zoom->windowEnd() - m_zoom->windowStart()) / span);
+    const int page = int(std::lround(kScrollSteps * shown));
+    // Set from the window, not by the user: no scroll back into the zoom.
+    const QSignalBlocker block(bar);
+    bar->setPageStep(page);
+    bar->setSingleStep(std::max(1, page / 10));
+    bar->setRange(0, kScrollSteps - page);
+    bar->setValue(int(std::lround(kScrollSteps * double(m_zoom->windowStart() - trace.start) / span)));
+}
+
+void TimelineView::onHorizontalScroll(int value)
+{
+    const core::TimeRange trace = m_zoom->traceRange();
+    const double span = double(std::max<core::TimeNs>(1, trace.duration()));
+    m_zoom->rememberGesture();
+    m_zoom->follow(trace.start + core::TimeNs(std::llround(span * value / kScrollSteps)), m_zoom->nsPerPx());
+}
+
 void TimelineView::scrollContentsBy(int, int)
 {
     m_labels->setScrollY(verticalScrollBar()->value());
@@ -183,7 +209,20 @@ void TimelineView::paintEvent(QPaintEvent *)
     if (m_model->isEmpty()) {
         p.setPen(QColor(120, 120, 120));
         p.drawText(viewport()->rect(), Qt::AlignCenter,
-            QStringLiteral("Open Nsight Systems SQLite exports (File > Open, or drop them here)."));
+            m_loadingText.isEmpty()
+                ? QStringLiteral("Open Nsight Systems SQLite exports (File > Open, or drop them here).")
+                : m_loadingText);
+    } else if (!m_loadingText.isEmpty()) {
+        // A new capture is on its way: say so over the one still shown.
+        const QRect banner = p.fontMetrics()
+                                 .boundingRect(m_loadingText)
+                                 .adjusted(-10, -4, 10, 4)
+                                 .translated(viewport()->width() / 2, 0);
+        const QRect r = banner.translated(-banner.width() / 2, -banner.top() + 6);
+        p.fillRect(r, QColor(255, 250, 220, 235));
+        p.setPen(QColor(120, 90, 0));
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+        p.drawText(r, Qt::AlignCenter, m_loadingText);
     }
     m_lastPaintNs = timer.nsecsElapsed();
     if (m_showFrameTime) {
@@ -369,30 +408,52 @@ void TimelineView::wheelEvent(QWheelEvent *e)
     }
 }
 
+void TimelineView::zoomIn()
+{
+    m_zoom->rememberGesture();
+    m_zoom->zoomAt(cursorXOrCenter(), 1.5);
+}
+
+void TimelineView::zoomOut()
+{
+    m_zoom->rememberGesture();
+    m_zoom->zoomAt(cursorXOrCenter(), 1 / 1.5);
+}
+
+void TimelineView::panLeft()
+{
+    m_zoom->rememberGesture();
+    m_zoom->panPixels(-viewport()->width() * 0.15);
+}
+
+void TimelineView::panRight()
+{
+    m_zoom->rememberGesture();
+    m_zoom->panPixels(viewport()->width() * 0.15);
+}
+
+void TimelineView::showAll()
+{
+    m_zoom->setWindow(m_zoom->windowStart(), m_zoom->windowEnd()); // remember the current window
+    m_zoom->fitAll();
+}
+
+void TimelineView::setLoadingText(const QString &text)
+{
+    if (text == m_loadingText)
+        return;
+    m_loadingText = text;
+    viewport()->update();
+}
+
 void TimelineView::keyPressEvent(QKeyEvent *e)
 {
-    const int w = viewport()->width();
     switch (e->key()) {
-    case Qt::Key_W:
-        m_zoom->rememberGesture();
-        m_zoom->zoomAt(cursorXOrCenter(), 1.5);
-        return;
-    case Qt::Key_S:
-        m_zoom->rememberGesture();
-        m_zoom->zoomAt(cursorXOrCenter(), 1 / 1.5);
-        return;
-    case Qt::Key_A:
-        m_zoom->rememberGesture();
-        m_zoom->panPixels(-w * 0.15);
-        return;
-    case Qt::Key_D:
-        m_zoom->rememberGesture();
-        m_zoom->panPixels(w * 0.15);
-        return;
-    case Qt::Key_Home:
-        m_zoom->setWindow(m_zoom->windowStart(), m_zoom->windowEnd()); // remember the current window
-        m_zoom->fitAll();
-        return;
+    case Qt::Key_W: zoomIn(); return;
+    case Qt::Key_S: zoomOut(); return;
+    case Qt::Key_A: panLeft(); return;
+    case Qt::Key_D: panRight(); return;
+    case Qt::Key_Home: showAll(); return;
     case Qt::Key_Backspace: m_zoom->back(); return;
     case Qt::Key_Left:
         if (e->modifiers() & Qt::AltModifier) {

@@ -28,6 +28,8 @@ class TimelineView : public QAbstractScrollArea
 public:
     static constexpr int kLabelWidth = 270;
     static constexpr int kRulerHeight = 24;
+    // Resolution of the horizontal scroll bar over the capture's time range.
+    static constexpr int kScrollSteps = 1'000'000;
 
     explicit TimelineView(QWidget *parent = nullptr);
     ~TimelineView() override;
@@ -76,6 +78,19 @@ public:
     std::size_t lastItemCount() const { return m_painter.lastItemCount(); }
     void setShowFrameTime(bool on);
 
+    // While non-empty the view says it is loading ("Loading… 45%: reading kernels"): in the
+    // middle of an empty view, or in a banner over the capture it still shows.
+    void setLoadingText(const QString &text);
+    const QString &loadingText() const { return m_loadingText; }
+
+    // The keyboard's navigation (W/S zoom at the cursor, A/D pan, Home fits all), also run by
+    // the windows' View > Navigate actions whatever widget has the focus.
+    void zoomIn();
+    void zoomOut();
+    void panLeft();
+    void panRight();
+    void showAll();
+
 signals:
     void selectionChanged(const gaplens::ui::HitResult &hit);
     void timeSelectionChanged(gaplens::core::TimeRange range);
@@ -102,6 +117,9 @@ private:
     void frameItem(const HitResult &hit);
     void layoutChildren();
     void updateScrollRange();
+    // The horizontal scroll bar shows the window inside the trace range (kScrollSteps steps).
+    void syncHorizontalScrollBar();
+    void onHorizontalScroll(int value);
     void computeLinked();
     void jumpToMatch(int index);
     void collectMatches();
@@ -115,6 +133,7 @@ private:
     GapLegend *m_legend;
     TrackPainter m_painter;
     TrackPainter::Overlay m_overlay;
+    QString m_loadingText;
 
     enum class Drag { None, Pan, RubberBand };
     Drag m_drag = Drag::None;

@@ -4,6 +4,8 @@
 #include "ui/bookmarks/bookmarkpanel.h"
 #include "ui/export/exportsizedialog.h"
 #include "ui/theme/theme.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/zoomcontrol.h"
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
 
@@ -106,6 +108,36 @@ void addBookmarkActions(QMenu *view, Workspace &workspace)
     addNamed(view, QStringLiteral("Previous Bookmark"), "previousBookmarkAction", panel, [panel] {
         panel->jumpPrevious();
     })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F2));
+}
+
+void addNavigationActions(QMenu *view, std::function<TimelineView *()> target)
+{
+    QMenu *navigate = view->addMenu(QStringLiteral("&Navigate"));
+    navigate->setObjectName(QStringLiteral("navigateMenu"));
+    const struct
+    {
+        const char *text;
+        QKeySequence key;
+        void (TimelineView::*run)();
+    } entries[] = {
+        { "Fit All", QKeySequence(Qt::Key_Home), &TimelineView::showAll },
+        { "Zoom In", QKeySequence(Qt::Key_W), &TimelineView::zoomIn },
+        { "Zoom Out", QKeySequence(Qt::Key_S), &TimelineView::zoomOut },
+        { "Pan Left", QKeySequence(Qt::Key_A), &TimelineView::panLeft },
+        { "Pan Right", QKeySequence(Qt::Key_D), &TimelineView::panRight },
+    };
+    for (const auto &e : entries) {
+        QAction *action = navigate->addAction(QString::fromUtf8(e.text), view, [target, run = e.run] {
+            if (TimelineView *t = target())
+                (t->*run)();
+        });
+        action->setShortcut(e.key);
+    }
+    QAction *back = navigate->addAction(QStringLiteral("Back"), view, [target] {
+        if (TimelineView *t = target())
+            t->zoom()->back();
+    });
+    back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
 }
 
 void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)

@@ -11,6 +11,7 @@ class QWidget;
 
 namespace gaplens::ui {
 
+class TimelineView;
 class Workspace;
 
 // The menu entries both windows share, with their dialogs, each added where the window's
@@ -27,6 +28,11 @@ void addReportAction(QMenu *file, Workspace &workspace);
 void addThemeActions(QMenu *view);
 // Add Bookmark (Ctrl+B), Next Bookmark (F2), Previous Bookmark (Shift+F2).
 void addBookmarkActions(QMenu *view, Workspace &workspace);
+
+// Navigate > Fit All (Home), Zoom In (W), Zoom Out (S), Pan Left (A), Pan Right (D), Back
+// (Alt+Left) on the timeline `target` returns: window shortcuts, so the keys work whatever
+// widget has the focus (a line edit still types its letters; it takes them first).
+void addNavigationActions(QMenu *view, std::function<TimelineView *()> target);
 
 // Asks for a PNG or SVG file (`fileName` proposed) and the size, then calls `write`; a
 // failure is shown in a message box. Cancelling either dialog writes nothing.
