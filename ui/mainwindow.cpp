@@ -204,6 +204,8 @@ void MainWindow::createActions()
     frameTime->setCheckable(true);
     connect(frameTime, &QAction::toggled, m_view, &TimelineView::setShowFrameTime);
     view->addSeparator();
+    ReviewActions::addRowActions(view, this, [this] { return QList<TimelineView *> { m_view }; });
+    view->addSeparator();
     for (auto *dock : std::as_const(m_panelDocks))
         view->addAction(dock->toggleViewAction());
     view->addSeparator();

@@ -4,6 +4,8 @@
 #include "ui/bookmarks/bookmarkpanel.h"
 #include "ui/export/exportsizedialog.h"
 #include "ui/theme/theme.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
 
@@ -106,6 +108,26 @@ void addBookmarkActions(QMenu *view, Workspace &workspace)
     addNamed(view, QStringLiteral("Previous Bookmark"), "previousBookmarkAction", panel, [panel] {
         panel->jumpPrevious();
     })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F2));
+}
+
+void addRowActions(QMenu *view, const QObject *context, const std::function<QList<TimelineView *>()> &views)
+{
+    addNamed(view, QStringLiteral("Collapse All Ranks"), "collapseAllAction", context, [views] {
+        for (TimelineView *v : views())
+            v->model()->collapseAll();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    addNamed(view, QStringLiteral("Expand All Ranks"), "expandAllAction", context, [views] {
+        for (TimelineView *v : views())
+            v->model()->expandAll();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *gpuOnly = view->addAction(QStringLiteral("GPU Lanes Only"));
+    gpuOnly->setObjectName(QStringLiteral("gpuLanesOnlyAction"));
+    gpuOnly->setCheckable(true);
+    gpuOnly->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QObject::connect(gpuOnly, &QAction::toggled, context, [views](bool on) {
+        for (TimelineView *v : views())
+            v->model()->setDetail(on ? RowDetail::GpuLanes : RowDetail::All);
+    });
 }
 
 void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)

@@ -2,6 +2,7 @@
 #pragma once
 #include "ui/session/session.h"
 
+#include <QList>
 #include <QSize>
 
 #include <functional>
@@ -11,6 +12,7 @@ class QWidget;
 
 namespace gaplens::ui {
 
+class TimelineView;
 class Workspace;
 
 // The menu entries both windows share, with their dialogs, each added where the window's
@@ -27,6 +29,11 @@ void addReportAction(QMenu *file, Workspace &workspace);
 void addThemeActions(QMenu *view);
 // Add Bookmark (Ctrl+B), Next Bookmark (F2), Previous Bookmark (Shift+F2).
 void addBookmarkActions(QMenu *view, Workspace &workspace);
+
+// Collapse All Ranks (Ctrl+Shift+C: each rank keeps its header and merged GPU lane), Expand
+// All Ranks (Ctrl+Shift+E) and the checkable GPU Lanes Only (Ctrl+Shift+G: RowDetail::GpuLanes),
+// applied to every timeline `views` returns.
+void addRowActions(QMenu *view, const QObject *context, const std::function<QList<TimelineView *>()> &views);
 
 // Asks for a PNG or SVG file (`fileName` proposed) and the size, then calls `write`; a
 // failure is shown in a message box. Cancelling either dialog writes nothing.
