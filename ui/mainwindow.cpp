@@ -181,9 +181,11 @@ void MainWindow::createActions()
     ReviewActions::addSessionActions(file, *workspace());
     file->addSeparator();
     file->addAction(QStringLiteral("Export &Timeline as Picture…"), this, [this] {
-        ReviewActions::exportPicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
-            [this](const QString &path, QSize size, QString *error) {
-                return ViewExporter::exportTimeline(*m_view, path, size, {}, error);
+        ReviewActions::exportTimelinePicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
+            [this](const QString &path, QSize size, bool growHeight, QString *error) {
+                ViewExporter::TimelineOptions options;
+                options.fit = growHeight ? ViewExporter::Fit::Grow : ViewExporter::Fit::Shrink;
+                return ViewExporter::exportTimeline(*m_view, path, size, options, error);
             });
     });
     file->addAction(

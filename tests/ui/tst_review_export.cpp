@@ -5,6 +5,7 @@
 #include "ui_fixture.h"
 
 #include "ui/compare/comparisonmodel.h"
+#include "ui/export/exportsizedialog.h"
 #include "ui/export/viewexporter.h"
 #include "ui/rendercommand.h"
 #include "ui/theme/theme.h"
@@ -14,6 +15,7 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QImage>
 #include <QLineSeries>
 #include <QRegularExpression>
@@ -184,6 +186,35 @@ private slots:
         }
         const int below = layout.view.top() + TimelineView::kRulerHeight + 8 * TimelineModel::kLaneHeight + 10;
         QVERIFY(near(lanesOnly.pixelColor(x, below), Theme::current().emptyBackground, 2));
+    }
+
+    void theTimelineSizeDialogOffersToGrowTheHeight()
+    {
+        ExportSizeDialog timeline(QSize(1600, 900), nullptr, true);
+        auto *grow = timeline.findChild<QCheckBox *>(QStringLiteral("growHeightCheck"));
+        QVERIFY(grow);
+        QVERIFY(!timeline.growHeight()); // the picture keeps its size unless asked
+        grow->setChecked(true);
+        QVERIFY(timeline.growHeight());
+        QCOMPARE(timeline.size(), QSize(1600, 900));
+        ExportSizeDialog chart(QSize(1600, 900), nullptr);
+        QVERIFY(!chart.findChild<QCheckBox *>(QStringLiteral("growHeightCheck")));
+        QVERIFY(!chart.growHeight());
+
+        // Growing, the export of 8 ranks is as tall as their 848 px of rows need.
+        TimelineView view;
+        view.resize(900, 300);
+        view.setData(prepareTimelineData(fixture::buildTrace(8, 0)));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ViewExporter::TimelineOptions options;
+        options.fit = ViewExporter::Fit::Grow;
+        const QString path = m_dir.filePath(QStringLiteral("grown.png"));
+        QString error;
+        QVERIFY2(ViewExporter::exportTimeline(view, path, QSize(1600, 600), options, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.width(), 1600);
+        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 106);
     }
 
     void timelineSvgHasTheRequestedSizeLegendAndRulerText()

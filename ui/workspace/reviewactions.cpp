@@ -130,16 +130,33 @@ void addRowActions(QMenu *view, const QObject *context, const std::function<QLis
     });
 }
 
-void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)
+namespace {
+void askAndExport(
+    QWidget *parent, const QString &title, const QString &fileName, bool timeline, const TimelinePictureWriter &write)
 {
     const QString path
         = QFileDialog::getSaveFileName(parent, title, fileName, QStringLiteral("PNG (*.png);;SVG (*.svg)"));
     if (path.isEmpty())
         return;
-    const auto size = ExportSizeDialog::getSize(parent);
+    ExportSizeDialog dialog({ 1920, 1080 }, parent, timeline);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     QString error;
-    if (size && !write(path, *size, &error))
+    if (!write(path, dialog.size(), dialog.growHeight(), &error))
         QMessageBox::warning(parent, QStringLiteral("Export"), error);
+}
+} // namespace
+
+void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)
+{
+    askAndExport(parent, title, fileName, false,
+        [&write](const QString &path, QSize size, bool, QString *error) { return write(path, size, error); });
+}
+
+void exportTimelinePicture(
+    QWidget *parent, const QString &title, const QString &fileName, const TimelinePictureWriter &write)
+{
+    askAndExport(parent, title, fileName, true, write);
 }
 
 SessionFile::Resolver askWhereMovedFilesAre(QWidget *parent)

@@ -40,6 +40,12 @@ void addRowActions(QMenu *view, const QObject *context, const std::function<QLis
 using PictureWriter = std::function<bool(const QString &path, QSize size, QString *error)>;
 void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write);
 
+// The same for a timeline picture: the size dialog also offers to grow the height so that
+// every row fits (ViewExporter::Fit::Grow instead of Shrink).
+using TimelinePictureWriter = std::function<bool(const QString &path, QSize size, bool growHeight, QString *error)>;
+void exportTimelinePicture(
+    QWidget *parent, const QString &title, const QString &fileName, const TimelinePictureWriter &write);
+
 // A session's resolver that asks with a file dialog where a moved capture file is now.
 SessionFile::Resolver askWhereMovedFilesAre(QWidget *parent);
 
