@@ -183,9 +183,11 @@ void MainWindow::createActions()
     ReviewActions::addSessionActions(file, *workspace());
     file->addSeparator();
     file->addAction(QStringLiteral("Export &Timeline as Picture…"), this, [this] {
-        ReviewActions::exportPicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
-            [this](const QString &path, QSize size, QString *error) {
-                return ViewExporter::exportTimeline(*m_view, path, size, {}, error);
+        ReviewActions::exportTimelinePicture(this, QStringLiteral("Export timeline"), QStringLiteral("timeline.png"),
+            [this](const QString &path, QSize size, bool growHeight, QString *error) {
+                ViewExporter::TimelineOptions options;
+                options.fit = growHeight ? ViewExporter::Fit::Grow : ViewExporter::Fit::Shrink;
+                return ViewExporter::exportTimeline(*m_view, path, size, options, error);
             });
     });
     file->addAction(
@@ -203,6 +205,8 @@ void MainWindow::createActions()
     QAction *frameTime = view->addAction(QStringLiteral("Show Frame Time"));
     frameTime->setCheckable(true);
     connect(frameTime, &QAction::toggled, m_view, &TimelineView::setShowFrameTime);
+    view->addSeparator();
+    ReviewActions::addRowActions(view, this, [this] { return QList<TimelineView *> { m_view }; });
     view->addSeparator();
     for (auto *dock : std::as_const(m_panelDocks))
         view->addAction(dock->toggleViewAction());

@@ -29,7 +29,31 @@ bool parseSize(const QString &text, QSize &out)
     return true;
 }
 
+bool parseLanes(const QString &text, RowDetail &out)
+{
+    if (text == QLatin1String("all"))
+        out = RowDetail::All;
+    else if (text == QLatin1String("gpu"))
+        out = RowDetail::GpuLanes;
+    else
+        return false;
+    return true;
+}
+
+bool parseFit(const QString &text, ViewExporter::Fit &out)
+{
+    if (text == QLatin1String("shrink"))
+        out = ViewExporter::Fit::Shrink;
+    else if (text == QLatin1String("grow"))
+        out = ViewExporter::Fit::Grow;
+    else
+        return false;
+    return true;
+}
+
 namespace {
+
+thread_local QString t_lastNote;
 
 // Loads the request's files into `view` and frames the requested range at the final size.
 bool prepareView(TimelineView &view, const RenderRequest &request, QString *error)
@@ -54,8 +78,12 @@ bool prepareView(TimelineView &view, const RenderRequest &request, QString *erro
     }
 
     view.setAttribute(Qt::WA_DontShowOnScreen);
+    // The picture's view has no scroll bars either.
+    view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     view.resize(request.size);
     view.setData(data);
+    view.model()->setDetail(request.lanes);
     if (request.gapThresholdNs > 0)
         view.model()->setGapThreshold(request.gapThresholdNs);
     // The gaps are blamed on the model's worker; the picture must show their bands.
@@ -84,27 +112,52 @@ bool prepareView(TimelineView &view, const RenderRequest &request, QString *erro
     return true;
 }
 
+// The decorated picture of the prepared view, as File > Export paints it.
+ViewExporter::TimelineOptions pictureOptions(const RenderRequest &request, const TimelineView &view)
+{
+    ViewExporter::TimelineOptions options;
+    options.range = core::TimeRange { view.zoom()->windowStart(), view.zoom()->windowEnd() };
+    options.detail = request.lanes;
+    options.fit = request.fit;
+    return options;
+}
+
+ViewExporter::PaintFunction paintPicture(const TimelineView &view, const ViewExporter::TimelineOptions &options)
+{
+    return [&view, options](QPainter &p, QSize size) {
+        const auto fit = ViewExporter::paintTimeline(p, size, view, options);
+        t_lastNote = ViewExporter::fitNote(fit, *options.detail);
+    };
+}
+
 } // namespace
+
+QString lastRenderNote()
+{
+    return t_lastNote;
+}
 
 QImage renderTimeline(const RenderRequest &request, QString *error)
 {
+    t_lastNote.clear();
     TimelineView view;
     if (!prepareView(view, request, error))
         return QImage();
-    QImage image = view.grab().toImage();
-    if (image.size() != request.size)
-        image = image.scaled(request.size); // only with a device pixel ratio != 1
-    return image;
+    const auto options = pictureOptions(request, view);
+    return ViewExporter::paintImage(
+        ViewExporter::timelinePictureSize(view, request.size, options), paintPicture(view, options));
 }
 
 QByteArray renderTimelineSvg(const RenderRequest &request, QString *error)
 {
+    t_lastNote.clear();
     TimelineView view;
     if (!prepareView(view, request, error))
         return {};
     // The same widgets painted into an SVG: rectangles and <text> instead of pixels.
-    return ViewExporter::paintSvg(request.size, QFileInfo(request.files.front()).fileName(),
-        [&view](QPainter &p, QSize) { view.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); });
+    const auto options = pictureOptions(request, view);
+    return ViewExporter::paintSvg(ViewExporter::timelinePictureSize(view, request.size, options),
+        QFileInfo(request.files.front()).fileName(), paintPicture(view, options));
 }
 
 int runRender(const RenderRequest &request, QString *error)

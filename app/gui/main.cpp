@@ -4,7 +4,8 @@
 // gaplens --session FILE.gaplens.json     reopen a saved session in the window it describes
 //                                         (hidden: --grab-window OUT.png saves that window once
 //                                         the session is restored and exits; tests, docs)
-// gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] FILES...   headless picture
+// gaplens --render OUT.png|OUT.svg [--range START:END] [--size WxH] [--lanes all|gpu]
+//         [--fit shrink|grow] FILES...                                          headless picture
 // gaplens --report OUT.html|OUT.pdf FILES...  (or --before A... --after B...)   headless report
 #include "ui/appidentity.h"
 #include "ui/compare/comparewindow.h"
@@ -53,6 +54,13 @@ struct GuiOptions
         QStringLiteral("START:END") };
     QCommandLineOption size { QStringLiteral("size"), QStringLiteral("Image size (default 1600x900)."),
         QStringLiteral("WxH") };
+    QCommandLineOption lanes { QStringLiteral("lanes"),
+        QStringLiteral("Rows of a --render picture: all (default), or gpu for each rank's merged GPU lane only."),
+        QStringLiteral("all|gpu") };
+    QCommandLineOption fit { QStringLiteral("fit"),
+        QStringLiteral("How a --render picture holds every rank: shrink (default) keeps --size and folds detail "
+                       "rows away; grow keeps every row and makes the picture taller."),
+        QStringLiteral("shrink|grow") };
     QCommandLineOption gap { QStringLiteral("gap-threshold"),
         QStringLiteral("Idle-gap threshold, e.g. 100us (default)."), QStringLiteral("DURATION") };
     QCommandLineOption step { QStringLiteral("step-range"),
@@ -77,10 +85,12 @@ struct GuiOptions
                            "  gaplens runs/train_*.sqlite\n"
                            "  gaplens --before base/ --after new/\n"
                            "  gaplens --render view.png --size 1600x900 --range 5ms:7.5ms runs/\n"
+                           "  gaplens --render gpus.png --lanes gpu runs/\n"
                            "  gaplens --report review.pdf --before base/ --after new/"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({ render, report, session, before, after, range, size, gap, step, theme, grabWindow });
+        parser.addOptions(
+            { render, report, session, before, after, range, size, lanes, fit, gap, step, theme, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
             QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
     }
@@ -228,10 +238,20 @@ int main(int argc, char *argv[])
             err << "gaplens: --size must be WxH, e.g. 1920x1080\n";
             return 1;
         }
+        if (parser.isSet(options.lanes) && !gaplens::ui::parseLanes(parser.value(options.lanes), request.lanes)) {
+            err << "gaplens: --lanes must be all or gpu\n";
+            return 1;
+        }
+        if (parser.isSet(options.fit) && !gaplens::ui::parseFit(parser.value(options.fit), request.fit)) {
+            err << "gaplens: --fit must be shrink or grow\n";
+            return 1;
+        }
         QString error;
         const int rc = gaplens::ui::runRender(request, &error);
         if (rc != 0)
             err << "gaplens: " << error << '\n';
+        else if (const QString note = gaplens::ui::lastRenderNote(); !note.isEmpty())
+            err << "gaplens: " << note << '\n';
         return rc;
     }
     if (parser.isSet(options.report)) {

@@ -5,6 +5,7 @@
 #include "ui_fixture.h"
 
 #include "ui/compare/comparisonmodel.h"
+#include "ui/export/exportsizedialog.h"
 #include "ui/export/viewexporter.h"
 #include "ui/rendercommand.h"
 #include "ui/theme/theme.h"
@@ -14,9 +15,11 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QImage>
 #include <QLineSeries>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -125,6 +128,93 @@ private slots:
             swatch
                 = near(image.pixelColor(x, layout.legend.center().y()), QColor(gap.red(), gap.green(), gap.blue()), 3);
         QVERIFY(swatch);
+    }
+
+    void anExportOfAScrolledViewShowsEveryRankFromTheFirst()
+    {
+        // The screen shows 8 ranks in 300 px, scrolled to the bottom, in GPU-lanes-only view:
+        // the picture starts at rank 0, holds rank 7 and keeps the view's rows.
+        TimelineView view;
+        view.resize(900, 300);
+        view.setData(prepareTimelineData(fixture::buildTrace(8, 0)));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.zoom()->setWindow(view.model()->origin(), view.model()->origin() + fixture::us(3200), false);
+        view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
+        QVERIFY(view.verticalScrollBar()->value() > 0);
+        view.model()->setRankCollapsed(core::RankIndex(2), true);
+
+        const QSize size(1600, 900);
+        const QString path = m_dir.filePath(QStringLiteral("eight.png"));
+        QString error;
+        QVERIFY2(ViewExporter::exportTimeline(view, path, size, {}, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.size(), size);
+        // The rows the picture holds: the screen's (rank 2 collapsed), fitted to 788 px.
+        const auto layout = ViewExporter::timelineLayout(size);
+        TimelineModel rows;
+        rows.setData(view.model()->sharedData());
+        rows.setRankCollapsed(core::RankIndex(2), true);
+        const auto fit = rows.fitToHeight(layout.view.height() - TimelineView::kRulerHeight);
+        QCOMPARE(fit.ranksShown, 8);
+        QCOMPARE(rows.rows().front().rank.value(), 0u);
+        const int x = TimelineView::kLabelWidth + int(1000 / 3200.0 * (size.width() - TimelineView::kLabelWidth));
+        int lanes = 0;
+        for (const auto &row : rows.rows()) {
+            if (row.kind != RowKind::MergedKernels)
+                continue;
+            ++lanes;
+            const int y = layout.view.top() + TimelineView::kRulerHeight + row.y + 4;
+            QVERIFY2(near(image.pixelColor(x, y), kernelColor("sgemm_kernel")),
+                qPrintable(QStringLiteral("rank %1 (%2,%3): %4")
+                               .arg(row.rank.value())
+                               .arg(x)
+                               .arg(y)
+                               .arg(image.pixelColor(x, y).name())));
+        }
+        QCOMPARE(lanes, 8);
+
+        // GPU lanes only on screen: the picture too.
+        view.model()->setDetail(RowDetail::GpuLanes);
+        QVERIFY2(ViewExporter::exportTimeline(view, path, size, {}, &error), qPrintable(error));
+        const QImage lanesOnly(path);
+        rows.setDetail(RowDetail::GpuLanes);
+        QCOMPARE(int(rows.rows().size()), 8);
+        for (const auto &row : rows.rows()) {
+            const int y = layout.view.top() + TimelineView::kRulerHeight + row.y + 4;
+            QVERIFY(near(lanesOnly.pixelColor(x, y), kernelColor("sgemm_kernel")));
+        }
+        const int below = layout.view.top() + TimelineView::kRulerHeight + 8 * TimelineModel::kLaneHeight + 10;
+        QVERIFY(near(lanesOnly.pixelColor(x, below), Theme::current().emptyBackground, 2));
+    }
+
+    void theTimelineSizeDialogOffersToGrowTheHeight()
+    {
+        ExportSizeDialog timeline(QSize(1600, 900), nullptr, true);
+        auto *grow = timeline.findChild<QCheckBox *>(QStringLiteral("growHeightCheck"));
+        QVERIFY(grow);
+        QVERIFY(!timeline.growHeight()); // the picture keeps its size unless asked
+        grow->setChecked(true);
+        QVERIFY(timeline.growHeight());
+        QCOMPARE(timeline.size(), QSize(1600, 900));
+        ExportSizeDialog chart(QSize(1600, 900), nullptr);
+        QVERIFY(!chart.findChild<QCheckBox *>(QStringLiteral("growHeightCheck")));
+        QVERIFY(!chart.growHeight());
+
+        // Growing, the export of 8 ranks is as tall as their 848 px of rows need.
+        TimelineView view;
+        view.resize(900, 300);
+        view.setData(prepareTimelineData(fixture::buildTrace(8, 0)));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ViewExporter::TimelineOptions options;
+        options.fit = ViewExporter::Fit::Grow;
+        const QString path = m_dir.filePath(QStringLiteral("grown.png"));
+        QString error;
+        QVERIFY2(ViewExporter::exportTimeline(view, path, QSize(1600, 600), options, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.width(), 1600);
+        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 106);
     }
 
     void timelineSvgHasTheRequestedSizeLegendAndRulerText()

@@ -9,9 +9,13 @@
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/write/synth.h"
 #include "ui/compare/comparisonmodel.h"
+#include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/report/reportbuilder.h"
 #include "ui/report/reportcommand.h"
+#include "ui/timeline/colors.h"
+#include "ui/timeline/timelinemodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QImage>
 #include <QRegularExpression>
@@ -55,6 +59,37 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         std::tie(m_before, m_after) = fixture::loadSynthPair(m_dir.path(), 10, 1.4);
+    }
+
+    void theTimelinePictureShowsEveryRank()
+    {
+        // Eight ranks need 848 px of rows; the report's 1400x560 picture has 480 for them.
+        const auto eight = prepareTimelineData(fixture::buildTrace(8));
+        const auto report = built(eight);
+        const QImage picture = report->images().value(QStringLiteral("timeline"));
+        const ReportBuilder::Request request;
+        QCOMPARE(picture.size(), request.timelineSize);
+        const auto layout = ViewExporter::timelineLayout(picture.size());
+        TimelineModel rows;
+        rows.setData(eight);
+        rows.fitToHeight(layout.view.height() - TimelineView::kRulerHeight);
+        QCOMPARE(int(rows.detail()), int(RowDetail::Copies));
+        // The picture spans the capture (3.2 ms): sgemm_kernel alone runs at 1000 us on every rank.
+        const int x = TimelineView::kLabelWidth + int(1000 / 3200.0 * (picture.width() - TimelineView::kLabelWidth));
+        int lanes = 0;
+        for (const auto &row : rows.rows()) {
+            if (row.kind != RowKind::MergedKernels)
+                continue;
+            ++lanes;
+            const int y = layout.view.top() + TimelineView::kRulerHeight + row.y + 4;
+            QVERIFY2(fixture::near(picture.pixelColor(x, y), kernelColor("sgemm_kernel")),
+                qPrintable(QStringLiteral("rank %1 at (%2,%3): %4")
+                               .arg(row.rank.value())
+                               .arg(x)
+                               .arg(y)
+                               .arg(picture.pixelColor(x, y).name())));
+        }
+        QCOMPARE(lanes, 8);
     }
 
     void comparisonHtmlHoldsTheHeadlineNumbers()

@@ -70,15 +70,17 @@ private slots:
             QCOMPARE(rows[i].y, rows[i - 1].y + rows[i - 1].height);
         QCOMPARE(model.rowAt(rows[7].y + 1), 7);
 
-        // Expanding the merged lane shows both streams under it; collapsing a rank hides it.
+        // Expanding the merged lane shows both streams under it; collapsing a rank leaves its
+        // header and merged lane.
         model.toggleRow(1);
         QCOMPARE(model.rows().size(), std::size_t(14));
         QCOMPARE(int(model.rows()[2].kind), int(RowKind::StreamKernels));
         QCOMPARE(model.rows()[2].label, QStringLiteral("stream 7"));
         QCOMPARE(model.rows()[3].label, QStringLiteral("stream 8"));
         model.toggleRow(0);
-        QCOMPARE(model.rows().size(), std::size_t(7));
-        QCOMPARE(int(model.rows()[1].kind), int(RowKind::RankHeader));
+        QCOMPARE(model.rows().size(), std::size_t(8));
+        QCOMPARE(int(model.rows()[1].kind), int(RowKind::MergedKernels));
+        QCOMPARE(int(model.rows()[2].kind), int(RowKind::RankHeader));
     }
 
     void zoomingKeepsTheTimeUnderTheCursorInPlace_data()

@@ -265,7 +265,8 @@ private slots:
             (QStringList { QStringLiteral("Compare"), QStringLiteral("Bookmarks"), QStringLiteral("Add Bookmark"),
                 QStringLiteral("Next Bookmark"), QStringLiteral("Previous Bookmark"), QStringLiteral("-"),
                 QStringLiteral("&Theme >"), QStringLiteral("Presentation Mode"), QStringLiteral("-"),
-                QStringLiteral("&Navigate >") }));
+                QStringLiteral("&Navigate >"), QStringLiteral("-"), QStringLiteral("Collapse All Ranks"),
+                QStringLiteral("Expand All Ranks"), QStringLiteral("GPU Lanes Only") }));
     }
 
     void thresholdParserReadsUnitsAndBareMicroseconds_data()

@@ -148,6 +148,10 @@ void CompareWindow::createActions()
     // The timelines are linked: the keys act on the one under the mouse, so W zooms at the cursor.
     ReviewActions::addNavigationActions(
         view, [this] { return m_view->afterView()->underMouse() ? m_view->afterView() : m_view->beforeView(); });
+    view->addSeparator();
+    ReviewActions::addRowActions(view, this, [this] {
+        return QList<TimelineView *> { m_view->beforeView(), m_view->afterView() };
+    });
     addHelpMenu(*this);
 
     QToolBar *bar = addToolBar(QStringLiteral("Compare"));

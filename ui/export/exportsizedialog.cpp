@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/export/exportsizedialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -8,7 +9,7 @@
 
 namespace gaplens::ui {
 
-ExportSizeDialog::ExportSizeDialog(QSize initial, QWidget *parent)
+ExportSizeDialog::ExportSizeDialog(QSize initial, QWidget *parent, bool offerGrowHeight)
     : QDialog(parent)
     , m_width(new QSpinBox(this))
     , m_height(new QSpinBox(this))
@@ -36,20 +37,22 @@ ExportSizeDialog::ExportSizeDialog(QSize initial, QWidget *parent)
     form->addRow(QStringLiteral("Preset:"), presets);
     form->addRow(QStringLiteral("Width:"), m_width);
     form->addRow(QStringLiteral("Height:"), m_height);
+    if (offerGrowHeight) {
+        m_growHeight = new QCheckBox(QStringLiteral("Grow the height to hold every row"), this);
+        m_growHeight->setObjectName(QStringLiteral("growHeightCheck"));
+        form->addRow(m_growHeight);
+    }
     form->addRow(buttons);
+}
+
+bool ExportSizeDialog::growHeight() const
+{
+    return m_growHeight && m_growHeight->isChecked();
 }
 
 QSize ExportSizeDialog::size() const
 {
     return { m_width->value(), m_height->value() };
-}
-
-std::optional<QSize> ExportSizeDialog::getSize(QWidget *parent, QSize initial)
-{
-    ExportSizeDialog dialog(initial, parent);
-    if (dialog.exec() != QDialog::Accepted)
-        return std::nullopt;
-    return dialog.size();
 }
 
 } // namespace gaplens::ui

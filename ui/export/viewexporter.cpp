@@ -129,14 +129,24 @@ TimelineLayout timelineLayout(QSize size, bool decorated)
 
 namespace {
 
+// The capture as its user named it: its file, or the folder holding all its reports.
 QString captureName(const TimelineModel &model)
 {
     const auto *t = model.trace();
-    if (!t)
+    if (!t || t->reports.empty())
         return QStringLiteral("gaplens");
     QStringList names;
-    for (const auto &r : t->reports)
-        names << QFileInfo(QString::fromStdString(r.path)).fileName();
+    QString folder = QFileInfo(QString::fromStdString(t->reports.front().path)).absolutePath();
+    for (const auto &r : t->reports) {
+        const QFileInfo file(QString::fromStdString(r.path));
+        names << file.fileName();
+        if (file.absolutePath() != folder)
+            folder.clear();
+    }
+    if (names.size() == 1)
+        return names.front();
+    if (!folder.isEmpty())
+        return QStringLiteral("%1 (%2 reports)").arg(QFileInfo(folder).fileName()).arg(names.size());
     return names.size() <= 3 ? names.join(QStringLiteral(", ")) : QStringLiteral("%1 reports").arg(names.size());
 }
 
@@ -190,27 +200,78 @@ QFont pixelFont(int px, bool bold = false)
 
 } // namespace
 
-void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, const TimelineOptions &options)
+QSize timelinePictureSize(const TimelineView &source, QSize requested, const TimelineOptions &options)
+{
+    if (options.fit != Fit::Grow)
+        return requested;
+    // The rows' height at the options' detail, measured on a model of the same data.
+    TimelineModel rows;
+    rows.setDerivedSource(source.model()->derivedSource());
+    rows.setData(source.model()->sharedData());
+    rows.copyViewStateFrom(*source.model());
+    rows.setRowScale(1);
+    if (options.detail)
+        rows.setDetail(*options.detail);
+    const int content = rows.totalHeight() + TimelineView::kRulerHeight;
+    // The bands grow with the picture's height (textPixelSize), so settle on a height.
+    int height = requested.height();
+    for (int i = 0; i < 8; ++i) { // settles in a few steps: the bands stop growing at 40 px text
+        const TimelineLayout l = timelineLayout(QSize(requested.width(), height), options.decorated);
+        const int next = std::max(requested.height(), content + height - l.view.height());
+        if (next == height)
+            break;
+        height = next;
+    }
+    return QSize(requested.width(), height);
+}
+
+QString fitNote(const TimelineModel::RowFit &fit, RowDetail requested)
+{
+    if (fit.ranksShown < fit.rankCount)
+        return QStringLiteral("%1 of %2 ranks fit: grow the picture").arg(fit.ranksShown).arg(fit.rankCount);
+    if (fit.scale < 1)
+        return QStringLiteral("rows shrunk to fit");
+    if (fit.detail < requested)
+        return fit.detail == RowDetail::GpuLanes ? QStringLiteral("GPU lanes only, to fit")
+                                                 : QStringLiteral("detail rows hidden to fit");
+    return {};
+}
+
+TimelineModel::RowFit paintTimeline(
+    QPainter &painter, QSize size, const TimelineView &source, const TimelineOptions &options)
 {
     const Theme &theme = Theme::current();
     const TimelineLayout l = timelineLayout(size, options.decorated);
 
     TimelineView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the picture uses the full width
+    // The picture uses the full width and height: no scroll bars.
+    view.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     view.resize(l.view.size());
     // The screen's derived capture, shared: the picture shows its gaps and builds nothing.
     view.model()->setDerivedSource(source.model()->derivedSource());
     view.setData(source.model()->sharedData());
     view.model()->copyViewStateFrom(*source.model());
+    view.model()->setRowScale(1);
+    if (options.detail)
+        view.model()->setDetail(*options.detail);
+    const RowDetail requested = view.model()->detail();
     view.show();
     view.resize(l.view.size());
+    // Every rank from the first row: the picture never depends on where the screen scrolled.
+    TimelineModel::RowFit fit;
+    fit.detail = requested;
+    fit.rankCount = view.model()->trace() ? int(view.model()->trace()->ranks.size()) : 0;
+    fit.ranksShown = fit.rankCount;
+    if (options.fit == Fit::Shrink)
+        fit = view.model()->fitToHeight(view.viewport()->height());
+    view.verticalScrollBar()->setValue(0);
     view.zoom()->setWidth(view.viewport()->width());
     view.zoom()->setTraceRange(source.zoom()->traceRange());
     const core::TimeRange window
         = options.range.value_or(core::TimeRange { source.zoom()->windowStart(), source.zoom()->windowEnd() });
     view.zoom()->setWindow(window.start, window.end, false);
-    view.verticalScrollBar()->setValue(source.verticalScrollBar()->value());
     if (source.selection().isValid())
         view.setSelection(source.selection());
 
@@ -219,7 +280,7 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     view.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
     painter.restore();
     if (!options.decorated)
-        return;
+        return fit;
 
     const int px = textPixelSize(size.height());
     // Title band: what and which time range, in the ruler's time base (capture start = 0).
@@ -229,10 +290,13 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
     const QString title = options.title.isEmpty() ? captureName(*view.model()) : options.title;
     const QRect titleText = l.title.adjusted(px / 2, 0, -px / 2, 0);
     const TimeNs origin = view.model()->origin();
-    const QString range = QStringLiteral("%1 – %2  (%3)")
-                              .arg(formatDuration(view.zoom()->windowStart() - origin),
-                                  formatDuration(view.zoom()->windowEnd() - origin),
-                                  formatDuration(view.zoom()->windowEnd() - view.zoom()->windowStart()));
+    QString range = QStringLiteral("%1 – %2  (%3)  ·  gaps ≥ %4")
+                        .arg(formatDuration(view.zoom()->windowStart() - origin),
+                            formatDuration(view.zoom()->windowEnd() - origin),
+                            formatDuration(view.zoom()->windowEnd() - view.zoom()->windowStart()),
+                            formatDuration(view.model()->gapThreshold(), 0));
+    if (const QString note = fitNote(fit, requested); !note.isEmpty())
+        range += QStringLiteral("  ·  ") + note;
     painter.setFont(pixelFont(px * 85 / 100));
     const int rangeWidth = QFontMetrics(painter.font()).horizontalAdvance(range);
     painter.drawText(titleText, Qt::AlignVCenter | Qt::AlignRight, range);
@@ -266,6 +330,7 @@ void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, co
             drawSwatch(painter, x, y, h, view.model()->kernelColor(name), label, l.legend.right());
         }
     }
+    return fit;
 }
 
 bool exportTimeline(
@@ -273,7 +338,8 @@ bool exportTimeline(
 {
     const QString title = options.title.isEmpty() ? captureName(*source.model()) : options.title;
     return writeFile(
-        path, size, title, [&](QPainter &p, QSize s) { paintTimeline(p, s, source, options); }, error);
+        path, timelinePictureSize(source, size, options), title,
+        [&](QPainter &p, QSize s) { paintTimeline(p, s, source, options); }, error);
 }
 
 void paintChart(QPainter &painter, QRect target, QChart *chart)

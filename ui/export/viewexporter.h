@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/model/time.h"
+#include "ui/timeline/timelinemodel.h"
 
 #include <QImage>
 #include <QRect>
@@ -44,15 +45,29 @@ struct TimelineLayout
 };
 TimelineLayout timelineLayout(QSize size, bool decorated = true);
 
+// How a timeline picture holds every rank: Shrink keeps the requested size and folds detail
+// rows away (then shrinks rows) until every rank fits; Grow keeps every row of the view and
+// makes the picture as tall as they need (never shorter than requested).
+enum class Fit { Shrink, Grow };
+
 struct TimelineOptions
 {
-    QString title; // default: the capture's file names
+    QString title; // default: the capture's name (its file, or its folder)
     std::optional<core::TimeRange> range; // display ns; default: the source's window
     bool decorated = true; // title band + kernel legend around the view
+    std::optional<RowDetail> detail; // default: the source's (RowDetail::GpuLanes: `--lanes gpu`)
+    Fit fit = Fit::Shrink;
 };
-// The source view as it is (data, alignment, threshold, collapsed ranks, highlights, vertical
-// scroll, window scaled to the new width), repainted by a hidden TimelineView of the new size.
-void paintTimeline(QPainter &painter, QSize size, const TimelineView &source, const TimelineOptions &options = {});
+// The picture's size for a request of `requested`: that size, or with Fit::Grow as tall as the
+// source's rows (at the options' detail) need.
+QSize timelinePictureSize(const TimelineView &source, QSize requested, const TimelineOptions &options = {});
+// The source view as it is (data, alignment, threshold, collapsed ranks, detail, highlights,
+// window scaled to the new width), repainted from its first row by a hidden TimelineView of
+// the new size, its rows fitted as options.fit says. Returns how the rows were fitted.
+TimelineModel::RowFit paintTimeline(
+    QPainter &painter, QSize size, const TimelineView &source, const TimelineOptions &options = {});
+// What the title band says about a fit that had to give something up, or "".
+QString fitNote(const TimelineModel::RowFit &fit, RowDetail requested);
 bool exportTimeline(const TimelineView &source, const QString &path, QSize size, const TimelineOptions &options = {},
     QString *error = nullptr);
 

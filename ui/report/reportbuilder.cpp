@@ -11,6 +11,7 @@
 #include "ui/compare/comparisonmodel.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/derivedcapturecontroller.h"
+#include "ui/report/pagination.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
@@ -523,6 +524,7 @@ bool ReportBuilder::writePdf(const QString &path, QString *error) const
     doc.setHtml(QStringLiteral("<html><body>%1</body></html>")
                     .arg(body(QStringLiteral("report:"), int(page.width() * 0.95), false)));
     doc.setPageSize(page.size());
+    paginate(doc); // headings kept with what they head, no page left mostly blank
     doc.print(&writer);
     if (!QFileInfo::exists(path) || QFileInfo(path).size() == 0) {
         if (error)

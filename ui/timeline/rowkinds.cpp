@@ -44,7 +44,7 @@ template <class Columns> core::RowView levelView(const Columns &c, std::uint32_t
 }
 
 const RowKindDescriptor kRankHeader { RowKind::RankHeader, TimelineModel::kHeaderHeight, 0, RowPaint::Header,
-    HitKind::None, 0, true, noEvents, noFoldIndex,
+    RowDetail::Essential, HitKind::None, 0, true, noEvents, noFoldIndex,
     [](const TimelineRow &row, const RowKey &key) { return row.rank == key.rank; },
     [](const TimelineRow &, const HitResult &) { return false; },
     [](TimelineModel &model, const TimelineRow &row) {
@@ -53,7 +53,7 @@ const RowKindDescriptor kRankHeader { RowKind::RankHeader, TimelineModel::kHeade
     noLook };
 
 const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::kLaneHeight, 1, RowPaint::MergedLane,
-    HitKind::Kernel, 1, true,
+    RowDetail::GpuLanes, HitKind::Kernel, 1, true,
     [](const TimelineModel &model, const TimelineRow &row) { return model.busyView(row.gpu); }, noFoldIndex,
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -64,7 +64,7 @@ const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::
     noLook };
 
 const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::kLaneHeight, 2, RowPaint::StreamLane,
-    HitKind::Kernel, 0, false,
+    RowDetail::Streams, HitKind::Kernel, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) { return model.streamView(row.gpu, row.stream); },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
         return foldAt(folds.streams, row.gpu, row.stream.value());
@@ -76,8 +76,8 @@ const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::
     },
     noToggle, noLook };
 
-const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, HitKind::Copy,
-    0, false,
+const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals,
+    RowDetail::Copies, HitKind::Copy, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) {
         return levelView(at(model.trace()->gpus, row.gpu).copies, row.level);
     },
@@ -97,10 +97,11 @@ const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 
 
 // An Nvtx or Api row: one nesting level of a thread's `columns`, folded through the capture's
 // `folds`, events coloured by name with `color`.
-template <auto columns, auto folds, RowKind kind, HitKind hitKind, QColor (TimelineModel::*color)(core::StringId) const>
+template <auto columns, auto folds, RowKind kind, RowDetail detail, HitKind hitKind,
+    QColor (TimelineModel::*color)(core::StringId) const>
 constexpr RowKindDescriptor threadLevelKind()
 {
-    return { kind, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, hitKind, 0, false,
+    return { kind, TimelineModel::kLevelHeight, 1, RowPaint::Intervals, detail, hitKind, 0, false,
         [](const TimelineModel &model, const TimelineRow &row) {
             return levelView(at(model.trace()->threads, row.thread).*columns, row.level);
         },
@@ -119,9 +120,9 @@ constexpr RowKindDescriptor threadLevelKind()
 }
 
 const RowKindDescriptor kNvtx = threadLevelKind<&core::Thread::nvtx, &core::CaptureFoldIndex::nvtx, RowKind::Nvtx,
-    HitKind::Nvtx, &TimelineModel::nvtxColor>();
+    RowDetail::Nvtx, HitKind::Nvtx, &TimelineModel::nvtxColor>();
 const RowKindDescriptor kApi = threadLevelKind<&core::Thread::api, &core::CaptureFoldIndex::api, RowKind::Api,
-    HitKind::Api, &TimelineModel::apiColor>();
+    RowDetail::All, HitKind::Api, &TimelineModel::apiColor>();
 
 // Indexed by RowKind.
 const RowKindDescriptor *const kDescriptors[kRowKindCount]

@@ -57,6 +57,18 @@ struct RowKey
     std::uint32_t level = 0;
 };
 
+// How much a row is detail, least first: a view shows the rows up to its level, so lowering it
+// folds detail away before a rank's label and merged GPU lane (collapsed ranks, "GPU lanes
+// only", pictures fitted to a height).
+enum class RowDetail {
+    GpuLanes, // the merged GPU lanes only, each labelled with its rank
+    Essential, // + the rank headers: what a collapsed rank shows
+    Streams, // + the lanes of expanded streams
+    Copies, // + copies and memsets
+    Nvtx, // + NVTX ranges
+    All, // + CUDA API calls
+};
+
 // How a row's events are painted (TrackPainter has one routine per style).
 enum class RowPaint {
     Header, // a band, no events
@@ -79,6 +91,7 @@ struct RowKindDescriptor
     int height; // px
     int indent; // label indentation steps
     RowPaint paint;
+    RowDetail detail; // the lowest level that shows rows of this kind
     HitKind hitKind; // what a hit on one of its events is
     int hitPreference; // among rows showing one hit, the lowest wins (a stream lane over the merged one)
     bool separatorAbove; // labels draw a line above it

@@ -11,6 +11,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace gaplens::ui {
@@ -106,7 +107,7 @@ void TimelineModel::rebuildRows()
     auto add = [&](TimelineRow row) {
         const RowKindDescriptor &kind = describe(row);
         row.y = y;
-        row.height = kind.height;
+        row.height = m_rowScale < 1 ? std::max(kMinRowHeight, int(std::floor(kind.height * m_rowScale))) : kind.height;
         row.indent = kind.indent;
         y += row.height;
         m_rows.push_back(std::move(row));
@@ -124,19 +125,21 @@ void TimelineModel::rebuildRows()
         for (std::uint32_t ri = 0; ri < t->ranks.size(); ++ri) {
             const core::RankIndex r(ri);
             const auto &rank = at(t->ranks, r);
+            const RowDetail rankDetail = isRankCollapsed(r) ? std::min(m_detail, RowDetail::Essential) : m_detail;
+            auto shows = [rankDetail](RowKind kind) { return describe(kind).detail <= rankDetail; };
+            const QString rankName = QStringLiteral("Rank %1").arg(rank.rank);
             TimelineRow header;
             header.kind = RowKind::RankHeader;
             header.rank = r;
             header.expandable = true;
             header.expanded = !isRankCollapsed(r);
-            QString label = QStringLiteral("Rank %1").arg(rank.rank);
+            QString label = rankName;
             if (!rank.host.empty())
                 label += QStringLiteral(" · ") + QString::fromStdString(rank.host);
             label += QStringLiteral(" · pid %1").arg(rank.pid);
             header.label = label;
-            add(header);
-            if (isRankCollapsed(r))
-                continue;
+            if (shows(RowKind::RankHeader))
+                add(header);
             for (const auto gi : rank.gpus) {
                 const core::GpuIndex g(gi);
                 const auto &gpu = at(t->gpus, g);
@@ -149,14 +152,17 @@ void TimelineModel::rebuildRows()
                 for (const auto &s : gpu.streams)
                     if (s.rank == ri || gpu.ranks.size() <= 1)
                         ++streamsOfRank;
-                merged.expandable = streamsOfRank > 0;
-                merged.expanded = expanded;
-                merged.label = QStringLiteral("GPU %1").arg(gpu.deviceId);
+                merged.expandable = streamsOfRank > 0 && shows(RowKind::StreamKernels);
+                merged.expanded = expanded && merged.expandable;
+                // Without the header the lane says whose it is.
+                merged.label = shows(RowKind::RankHeader) ? QString() : rankName + QStringLiteral(" · ");
+                merged.label += QStringLiteral("GPU %1").arg(gpu.deviceId);
                 if (!gpu.name.empty())
                     merged.label += QStringLiteral(" · ") + QString::fromStdString(gpu.name);
-                merged.label += QStringLiteral(" · kernels");
+                if (shows(RowKind::RankHeader)) // among the rank's other rows; alone it needs no kind
+                    merged.label += QStringLiteral(" · kernels");
                 add(merged);
-                if (expanded) {
+                if (merged.expanded) {
                     for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                         const auto &stream = gpu.streams[s];
                         if (!(stream.rank == ri || gpu.ranks.size() <= 1))
@@ -170,6 +176,8 @@ void TimelineModel::rebuildRows()
                         add(row);
                     }
                 }
+                if (!shows(RowKind::Copies))
+                    continue;
                 TimelineRow copies;
                 copies.kind = RowKind::Copies;
                 copies.rank = r;
@@ -187,9 +195,11 @@ void TimelineModel::rebuildRows()
                 levels.rank = r;
                 levels.thread = th;
                 levels.kind = RowKind::Nvtx;
-                addLevels(levels, thread.nvtx.nesting.levelCount(), name + QStringLiteral(" · NVTX"));
+                if (shows(RowKind::Nvtx))
+                    addLevels(levels, thread.nvtx.nesting.levelCount(), name + QStringLiteral(" · NVTX"));
                 levels.kind = RowKind::Api;
-                addLevels(levels, thread.api.nesting.levelCount(), name + QStringLiteral(" · CUDA API"));
+                if (shows(RowKind::Api))
+                    addLevels(levels, thread.api.nesting.levelCount(), name + QStringLiteral(" · CUDA API"));
             }
         }
     }
@@ -240,6 +250,72 @@ void TimelineModel::setStreamsExpanded(core::RankIndex rank, core::GpuIndex gpu,
     else
         m_expandedStreams.erase({ rank, gpu });
     rebuildRows();
+}
+
+void TimelineModel::collapseAll()
+{
+    m_collapsedRanks.clear();
+    if (const auto *t = trace())
+        for (std::uint32_t r = 0; r < t->ranks.size(); ++r)
+            m_collapsedRanks.insert(core::RankIndex(r));
+    m_expandedStreams.clear();
+    rebuildRows();
+}
+
+void TimelineModel::expandAll()
+{
+    m_collapsedRanks.clear();
+    rebuildRows();
+}
+
+void TimelineModel::setDetail(RowDetail detail)
+{
+    if (detail == m_detail)
+        return;
+    m_detail = detail;
+    rebuildRows();
+}
+
+void TimelineModel::setRowScale(double scale)
+{
+    scale = std::clamp(scale, 0.01, 1.0);
+    if (scale == m_rowScale)
+        return;
+    m_rowScale = scale;
+    rebuildRows();
+}
+
+TimelineModel::RowFit TimelineModel::fitToHeight(int height)
+{
+    // Rows are few (hundreds), so trying each level is cheaper than predicting heights.
+    QSignalBlocker blocker(this);
+    RowFit fit;
+    fit.rankCount = trace() ? int(trace()->ranks.size()) : 0;
+    m_rowScale = 1;
+    int level = int(m_detail);
+    for (; level > int(RowDetail::GpuLanes); --level) {
+        m_detail = RowDetail(level);
+        rebuildRows();
+        if (m_totalHeight <= height)
+            break;
+    }
+    m_detail = RowDetail(level);
+    rebuildRows();
+    if (m_totalHeight > height && m_totalHeight > 0) {
+        // Only merged lanes left: shrink them (a lane's label stays at least 9 px high).
+        m_rowScale = std::max(double(height) / m_totalHeight, double(kMinRowHeight) / kLaneHeight);
+        rebuildRows();
+    }
+    std::set<core::RankIndex> shown;
+    for (const auto &row : m_rows)
+        if (row.kind == RowKind::MergedKernels && row.y + row.height <= height)
+            shown.insert(row.rank);
+    fit.detail = m_detail;
+    fit.scale = m_rowScale;
+    fit.ranksShown = int(shown.size());
+    blocker.unblock();
+    emit rowsChanged();
+    return fit;
 }
 
 void TimelineModel::setGapThreshold(TimeNs ns)
@@ -519,6 +595,8 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     m_offsets = other.m_offsets;
     m_collapsedRanks = other.m_collapsedRanks;
     m_expandedStreams = other.m_expandedStreams;
+    m_detail = other.m_detail;
+    m_rowScale = other.m_rowScale;
     m_findMatch = other.m_findMatch;
     recomputeSpan();
     m_gapHighlightKind = other.m_gapHighlightKind;

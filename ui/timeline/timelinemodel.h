@@ -56,11 +56,38 @@ public:
     // First row of `kind` that `key` names, or -1.
     int findRow(RowKind kind, const RowKey &key) const;
 
-    // Collapsing a rank hides everything but its header; expanding a merged lane shows streams.
+    // Collapsing a rank leaves its header and merged GPU lanes (RowDetail::Essential);
+    // expanding a merged lane shows its streams.
     void toggleRow(int row);
     void setRankCollapsed(core::RankIndex rank, bool collapsed);
     bool isRankCollapsed(core::RankIndex rank) const { return m_collapsedRanks.count(rank) != 0; }
     void setStreamsExpanded(core::RankIndex rank, core::GpuIndex gpu, bool expanded);
+    // Collapses every rank and its streams / expands every rank (streams stay as they are).
+    void collapseAll();
+    void expandAll();
+
+    // The most detailed rows shown (default All): rows of a kind above it are left out, for
+    // every rank. GpuLanes shows only the merged GPU lanes, their labels naming the rank.
+    void setDetail(RowDetail detail);
+    RowDetail detail() const { return m_detail; }
+    // Row heights scaled by `scale` (0 < scale <= 1), never below kMinRowHeight: a picture
+    // that cannot hold every rank's lane at full height.
+    static constexpr int kMinRowHeight = 11;
+    void setRowScale(double scale);
+    double rowScale() const { return m_rowScale; }
+
+    // What fitToHeight chose: the detail and row scale set, and how many ranks show their
+    // merged lanes within the height (all of them unless even the smallest rows do not fit).
+    struct RowFit
+    {
+        RowDetail detail = RowDetail::All;
+        double scale = 1;
+        int ranksShown = 0, rankCount = 0;
+        bool reduced() const { return scale < 1 || ranksShown < rankCount; }
+    };
+    // Lowers the detail from the current one until every row fits in `height` px; below
+    // GpuLanes the rows are shrunk, down to kMinRowHeight.
+    RowFit fitToHeight(int height);
 
     // Idle gaps >= threshold on each GPU's merged lane, blamed (cause, API call, NVTX phase).
     // Setting a threshold builds a new derived capture (the newest request wins); the gaps
@@ -171,6 +198,8 @@ private:
     int m_totalHeight = 0;
     std::set<core::RankIndex> m_collapsedRanks;
     std::set<std::pair<core::RankIndex, core::GpuIndex>> m_expandedStreams;
+    RowDetail m_detail = RowDetail::All;
+    double m_rowScale = 1;
     DerivedSource m_source;
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;

@@ -661,7 +661,11 @@ void TimelineView::scrollToRank(core::RankIndex rank)
 {
     if (m_model->isRankCollapsed(rank))
         m_model->setRankCollapsed(rank, false);
-    const int row = m_model->findRow(RowKind::RankHeader, { .rank = rank });
+    int row = m_model->findRow(RowKind::RankHeader, { .rank = rank });
+    // "GPU lanes only" has no headers: the rank's first lane, then.
+    for (int i = 0; row < 0 && i < int(m_model->rows().size()); ++i)
+        if (m_model->rows()[i].rank == rank)
+            row = i;
     if (row >= 0)
         verticalScrollBar()->setValue(m_model->rows()[row].y);
 }

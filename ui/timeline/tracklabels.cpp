@@ -9,6 +9,8 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
+
 namespace gaplens::ui {
 
 TrackLabels::TrackLabels(TimelineModel &model, QWidget *parent)
@@ -66,7 +68,11 @@ void TrackLabels::paintEvent(QPaintEvent *)
             p.setRenderHint(QPainter::Antialiasing, false);
         }
         x += 12;
-        p.setFont(header ? bold : normal);
+        QFont font = header ? bold : normal;
+        // Shrunk rows (a picture fitted to its height) get a smaller font, never below 9 px.
+        if (QFontMetrics(font).height() > row.height)
+            font.setPixelSize(std::max(9, row.height - 2));
+        p.setFont(font);
         p.setPen(theme.labelText);
         const QFontMetrics m(p.font());
         p.drawText(QRect(x, top, width() - x - 4, row.height), Qt::AlignVCenter | Qt::AlignLeft,

@@ -4,6 +4,7 @@
 #include "ui/bookmarks/bookmarkpanel.h"
 #include "ui/export/exportsizedialog.h"
 #include "ui/theme/theme.h"
+#include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/zoomcontrol.h"
 #include "ui/workspace/windowrouter.h"
@@ -140,16 +141,53 @@ void addNavigationActions(QMenu *view, std::function<TimelineView *()> target)
     back->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
 }
 
-void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)
+void addRowActions(QMenu *view, const QObject *context, const std::function<QList<TimelineView *>()> &views)
+{
+    addNamed(view, QStringLiteral("Collapse All Ranks"), "collapseAllAction", context, [views] {
+        for (TimelineView *v : views())
+            v->model()->collapseAll();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    addNamed(view, QStringLiteral("Expand All Ranks"), "expandAllAction", context, [views] {
+        for (TimelineView *v : views())
+            v->model()->expandAll();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *gpuOnly = view->addAction(QStringLiteral("GPU Lanes Only"));
+    gpuOnly->setObjectName(QStringLiteral("gpuLanesOnlyAction"));
+    gpuOnly->setCheckable(true);
+    gpuOnly->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QObject::connect(gpuOnly, &QAction::toggled, context, [views](bool on) {
+        for (TimelineView *v : views())
+            v->model()->setDetail(on ? RowDetail::GpuLanes : RowDetail::All);
+    });
+}
+
+namespace {
+void askAndExport(
+    QWidget *parent, const QString &title, const QString &fileName, bool timeline, const TimelinePictureWriter &write)
 {
     const QString path
         = QFileDialog::getSaveFileName(parent, title, fileName, QStringLiteral("PNG (*.png);;SVG (*.svg)"));
     if (path.isEmpty())
         return;
-    const auto size = ExportSizeDialog::getSize(parent);
+    ExportSizeDialog dialog({ 1920, 1080 }, parent, timeline);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     QString error;
-    if (size && !write(path, *size, &error))
+    if (!write(path, dialog.size(), dialog.growHeight(), &error))
         QMessageBox::warning(parent, QStringLiteral("Export"), error);
+}
+} // namespace
+
+void exportPicture(QWidget *parent, const QString &title, const QString &fileName, const PictureWriter &write)
+{
+    askAndExport(parent, title, fileName, false,
+        [&write](const QString &path, QSize size, bool, QString *error) { return write(path, size, error); });
+}
+
+void exportTimelinePicture(
+    QWidget *parent, const QString &title, const QString &fileName, const TimelinePictureWriter &write)
+{
+    askAndExport(parent, title, fileName, true, write);
 }
 
 SessionFile::Resolver askWhereMovedFilesAre(QWidget *parent)
