@@ -401,6 +401,13 @@ private slots:
         CHECK(verifyNoColumnIsCutOff(kernels));
         CHECK(verifyNoColumnIsCutOff(panel.tableView(Table::Headline)));
         QCOMPARE(kernels->textElideMode(), Qt::ElideMiddle);
+        // Two-line titles in the panel; the model's stay on one line for exports and copies.
+        QCOMPARE(kernels->model()->headerData(ComparisonModel::CallsBeforeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Calls\nbefore"));
+        QCOMPARE(kernels->model()->headerData(ComparisonModel::KernelDeltaColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Change"));
+        QCOMPARE(panel.model(Table::Kernels)->headerData(ComparisonModel::CallsBeforeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Calls before"));
         // The name column keeps at least kMinimumNameChars characters of the name.
         QVERIFY(kernels->horizontalHeader()->sectionSize(ComparisonModel::KernelNameColumn)
             >= kernels->fontMetrics().horizontalAdvance(QLatin1Char('x')) * ComparePanel::kMinimumNameChars);

@@ -18,6 +18,30 @@ namespace gaplens::ui {
 
 using Table = ComparisonModel::Table;
 
+namespace {
+
+// The panel's tables title "Calls before" on two lines ("Calls" over "before"): a title no
+// wider than its numbers keeps every column in the dock. The model keeps one-line titles
+// for exports and copies.
+class TwoLineHeaderProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        QVariant title = QSortFilterProxyModel::headerData(section, orientation, role);
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+            return title;
+        QString text = title.toString();
+        const auto space = text.lastIndexOf(QLatin1Char(' '));
+        if (text.endsWith(QLatin1String(" before")) || text.endsWith(QLatin1String(" after")))
+            text[space] = QLatin1Char('\n');
+        return text;
+    }
+};
+
+} // namespace
+
 ComparePanel::ComparePanel(QWidget *parent)
     : QWidget(parent)
     , m_verdict(new QLabel(this))
@@ -82,7 +106,7 @@ ComparePanel::ComparePanel(QWidget *parent)
 QTableView *ComparePanel::addTable(Table table)
 {
     auto *model = new ComparisonModel(table, this);
-    auto *proxy = new QSortFilterProxyModel(this);
+    auto *proxy = new TwoLineHeaderProxy(this);
     proxy->setSourceModel(model);
     proxy->setSortRole(ComparisonModel::SortRole);
     auto *view = new QTableView(this);

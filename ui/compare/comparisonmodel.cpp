@@ -319,15 +319,14 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return QString::fromLatin1(kTitles[section]);
     }
     case Table::Kernels: {
-        // Two-line titles: a title no wider than its numbers keeps every column in a dock.
-        static const char *const kTitles[] = { "Kernel", "Calls\nbefore", "Calls\nafter", "Total\nbefore",
-            "Total\nafter", "Avg\nbefore", "Avg\nafter", "Change", "Avg ×", "Note" };
+        static const char *const kTitles[] = { "Kernel", "Calls before", "Calls after", "Total before", "Total after",
+            "Avg before", "Avg after", "Change", "Avg ×", "Note" };
         return QString::fromUtf8(kTitles[section]);
     }
     case Table::IdleByCause:
     case Table::IdleByPhase: {
         static const char *const kTitles[]
-            = { "", "Gaps\nbefore", "Gaps\nafter", "Idle\nbefore", "Idle\nafter", "Change", "Note" };
+            = { "", "Gaps before", "Gaps after", "Idle before", "Idle after", "Change", "Note" };
         if (section == IdleKeyColumn)
             return m_table == Table::IdleByCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase");
         return QString::fromLatin1(kTitles[section]);
