@@ -416,6 +416,23 @@ private slots:
         QVERIFY(panel.perCallLabel()->text().contains(QStringLiteral("gemm &lt;float&gt; 1.25x faster")));
     }
 
+    void aVerdictOnCapturesThatMayNotBeComparableIsNotColoured()
+    {
+        auto c = std::make_shared<core::Comparison>();
+        c->verdict = core::Verdict::Faster;
+        c->verdictText = "after is 10.0% faster per step (noise +-1.0%)";
+        ComparePanel panel;
+        panel.setComparison(c);
+        QCOMPARE(panel.verdictLabel()->styleSheet(),
+            QStringLiteral("color: %1;").arg(ComparisonModel::betterColor().name()));
+        auto notComparable = std::make_shared<core::Comparison>(*c);
+        notComparable->notComparable = { "ranks: 2 before, 8 after" };
+        notComparable->verdictText = "captures may not be comparable (ranks: 2 before, 8 after): " + c->verdictText;
+        panel.setComparison(notComparable);
+        QCOMPARE(panel.verdictLabel()->styleSheet(), QString());
+        QCOMPARE(panel.verdictLabel()->text(), QString::fromStdString(notComparable->verdictText));
+    }
+
     void zoomingOneTimelineMovesTheOther()
     {
         CompareView view;

@@ -201,9 +201,12 @@ void ComparePanel::setComparison(std::shared_ptr<const core::Comparison> compari
     m_verdict->setText(QString::fromStdString(c.verdictText));
     // Neutral verdicts keep the palette's text colour (readable in light and dark themes).
     const auto colourStyle = [](const QColor &colour) { return QStringLiteral("color: %1;").arg(colour.name()); };
-    m_verdict->setStyleSheet(c.verdict == core::Verdict::Faster ? colourStyle(ComparisonModel::betterColor())
-            : c.verdict == core::Verdict::Slower                ? colourStyle(ComparisonModel::worseColor())
-                                                                : QString());
+    // Captures that may not be comparable get no verdict colour: their verdict starts with why.
+    const bool comparable = c.notComparable.empty();
+    m_verdict->setStyleSheet(comparable && c.verdict == core::Verdict::Faster
+            ? colourStyle(ComparisonModel::betterColor())
+            : comparable && c.verdict == core::Verdict::Slower ? colourStyle(ComparisonModel::worseColor())
+                                                               : QString());
     QString detail = QString::fromStdString(c.verdictDetail);
     for (const auto &w : c.warnings)
         detail += QStringLiteral("\n⚠ ") + QString::fromStdString(w);
