@@ -365,7 +365,7 @@ private slots:
         }
     }
 
-    void longKernelNamesEllideAndEveryNumberColumnFitsThePanel()
+    void longKernelNamesElideAndEveryNumberColumnFitsThePanel()
     {
         auto c = std::make_shared<core::Comparison>();
         for (int i = 0; i < 30; ++i) {
