@@ -5,6 +5,7 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/compare.h"
+#include "gaplens/core/analysis/compare_headline.h"
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/util/units.h"
@@ -186,6 +187,34 @@ void printDiffJson(
         headline.push_back(std::move(metric));
     }
     doc["headline"] = std::move(headline);
+    Json work;
+    work["basis"] = core::workBasisName(c.work.basis);
+    work["differs"] = c.work.differs;
+    work["before"] = c.work.before;
+    work["after"] = c.work.after;
+    work["text"] = c.work.text;
+    doc["work"] = std::move(work);
+    doc["comparable"] = c.notComparable.empty();
+    doc["not_comparable"] = c.notComparable;
+    auto perCallJson = [](const std::vector<core::PerCallChange> &changes) {
+        Json out = Json::array();
+        for (const auto &p : changes) {
+            Json row;
+            row["name"] = p.name;
+            row["calls_before"] = p.callsBefore;
+            row["calls_after"] = p.callsAfter;
+            row["avg_before_ns"] = p.avgBefore;
+            row["avg_after_ns"] = p.avgAfter;
+            row["ratio"] = p.ratio;
+            row["impact_ns"] = p.impactNs;
+            row["text"] = p.text;
+            out.push_back(std::move(row));
+        }
+        return out;
+    };
+    doc["per_call_regressions"] = perCallJson(c.regressions);
+    doc["per_call_improvements"] = perCallJson(c.improvements);
+    doc["per_call_rule"] = c.perCallRule;
     Json kernels = Json::array();
     for (const auto &k : topRows(c.kernels, options.top)) {
         Json kernel = namedChangeJson(k, "calls", k.callsBefore, k.callsAfter);
@@ -214,7 +243,8 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     std::vector<Table> tables;
     Table headline(c.hasSteps ? fmt::format("Before / after, steps = NVTX range '{}' ({} before, {} after)",
                        c.stepRange, c.before.steps, c.after.steps)
-                              : std::string("Before / after (no step range: totals only)"));
+            : c.work.basis == core::WorkBasis::PerCall ? std::string("Before / after (no step range: per kernel call)")
+                                                       : std::string("Before / after (no step range: totals only)"));
     headline.addColumns({ { "metric", "metric" }, { "before", "before" }, { "after", "after" },
         { "change", "change_pct" }, { "noise", "noise_pct" }, { "judgement", "judgement" } });
     for (const auto &m : c.headline) {
@@ -228,6 +258,19 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
             changeCell(m.changePercent), noise, textCell(judged) });
     }
     tables.push_back(std::move(headline));
+
+    Table perCall("Largest changes per call (kernels in both, beyond the noise rule)");
+    perCall.addColumns({ { "kernel", "name" }, { "change", "direction" }, { "calls before", "calls_before" },
+        { "calls after", "calls_after" }, { "avg before", "avg_before_ns" }, { "avg after", "avg_after_ns" },
+        { "per call x", "ratio" }, { "impact", "impact_ns" } });
+    for (const auto &[changes, direction] :
+        { std::pair { &c.regressions, "slower" }, std::pair { &c.improvements, "faster" } })
+        for (const auto &p : *changes)
+            perCall.addRow({ textCell(p.name), textCell(direction), countCell(p.callsBefore), countCell(p.callsAfter),
+                durationCell(p.avgBefore), durationCell(p.avgAfter),
+                Cell { fmt::format("{:.2f}x", p.ratio), fmt::format("{:.6f}", p.ratio), true },
+                signedDurationCell(p.impactNs) });
+    tables.push_back(std::move(perCall));
 
     Table kernels("Kernels by short name (sorted by the change of total time)");
     kernels.addColumns({ { "kernel", "name" }, { "calls before", "calls_before" }, { "calls after", "calls_after" },
@@ -276,6 +319,20 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     return tables;
 }
 
+// The headline's per-call lines under the verdict: what changed, whatever the totals say.
+void printPerCallChanges(const core::Comparison &c)
+{
+    auto print = [](const char *what, const std::vector<core::PerCallChange> &changes) {
+        if (changes.empty())
+            std::printf("%snone beyond the noise rule\n", what);
+        for (const auto &p : changes)
+            std::printf("%s%s\n", what, p.text.c_str());
+    };
+    print("slower:  ", c.regressions);
+    print("faster:  ", c.improvements);
+    std::printf("rule:    %s\n", c.perCallRule.c_str());
+}
+
 } // namespace
 
 int runDiff(const Options &options)
@@ -310,18 +367,26 @@ int runDiff(const Options &options)
         std::printf("**Verdict: %s**\n\n", c.verdictText.c_str());
         if (!c.verdictDetail.empty())
             std::printf("%s\n\n", c.verdictDetail.c_str());
+        for (const auto *changes : { &c.regressions, &c.improvements })
+            for (const auto &p : *changes)
+                std::printf("- %s\n", p.text.c_str());
+        if (!c.regressions.empty() || !c.improvements.empty())
+            std::printf("\n");
     }
     printTables(options.format, tables);
     if (options.format == Format::Table) {
         std::printf("\nverdict: %s\n", c.verdictText.c_str());
         if (!c.verdictDetail.empty())
             std::printf("detail:  %s\n", c.verdictDetail.c_str());
+        printPerCallChanges(c);
+        std::printf("work:    %s\n", c.work.text.c_str());
         std::printf("noise:   %s\n", c.noiseMethod.c_str());
         if (c.hasSteps)
             std::printf("steps:   NVTX range '%s', %s (choose another with --range NAME)\n", c.stepRange.c_str(),
                 c.rangeSource.c_str());
     } else if (options.format == Format::Markdown) {
-        std::printf("\n_Noise test: %s._\n", c.noiseMethod.c_str());
+        std::printf("\n_Work: %s._\n\n_Noise test: %s._\n\n_Per-call changes: %s._\n", c.work.text.c_str(),
+            c.noiseMethod.c_str(), c.perCallRule.c_str());
     }
     if (options.format != Format::Csv)
         for (const auto &w : c.warnings)

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace gaplens::core;
 using namespace gaplens::test;
 
@@ -117,6 +119,78 @@ private slots:
         // One input-bound gap per step except the first, which comes before any GPU work.
         QCOMPARE(phase[QStringLiteral("count_before")].toInt(), 7);
         QCOMPARE(phase[QStringLiteral("count_after")].toInt(), 7);
+    }
+
+    void diffOfFewerSlowerStepsIsPerStepAndNamesTheKernelsSlowerPerCall()
+    {
+        const auto before = capture("work_before", synthOptions(1, 8, -1));
+        SynthOptions slow = synthOptions(1, 6, -1);
+        slow.stragglerRank = 0;
+        slow.stragglerSlowdown = 2.0;
+        const auto after = capture("work_after", slow);
+        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), before, QStringLiteral("--after"),
+            after, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(run.exitCode, 0);
+        const auto doc = json(run);
+        const auto work = doc[QStringLiteral("work")].toObject();
+        QCOMPARE(work[QStringLiteral("basis")].toString(), QStringLiteral("per_step"));
+        QCOMPARE(work[QStringLiteral("differs")].toBool(), true);
+        QCOMPARE(work[QStringLiteral("before")].toInt(), 8);
+        QCOMPARE(work[QStringLiteral("after")].toInt(), 6);
+        QCOMPARE(work[QStringLiteral("text")].toString(),
+            QStringLiteral("different amounts of work (8 steps before, 6 after): figures are per step of NVTX range "
+                           "'train_step'; capture totals are as measured"));
+        QCOMPARE(doc[QStringLiteral("comparable")].toBool(), true);
+        QVERIFY(doc[QStringLiteral("not_comparable")].toArray().isEmpty());
+        const auto headline = doc[QStringLiteral("headline")].toArray();
+        QCOMPARE(findRow(headline, "key", QStringLiteral("kernel_total"))[QStringLiteral("label")].toString(),
+            QStringLiteral("kernel time (capture, as measured)"));
+
+        // The forward/backward kernels are exactly 2x per call; the optimizer's is not.
+        const auto regressions = doc[QStringLiteral("per_call_regressions")].toArray();
+        QVERIFY(!regressions.isEmpty());
+        QVERIFY(regressions.size() <= 3);
+        double previousImpact = std::numeric_limits<double>::infinity();
+        for (const auto &value : regressions) {
+            const auto r = value.toObject();
+            const auto name = r[QStringLiteral("name")].toString();
+            QVERIFY(name != QStringLiteral("multi_tensor_apply_kernel"));
+            QCOMPARE(r[QStringLiteral("ratio")].toDouble(), 2.0);
+            const double impact = r[QStringLiteral("impact_ns")].toDouble();
+            QCOMPARE(impact,
+                (r[QStringLiteral("avg_after_ns")].toDouble() - r[QStringLiteral("avg_before_ns")].toDouble())
+                    * r[QStringLiteral("calls_after")].toDouble());
+            QVERIFY(impact <= previousImpact);
+            previousImpact = impact;
+            QVERIFY(
+                r[QStringLiteral("text")].toString().startsWith(name + QStringLiteral(" 2.00x slower per call (+")));
+        }
+        QVERIFY(doc[QStringLiteral("per_call_improvements")].toArray().isEmpty());
+        QVERIFY(
+            doc[QStringLiteral("per_call_rule")].toString().startsWith(QStringLiteral("kernels both captures ran")));
+
+        // The table format says the same under the verdict.
+        const auto table
+            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), before, QStringLiteral("--after"), after });
+        QCOMPARE(table.exitCode, 0);
+        const auto first = regressions[0].toObject()[QStringLiteral("text")].toString().toUtf8();
+        QVERIFY2(table.out.contains("\nslower:  " + first + "\n"), table.out.constData());
+        QVERIFY(table.out.contains("\nfaster:  none beyond the noise rule\n"));
+        QVERIFY(table.out.contains("\nwork:    different amounts of work (8 steps before, 6 after)"));
+        QVERIFY(table.out.contains("Largest changes per call (kernels in both, beyond the noise rule)"));
+    }
+
+    void diffOfCapturesWithOtherRankCountsWarnsInTheVerdict()
+    {
+        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
+            m_slowKernels, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(run.exitCode, 0);
+        const auto doc = json(run);
+        QCOMPARE(doc[QStringLiteral("comparable")].toBool(), false);
+        const auto reasons = doc[QStringLiteral("not_comparable")].toArray();
+        QCOMPARE(reasons.first().toString(), QStringLiteral("ranks: 2 before, 1 after"));
+        QVERIFY(doc[QStringLiteral("verdict_text")].toString().startsWith(
+            QStringLiteral("captures may not be comparable (ranks: 2 before, 1 after")));
     }
 
     void diffOfACaptureWithItselfSaysNoSignificantChange()

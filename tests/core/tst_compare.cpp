@@ -3,10 +3,12 @@
 // one kernel exactly 2x slower, two captures that differ only by noise, and the real
 // before/after pair against numbers computed independently (SQL and computeGpuBusy).
 #include "gaplens/core/analysis/compare.h"
+#include "gaplens/core/analysis/compare_headline.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/noise.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/read/loader.h"
+#include "gaplens/core/util/units.h"
 #include "gaplens/core/write/export_writer.h"
 #include "gaplens/core/write/synth.h"
 #include "sqltestdb.h"
@@ -73,6 +75,69 @@ void writeStepCapture(const std::string &path, TimeNs gemmNs, int steps)
         s = stepEnd + 2'000'000;
     }
     w.finish();
+}
+
+struct KernelRun
+{
+    const char *name;
+    TimeNs durationNs;
+    int calls;
+};
+
+// One rank, no NVTX (so no step), `gpus` GPUs; each GPU runs every KernelRun's calls in turn,
+// back to back with 50 us between kernels.
+void writeKernelCapture(const std::string &path, const std::vector<KernelRun> &runs, int gpus = 1)
+{
+    ExportWriter::Options options;
+    options.environment = { { "RANK", "0" } };
+    ExportWriter w(path, options);
+    const std::uint32_t pid = 100;
+    w.addProcess(pid, "python3");
+    w.addThreadName(pid, pid, "python3");
+    std::uint32_t correlation = 1;
+    for (int g = 0; g < gpus; ++g) {
+        w.addGpu(g, "NVIDIA H100");
+        TimeNs t = 10'000'000;
+        for (const auto &run : runs)
+            for (int i = 0; i < run.calls; ++i) {
+                ExportWriter::Kernel kernel;
+                kernel.start = t;
+                kernel.end = t + run.durationNs;
+                kernel.deviceId = g;
+                kernel.pid = pid;
+                kernel.correlationId = correlation++;
+                kernel.shortName = run.name;
+                w.addKernel(kernel);
+                t = kernel.end + 50'000;
+            }
+    }
+    w.finish();
+}
+
+// A comparison of the kernels alone, as compareTraces would have matched them.
+Comparison kernelsOnly(std::vector<KernelChange> kernels)
+{
+    Comparison c;
+    for (auto &k : kernels) {
+        k.totalBefore = TimeNs(k.avgBefore * double(k.callsBefore));
+        k.totalAfter = TimeNs(k.avgAfter * double(k.callsAfter));
+        c.before.kernelNs += k.totalBefore;
+        c.after.kernelNs += k.totalAfter;
+        c.before.kernels += k.callsBefore;
+        c.after.kernels += k.callsAfter;
+    }
+    c.kernels = std::move(kernels);
+    return c;
+}
+
+KernelChange kernelChange(const char *name, std::uint64_t calls, double avgBefore, double avgAfter)
+{
+    KernelChange k;
+    k.name = name;
+    k.callsBefore = k.callsAfter = calls;
+    k.avgBefore = avgBefore;
+    k.avgAfter = avgAfter;
+    return k;
 }
 
 struct SqlKernelRow
@@ -338,6 +403,176 @@ private slots:
         QCOMPARE(*c.metric("kernel_total")->delta, 0.0);
     }
 
+    void fewerStepsOfASlowerKernelAreJudgedPerStepAndNamedPerCall()
+    {
+        // After: gemm 1.2x slower per call but only 8 steps in the window, so its kernel time
+        // as measured falls (10.5 ms -> 10.0 ms) although every step is slower.
+        const auto beforePath = m_dir.filePath(QStringLiteral("steps10.sqlite")).toStdString();
+        const auto afterPath = m_dir.filePath(QStringLiteral("steps8_slower.sqlite")).toStdString();
+        writeStepCapture(beforePath, 1'000'000, 10);
+        writeStepCapture(afterPath, 1'200'000, 8);
+        const auto c = compareTraces(*load({ beforePath }), *load({ afterPath }));
+
+        QVERIFY(c.hasSteps);
+        QCOMPARE(c.work.basis, WorkBasis::PerStep);
+        QVERIFY(c.work.differs);
+        QCOMPARE(c.work.before, std::uint64_t(10));
+        QCOMPARE(c.work.after, std::uint64_t(8));
+        QCOMPARE(c.work.text,
+            std::string("different amounts of work (10 steps before, 8 after): figures are per step of NVTX range "
+                        "'train_step'; capture totals are as measured"));
+        QCOMPARE(*c.metric("kernel_total")->before, 10'500'000.0);
+        QCOMPARE(*c.metric("kernel_total")->after, 10'000'000.0);
+        QCOMPARE(c.metric("kernel_total")->label, std::string("kernel time (capture, as measured)"));
+        QCOMPARE(c.metric("kernel_count")->label, std::string("kernels (capture, as measured)"));
+        QVERIFY(!c.metric("kernel_per_call")); // per step already
+        QCOMPARE(*c.metric("kernel_per_step")->after, 1'250'000.0);
+        QCOMPARE(c.verdict, Verdict::Slower);
+
+        QCOMPARE(c.regressions.size(), std::size_t(1));
+        const auto &gemm = c.regressions.front();
+        QCOMPARE(gemm.name, std::string("gemm_kernel"));
+        QCOMPARE(gemm.callsBefore, std::uint64_t(10));
+        QCOMPARE(gemm.callsAfter, std::uint64_t(8));
+        QCOMPARE(gemm.ratio, 1.2);
+        QCOMPARE(gemm.impactNs, 1'600'000.0);
+        QCOMPARE(gemm.text, std::string("gemm_kernel 1.20x slower per call (+1.600 ms)"));
+        QVERIFY(c.improvements.empty()); // relu is unchanged
+        QVERIFY(c.notComparable.empty());
+        // Every step is identical: no step-level noise, so the fixed 5% rule.
+        QVERIFY(c.perCallRule.starts_with("kernels both captures ran whose time per call changed by at least 5.0% "
+                                          "and whose impact"));
+    }
+
+    void withoutStepsFewerCallsAreJudgedPerCall()
+    {
+        // The real mfu pair's shape: the collective 1.41x slower per call, the big kernel
+        // unchanged but called less, so kernel time as measured falls.
+        const auto beforePath = m_dir.filePath(QStringLiteral("calls_before.sqlite")).toStdString();
+        const auto afterPath = m_dir.filePath(QStringLiteral("calls_after.sqlite")).toStdString();
+        writeKernelCapture(beforePath, { { "comm", 385'000, 66 }, { "gemm", 4'000'000, 68 } });
+        writeKernelCapture(afterPath, { { "comm", 544'000, 62 }, { "gemm", 4'000'000, 60 } });
+        const auto c = compareTraces(*load({ beforePath }), *load({ afterPath }));
+
+        QVERIFY(!c.hasSteps);
+        QCOMPARE(c.work.basis, WorkBasis::PerCall);
+        QVERIFY(c.work.differs);
+        QCOMPARE(c.work.before, std::uint64_t(134));
+        QCOMPARE(c.work.after, std::uint64_t(122));
+        QCOMPARE(c.work.text,
+            std::string("different amounts of work (134 calls of kernels in both before, 122 after): figures are per "
+                        "kernel call; capture totals are as measured"));
+        QVERIFY(*c.metric("kernel_total")->delta < 0); // as measured: a "win"
+        const auto *perCall = c.metric("kernel_per_call");
+        QVERIFY(perCall);
+        QCOMPARE(perCall->label, std::string("kernel time per call (kernels in both, before's mix)"));
+        QCOMPARE(*perCall->before, 297'410'000.0 / 134);
+        QCOMPARE(*perCall->after, (66 * 544'000.0 + 68 * 4'000'000.0) / 134);
+        const auto *idle = c.metric("idle_per_call");
+        QVERIFY(idle);
+        QCOMPARE(*idle->before, double(c.before.gapNs) / 134);
+        QCOMPARE(*idle->after, double(c.after.gapNs) / 122);
+        QCOMPARE(c.headline.front().key, std::string("kernel_per_call")); // first, before the totals
+
+        QCOMPARE(c.regressions.size(), std::size_t(1));
+        QCOMPARE(c.regressions.front().name, std::string("comm"));
+        QCOMPARE(c.regressions.front().ratio, 544.0 / 385.0);
+        QCOMPARE(c.regressions.front().impactNs, 159'000.0 * 62);
+        QCOMPARE(c.regressions.front().text, std::string("comm 1.41x slower per call (+9.858 ms)"));
+        QVERIFY(c.improvements.empty());
+        QVERIFY(c.notComparable.empty());
+        QCOMPARE(c.verdict, Verdict::NoSteps);
+        QCOMPARE(c.verdictText, std::string("no step to judge noise by (no NVTX range looks like a training step)"));
+        QCOMPARE(c.verdictDetail,
+            "per kernel call, as the work differs: kernel time " + formatDuration(*perCall->before) + " -> "
+                + formatDuration(*perCall->after) + " (+3.5%), idle in gaps " + formatDuration(*idle->before) + " -> "
+                + formatDuration(*idle->after) + "; GPU busy " + formatPercent(c.before.busyPercent) + " -> "
+                + formatPercent(c.after.busyPercent));
+    }
+
+    void theSameWorkIsComparedAsMeasured()
+    {
+        const auto path = m_dir.filePath(QStringLiteral("same_work.sqlite")).toStdString();
+        writeKernelCapture(path, { { "comm", 385'000, 66 }, { "gemm", 4'000'000, 68 } });
+        const auto trace = load({ path });
+        const auto c = compareTraces(*trace, *trace);
+        QCOMPARE(c.work.basis, WorkBasis::Capture);
+        QVERIFY(!c.work.differs);
+        QCOMPARE(c.work.text,
+            std::string("the same work (134 -> 134 calls of kernels in both, within 2%): totals are compared as "
+                        "measured"));
+        QVERIFY(!c.metric("kernel_per_call"));
+        QCOMPARE(c.metric("kernel_total")->label, std::string("kernel time (capture)"));
+        QVERIFY(c.regressions.empty() && c.improvements.empty() && c.notComparable.empty());
+        QCOMPARE(c.verdictText, std::string("no step to judge noise by (no NVTX range looks like a training step)"));
+        QVERIFY(c.verdictDetail.starts_with("totals: GPU busy "));
+    }
+
+    void capturesOfOtherGpusOrOtherKernelsAreNotComparable()
+    {
+        const auto oneGpu = m_dir.filePath(QStringLiteral("one_gpu_a.sqlite")).toStdString();
+        const auto twoGpus = m_dir.filePath(QStringLiteral("two_gpus_b.sqlite")).toStdString();
+        writeKernelCapture(oneGpu, { { "a", 100'000, 10 } });
+        writeKernelCapture(twoGpus, { { "b", 100'000, 10 } }, 2);
+        const auto c = compareTraces(*load({ oneGpu }), *load({ twoGpus }));
+        QCOMPARE(c.notComparable,
+            (std::vector<std::string> { "GPUs: 1 before, 2 after",
+                "only 0.0% of the before's and 0.0% of the after's kernel time is in kernels both ran" }));
+        QVERIFY(c.verdictText.starts_with("captures may not be comparable (GPUs: 1 before, 2 after; only 0.0% of the "
+                                          "before's and 0.0% of the after's kernel time is in kernels both ran): no "
+                                          "step to judge noise by"));
+        QCOMPARE(c.warnings.back(),
+            std::string("captures may not be comparable: GPUs: 1 before, 2 after; only 0.0% of the before's and 0.0% "
+                        "of the after's kernel time is in kernels both ran"));
+
+        const auto triple = m_dir.filePath(QStringLiteral("triple_work.sqlite")).toStdString();
+        const auto single = m_dir.filePath(QStringLiteral("single_work.sqlite")).toStdString();
+        writeKernelCapture(single, { { "a", 100'000, 10 } });
+        writeKernelCapture(triple, { { "a", 100'000, 30 } });
+        const auto more = compareTraces(*load({ single }), *load({ triple }));
+        QCOMPARE(more.notComparable,
+            (std::vector<std::string> {
+                "the after capture holds 3.00x the work of the before (calls of kernels in both 10 -> 30)" }));
+        QCOMPARE(more.work.basis, WorkBasis::PerCall);
+        QCOMPARE(*more.metric("kernel_per_call")->delta, 0.0);
+    }
+
+    void perCallChangesKeepOnlyWhatIsBeyondTheNoiseRule()
+    {
+        // 1 s of unchanged kernel time, so 1% impact = 10 ms or more.
+        auto c = kernelsOnly({ kernelChange("steady", 10'000, 100'000, 100'000),
+            kernelChange("four_pct", 1'000, 100'000, 104'000), // 4 ms impact but only 4% per call
+            kernelChange("rare", 10, 100'000, 200'000), // 2x per call but 1 ms impact
+            kernelChange("worse", 1'000, 100'000, 120'000), kernelChange("worst", 1'000, 100'000, 130'000),
+            kernelChange("better", 1'000, 100'000, 80'000) });
+        findPerCallChanges(c, 0.0);
+        QCOMPARE(c.regressions.size(), std::size_t(2));
+        QCOMPARE(c.regressions[0].name, std::string("worst")); // largest impact first
+        QCOMPARE(c.regressions[0].impactNs, 30'000'000.0);
+        QCOMPARE(c.regressions[1].name, std::string("worse"));
+        QCOMPARE(c.improvements.size(), std::size_t(1));
+        QCOMPARE(c.improvements[0].text, std::string("better 1.25x faster per call (-20.000 ms)"));
+        QCOMPARE(c.perCallRule,
+            "kernels both captures ran whose time per call changed by at least 5.0% and whose impact ((after avg - "
+            "before avg) x after calls) is at least "
+                + formatDuration(0.01 * double(c.after.kernelNs))
+                + " (1% of the larger capture's kernel time, and at least 10.000 us)");
+
+        // Step-level noise of 35% raises the bar above every change (the largest is 30%).
+        findPerCallChanges(c, 0.35);
+        QVERIFY(c.regressions.empty() && c.improvements.empty());
+        QVERIFY(c.perCallRule.starts_with("kernels both captures ran whose time per call changed by at least 35.0% "
+                                          "(the step-level noise of kernel time per step)"));
+
+        // At most three of each, by impact.
+        auto many
+            = kernelsOnly({ kernelChange("k1", 1'000, 100'000, 110'000), kernelChange("k2", 1'000, 100'000, 120'000),
+                kernelChange("k3", 1'000, 100'000, 130'000), kernelChange("k4", 1'000, 100'000, 140'000) });
+        findPerCallChanges(many, 0.0);
+        QCOMPARE(many.regressions.size(), kTopPerCallChanges);
+        QCOMPARE(many.regressions.back().name, std::string("k2"));
+    }
+
     void realPairMatchesIndependentNumbers()
     {
         const auto beforePath = gaplens::test::realFile("nsysai_mfu_2gpu_before.sqlite");
@@ -354,8 +589,8 @@ private slots:
         QCOMPARE(c.stepRange, std::string());
         QVERIFY(!c.hasSteps);
         QCOMPARE(c.verdict, Verdict::NoSteps);
-        QVERIFY(c.verdictText.starts_with(
-            "no step to judge noise by (no NVTX range looks like a training step); totals: GPU busy "));
+        QCOMPARE(c.verdictText, std::string("no step to judge noise by (no NVTX range looks like a training step)"));
+        QVERIFY(c.verdictDetail.starts_with("per kernel call, as the work differs: kernel time "));
         QVERIFY(c.noiseMethod.starts_with("none: "));
         QCOMPARE(c.before.ranks, std::size_t(2));
         QCOMPARE(c.after.gpus, std::size_t(2));
@@ -410,6 +645,24 @@ private slots:
         QCOMPARE(c.kernels.front().name, std::string("flash_fwd_kernel"));
         QCOMPARE(c.kernels.front().deltaNs,
             sqlAfter.at("flash_fwd_kernel").totalNs - sqlBefore.at("flash_fwd_kernel").totalNs);
+
+        // Fewer iterations after: kernel time as measured falls, per call it rises, and the
+        // one change beyond the noise is the collective, 1.41x slower per call.
+        QCOMPARE(c.work.basis, WorkBasis::PerCall);
+        QVERIFY(*c.metric("kernel_total")->delta < 0);
+        QVERIFY(*c.metric("kernel_per_call")->delta > 0);
+        QVERIFY(c.notComparable.empty());
+        QCOMPARE(c.regressions.size(), std::size_t(1));
+        const auto &sendRecv = c.regressions.front();
+        QCOMPARE(sendRecv.name, std::string("ncclDevKernel_SendRecv"));
+        const auto sqlAvg = [](const SqlKernelRow &row) { return double(row.totalNs) / double(row.calls); };
+        const auto &sendBefore = sqlBefore.at(sendRecv.name);
+        const auto &sendAfter = sqlAfter.at(sendRecv.name);
+        QCOMPARE(sendRecv.ratio, sqlAvg(sendAfter) / sqlAvg(sendBefore));
+        QCOMPARE(sendRecv.impactNs, (sqlAvg(sendAfter) - sqlAvg(sendBefore)) * double(sendAfter.calls));
+        QCOMPARE(std::lround(100 * sendRecv.ratio), 141L);
+        QVERIFY(sendRecv.text.starts_with("ncclDevKernel_SendRecv 1.41x slower per call (+9."));
+        QVERIFY(c.improvements.empty());
 
         // NVTX by group name, as SQL counts them after grouping.
         const auto nvtxBefore = sqlNvtx(beforePath);

@@ -22,19 +22,38 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 using namespace gaplens;
 using namespace gaplens::ui;
 using Table = ComparisonModel::Table;
 
 namespace {
+
+// The panel is reviewed on a 1920x1080 screen; offscreen's default screen is 800x600, where
+// the panel's width is capped. Before the application exists: a screen of that size.
+void useFullHdOffscreenScreen()
+{
+    if (qgetenv("QT_QPA_PLATFORM") != "offscreen")
+        return;
+    const auto path = std::filesystem::temp_directory_path() / "gaplens_tst_review_compare_screen.json";
+    std::ofstream(path) << R"({"screens": [{"name": "fullhd", "x": 0, "y": 0, "width": 1920, "height": 1080, )"
+                           R"("logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})";
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QByteArray::fromStdString(path.string()));
+}
+Q_CONSTRUCTOR_FUNCTION(useFullHdOffscreenScreen)
 
 // The fixture capture with relu_kernel taking `reluUs` instead of 500 us (on every rank).
 std::shared_ptr<const TimelineData> fixtureData(double reluUs)
@@ -76,6 +95,36 @@ std::vector<std::unique_ptr<QAbstractItemModelTester>> modelTesters(const Compar
         testers.push_back(std::make_unique<QAbstractItemModelTester>(
             panel.model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
     return testers;
+}
+
+// Every column of `view` is inside its viewport at its contents' width: nothing is cut off
+// and there is nothing to scroll to sideways.
+void verifyNoColumnIsCutOff(QTableView *view)
+{
+    const auto *header = view->horizontalHeader();
+    const int viewport = view->viewport()->width();
+    const auto *itemView = static_cast<const QAbstractItemView *>(view);
+    for (int column = 0; column < header->count(); ++column) {
+        QVERIFY2(header->sectionViewportPosition(column) + header->sectionSize(column) <= viewport,
+            qPrintable(QStringLiteral("column %1 ends past the viewport (%2 px)").arg(column).arg(viewport)));
+        if (column > 0) // the name column elides; numbers never do
+            QVERIFY2(header->sectionSize(column)
+                    >= std::max(itemView->sizeHintForColumn(column), header->sectionSizeHint(column)),
+                qPrintable(QStringLiteral("column %1 is narrower than its contents").arg(column)));
+    }
+    QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+}
+
+// The per-call lines: each regression in the worse colour, each improvement in the better.
+void verifyPerCallLines(const ComparePanel &panel, const core::Comparison &c)
+{
+    const QString html = panel.perCallLabel()->text();
+    QVERIFY(html.contains(QString::fromStdString(c.work.text).toHtmlEscaped()));
+    for (const auto &[changes, colour] : { std::pair { &c.regressions, ComparisonModel::worseColor() },
+             std::pair { &c.improvements, ComparisonModel::betterColor() } })
+        for (const auto &p : *changes)
+            QVERIFY(html.contains(QStringLiteral("<span style=\"color: %1;\">%2</span>")
+                                      .arg(colour.name(), QString::fromStdString(p.text).toHtmlEscaped())));
 }
 
 // Every number of every table equals the comparison's own fields, row by row in core's order.
@@ -144,6 +193,7 @@ void verifyModelsShow(const ComparePanel &panel, const core::Comparison &c)
     QCOMPARE(panel.verdictText(), QString::fromStdString(c.verdictText));
     QCOMPARE(panel.verdictLabel()->text(), QString::fromStdString(c.verdictText));
     QVERIFY(panel.noiseText().contains(QString::fromStdString(c.noiseMethod)));
+    CHECK(verifyPerCallLines(panel, c));
 }
 
 } // namespace
@@ -294,12 +344,93 @@ private slots:
         QCOMPARE(text(h, count, ComparisonModel::BeforeColumn), QStringLiteral("4,010"));
         QCOMPARE(text(h, count, ComparisonModel::AfterColumn), QStringLiteral("3,587"));
         QCOMPARE(w.comparePanel()->model(Table::Kernels)->key(0), QStringLiteral("flash_fwd_kernel"));
+        // Fewer iterations after: the headline is per kernel call and names the collective.
+        QCOMPARE(h.key(0), QStringLiteral("kernel_per_call"));
+        QCOMPARE(c->regressions.size(), std::size_t(1));
+        QVERIFY(w.comparePanel()->perCallLabel()->text().contains(
+            QStringLiteral("ncclDevKernel_SendRecv 1.41x slower per call (+9.880 ms)")));
+        // At the window's own size on a 1920x1080 screen, no number column is cut off.
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx }) {
+            w.comparePanel()->tabs()->setCurrentWidget(w.comparePanel()->tableView(t));
+            QCoreApplication::processEvents();
+            CHECK(verifyNoColumnIsCutOff(w.comparePanel()->tableView(t)));
+        }
         if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR")) {
             w.resize(1700, 1000);
             w.show();
             QTest::qWait(200);
             w.grab().save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/compare_real.png"));
         }
+    }
+
+    void longKernelNamesElideAndEveryNumberColumnFitsThePanel()
+    {
+        auto c = std::make_shared<core::Comparison>();
+        for (int i = 0; i < 30; ++i) {
+            core::KernelChange k;
+            k.name = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, "
+                     "float, at::native::binary_internal::MulFunctor<float>>>_variant_"
+                + std::to_string(i);
+            k.callsBefore = 1'234'567;
+            k.callsAfter = 1'234'000;
+            k.totalBefore = 123'456'789'000;
+            k.totalAfter = 123'000'000'000;
+            k.avgBefore = 100'123.0;
+            k.avgAfter = 99'632.0;
+            k.deltaNs = k.totalAfter - k.totalBefore;
+            k.avgRatio = k.avgAfter / k.avgBefore;
+            c->kernels.push_back(k);
+        }
+        c->work.text = "the same work";
+        core::PerCallChange slower, faster;
+        slower.text = "comm 1.41x slower per call (+9.880 ms)";
+        faster.text = "gemm <float> 1.25x faster per call (-2.000 ms)";
+        c->regressions = { slower };
+        c->improvements = { faster };
+        ComparePanel panel;
+        panel.setComparison(c);
+        panel.resize(panel.minimumWidth(), 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.width(), panel.minimumWidth());
+        auto *kernels = panel.tableView(Table::Kernels);
+        panel.tabs()->setCurrentWidget(kernels);
+        QCoreApplication::processEvents();
+        CHECK(verifyNoColumnIsCutOff(kernels));
+        CHECK(verifyNoColumnIsCutOff(panel.tableView(Table::Headline)));
+        QCOMPARE(kernels->textElideMode(), Qt::ElideMiddle);
+        // Two-line titles in the panel; the model's stay on one line for exports and copies.
+        QCOMPARE(kernels->model()->headerData(ComparisonModel::CallsBeforeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Calls\nbefore"));
+        QCOMPARE(kernels->model()->headerData(ComparisonModel::KernelDeltaColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Change"));
+        QCOMPARE(panel.model(Table::Kernels)->headerData(ComparisonModel::CallsBeforeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Calls before"));
+        // The name column keeps at least kMinimumNameChars characters of the name.
+        QVERIFY(kernels->horizontalHeader()->sectionSize(ComparisonModel::KernelNameColumn)
+            >= kernels->fontMetrics().horizontalAdvance(QLatin1Char('x')) * ComparePanel::kMinimumNameChars);
+        CHECK(verifyPerCallLines(panel, *c));
+        // "<float>" is text, not markup.
+        QVERIFY(panel.perCallLabel()->text().contains(QStringLiteral("gemm &lt;float&gt; 1.25x faster")));
+    }
+
+    void aVerdictOnCapturesThatMayNotBeComparableIsNotColoured()
+    {
+        auto c = std::make_shared<core::Comparison>();
+        c->verdict = core::Verdict::Faster;
+        c->verdictText = "after is 10.0% faster per step (noise +-1.0%)";
+        ComparePanel panel;
+        panel.setComparison(c);
+        QCOMPARE(panel.verdictLabel()->styleSheet(),
+            QStringLiteral("color: %1;").arg(ComparisonModel::betterColor().name()));
+        auto notComparable = std::make_shared<core::Comparison>(*c);
+        notComparable->notComparable = { "ranks: 2 before, 8 after" };
+        notComparable->verdictText = "captures may not be comparable (ranks: 2 before, 8 after): " + c->verdictText;
+        panel.setComparison(notComparable);
+        QCOMPARE(panel.verdictLabel()->styleSheet(), QString());
+        QCOMPARE(panel.verdictLabel()->text(), QString::fromStdString(notComparable->verdictText));
     }
 
     void zoomingOneTimelineMovesTheOther()

@@ -5,19 +5,48 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace gaplens::ui {
 
 using Table = ComparisonModel::Table;
+
+namespace {
+
+// The panel's tables title "Calls before" on two lines ("Calls" over "before"): a title no
+// wider than its numbers keeps every column in the dock. The model keeps one-line titles
+// for exports and copies.
+class TwoLineHeaderProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        QVariant title = QSortFilterProxyModel::headerData(section, orientation, role);
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+            return title;
+        QString text = title.toString();
+        const auto space = text.lastIndexOf(QLatin1Char(' '));
+        if (text.endsWith(QLatin1String(" before")) || text.endsWith(QLatin1String(" after")))
+            text[space] = QLatin1Char('\n');
+        return text;
+    }
+};
+
+} // namespace
 
 ComparePanel::ComparePanel(QWidget *parent)
     : QWidget(parent)
     , m_verdict(new QLabel(this))
     , m_detail(new QLabel(this))
+    , m_perCall(new QLabel(this))
     , m_noise(new QLabel(this))
     , m_stepRange(new QComboBox(this))
     , m_tabs(new QTabWidget(this))
@@ -31,6 +60,10 @@ ComparePanel::ComparePanel(QWidget *parent)
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_perCall->setObjectName(QStringLiteral("perCallChanges"));
+    m_perCall->setWordWrap(true);
+    m_perCall->setTextFormat(Qt::RichText);
+    m_perCall->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_noise->setWordWrap(true);
     m_noise->setObjectName(QStringLiteral("noiseMethod"));
     QFont small = m_noise->font();
@@ -59,6 +92,7 @@ ComparePanel::ComparePanel(QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_verdict);
     layout->addWidget(m_detail);
+    layout->addWidget(m_perCall);
     layout->addWidget(m_noise);
     layout->addLayout(stepRow);
     layout->addWidget(headline, 2);
@@ -72,7 +106,7 @@ ComparePanel::ComparePanel(QWidget *parent)
 QTableView *ComparePanel::addTable(Table table)
 {
     auto *model = new ComparisonModel(table, this);
-    auto *proxy = new QSortFilterProxyModel(this);
+    auto *proxy = new TwoLineHeaderProxy(this);
     proxy->setSourceModel(model);
     proxy->setSortRole(ComparisonModel::SortRole);
     auto *view = new QTableView(this);
@@ -85,7 +119,15 @@ QTableView *ComparePanel::addTable(Table table)
     view->setAlternatingRowColors(true);
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
+    // Numbers keep the width of their contents; the name column takes what is left and
+    // elides in the middle (the distinguishing end of a kernel name survives, the full name
+    // is the tooltip), so at a dock's width no number column is cut off.
+    auto *header = view->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(0, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(view->fontMetrics().horizontalAdvance(QStringLiteral("0000")));
+    view->setTextElideMode(Qt::ElideMiddle);
     view->setWordWrap(false);
     connect(view, &QTableView::clicked, this,
         [this, table, proxy](const QModelIndex &index) { activateRow(table, proxy->mapToSource(index).row()); });
@@ -147,11 +189,10 @@ void ComparePanel::setComparison(std::shared_ptr<const core::Comparison> compari
     m_comparison = comparison;
     for (auto *m : std::as_const(m_models))
         m->setComparison(comparison);
-    for (auto *v : std::as_const(m_views))
-        v->resizeColumnsToContents();
     if (!comparison) {
         m_verdict->setText(QStringLiteral("Open a before and an after capture to compare them."));
         m_detail->clear();
+        m_perCall->clear();
         m_noise->clear();
         return;
     }
@@ -159,19 +200,71 @@ void ComparePanel::setComparison(std::shared_ptr<const core::Comparison> compari
     // Green for faster, red for slower, neutral otherwise: the verdict is read from a distance.
     m_verdict->setText(QString::fromStdString(c.verdictText));
     // Neutral verdicts keep the palette's text colour (readable in light and dark themes).
-    m_verdict->setStyleSheet(c.verdict == core::Verdict::Faster ? QStringLiteral("color: #1a9c4a;")
-            : c.verdict == core::Verdict::Slower                ? QStringLiteral("color: #d83a3a;")
-                                                                : QString());
+    const auto colourStyle = [](const QColor &colour) { return QStringLiteral("color: %1;").arg(colour.name()); };
+    // Captures that may not be comparable get no verdict colour: their verdict starts with why.
+    const bool comparable = c.notComparable.empty();
+    m_verdict->setStyleSheet(comparable && c.verdict == core::Verdict::Faster
+            ? colourStyle(ComparisonModel::betterColor())
+            : comparable && c.verdict == core::Verdict::Slower ? colourStyle(ComparisonModel::worseColor())
+                                                               : QString());
     QString detail = QString::fromStdString(c.verdictDetail);
     for (const auto &w : c.warnings)
         detail += QStringLiteral("\n⚠ ") + QString::fromStdString(w);
     m_detail->setText(detail);
+    m_perCall->setText(perCallHtml(c));
+    fitTablesWidth();
     m_noise->setText(QStringLiteral("Noise test: ") + QString::fromStdString(c.noiseMethod));
     const QString range = QString::fromStdString(c.stepRange);
     if (!range.isEmpty() && m_stepRange->findText(range) < 0)
         m_stepRange->insertItem(0, range);
     const QSignalBlocker block(m_stepRange);
     m_stepRange->setCurrentText(range);
+}
+
+int ComparePanel::tableWidthHint(const QTableView *view)
+{
+    const auto *header = view->horizontalHeader();
+    // What ResizeToContents gives each number column, plus a name column that still shows
+    // the two ends of a kernel name, the scrollbar and the frame.
+    int width = view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * kMinimumNameChars;
+    // QTableView makes the override protected; QAbstractItemView's is public.
+    const auto *itemView = static_cast<const QAbstractItemView *>(view);
+    for (int column = 1; column < header->count(); ++column)
+        width += std::max(itemView->sizeHintForColumn(column), header->sectionSizeHint(column));
+    return width + view->verticalScrollBar()->sizeHint().width() + 2 * view->frameWidth();
+}
+
+void ComparePanel::fitTablesWidth()
+{
+    // The tab pane's frame around the tab tables: what the tab widget adds to its pages.
+    int pages = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        pages = std::max(pages, m_tabs->widget(i)->sizeHint().width());
+    const int paneFrame = std::max(0, m_tabs->sizeHint().width() - pages);
+    int width = 0;
+    for (const auto *view : std::as_const(m_views))
+        width = std::max(width, tableWidthHint(view) + (m_tabs->indexOf(view) >= 0 ? paneFrame : 0));
+    const auto margins = layout()->contentsMargins();
+    width += margins.left() + margins.right();
+    // Never more than most of the screen: the timelines need room too.
+    if (const auto *s = screen())
+        width = std::min(width, s->availableGeometry().width() * 3 / 5);
+    setMinimumWidth(width);
+}
+
+QString ComparePanel::perCallHtml(const core::Comparison &c)
+{
+    QString html = QStringLiteral("<b>Figures:</b> ") + QString::fromStdString(c.work.text).toHtmlEscaped();
+    const auto lines = [&](const std::vector<core::PerCallChange> &changes, const QColor &colour) {
+        for (const auto &p : changes)
+            html += QStringLiteral("<br><span style=\"color: %1;\">%2</span>")
+                        .arg(colour.name(), QString::fromStdString(p.text).toHtmlEscaped());
+    };
+    if (c.regressions.empty() && c.improvements.empty())
+        html += QStringLiteral("<br>No kernel changed per call beyond the noise rule.");
+    lines(c.regressions, ComparisonModel::worseColor());
+    lines(c.improvements, ComparisonModel::betterColor());
+    return html;
 }
 
 QString ComparePanel::verdictText() const

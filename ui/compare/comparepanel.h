@@ -35,9 +35,16 @@ public:
     QString verdictText() const;
     QString noiseText() const;
     QLabel *verdictLabel() const { return m_verdict; }
+    // The kernels slower or faster per call beyond the noise, and which denominator the
+    // headline uses: core's sentences, slower in the worse colour and faster in the better.
+    QLabel *perCallLabel() const { return m_perCall; }
     QTabWidget *tabs() const { return m_tabs; }
     // What a click on row `row` (source order) of `table` does.
     void activateRow(ComparisonModel::Table table, int row);
+    // The width a table needs to show every number column uncut beside a name column of
+    // kMinimumNameChars characters; the panel is never narrower than its widest table's.
+    static int tableWidthHint(const QTableView *view);
+    static constexpr int kMinimumNameChars = 22;
 
 signals:
     void kernelActivated(const QString &name);
@@ -47,10 +54,13 @@ signals:
     void stepRangeRequested(const QString &name); // "" = proposed
 
 private:
+    static QString perCallHtml(const core::Comparison &c);
+    void fitTablesWidth();
     QTableView *addTable(ComparisonModel::Table table);
 
     QLabel *m_verdict;
     QLabel *m_detail;
+    QLabel *m_perCall;
     QLabel *m_noise;
     QComboBox *m_stepRange;
     QTabWidget *m_tabs;

@@ -146,6 +146,16 @@ QString ComparisonModel::formatChange(std::optional<double> percent)
     return QStringLiteral("%1%2%").arg(*percent >= 0 ? QStringLiteral("+") : QString()).arg(*percent, 0, 'f', 1);
 }
 
+QColor ComparisonModel::betterColor()
+{
+    return QColor(0x1a, 0x9c, 0x4a);
+}
+
+QColor ComparisonModel::worseColor()
+{
+    return QColor(0xd8, 0x3a, 0x3a);
+}
+
 QString ComparisonModel::judgementText(const core::MetricChange &m)
 {
     switch (m.judgement) {
@@ -181,10 +191,12 @@ QVariant ComparisonModel::headlineData(const core::MetricChange &m, int column, 
         if (column == ChangeColumn && m.changePercent && m.judgement == core::NoiseJudgement::ExceedsNoise) {
             // Green when the change is an improvement, red when a regression.
             const bool better = (*m.changePercent > 0) == m.higherIsBetter;
-            return QBrush(better ? QColor(20, 140, 60) : QColor(200, 40, 40));
+            return QBrush(better ? betterColor() : worseColor());
         }
         return {};
     case Qt::ToolTipRole:
+        if (column == MetricColumn)
+            return QString::fromStdString(m.label); // the column may elide it
         if (m.pValue)
             return QStringLiteral("%1: rank-sum p = %2").arg(QString::fromStdString(m.label)).arg(*m.pValue, 0, 'g', 3);
         return {};
@@ -320,8 +332,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return QString::fromLatin1(kTitles[section]);
     }
     case Table::Nvtx: {
-        static const char *const kTitles[] = { "NVTX range", "Instances before", "Instances after", "Total before",
-            "Total after", "Avg before", "Avg after", "Change", "Note" };
+        static const char *const kTitles[] = { "NVTX range", "Instances\nbefore", "Instances\nafter", "Total\nbefore",
+            "Total\nafter", "Avg\nbefore", "Avg\nafter", "Change", "Note" };
         return QString::fromLatin1(kTitles[section]);
     }
     }

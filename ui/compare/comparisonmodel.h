@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/compare.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 
 #include <memory>
 
@@ -81,6 +82,9 @@ public:
     static QString formatMetric(core::MetricUnit unit, std::optional<double> value);
     static QString formatChange(std::optional<double> percent); // "+7.9%" / "-"
     static QString judgementText(const core::MetricChange &m); // "exceeds noise", "within noise", "-"
+    // The compare view's two meanings of colour: better and worse, readable on light and dark.
+    static QColor betterColor();
+    static QColor worseColor();
 
 private:
     QVariant headlineData(const core::MetricChange &m, int column, int role) const;

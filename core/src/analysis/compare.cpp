@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/compare.h"
 
+#include "gaplens/core/analysis/compare_headline.h"
+
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gap_blame.h"
@@ -206,17 +208,28 @@ double average(const NamedTotals &t)
     return t.count ? double(t.totalNs) / double(t.count) : 0.0;
 }
 
-std::string describeNoSteps(const Comparison &c, const std::string &why)
+// The figures behind a verdict without steps: per kernel call when the work differs, else totals.
+std::string describeNoSteps(const Comparison &c)
 {
     auto metric = [&](std::string_view key) { return c.metric(key); };
-    std::string text = fmt::format("no step to judge noise by ({})", why);
+    std::string text;
     const auto *busy = metric("busy_pct_total");
     const auto *idle = metric("idle_total");
     const auto *kernel = metric("kernel_total");
-    if (busy && idle && kernel)
-        text += fmt::format("; totals: GPU busy {} -> {}, idle in gaps {} -> {}, kernel time {} -> {}",
+    const auto *kernelPerCall = metric("kernel_per_call");
+    const auto *idlePerCall = metric("idle_per_call");
+    if (kernelPerCall && idlePerCall && busy) {
+        // Totals of different work would read a slower job that ran less as a win.
+        text = fmt::format("per kernel call, as the work differs: kernel time {} -> {} ({:+.1f}%), idle "
+                           "in gaps {} -> {}; GPU busy {} -> {}",
+            formatDuration(*kernelPerCall->before), formatDuration(*kernelPerCall->after),
+            kernelPerCall->changePercent.value_or(0.0), formatDuration(*idlePerCall->before),
+            formatDuration(*idlePerCall->after), formatPercent(*busy->before), formatPercent(*busy->after));
+    } else if (busy && idle && kernel) {
+        text = fmt::format("totals: GPU busy {} -> {}, idle in gaps {} -> {}, kernel time {} -> {}",
             formatPercent(*busy->before), formatPercent(*busy->after), formatDuration(*idle->before),
             formatDuration(*idle->after), formatDuration(*kernel->before), formatDuration(*kernel->after));
+    }
     return text;
 }
 
@@ -288,6 +301,26 @@ Comparison compareTraces(
     }
     c.hasSteps = !c.stepRange.empty() && c.before.steps >= 2 && c.after.steps >= 2;
 
+    c.kernels = matchByName<KernelChange>(b.kernels, a.kernels,
+        [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {
+            KernelChange k;
+            k.name = name;
+            k.presence = presence;
+            k.callsBefore = x.count;
+            k.callsAfter = y.count;
+            k.totalBefore = x.totalNs;
+            k.totalAfter = y.totalNs;
+            k.avgBefore = average(x);
+            k.avgAfter = average(y);
+            k.deltaNs = y.totalNs - x.totalNs;
+            if (x.count && y.count && k.avgBefore > 0)
+                k.avgRatio = k.avgAfter / k.avgBefore;
+            return k;
+        });
+    sortByAbsoluteDelta(c.kernels, [](const KernelChange &k) -> const std::string & { return k.name; });
+
+    c.work = compareWork(c);
+
     if (c.hasSteps) {
         const auto &x = c.before;
         const auto &y = c.after;
@@ -302,15 +335,28 @@ Comparison compareTraces(
         c.headline.push_back(stepMetric("kernel_per_step", "kernel time per step", MetricUnit::Duration, false,
             x.stepKernelNs, y.stepKernelNs, BootstrapStatistic::Median, options));
     }
+    // Different work: per kernel call first, then the totals, named as measured.
+    const char *const measured = c.work.differs ? ", as measured" : "";
+    if (c.work.basis == WorkBasis::PerCall) {
+        const auto shared = sharedKernels(c.kernels);
+        const auto perCall = [](double total, std::uint64_t calls) { return calls ? total / double(calls) : 0.0; };
+        c.headline.push_back(makeMetric("kernel_per_call", "kernel time per call (kernels in both, before's mix)",
+            MetricUnit::Duration, false, perCall(shared.totalBefore, shared.callsBefore),
+            perCall(shared.afterAtBeforeCalls, shared.callsBefore)));
+        c.headline.push_back(makeMetric("idle_per_call",
+            fmt::format("idle in gaps >= {} per kernel call", formatDuration(double(options.minGapNs))),
+            MetricUnit::Duration, false, perCall(double(c.before.gapNs), c.before.kernels),
+            perCall(double(c.after.gapNs), c.after.kernels)));
+    }
     c.headline.push_back(makeMetric("busy_pct_total", "GPU busy % (capture)", MetricUnit::Percent, true,
         c.before.busyPercent, c.after.busyPercent));
-    c.headline.push_back(
-        makeMetric("idle_total", fmt::format("idle in gaps >= {}", formatDuration(double(options.minGapNs))),
-            MetricUnit::Duration, false, double(c.before.gapNs), double(c.after.gapNs)));
-    c.headline.push_back(makeMetric("kernel_total", "kernel time (capture)", MetricUnit::Duration, false,
-        double(c.before.kernelNs), double(c.after.kernelNs)));
-    c.headline.push_back(makeMetric("kernel_count", "kernels (capture)", MetricUnit::Count, false,
-        double(c.before.kernels), double(c.after.kernels)));
+    c.headline.push_back(makeMetric("idle_total",
+        fmt::format("idle in gaps >= {}{}", formatDuration(double(options.minGapNs)), measured), MetricUnit::Duration,
+        false, double(c.before.gapNs), double(c.after.gapNs)));
+    c.headline.push_back(makeMetric("kernel_total", fmt::format("kernel time (capture{})", measured),
+        MetricUnit::Duration, false, double(c.before.kernelNs), double(c.after.kernelNs)));
+    c.headline.push_back(makeMetric("kernel_count", fmt::format("kernels (capture{})", measured), MetricUnit::Count,
+        false, double(c.before.kernels), double(c.after.kernels)));
 
     if (c.hasSteps) {
         c.noiseMethod = fmt::format(
@@ -335,28 +381,22 @@ Comparison compareTraces(
             c.before.steps, c.after.steps);
     } else {
         c.verdict = Verdict::NoSteps;
-        c.noiseMethod = fmt::format(
-            "none: {}, so there is no step to judge noise by; totals are compared as measured", noStepsWhy);
-        c.verdictText = describeNoSteps(c, noStepsWhy);
+        c.noiseMethod = fmt::format("none: {}, so there is no step to judge noise by; {}", noStepsWhy,
+            c.work.differs ? "figures are per kernel call" : "totals are compared as measured");
+        c.verdictText = fmt::format("no step to judge noise by ({})", noStepsWhy);
+        c.verdictDetail = describeNoSteps(c);
     }
 
-    c.kernels = matchByName<KernelChange>(b.kernels, a.kernels,
-        [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {
-            KernelChange k;
-            k.name = name;
-            k.presence = presence;
-            k.callsBefore = x.count;
-            k.callsAfter = y.count;
-            k.totalBefore = x.totalNs;
-            k.totalAfter = y.totalNs;
-            k.avgBefore = average(x);
-            k.avgAfter = average(y);
-            k.deltaNs = y.totalNs - x.totalNs;
-            if (x.count && y.count && k.avgBefore > 0)
-                k.avgRatio = k.avgAfter / k.avgBefore;
-            return k;
-        });
-    sortByAbsoluteDelta(c.kernels, [](const KernelChange &k) -> const std::string & { return k.name; });
+    const auto *kernelPerStep = c.metric("kernel_per_step");
+    findPerCallChanges(c, kernelPerStep ? kernelPerStep->noisePercent.value_or(0.0) / 100.0 : 0.0);
+    c.notComparable = comparabilityProblems(c);
+    if (!c.notComparable.empty()) {
+        std::string reasons;
+        for (const auto &r : c.notComparable)
+            reasons += (reasons.empty() ? "" : "; ") + r;
+        c.verdictText = fmt::format("captures may not be comparable ({}): {}", reasons, c.verdictText);
+        c.warnings.push_back("captures may not be comparable: " + reasons);
+    }
 
     auto idleRow = [](const std::string &key, Presence presence, const NamedTotals &x, const NamedTotals &y) {
         return IdleChange { key, presence, x.count, y.count, x.totalNs, y.totalNs, y.totalNs - x.totalNs };

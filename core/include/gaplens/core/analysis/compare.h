@@ -108,6 +108,36 @@ struct NvtxChange
 
 enum class Verdict : std::uint8_t { Faster, Slower, NoSignificantChange, NoSteps };
 
+// What the headline's figures are divided by. Totals of two captures that ran different
+// amounts of work (a 0.3 s window holds fewer iterations of a slower job) say nothing about
+// the change, so then the headline is per step or per kernel call.
+enum class WorkBasis : std::uint8_t {
+    Capture, // the same work: totals compared as measured
+    PerStep, // both captures have >= 2 steps: per step of the step range
+    PerCall, // no steps: per call of the kernels both captures ran
+};
+std::string_view workBasisName(WorkBasis basis); // "capture", "per_step", "per_call"
+
+struct WorkComparison
+{
+    WorkBasis basis = WorkBasis::Capture;
+    bool differs = false; // the step counts, or the calls of kernels in both, differ
+    // Units of work counted: steps (PerStep) or calls of kernels in both (otherwise).
+    std::uint64_t before = 0, after = 0;
+    std::string text; // in words, which denominator the headline uses and why
+};
+
+// A kernel both captures ran whose time per call changed beyond the noise rule.
+struct PerCallChange
+{
+    std::string name;
+    std::uint64_t callsBefore = 0, callsAfter = 0;
+    double avgBefore = 0, avgAfter = 0; // ns per call
+    double ratio = 1; // avgAfter / avgBefore
+    double impactNs = 0; // (avgAfter - avgBefore) * callsAfter: the time the change cost or saved
+    std::string text; // "ncclDevKernel_SendRecv 1.41x slower per call (+9.913 ms)"
+};
+
 struct Comparison
 {
     std::string stepRange; // "" when there is no step range
@@ -127,6 +157,15 @@ struct Comparison
     std::vector<IdleChange> idleByCause, idleByPhase; // sorted by |deltaNs| desc, then key
     std::vector<NvtxChange> nvtx; // sorted by |deltaNs| desc, then name
     std::vector<std::string> warnings; // e.g. the step range missing from one capture
+    WorkComparison work;
+    // Why the two captures may not be comparable (different rank or GPU counts, few kernels
+    // in common, very different amounts of work); empty when nothing speaks against it. The
+    // verdict text starts with them.
+    std::vector<std::string> notComparable;
+    // Kernels in both whose time per call changed beyond the noise rule (perCallRule),
+    // largest impact first, at most kTopPerCallChanges of each.
+    std::vector<PerCallChange> regressions, improvements;
+    std::string perCallRule; // the noise rule in words
 
     const MetricChange *metric(std::string_view key) const;
 };
