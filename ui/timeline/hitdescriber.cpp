@@ -108,6 +108,17 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         addThread(thread);
         break;
     }
+    case HitKind::Mark: {
+        const auto &thread = at(t->threads, hit.thread);
+        const auto &m = thread.marks;
+        const auto i = hit.index;
+        add({}, model.str(m.name[i]));
+        add(QStringLiteral("NVTX mark at"), timeAt(m.time[i]));
+        if (m.domain[i] != core::kEmptyString)
+            add(QStringLiteral("Domain"), model.str(m.domain[i]));
+        addThread(thread);
+        break;
+    }
     case HitKind::Fold:
         add({}, countText(hit.count, hit.foldOf));
         add(QStringLiteral("Span"), formatDuration(hit.end - hit.start));
@@ -158,6 +169,7 @@ QString countText(std::uint64_t count, HitKind kind)
     case HitKind::Api: return n + (one ? QStringLiteral(" CUDA API call") : QStringLiteral(" CUDA API calls"));
     case HitKind::Nvtx: return n + (one ? QStringLiteral(" NVTX range") : QStringLiteral(" NVTX ranges"));
     case HitKind::Gap: return n + (one ? QStringLiteral(" gap") : QStringLiteral(" gaps"));
+    case HitKind::Mark: return n + (one ? QStringLiteral(" NVTX mark") : QStringLiteral(" NVTX marks"));
     default: return n + QStringLiteral(" events");
     }
 }

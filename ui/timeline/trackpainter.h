@@ -67,9 +67,14 @@ private:
     // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
     void paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip);
     void paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
+    // An Instants row: a diamond per mark in its colour; marks closer than kMinVisiblePx fold
+    // into one neutral diamond (or, when the fold is wide, a neutral band with its count).
+    void paintInstants(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
+    // The same for an Instants row, whose items reach kMarkRadiusPx beyond their times.
+    int instantAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
     // color.darker(factor), remembered.
     QColor darker(const QColor &color, int factor);
 
