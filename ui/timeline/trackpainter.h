@@ -77,6 +77,8 @@ private:
     int instantAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
     // color.darker(factor), remembered.
     QColor darker(const QColor &color, int factor);
+    // A mark's diamond, 2 kMarkRadiusPx + 1 wide and 2 ry + 1 tall, remembered per colour pair.
+    const QImage &markSprite(const QColor &fill, const QColor &edge, int ry);
 
     const TimelineModel &m_model;
     const ZoomControl &m_zoom;
@@ -85,6 +87,7 @@ private:
     std::vector<float> m_cover; // busy share per pixel column of the lane being painted
     QImage m_coverImage; // its bars, drawn as one image
     std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
+    std::unordered_map<std::uint64_t, QImage> m_markSprites; // (fill rgba << 32 | edge rgba) -> diamond
     std::size_t m_lastItemCount = 0;
     QFont m_font;
 };
