@@ -39,7 +39,8 @@ void checkInvariants(const RowView &row, const ViewWindow &w, const std::vector<
 {
     std::size_t firstVisible = row.size(), visibleCount = 0;
     for (std::size_t p = 0; p < row.size(); ++p)
-        if (row.endAt(p) > w.start && row.startAt(p) < w.end) {
+        if ((row.endAt(p) > w.start || (row.startAt(p) == row.endAt(p) && row.startAt(p) >= w.start))
+            && row.startAt(p) < w.end) {
             firstVisible = std::min(firstVisible, p);
             ++visibleCount;
         }
@@ -141,6 +142,23 @@ private slots:
         QVERIFY(items.empty());
         buildDrawList(row.view(), ViewWindow { 300, 100, 100 }, items);
         QVERIFY(items.empty());
+    }
+
+    void anInstantAtTheLeftEdgeIsInsideAndAtTheRightEdgeOutside()
+    {
+        // Marks (start == end) at 100, 200, 300 beside an interval [50, 100) ending at 100.
+        Row row;
+        row.start = { 50, 100, 200, 300 };
+        row.end = { 100, 100, 200, 300 };
+        std::vector<DrawItem> items;
+        // [100, 300): the interval only touches it, the instant at 100 is in, the one at 300 out.
+        buildDrawList(row.view(), ViewWindow { 100, 300, 200 }, items);
+        QCOMPARE(items.size(), std::size_t(2));
+        QCOMPARE(items[0].first, 1u);
+        QCOMPARE(items[1].first, 2u);
+        QCOMPARE(visibleRange(row.view(), 100, 300).first, std::size_t(1));
+        QCOMPARE(visibleRange(row.view(), 100, 301).last, std::size_t(4));
+        QCOMPARE(visibleRange(row.view(), 101, 301).first, std::size_t(2));
     }
 
     void aVisibleGapSplitsFolds()

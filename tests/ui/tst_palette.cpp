@@ -57,10 +57,12 @@ private slots:
                 checked += 3;
             }
         QCOMPARE(checked, 8 * 400 * 3);
-        for (auto kind : { core::CopyKind::HostToDevice, core::CopyKind::DeviceToHost, core::CopyKind::DeviceToDevice,
-                 core::CopyKind::PeerToPeer, core::CopyKind::HostToHost, core::CopyKind::Memset,
-                 core::CopyKind::Unknown })
-            QVERIFY(!isCauseHue(copyColor(kind)));
+        for (int value = 0; value <= 13; ++value)
+            QVERIFY2(!isCauseHue(copyColor(core::copyKindFromExport(value))), std::to_string(value).c_str());
+        QVERIFY(!isCauseHue(copyColor(core::CopyKind::Memset)));
+        // A unified-memory migration is told apart from the program's own copy in that direction.
+        QVERIFY(copyColor(core::CopyKind::UnifiedHostToDevice) != copyColor(core::CopyKind::HostToDevice));
+        QVERIFY(copyColor(core::CopyKind::UnifiedDeviceToHost) != copyColor(core::CopyKind::DeviceToHost));
         // NCCL kernels keep a family of their own, apart from the other kernels.
         QVERIFY(kernelColor("ncclDevKernel_AllReduce").hsvHue() >= 262);
         QVERIFY(kernelColor("sgemm_kernel").hsvHue() < 255);

@@ -11,7 +11,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSplitter>
+#include <QStringList>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gaplens::ui {
 
@@ -27,6 +30,8 @@ constexpr Direction kDirections[] = {
     { core::CopyKind::DeviceToHost, "D→H" },
     { core::CopyKind::DeviceToDevice, "D→D" },
     { core::CopyKind::PeerToPeer, "P2P" },
+    { core::CopyKind::UnifiedHostToDevice, "Unified H→D" },
+    { core::CopyKind::UnifiedDeviceToHost, "Unified D→H" },
     { core::CopyKind::Memset, "memset" },
 };
 constexpr int kCopyColumns = int(std::size(kDirections)) + 1;
@@ -189,6 +194,17 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         }
         for (const auto &c : byColumn)
             cells.push_back(copyCell(c));
+        // The "other" column sums several kinds: its tooltip names each.
+        QStringList others;
+        for (const auto &c : row.copies)
+            if (std::none_of(std::begin(kDirections), std::end(kDirections),
+                    [&](const Direction &d) { return d.kind == c.kind; }))
+                others << QStringLiteral("%1: %2 operations, %3")
+                              .arg(QString::fromLatin1(core::copyKindName(c.kind)))
+                              .arg(c.count)
+                              .arg(QString::fromStdString(core::formatBytes(c.bytes)));
+        if (!others.isEmpty())
+            cells.back().toolTip = others.join(QLatin1Char('\n'));
         rows.push_back(std::move(cells));
     }
     m_table->tableModel()->setTable(columns, std::move(rows));

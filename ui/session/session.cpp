@@ -69,6 +69,7 @@ const char *hitKindName(HitKind k)
     case HitKind::Nvtx: return "nvtx";
     case HitKind::Gap: return "gap";
     case HitKind::Fold: return "fold";
+    case HitKind::Mark: return "mark";
     case HitKind::None: break;
     }
     return "none";
@@ -76,7 +77,8 @@ const char *hitKindName(HitKind k)
 
 HitKind hitKindOf(const QString &name)
 {
-    for (auto k : { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold })
+    for (auto k :
+        { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold, HitKind::Mark })
         if (name == QLatin1String(hitKindName(k)))
             return k;
     return HitKind::None;

@@ -78,6 +78,11 @@ QColor copyColor(core::CopyKind kind)
     case core::CopyKind::DeviceToHost: return QColor(50, 150, 150);
     case core::CopyKind::DeviceToDevice: return QColor(80, 120, 200);
     case core::CopyKind::PeerToPeer: return QColor(40, 165, 215);
+    // Unified-memory migrations: their direction's hue, paler (the driver moved pages, not the
+    // program's memcpy).
+    case core::CopyKind::UnifiedHostToDevice: return QColor(170, 150, 230);
+    case core::CopyKind::UnifiedDeviceToHost: return QColor(120, 200, 200);
+    case core::CopyKind::UnifiedDeviceToDevice: return QColor(140, 170, 230);
     case core::CopyKind::Memset: return QColor(150, 150, 150);
     default: return QColor(120, 130, 140);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/hitdescriber.h"
 
+#include "gaplens/core/util/units.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 
@@ -12,9 +13,17 @@ namespace {
 
 using Lines = QList<QPair<QString, QString>>; // (key, value); empty key = title line
 
+// Sizes in core's binary units, as the panels, the CLI and the reports show them.
 QString bytesText(std::uint64_t bytes)
 {
-    return QLocale::c().formattedDataSize(qint64(bytes), 2, QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(core::formatBytes(bytes));
+}
+
+// Unified-memory transfers are page migrations by the driver, not a memcpy the program called.
+bool isUnifiedMigration(core::CopyKind kind)
+{
+    return kind == core::CopyKind::UnifiedHostToDevice || kind == core::CopyKind::UnifiedDeviceToHost
+        || kind == core::CopyKind::UnifiedDeviceToDevice;
 }
 
 Lines describe(const TimelineModel &model, const HitResult &hit)
@@ -61,15 +70,16 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         const auto &c = at(t->gpus, hit.gpu).copies;
         const auto i = hit.index;
         const core::TimeNs d = c.end[i] - c.start[i];
+        const QString kind = QString::fromLatin1(core::copyKindName(c.kind[i]));
         add({},
-            c.kind[i] == core::CopyKind::Memset
-                ? QStringLiteral("Memset")
-                : QStringLiteral("Memcpy %1").arg(QString::fromLatin1(core::copyKindName(c.kind[i]))));
-        add(QStringLiteral("Kind"), QString::fromLatin1(core::copyKindName(c.kind[i])));
+            c.kind[i] == core::CopyKind::Memset ? QStringLiteral("Memset")
+                : isUnifiedMigration(c.kind[i]) ? kind + QStringLiteral(" migration")
+                                                : QStringLiteral("Memcpy ") + kind);
+        add(QStringLiteral("Kind"), kind);
         add(QStringLiteral("Bytes"), bytesText(c.bytes[i]));
         add(QStringLiteral("Duration"), formatDuration(d));
         if (d > 0)
-            add(QStringLiteral("Bandwidth"), QStringLiteral("%1 GB/s").arg(double(c.bytes[i]) / double(d), 0, 'f', 2));
+            add(QStringLiteral("Bandwidth"), QString::fromStdString(core::formatBandwidth(c.bytes[i], d)));
         add(QStringLiteral("Start"), timeAt(c.start[i]));
         add(QStringLiteral("Stream"), QString::number(c.streamId[i]));
         break;
@@ -95,6 +105,17 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add(QStringLiteral("Start"), timeAt(n.start[i]));
         if (n.domain[i] != core::kEmptyString)
             add(QStringLiteral("Domain"), model.str(n.domain[i]));
+        addThread(thread);
+        break;
+    }
+    case HitKind::Mark: {
+        const auto &thread = at(t->threads, hit.thread);
+        const auto &m = thread.marks;
+        const auto i = hit.index;
+        add({}, model.str(m.name[i]));
+        add(QStringLiteral("NVTX mark at"), timeAt(m.time[i]));
+        if (m.domain[i] != core::kEmptyString)
+            add(QStringLiteral("Domain"), model.str(m.domain[i]));
         addThread(thread);
         break;
     }
@@ -148,6 +169,7 @@ QString countText(std::uint64_t count, HitKind kind)
     case HitKind::Api: return n + (one ? QStringLiteral(" CUDA API call") : QStringLiteral(" CUDA API calls"));
     case HitKind::Nvtx: return n + (one ? QStringLiteral(" NVTX range") : QStringLiteral(" NVTX ranges"));
     case HitKind::Gap: return n + (one ? QStringLiteral(" gap") : QStringLiteral(" gaps"));
+    case HitKind::Mark: return n + (one ? QStringLiteral(" NVTX mark") : QStringLiteral(" NVTX marks"));
     default: return n + QStringLiteral(" events");
     }
 }

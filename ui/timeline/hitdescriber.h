@@ -10,7 +10,8 @@ class TimelineModel;
 
 // Plain-text tooltip for a hit: kernel (name, duration, start, stream, grid, block, registers,
 // shared memory), copy (kind, bytes, bandwidth), API call, NVTX range (name, duration, depth),
-// fold ("1,234 kernels"), gap (length, cause, API call, NVTX phase). Start times are shown
+// NVTX mark (name, time, domain, thread), fold ("1,234 kernels"), gap (length, cause, API
+// call, NVTX phase). Sizes in binary units (core::formatBytes). Start times are shown
 // relative to the ruler origin. Empty for no hit.
 QString tooltipText(const TimelineModel &model, const HitResult &hit);
 // The same facts as rich text for the details panel, plus identifiers.

@@ -5,10 +5,11 @@
 
 namespace gaplens::ui {
 
-enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold };
+enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark };
 
-// What is drawn at a pixel: one event (index into its columns), a fold of events (first..last
-// indices, count) or an idle gap (index into TimelineModel::gaps(gpu).blame).
+// What is drawn at a pixel: one event (index into its columns; a Mark's into Thread::marks),
+// a fold of events (first..last indices, count) or an idle gap (index into
+// TimelineModel::gaps(gpu).blame).
 // Times are absolute (not display) ns.
 struct HitResult
 {

@@ -124,9 +124,30 @@ const RowKindDescriptor kNvtx = threadLevelKind<&core::Thread::nvtx, &core::Capt
 const RowKindDescriptor kApi = threadLevelKind<&core::Thread::api, &core::CaptureFoldIndex::api, RowKind::Api,
     RowDetail::All, HitKind::Api, &TimelineModel::apiColor>();
 
+// Marks are instants: a row whose events start and end at the mark's time, so the draw list
+// folds marks closer than kMinVisiblePx like any other sub-pixel events.
+const RowKindDescriptor kMarks { RowKind::Marks, TimelineModel::kLevelHeight, 1, RowPaint::Instants, RowDetail::Nvtx,
+    HitKind::Mark, 0, false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        const auto &time = at(model.trace()->threads, row.thread).marks.time;
+        return core::RowView { time, time, {} };
+    },
+    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
+        return inRange(folds.marks, row.thread) ? &at(folds.marks, row.thread) : nullptr;
+    },
+    [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread; },
+    [](const TimelineRow &row, const HitResult &hit) {
+        return shownKind(hit) == HitKind::Mark && row.thread == hit.thread;
+    },
+    noToggle,
+    [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
+        const core::StringId name = at(model.trace()->threads, row.thread).marks.name[ev];
+        return EventLook { model.nvtxColor(name), name, {} };
+    } };
+
 // Indexed by RowKind.
 const RowKindDescriptor *const kDescriptors[kRowKindCount]
-    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi };
+    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks };
 
 } // namespace
 

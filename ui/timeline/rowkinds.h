@@ -26,8 +26,9 @@ enum class RowKind {
     Copies, // copies + memsets of a GPU, one row per nesting level
     Nvtx, // NVTX ranges of a thread, one row per depth
     Api, // CUDA API calls of a thread, one row per depth
+    Marks, // NVTX marks (instants) of a thread, one row
 };
-inline constexpr int kRowKindCount = 6;
+inline constexpr int kRowKindCount = 7;
 
 struct TimelineRow
 {
@@ -75,6 +76,7 @@ enum class RowPaint {
     MergedLane, // every stream's kernels in one lane, idle-gap bands over them
     StreamLane, // one stream's kernels
     Intervals, // ranges of one nesting level, coloured per event (copies, NVTX, API)
+    Instants, // events without duration, each a diamond (NVTX marks)
 };
 
 // The look of one event of an Intervals row.
@@ -105,7 +107,7 @@ struct RowKindDescriptor
     bool (*showsHit)(const TimelineRow &row, const HitResult &hit);
     // Clicking an expandable row of this kind (its label's triangle).
     void (*toggle)(TimelineModel &model, const TimelineRow &row);
-    // Intervals rows: colour and name of event `index` of the row's columns.
+    // Intervals and Instants rows: colour and name of event `index` of the row's columns.
     EventLook (*look)(const TimelineModel &model, const TimelineRow &row, std::uint32_t index);
 };
 

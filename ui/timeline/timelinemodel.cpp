@@ -197,6 +197,9 @@ void TimelineModel::rebuildRows()
                 levels.kind = RowKind::Nvtx;
                 if (shows(RowKind::Nvtx))
                     addLevels(levels, thread.nvtx.nesting.levelCount(), name + QStringLiteral(" · NVTX"));
+                levels.kind = RowKind::Marks;
+                if (shows(RowKind::Marks))
+                    addLevels(levels, thread.marks.size() > 0 ? 1 : 0, name + QStringLiteral(" · NVTX marks"));
                 levels.kind = RowKind::Api;
                 if (shows(RowKind::Api))
                     addLevels(levels, thread.api.nesting.levelCount(), name + QStringLiteral(" · CUDA API"));
@@ -405,6 +408,10 @@ void TimelineModel::recomputeSpan()
         for (auto th : t->ranks[r].threads) {
             addCols(t->threads[th].api, off);
             addCols(t->threads[th].nvtx, off);
+            if (const auto &marks = t->threads[th].marks.time; !marks.empty()) {
+                lo = std::min(lo, marks.front() + off);
+                hi = std::max(hi, marks.back() + 1 + off); // a view [lo, hi) holds the last mark
+            }
         }
     }
     m_displaySpan = lo <= hi ? core::TimeRange { lo, std::max(hi, lo + 1) } : t->span;

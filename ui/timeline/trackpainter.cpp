@@ -22,6 +22,13 @@ using core::TimeNs;
 namespace {
 
 constexpr int kMinTextPx = 28;
+// Half the width of a mark's diamond: wide enough to see and to point at.
+constexpr int kMarkRadiusPx = 4;
+
+bool isMarkHit(const HitResult &hit)
+{
+    return hit.kind == HitKind::Mark || (hit.kind == HitKind::Fold && hit.foldOf == HitKind::Mark);
+}
 
 QRect pixelRect(double x0, double x1, int top, int height, int width)
 {
@@ -238,6 +245,60 @@ void TrackPainter::paintIntervals(QPainter &p, const TimelineRow &row, const Row
     }
 }
 
+const QImage &TrackPainter::markSprite(const QColor &fill, const QColor &edge, int ry)
+{
+    // A polygon with pen and brush per mark cost 3 us each; a cached sprite is one blit.
+    const std::uint64_t key = (std::uint64_t(fill.rgba()) << 32) | edge.rgba();
+    QImage &sprite = m_markSprites[key];
+    if (sprite.height() != 2 * ry + 1) {
+        sprite = QImage(2 * kMarkRadiusPx + 1, 2 * ry + 1, QImage::Format_ARGB32_Premultiplied);
+        sprite.fill(Qt::transparent);
+        QPainter sp(&sprite);
+        const QPoint points[4]
+            = { { kMarkRadiusPx, 0 }, { 2 * kMarkRadiusPx, ry }, { kMarkRadiusPx, 2 * ry }, { 0, ry } };
+        sp.setPen(edge);
+        sp.setBrush(fill);
+        sp.drawPolygon(points, 4);
+    }
+    return sprite;
+}
+
+void TrackPainter::paintInstants(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane)
+{
+    const auto view = m_model.rowView(row);
+    m_model.rowDrawList(row, w.window, m_items);
+    m_lastItemCount += m_items.size();
+    const int width = m_zoom.width();
+    const bool find = m_model.hasFindPattern();
+    const Theme &theme = Theme::current();
+    const auto look = describe(row).look;
+    const int cy = lane.center().y();
+    const int ry = std::max(2, std::min(kMarkRadiusPx + 1, lane.height() / 2 - 1));
+    const auto diamond = [&](int cx, const QColor &fill, const QColor &edge) {
+        p.drawImage(cx - kMarkRadiusPx, cy - ry, markSprite(fill, edge, ry));
+    };
+    for (const DrawItem &item : m_items) {
+        const double x0 = xOf(item.start, w.offset), x1 = xOf(item.end, w.offset);
+        if (item.folded() && x1 - x0 >= 2 * kMarkRadiusPx) {
+            // Marks packed along a stretch: a band, like folded ranges, with its count.
+            paintFold(p, pixelRect(x0, x1, lane.top(), lane.height(), width), item);
+            continue;
+        }
+        const int cx = int(std::lround(std::clamp((x0 + x1) / 2, -8.0, double(width) + 8.0)));
+        if (item.folded()) {
+            diamond(cx, theme.foldFill, theme.foldEdge); // many marks: neutral, never one mark's colour
+            continue;
+        }
+        const EventLook event = look(m_model, row, view.at(item.first));
+        diamond(cx, event.color, darker(event.color, 160));
+        if (find && event.name != core::kEmptyString && m_model.matchesName(event.name)) {
+            p.setPen(QPen(theme.findOutline, theme.findPenWidth));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRect(cx - kMarkRadiusPx - 1, cy - ry - 1, 2 * kMarkRadiusPx + 2, 2 * ry + 2));
+        }
+    }
+}
+
 void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &overlay)
 {
     m_lastItemCount = 0;
@@ -287,6 +348,7 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
             break;
         }
         case RowPaint::Intervals: paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
+        case RowPaint::Instants: paintInstants(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::Header: break;
         }
     }
@@ -352,6 +414,22 @@ int TrackPainter::itemAt(const std::vector<DrawItem> &items, const RowWindow &w,
             x1 = x0 + 1;
         const double dist = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0.0);
         if (dist <= 1.0 && dist < bestDist) {
+            bestDist = dist;
+            best = i;
+        }
+    }
+    return best;
+}
+
+int TrackPainter::instantAt(const std::vector<DrawItem> &items, const RowWindow &w, double x) const
+{
+    // Items are in time order and at least kMinVisiblePx apart: the nearest one within reach.
+    int best = -1;
+    double bestDist = 1e9;
+    for (int i = 0; i < int(items.size()); ++i) {
+        const double x0 = xOf(items[i].start, w.offset), x1 = xOf(items[i].end, w.offset);
+        const double dist = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0.0);
+        if (dist <= kMarkRadiusPx && dist < bestDist) {
             bestDist = dist;
             best = i;
         }
@@ -441,6 +519,14 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
             fromItem(view, items[i], describe(row).hitKind);
         break;
     }
+    case RowPaint::Instants: {
+        const auto view = m_model.rowView(row);
+        m_model.rowDrawList(row, w.window, items);
+        const int i = instantAt(items, w, x);
+        if (i >= 0)
+            fromItem(view, items[i], describe(row).hitKind);
+        break;
+    }
     }
     if (!hit.isValid())
         hit.row = rowIndex; // the row is still useful (e.g. for labels)
@@ -474,7 +560,11 @@ QRectF TrackPainter::itemRect(const HitResult &hit, int scrollY) const
     const TimeNs off = m_model.rankOffset(row.rank);
     double x0 = std::clamp(xOf(hit.start, off), -10.0, m_zoom.width() + 10.0);
     double x1 = std::clamp(xOf(hit.end, off), -10.0, m_zoom.width() + 10.0);
-    if (x1 - x0 < 2) {
+    if (isMarkHit(hit)) {
+        // Around the diamond (or the band) the mark is drawn as.
+        x0 = std::floor(x0) - kMarkRadiusPx - 1;
+        x1 = std::ceil(x1) + kMarkRadiusPx + 2;
+    } else if (x1 - x0 < 2) {
         x0 = std::floor(x0);
         x1 = x0 + 2;
     }

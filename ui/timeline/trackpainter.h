@@ -67,11 +67,18 @@ private:
     // strip == false builds the lane's gap draw list (m_gapItems); strip == true reuses it.
     void paintGaps(QPainter &p, core::GpuIndex gpu, const RowWindow &w, const QRect &lane, bool strip);
     void paintIntervals(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
+    // An Instants row: a diamond per mark in its colour; marks closer than kMinVisiblePx fold
+    // into one neutral diamond (or, when the fold is wide, a neutral band with its count).
+    void paintInstants(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
+    // The same for an Instants row, whose items reach kMarkRadiusPx beyond their times.
+    int instantAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
     // color.darker(factor), remembered.
     QColor darker(const QColor &color, int factor);
+    // A mark's diamond, 2 kMarkRadiusPx + 1 wide and 2 ry + 1 tall, remembered per colour pair.
+    const QImage &markSprite(const QColor &fill, const QColor &edge, int ry);
 
     const TimelineModel &m_model;
     const ZoomControl &m_zoom;
@@ -80,6 +87,7 @@ private:
     std::vector<float> m_cover; // busy share per pixel column of the lane being painted
     QImage m_coverImage; // its bars, drawn as one image
     std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
+    std::unordered_map<std::uint64_t, QImage> m_markSprites; // (fill rgba << 32 | edge rgba) -> diamond
     std::size_t m_lastItemCount = 0;
     QFont m_font;
 };

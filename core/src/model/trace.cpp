@@ -3,18 +3,32 @@
 
 namespace gaplens::core {
 
+CopyKind copyKindFromExport(std::int64_t value)
+{
+    const bool defined = value >= 0 && value <= std::int64_t(CopyKind::UnifiedDeviceToDevice);
+    return defined ? CopyKind(value) : CopyKind::Unknown;
+}
+
 std::string_view copyKindName(CopyKind kind)
 {
     switch (kind) {
     case CopyKind::HostToDevice: return "HtoD";
     case CopyKind::DeviceToHost: return "DtoH";
-    case CopyKind::HostToHost: return "HtoH";
+    case CopyKind::HostToArray: return "HtoA";
+    case CopyKind::ArrayToHost: return "AtoH";
+    case CopyKind::ArrayToArray: return "AtoA";
+    case CopyKind::ArrayToDevice: return "AtoD";
+    case CopyKind::DeviceToArray: return "DtoA";
     case CopyKind::DeviceToDevice: return "DtoD";
+    case CopyKind::HostToHost: return "HtoH";
     case CopyKind::PeerToPeer: return "PtoP";
+    case CopyKind::UnifiedHostToDevice: return "Unified HtoD";
+    case CopyKind::UnifiedDeviceToHost: return "Unified DtoH";
+    case CopyKind::UnifiedDeviceToDevice: return "Unified DtoD";
     case CopyKind::Memset: return "memset";
     case CopyKind::Unknown: break;
     }
-    return "other";
+    return "unknown";
 }
 
 std::string_view rankSourceName(RankSource source)

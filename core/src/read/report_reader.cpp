@@ -633,23 +633,12 @@ private:
                 c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
                 c.pid.push_back(pid);
                 c.bytes.push_back(std::uint64_t(row.int64(Bytes)));
-                c.kind.push_back(memset ? core::CopyKind::Memset : copyKindFrom(row.int64(CopyColumn::CopyKind)));
+                c.kind.push_back(
+                    memset ? core::CopyKind::Memset : core::copyKindFromExport(row.int64(CopyColumn::CopyKind)));
                 c.srcKind.push_back(memKindFrom(row, SrcKind));
                 c.dstKind.push_back(memKindFrom(row, DstKind));
                 noteGpuPid(pid);
             });
-    }
-
-    static CopyKind copyKindFrom(std::int64_t v)
-    {
-        switch (v) {
-        case 1: return CopyKind::HostToDevice;
-        case 2: return CopyKind::DeviceToHost;
-        case 3: return CopyKind::HostToHost;
-        case 8: return CopyKind::DeviceToDevice;
-        case 10: return CopyKind::PeerToPeer;
-        default: return CopyKind::Unknown;
-        }
     }
 
     static MemKind memKindFrom(const ScanRows<CopyColumn> &row, CopyColumn column)

@@ -33,6 +33,20 @@ std::string formatBytes(std::uint64_t bytes)
     return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, kUnits[u]);
 }
 
+std::string formatBandwidth(std::uint64_t bytes, TimeNs ns)
+{
+    if (ns <= 0)
+        return "-";
+    static constexpr const char *kUnits[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+    double v = double(bytes) * 1e9 / double(ns);
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        ++u;
+    }
+    return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
 std::string formatPercent(double percent)
 {
     return std::isfinite(percent) ? fmt::format("{:.1f}%", percent) : std::string("-");

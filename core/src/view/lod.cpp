@@ -46,7 +46,12 @@ PosRange visibleRange(const RowView &row, TimeNs t0, TimeNs t1)
 {
     const std::size_t n = row.size();
     PosRange r;
-    r.first = partitionPoint(0, n, [&](std::size_t p) { return row.endAt(p) <= t0; });
+    // Still monotone: among the events ending at t0, intervals (start < t0) come before the
+    // instants at t0 in start order.
+    r.first = partitionPoint(0, n, [&](std::size_t p) {
+        const TimeNs end = row.endAt(p);
+        return end < t0 || (end == t0 && row.startAt(p) < end);
+    });
     r.last = partitionPoint(r.first, n, [&](std::size_t p) { return row.startAt(p) < t1; });
     return r;
 }

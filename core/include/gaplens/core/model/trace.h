@@ -34,15 +34,29 @@ struct KernelColumns
     std::size_t size() const { return start.size(); }
 };
 
+// A copy's kind: the value of the export's copyKind column, which is CUPTI's
+// CUpti_ActivityMemcpyKind (0-10) extended by nsys with unified-memory migrations (11-13),
+// as ENUM_CUDA_MEMCPY_OPER lists them. "Array" is a CUDA array (texture memory).
 enum class CopyKind : std::uint8_t {
     Unknown = 0,
     HostToDevice = 1,
     DeviceToHost = 2,
-    HostToHost = 3,
+    HostToArray = 3,
+    ArrayToHost = 4,
+    ArrayToArray = 5,
+    ArrayToDevice = 6,
+    DeviceToArray = 7,
     DeviceToDevice = 8,
+    HostToHost = 9,
     PeerToPeer = 10,
+    UnifiedHostToDevice = 11,
+    UnifiedDeviceToHost = 12,
+    UnifiedDeviceToDevice = 13,
     Memset = 250, // memsets share the copy lane
 };
+// The kind a copyKind column value stands for; Unknown for values no export defines.
+CopyKind copyKindFromExport(std::int64_t value);
+// "HtoD", "Unified DtoH", "memset", ...; "unknown" for Unknown.
 std::string_view copyKindName(CopyKind kind);
 // CUDA memory kinds of a copy's source and destination (ENUM_CUDA_MEM_KIND).
 enum class MemKind : std::uint8_t { Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, Unknown = 255 };

@@ -10,8 +10,10 @@ namespace gaplens::core {
 
 // 1234 -> "1.234 us", 2500000 -> "2.500 ms", 3 -> "3 ns"; four significant digits at most.
 std::string formatDuration(double ns);
-// 1536 -> "1.5 KiB".
+// 1536 -> "1.5 KiB": binary units (B, KiB, MiB, GiB, TiB) everywhere sizes are shown.
 std::string formatBytes(std::uint64_t bytes);
+// `bytes` moved in `ns` as a rate in the same units: (1 GiB, 1 s) -> "1.0 GiB/s"; "-" when ns <= 0.
+std::string formatBandwidth(std::uint64_t bytes, TimeNs ns);
 // 12.345 -> "12.3%".
 std::string formatPercent(double percent);
 

@@ -18,6 +18,7 @@ struct CaptureFoldIndex
     std::vector<std::vector<FoldIndex>> copies; // [gpu][nesting level]
     std::vector<std::vector<FoldIndex>> nvtx; // [thread][nesting level]
     std::vector<std::vector<FoldIndex>> api; // [thread][nesting level]
+    std::vector<FoldIndex> marks; // [thread]: NVTX marks, instants (start == end)
 };
 
 // One sequential pass over every event (about 0.2 s for 56M events); null as soon as

@@ -38,8 +38,9 @@ struct DrawItem
 
 inline constexpr double kMinVisiblePx = 3.0;
 
-// Positions [first, last) of the events that intersect [t0, t1): end > t0 and start < t1.
-// Two binary searches; an event ending exactly at t0 or starting at t1 is outside.
+// Positions [first, last) of the events that intersect [t0, t1): end > t0 and start < t1, or,
+// for an instant (start == end, an NVTX mark), t0 <= start < t1. Two binary searches; an
+// interval ending exactly at t0 or starting at t1 is outside, an instant at t0 inside.
 struct PosRange
 {
     std::size_t first = 0, last = 0;
