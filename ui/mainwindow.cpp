@@ -23,6 +23,7 @@
 #include "ui/workspace/helpmenu.h"
 #include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
+#include "ui/workspace/windowgeometry.h"
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
 
@@ -44,7 +45,6 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -301,7 +301,7 @@ void MainWindow::applyTimeSelection(core::TimeRange displayRange)
 void MainWindow::closeEvent(QCloseEvent *e)
 {
     QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
+    saveWindowGeometry(*this, kGeometryKey);
     settings.setValue(kStateKey, saveState(kStateVersion));
     QMainWindow::closeEvent(e);
 }
@@ -384,14 +384,7 @@ void MainWindow::createStatusBar()
 
 void MainWindow::showRestored()
 {
-    if (QSettings().contains(kGeometryKey)) {
-        show();
-        return;
-    }
-    // The screen's size as well, for window managers (or none) that ignore "maximised".
-    if (const QScreen *screen = QGuiApplication::primaryScreen())
-        setGeometry(screen->availableGeometry());
-    showMaximized();
+    showAtSavedGeometry(*this, kGeometryKey);
 }
 
 void MainWindow::openPaths(const QStringList &paths)
@@ -558,7 +551,7 @@ CompareWindow *MainWindow::openCompareWith(const QStringList &after)
     compare->setCaptures(m_view->model()->sharedData(), nullptr, m_loader->currentPaths());
     compare->compareView()->setGapThreshold(m_view->model()->gapThreshold());
     compare->openCaptures({}, files, m_loader->currentRankOverrides());
-    compare->show();
+    compare->showRestored();
     compare->raise();
     return compare;
 }

@@ -284,7 +284,7 @@ int main(int argc, char *argv[])
     if (!before.isEmpty() || !after.isEmpty()) {
         auto *compare = new gaplens::ui::CompareWindow;
         compare->setAttribute(Qt::WA_DeleteOnClose);
-        compare->show();
+        compare->showRestored();
         compare->openCaptures(before, after);
         return app.exec();
     }

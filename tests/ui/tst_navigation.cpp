@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Getting around the timeline: the navigation keys from any widget (View > Navigate), the
 // horizontal scroll bar over the capture, Help > Keyboard Shortcuts, and "Loading…" in the
-// timeline while a capture loads.
+// timeline while a capture loads; both windows open maximised, then where they were closed.
 #include "ui_fixture.h"
 
+#include "ui/compare/comparewindow.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/paneltable.h"
@@ -14,8 +15,11 @@
 
 #include <QAction>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -49,6 +53,7 @@ private:
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the geometry test writes settings
         QVERIFY(m_dir.isValid());
         for (int r = 0; r < 2; ++r) {
             m_files << m_dir.filePath(QStringLiteral("rank%1.sqlite").arg(r));
@@ -137,6 +142,38 @@ private slots:
         QVERIFY(bar->value() > 0);
         bar->setValue(0);
         QCOMPARE(zoom.windowStart(), trace.start);
+    }
+
+    void bothWindowsOpenMaximisedThenWhereTheyWereClosed()
+    {
+        QSettings().clear();
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        QRect closedAt;
+        {
+            CompareWindow first;
+            first.showRestored();
+            QVERIFY(QTest::qWaitForWindowExposed(&first));
+            QVERIFY(first.isMaximized());
+            QCOMPARE(first.frameGeometry().size(), screen.size());
+            first.showNormal();
+            first.setGeometry(screen.adjusted(40, 40, 0, -120)); // the panel keeps a minimum width
+            QVERIFY(QTest::qWaitFor([&] { return first.geometry().height() == screen.height() - 160; }));
+            closedAt = first.geometry();
+            QVERIFY(!first.isMaximized());
+            first.close();
+        }
+        CompareWindow second;
+        second.showRestored();
+        QVERIFY(QTest::qWaitForWindowExposed(&second));
+        QCOMPARE(second.geometry(), closedAt);
+        second.showRestored(); // already open: only raised, where it is
+        QCOMPARE(second.geometry(), closedAt);
+
+        MainWindow main;
+        main.showRestored();
+        QVERIFY(QTest::qWaitForWindowExposed(&main));
+        QVERIFY(main.isMaximized());
+        QCOMPARE(main.frameGeometry().size(), screen.size());
     }
 
     void helpListsEveryShortcutFromTheMenus()

@@ -15,6 +15,7 @@
 #include "ui/workspace/helpmenu.h"
 #include "ui/workspace/loadprogressbar.h"
 #include "ui/workspace/reviewactions.h"
+#include "ui/workspace/windowgeometry.h"
 #include "ui/workspace/workspace.h"
 
 #include <QAction>
@@ -174,6 +175,26 @@ void CompareWindow::createActions()
         m_theme->setCurrentIndex(int(Theme::current().kind));
     });
     bar->addWidget(m_theme);
+}
+
+namespace {
+const QString kCompareGeometryKey = QStringLiteral("compareWindow/geometry");
+}
+
+void CompareWindow::showRestored()
+{
+    if (isVisible()) {
+        raise();
+        activateWindow();
+        return;
+    }
+    showAtSavedGeometry(*this, kCompareGeometryKey);
+}
+
+void CompareWindow::closeEvent(QCloseEvent *e)
+{
+    saveWindowGeometry(*this, kCompareGeometryKey);
+    QMainWindow::closeEvent(e);
 }
 
 void CompareWindow::showEvent(QShowEvent *e)

@@ -39,6 +39,9 @@ public:
     void setCaptures(std::shared_ptr<const TimelineData> before, std::shared_ptr<const TimelineData> after,
         const QStringList &beforePaths = {}, const QStringList &afterPaths = {});
 
+    // Shows the window at the geometry it was last closed with, or maximised the first time;
+    // an open window is only raised.
+    void showRestored();
     CompareView *compareView() const { return m_view; }
     ComparePanel *comparePanel() const { return m_panel; }
     bool isLoading() const;
@@ -51,6 +54,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent *) override;
+    void closeEvent(QCloseEvent *) override;
 
 private:
     void createActions();
