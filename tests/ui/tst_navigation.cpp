@@ -126,7 +126,9 @@ private slots:
         ZoomControl &zoom = *view.zoom();
         QScrollBar *bar = view.horizontalScrollBar();
         QCOMPARE(bar->maximum(), 0); // all of it shown: nothing to scroll
+        QTRY_VERIFY(!bar->isVisible());
         zoom.zoomAt(0, 4);
+        QTRY_VERIFY(bar->isVisible());
         const core::TimeRange trace = zoom.traceRange();
         QCOMPARE(bar->value(), 0);
         QVERIFY(std::abs(bar->pageStep() - TimelineView::kScrollSteps / 4) <= 1);
@@ -142,6 +144,8 @@ private slots:
         QVERIFY(bar->value() > 0);
         bar->setValue(0);
         QCOMPARE(zoom.windowStart(), trace.start);
+        zoom.fitAll();
+        QTRY_VERIFY(!bar->isVisible());
     }
 
     void bothWindowsOpenMaximisedThenWhereTheyWereClosed()

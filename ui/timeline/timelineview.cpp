@@ -14,8 +14,8 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScopedValueRollback>
 #include <QScrollBar>
-#include <QSignalBlocker>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -141,8 +141,9 @@ void TimelineView::syncHorizontalScrollBar()
     const double span = double(std::max<core::TimeNs>(1, trace.duration()));
     const double shown = std::min(1.0, double(m_zoom->windowEnd() - m_zoom->windowStart()) / span);
     const int page = int(std::lround(kScrollSteps * shown));
-    // Set from the window, not by the user: no scroll back into the zoom.
-    const QSignalBlocker block(bar);
+    // Set from the window, not by the user: no scroll back into the zoom. Its signals still
+    // go out, as the scroll area shows the bar (as needed) on rangeChanged.
+    const QScopedValueRollback syncing(m_syncingScrollBar, true);
     bar->setPageStep(page);
     bar->setSingleStep(std::max(1, page / 10));
     bar->setRange(0, kScrollSteps - page);
@@ -151,6 +152,8 @@ void TimelineView::syncHorizontalScrollBar()
 
 void TimelineView::onHorizontalScroll(int value)
 {
+    if (m_syncingScrollBar)
+        return;
     const core::TimeRange trace = m_zoom->traceRange();
     const double span = double(std::max<core::TimeNs>(1, trace.duration()));
     m_zoom->rememberGesture();

@@ -134,6 +134,7 @@ private:
     TrackPainter m_painter;
     TrackPainter::Overlay m_overlay;
     QString m_loadingText;
+    bool m_syncingScrollBar = false;
 
     enum class Drag { None, Pan, RubberBand };
     Drag m_drag = Drag::None;
