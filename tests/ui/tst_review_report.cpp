@@ -177,6 +177,12 @@ private slots:
         // Numbers this pair is known to hold (the CLI's diff prints the same).
         QVERIFY(html.contains(QStringLiteral("<td align=\"right\">4,010</td><td align=\"right\">3,587</td>")));
         QVERIFY(html.contains(QStringLiteral("<td>flash_fwd_kernel</td>")));
+        // The after capture ran fewer calls: the headline says its figures are per call and
+        // names the per-call regression in the compare panel's "worse" colour.
+        QVERIFY(html.contains(QStringLiteral("figures are per kernel call")));
+        QVERIFY(html.contains(QStringLiteral("<font color=\"%1\">ncclDevKernel_SendRecv 1.41x slower per call (+")
+                                  .arg(ComparisonModel::worseColor().name())));
+        QVERIFY(html.contains(QStringLiteral("Per-call rule: kernels both captures ran")));
         request.output = m_dir.filePath(QStringLiteral("bad.html"));
         request.after = { m_dir.filePath(QStringLiteral("missing.sqlite")) };
         QString error;

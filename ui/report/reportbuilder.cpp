@@ -350,13 +350,26 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     h += QStringLiteral("<h2>Headline</h2>\n");
     if (isComparison() && m_comparison) {
         const auto &c = *m_comparison;
-        const char *colour = c.verdict == core::Verdict::Faster
-            ? "#138a3c"
-            : (c.verdict == core::Verdict::Slower ? "#c62828" : "#444444");
+        // The compare panel's colours; none for captures that may not be comparable.
+        const bool comparable = c.notComparable.empty();
+        const QColor colour = comparable && c.verdict == core::Verdict::Faster ? ComparisonModel::betterColor()
+            : comparable && c.verdict == core::Verdict::Slower                 ? ComparisonModel::worseColor()
+                                                                               : QColor(0x44, 0x44, 0x44);
         h += QStringLiteral("<p class=\"verdict\"><font size=\"+2\" color=\"%1\"><b>%2</b></font></p>\n")
-                 .arg(QLatin1String(colour), esc(c.verdictText));
+                 .arg(colour.name(), esc(c.verdictText));
         if (!c.verdictDetail.empty())
             h += QStringLiteral("<p>%1</p>\n").arg(esc(c.verdictDetail));
+        // What the figures are per, and the kernels that changed per call beyond the noise.
+        QString perCall = QStringLiteral("<b>Figures:</b> ") + esc(c.work.text);
+        for (const auto &[changes, tint] : { std::pair { &c.regressions, ComparisonModel::worseColor() },
+                 std::pair { &c.improvements, ComparisonModel::betterColor() } })
+            for (const auto &change : *changes)
+                perCall += QStringLiteral("<br><font color=\"%1\">%2</font>").arg(tint.name(), esc(change.text));
+        if (c.regressions.empty() && c.improvements.empty())
+            perCall += QStringLiteral("<br>No kernel changed per call beyond the noise rule.");
+        h += QStringLiteral("<p class=\"percall\">%1</p>\n").arg(perCall);
+        if (!c.perCallRule.empty())
+            h += QStringLiteral("<p class=\"note\"><i>Per-call rule: %1.</i></p>\n").arg(esc(c.perCallRule));
         std::vector<QStringList> rows;
         for (const auto &m : c.headline)
             rows.push_back({ QString::fromStdString(m.label), ComparisonModel::formatMetric(m.unit, m.before),
