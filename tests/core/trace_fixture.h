@@ -143,6 +143,14 @@ public:
         n.kind.push_back(kind);
     }
 
+    void mark(std::uint32_t thread, TimeNs time, std::string_view name)
+    {
+        auto &m = m_trace->threads[thread].marks;
+        m.time.push_back(time);
+        m.name.push_back(intern(name));
+        m.domain.push_back(core::kEmptyString);
+    }
+
     core::StringId intern(std::string_view text) { return m_trace->strings.intern(text); }
 
     std::unique_ptr<core::TraceSet> finish()

@@ -286,6 +286,26 @@ private slots:
         QCOMPARE(idleOutsideWindow({}, { 10, 20 }).totalNs(), TimeNs(0));
     }
 
+    void anNvtxMarkAfterEverythingElseEndsTheCapture()
+    {
+        // The capture's span, and so the idle time after the last kernel, counts marks too.
+        FixtureBuilder b;
+        const auto rank = b.addRank(0);
+        const auto gpu = b.addGpu(rank, 0);
+        const auto thread = b.addThread(rank);
+        b.nvtx(thread, 1000, 2000, "step");
+        b.api(thread, 1100, 1110, "cudaLaunchKernel", 1);
+        b.kernel(gpu, 7, 1200, 1300, "k", 1);
+        b.mark(thread, 500, "start");
+        b.mark(thread, 5000, "checkpoint saved");
+        const auto trace = b.finish();
+        QCOMPARE(trace->ranks[0].span, (TimeRange { 500, 5000 }));
+        QCOMPARE(trace->span, (TimeRange { 500, 5000 }));
+        const auto s = summarizeCapture(*trace);
+        QCOMPARE(s.rows[0].idleOutside.beforeNs, TimeNs(700)); // 500 .. 1200
+        QCOMPARE(s.rows[0].idleOutside.afterNs, TimeNs(3700)); // 1300 .. 5000
+    }
+
     void ratiosReadAsMultiples()
     {
         QCOMPARE(formatRatio(3.2), std::string("3x"));

@@ -263,6 +263,9 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
             sortMarks(thread.marks);
             span.add(thread.api.start, thread.api.end);
             span.add(thread.nvtx.start, thread.nvtx.end);
+            // A mark is an instant, and sorted by time: the capture holds the first and last.
+            if (!thread.marks.time.empty())
+                span.add(thread.marks.time.front(), thread.marks.time.back());
         }
     });
     Span span;
