@@ -4,6 +4,7 @@
 // (against an independent computation over rows read with SQL).
 #include "gaplens/core/analysis/overlap.h"
 #include "sqltestdb.h"
+#include "synth_sample.h"
 #include "testsupport.h"
 #include "trace_counts.h"
 #include "trace_fixture.h"
@@ -395,6 +396,34 @@ private slots:
         QCOMPARE(report.ranks[0].timesLast, lastA);
         QCOMPARE(report.ranks[1].timesLast, lastB);
         QCOMPARE(report.ranks[0].timesLast + report.ranks[1].timesLast > 0, true);
+    }
+
+    // The generator's straggler launches every AllReduce late: it alone starts last in each
+    // instance, and every other rank never does. Counts from the files' kernel rows.
+    void theSyntheticStragglerStartsEveryCollectiveLast()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(4, 6, 2)));
+        QCOMPARE(sample.synth.files.size(), std::size_t(4));
+        const auto trace = gaplens::test::load(sample.synth.files);
+        QVERIFY(trace->errors.empty());
+        const auto report = computeOverlap(*trace);
+        QCOMPARE(report.ranks.size(), std::size_t(4));
+        const char *countNccl = "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                                "k.shortName WHERE s.value LIKE 'nccl%'";
+        const auto perRank = gaplens::test::sqlInt(trace->reports[trace->ranks[0].report].path, countNccl);
+        QVERIFY(perRank > 0);
+        QCOMPARE(std::int64_t(report.instances.size()), perRank);
+        for (std::uint32_t r = 0; r < 4; ++r) {
+            QCOMPARE(gaplens::test::sqlInt(trace->reports[trace->ranks[r].report].path, countNccl), perRank);
+            QCOMPARE(std::int64_t(report.ranks[r].instances), perRank);
+            QCOMPARE(std::int64_t(report.ranks[r].timesLast), trace->ranks[r].rank == 2 ? perRank : 0);
+        }
+        for (const auto &instance : report.instances) {
+            QCOMPARE(instance.type, CollectiveType::AllReduce);
+            QCOMPARE(trace->ranks[instance.lastRank].rank, 2);
+        }
+        QVERIFY(report.ranks[2].medianSkewNs > 0);
     }
 
     // Six reports, one rank each (PMI_RANK), one AllReduce per rank: the skews are each
