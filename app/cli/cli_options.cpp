@@ -254,6 +254,18 @@ void addAnalysisCommands(CLI::App &app, Options &o)
     addWithCopiesFlag(pace, o);
     addRankAndLoadOptions(pace, o);
 
+    auto &overlap = addAnalysisCommand(app, o, "overlap",
+        "NCCL communication hidden behind compute or exposed; start skew of collectives across ranks",
+        "Communication is the union of the kernels whose short name starts with nccl (any case), compute\n"
+        "the union of all other kernels; exposed = communication - their overlap. Collectives are matched\n"
+        "across ranks by order (the k-th kernel of a name on each rank); a rank's skew is its start minus\n"
+        "the earliest, and the rank that started last is the one the others waited for.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli overlap runs/\n"
+        "  gaplens-cli overlap --ranks 0,1 --format json runs/");
+    addRankAndLoadOptions(overlap, o);
+
     auto &nvtx = addAnalysisCommand(app, o, "nvtx", "NVTX range summary (like nvtx_sum)",
         "Examples:\n"
         "  gaplens-cli nvtx --top 20 runs/");

@@ -24,8 +24,8 @@ using namespace gaplens::test;
 namespace {
 
 const QStringList kLoadingCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
-    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("nvtx"), QStringLiteral("api"),
-    QStringLiteral("ranks"), QStringLiteral("diff"), QStringLiteral("check") };
+    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
+    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 

@@ -7,6 +7,7 @@
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/gpu_projection.h"
 #include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/analysis/summaries.h"

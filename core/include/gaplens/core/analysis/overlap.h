@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Communication and computation: per rank and GPU, how much NCCL kernel time ran beside
+// compute kernels and how much was exposed; per collective type, calls and time; across
+// ranks, the start skew of each collective instance (Holistic Trace Analysis's straggler signal).
+#include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/trace.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+// A communication kernel: its short name starts with "nccl", in any case.
+bool isCommunicationKernel(std::string_view shortName);
+
+enum class CollectiveType : std::uint8_t {
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    Reduce,
+    Broadcast,
+    AllToAll,
+    SendRecv,
+    Send,
+    Recv,
+    Other, // a communication kernel whose name names none of the above
+};
+inline constexpr std::size_t kCollectiveTypeCount = std::size_t(CollectiveType::Other) + 1;
+// "AllReduce", "SendRecv", ..., "Other".
+std::string_view collectiveTypeName(CollectiveType type);
+// The collective a communication kernel's name names, read from the word after the first '_'
+// (ncclDevKernel_SendRecv, ncclKernel_AllReduce_RING_LL_Sum_float): compared without case,
+// "AllToAll" also spelled "AlltoAll". Other for any other name, a non-NCCL one included.
+CollectiveType parseCollectiveType(std::string_view shortName);
+
+struct OverlapOptions
+{
+    RankSelection ranks;
+    // Kernels are clipped to the window; a kernel with nothing inside it is left out (of the
+    // skew matching too, which then numbers the kernels inside the window from 0).
+    TimeWindow window;
+};
+
+struct CollectiveTotals
+{
+    CollectiveType type = CollectiveType::Other;
+    std::uint64_t calls = 0;
+    TimeNs totalNs = 0; // sum of the (clipped) kernel durations
+};
+
+// One rank's work on one GPU: its streams' kernels (Stream::rank == rank).
+struct OverlapRow
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks; kNoIndex: work of no rank
+    std::uint32_t gpu = kNoIndex; // index into TraceSet::gpus
+    std::uint64_t commKernels = 0, computeKernels = 0;
+    TimeNs commNs = 0; // union of the communication kernels
+    TimeNs computeNs = 0; // union of all other kernels
+    TimeNs overlapNs = 0; // intersection of the two unions
+    TimeNs exposedCommNs = 0; // commNs - overlapNs
+    double hiddenPercent = 0; // overlapNs / commNs * 100; 0 without communication
+    // Only the types with calls, in CollectiveType order.
+    std::vector<CollectiveTotals> collectives;
+};
+
+// The k-th communication kernel of one name on each rank that has one.
+struct CollectiveInstance
+{
+    StringId name = kEmptyString; // short name
+    CollectiveType type = CollectiveType::Other;
+    std::uint32_t occurrence = 0; // k, from 0, per rank and name
+    // Ranks (indices into TraceSet::ranks, ascending) with a k-th kernel of that name; at least two.
+    std::vector<std::uint32_t> ranks;
+    std::vector<TimeNs> start; // per entry of ranks: the kernel's start
+    std::vector<TimeNs> skewNs; // per entry of ranks: start - the earliest start among them
+    std::uint32_t lastRank = kNoIndex; // the one rank that started last; kNoIndex when several tie
+};
+
+struct RankSkew
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    std::uint64_t instances = 0; // instances the rank takes part in
+    double medianSkewNs = 0; // over those instances; 0 when none
+    TimeNs maxSkewNs = 0;
+    std::uint64_t timesLast = 0; // instances whose lastRank is this rank
+};
+
+struct OverlapReport
+{
+    std::vector<OverlapRow> rows; // sorted by (rank, gpu); rows without any kernel are left out
+    // Sorted by earliest start, then name (StringId), then occurrence.
+    std::vector<CollectiveInstance> instances;
+    std::vector<RankSkew> ranks; // every selected rank with a communication kernel, ascending
+};
+
+// O(n log n) in the kernels of the selected ranks.
+OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &options = {});
+
+} // namespace gaplens::core

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/analysis/overlap.h"
+
+#include "gaplens/core/analysis/duration_stats.h"
+#include "merged_intervals.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace gaplens::core {
+namespace {
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+constexpr std::array<std::pair<std::string_view, CollectiveType>, 10> kCollectiveWords { {
+    { "AllReduce", CollectiveType::AllReduce },
+    { "AllGather", CollectiveType::AllGather },
+    { "ReduceScatter", CollectiveType::ReduceScatter },
+    { "Reduce", CollectiveType::Reduce },
+    { "Broadcast", CollectiveType::Broadcast },
+    { "AllToAll", CollectiveType::AllToAll },
+    { "SendRecv", CollectiveType::SendRecv },
+    { "Send", CollectiveType::Send },
+    { "Recv", CollectiveType::Recv },
+    { "Other", CollectiveType::Other },
+} };
+
+// The merged union of the runs, kept: the two unions are intersected afterwards.
+std::vector<TimeRange> mergedUnion(const std::vector<detail::CollectedIntervals> &lanes, TimeNs &total)
+{
+    std::vector<detail::IntervalRun> runs;
+    runs.reserve(lanes.size());
+    for (const auto &lane : lanes)
+        runs.push_back(lane.run());
+    std::vector<TimeRange> merged;
+    total = 0;
+    // The lanes are already clipped: no window here.
+    detail::forEachMergedInterval(runs, std::nullopt, [&](TimeRange r) {
+        total += r.duration();
+        merged.push_back(r);
+    });
+    return merged;
+}
+
+// Total length of the intersection of two sorted, disjoint interval lists.
+TimeNs intersectionNs(const std::vector<TimeRange> &a, const std::vector<TimeRange> &b)
+{
+    TimeNs total = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const TimeNs lo = std::max(a[i].start, b[j].start);
+        const TimeNs hi = std::min(a[i].end, b[j].end);
+        if (hi > lo)
+            total += hi - lo;
+        // The one that ends first cannot meet anything later in the other list.
+        if (a[i].end < b[j].end)
+            ++i;
+        else
+            ++j;
+    }
+    return total;
+}
+
+// A rank's communication kernel, for the skew matching: unclipped start.
+struct CommKernel
+{
+    TimeNs start = 0;
+    StringId name = kEmptyString;
+};
+
+} // namespace
+
+bool isCommunicationKernel(std::string_view shortName)
+{
+    return shortName.size() >= 4 && equalsIgnoringCase(shortName.substr(0, 4), "nccl");
+}
+
+std::string_view collectiveTypeName(CollectiveType type)
+{
+    for (const auto &[word, t] : kCollectiveWords)
+        if (t == type)
+            return word;
+    return "Other";
+}
+
+CollectiveType parseCollectiveType(std::string_view shortName)
+{
+    if (!isCommunicationKernel(shortName))
+        return CollectiveType::Other;
+    const auto underscore = shortName.find('_');
+    if (underscore == std::string_view::npos)
+        return CollectiveType::Other;
+    auto word = shortName.substr(underscore + 1);
+    word = word.substr(0, word.find('_'));
+    // "AlltoAll" (NCCL's own spelling in some versions) compares equal without case.
+    for (const auto &[name, type] : kCollectiveWords)
+        if (type != CollectiveType::Other && equalsIgnoringCase(word, name))
+            return type;
+    return CollectiveType::Other;
+}
+
+OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &options)
+{
+    OverlapReport report;
+    // Communication kernels per rank, for the matching below.
+    std::vector<std::vector<CommKernel>> commByRank(trace.ranks.size());
+
+    // (rank, gpu) -> the streams of that rank on that GPU. kNoIndex sorts last.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const Stream *>> groups;
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g)
+        for (const auto &stream : trace.gpus[g].streams) {
+            const bool selected = stream.rank == kNoIndex ? options.ranks.isAll() : options.ranks.includes(stream.rank);
+            if (selected && stream.kernels.size() > 0)
+                groups[{ stream.rank, g }].push_back(&stream);
+        }
+
+    for (const auto &[key, streams] : groups) {
+        OverlapRow row;
+        row.rank = key.first;
+        row.gpu = key.second;
+        std::array<CollectiveTotals, kCollectiveTypeCount> byType {};
+        std::vector<detail::CollectedIntervals> comm(streams.size()), compute(streams.size());
+        for (std::size_t s = 0; s < streams.size(); ++s) {
+            const auto &k = streams[s]->kernels;
+            const auto run = detail::kernelRun(k, options.window);
+            for (std::size_t i = run.lo; i < run.hi; ++i) {
+                const auto r = detail::clip(k.start[i], k.end[i], options.window);
+                if (r.end <= r.start)
+                    continue;
+                const std::string_view name = trace.str(k.shortName[i]);
+                if (isCommunicationKernel(name)) {
+                    // Clipping keeps the stream's start order, so each lane stays sorted.
+                    comm[s].start.push_back(r.start);
+                    comm[s].end.push_back(r.end);
+                    ++row.commKernels;
+                    auto &totals = byType[std::size_t(parseCollectiveType(name))];
+                    ++totals.calls;
+                    totals.totalNs += r.duration();
+                    if (row.rank != kNoIndex)
+                        commByRank[row.rank].push_back({ k.start[i], k.shortName[i] });
+                } else {
+                    compute[s].start.push_back(r.start);
+                    compute[s].end.push_back(r.end);
+                    ++row.computeKernels;
+                }
+            }
+        }
+        if (row.commKernels + row.computeKernels == 0)
+            continue;
+        const auto commUnion = mergedUnion(comm, row.commNs);
+        const auto computeUnion = mergedUnion(compute, row.computeNs);
+        row.overlapNs = intersectionNs(commUnion, computeUnion);
+        row.exposedCommNs = row.commNs - row.overlapNs;
+        if (row.commNs > 0)
+            row.hiddenPercent = 100.0 * double(row.overlapNs) / double(row.commNs);
+        for (std::size_t t = 0; t < kCollectiveTypeCount; ++t)
+            if (byType[t].calls > 0) {
+                byType[t].type = CollectiveType(t);
+                row.collectives.push_back(byType[t]);
+            }
+        report.rows.push_back(std::move(row));
+    }
+
+    // Matching by order: the k-th kernel of a name on each rank. Per rank, its kernels of all
+    // GPUs and streams in start order (ties by name, so the order never depends on the streams').
+    // (name, k) -> the instance's index in report.instances.
+    std::map<std::pair<StringId, std::uint32_t>, std::size_t> instanceOf;
+    std::vector<CollectiveInstance> instances;
+    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
+        auto &kernels = commByRank[rank];
+        std::sort(kernels.begin(), kernels.end(), [](const CommKernel &a, const CommKernel &b) {
+            return std::tie(a.start, a.name) < std::tie(b.start, b.name);
+        });
+        std::map<StringId, std::uint32_t> seen;
+        for (const auto &kernel : kernels) {
+            const std::uint32_t k = seen[kernel.name]++;
+            auto [it, added] = instanceOf.try_emplace({ kernel.name, k }, instances.size());
+            if (added) {
+                CollectiveInstance instance;
+                instance.name = kernel.name;
+                instance.type = parseCollectiveType(trace.str(kernel.name));
+                instance.occurrence = k;
+                instances.push_back(std::move(instance));
+            }
+            // Ranks are visited in ascending order, so each instance's ranks are too.
+            auto &instance = instances[it->second];
+            instance.ranks.push_back(rank);
+            instance.start.push_back(kernel.start);
+        }
+    }
+
+    std::vector<std::vector<TimeNs>> skewsOfRank(trace.ranks.size());
+    std::vector<std::uint64_t> timesLast(trace.ranks.size(), 0);
+    for (auto &instance : instances) {
+        // A kernel on one rank only has no one to wait for.
+        if (instance.ranks.size() < 2)
+            continue;
+        const TimeNs earliest = *std::min_element(instance.start.begin(), instance.start.end());
+        const TimeNs latest = *std::max_element(instance.start.begin(), instance.start.end());
+        std::size_t atLatest = 0;
+        for (std::size_t i = 0; i < instance.ranks.size(); ++i) {
+            instance.skewNs.push_back(instance.start[i] - earliest);
+            skewsOfRank[instance.ranks[i]].push_back(instance.skewNs.back());
+            if (instance.start[i] == latest) {
+                ++atLatest;
+                instance.lastRank = instance.ranks[i];
+            }
+        }
+        if (atLatest != 1)
+            instance.lastRank = kNoIndex;
+        else
+            ++timesLast[instance.lastRank];
+        report.instances.push_back(std::move(instance));
+    }
+    std::sort(report.instances.begin(), report.instances.end(), [](const auto &a, const auto &b) {
+        const TimeNs aStart = *std::min_element(a.start.begin(), a.start.end());
+        const TimeNs bStart = *std::min_element(b.start.begin(), b.start.end());
+        return std::tie(aStart, a.name, a.occurrence) < std::tie(bStart, b.name, b.occurrence);
+    });
+
+    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
+        if (commByRank[rank].empty())
+            continue;
+        RankSkew skew;
+        skew.rank = rank;
+        auto &skews = skewsOfRank[rank];
+        std::sort(skews.begin(), skews.end());
+        skew.instances = skews.size();
+        skew.medianSkewNs = sortedMedian(skews);
+        skew.maxSkewNs = skews.empty() ? 0 : skews.back();
+        skew.timesLast = timesLast[rank];
+        report.ranks.push_back(skew);
+    }
+    return report;
+}
+
+} // namespace gaplens::core
