@@ -62,6 +62,30 @@ const Finding *findKind(const CaptureSummary &s, FindingKind kind)
     return gaplens::test::findFirst(s.findings, [&](const Finding &f) { return f.kind == kind; });
 }
 
+// The IdleGpu findings of `ranks` ranks (rank 1's steps rank1Tenths/10 long) at a 100 ns threshold.
+std::vector<Finding> idleFindings(int ranks, int rank1Tenths, CaptureSummary *summary = nullptr)
+{
+    const auto c = buildCapture(ranks, rank1Tenths);
+    CaptureSummaryOptions o;
+    o.minGapNs = 100;
+    const auto s = summarizeCapture(*c.trace, o);
+    std::vector<Finding> idle;
+    for (const auto &f : s.findings)
+        if (f.kind == FindingKind::IdleGpu)
+            idle.push_back(f);
+    if (summary)
+        *summary = s;
+    return idle;
+}
+
+std::vector<std::string> textsOf(const std::vector<Finding> &findings)
+{
+    std::vector<std::string> texts;
+    for (const auto &f : findings)
+        texts.push_back(f.text);
+    return texts;
+}
+
 } // namespace
 
 class TestFindings : public QObject
@@ -164,19 +188,12 @@ private slots:
     {
         // Five ranks: 0, 2, 3, 4 idle 35% of each step (650 of 1000 busy), rank 1 29% (850 of
         // 1200), all at step start with no CUDA call in data_loading: one line, exact ranges.
-        const auto c = buildCapture(5);
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*c.trace, o);
-        std::vector<std::string> idle;
-        for (const auto &f : s.findings)
-            if (f.kind == FindingKind::IdleGpu) {
-                idle.push_back(f.text);
-                QCOMPARE(f.rank, kNoIndex); // a group is no one GPU to jump to
-            }
-        QCOMPARE(idle,
+        CaptureSummary s;
+        const auto idle = idleFindings(5, 12, &s);
+        QCOMPARE(textsOf(idle),
             std::vector<std::string> { "5 GPUs (ranks 0-4) idle 29-35% of each step; most idle time "
                                        "(100%) is at step start with no CUDA call, in data_loading" });
+        QCOMPARE(idle.front().rank, kNoIndex); // a group is no one GPU to jump to
         QVERIFY(findKind(s, FindingKind::Straggler));
     }
 
@@ -184,15 +201,7 @@ private slots:
     {
         // Rank 1's steps are twice as long: 1650 of 2000 busy, 18% idle, 17 points from the
         // others' 35%: it is told apart, after the group of the four more idle GPUs.
-        const auto c = buildCapture(5, 20);
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*c.trace, o);
-        std::vector<std::string> idle;
-        for (const auto &f : s.findings)
-            if (f.kind == FindingKind::IdleGpu)
-                idle.push_back(f.text);
-        QCOMPARE(idle,
+        QCOMPARE(textsOf(idleFindings(5, 20)),
             (std::vector<std::string> { "4 GPUs (ranks 0, 2-4) idle 35% of each step; most idle time (100%) is at "
                                         "step start with no CUDA call, in data_loading",
                 "rank 1 GPU 1 idle 18% of each step; most idle time (100%) is at step start with no CUDA call, in "
@@ -201,14 +210,9 @@ private slots:
 
     void twoGpusWithTheSameStoryKeepTheirOwnLines()
     {
-        const auto c = buildCapture(2, 10);
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*c.trace, o);
         std::vector<std::uint32_t> idleRanks;
-        for (const auto &f : s.findings)
-            if (f.kind == FindingKind::IdleGpu)
-                idleRanks.push_back(f.rank);
+        for (const auto &f : idleFindings(2, 10))
+            idleRanks.push_back(f.rank);
         QCOMPARE(idleRanks, (std::vector<std::uint32_t> { 0, 1 }));
     }
 
