@@ -74,6 +74,7 @@ int runApi(const CommandContext &ctx);
 int runGaps(const CommandContext &ctx);
 int runBlame(const CommandContext &ctx);
 int runPace(const CommandContext &ctx);
+int runNcu(const CommandContext &ctx);
 int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
