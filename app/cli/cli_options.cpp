@@ -207,6 +207,38 @@ void addRankAndLoadOptions(CLI::App &command, Options &o)
     addLoadOptions(command, o);
 }
 
+// `ncu` prints a command line, not a table: it has no --format.
+void addNcuCommand(CLI::App &app, Options &o)
+{
+    auto &ncu = addCommand(app, "ncu", "a ready Nsight Compute (ncu) command line for one launch of a kernel",
+        "K counts the launches of that name in the rank's process, in launch order, from 1. The\n"
+        "command is the first line; what it assumes or could not know (working directory,\n"
+        "environment) follows as # comments. Without META_DATA_CAPTURE in the export the program\n"
+        "is the placeholder <program> <args>.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli ncu --kernel ampere_sgemm_128x64_nn runs/\n"
+        "  gaplens-cli ncu --kernel ncclDevKernel_AllReduce_Sum_f32_RING_LL --instance 3 --rank 1 runs/");
+    addInputFiles(ncu, o);
+    addValueOption(ncu, "--kernel", "NAME", "the kernel's short name (or demangled name), as `kernels` lists it",
+        [&o](const std::string &name) { o.ncuKernel = name; });
+    addValueOption(
+        ncu, "--instance", "K", "its K-th launch in the process (default: 1)", [&o](const std::string &text) {
+            o.ncuInstance = parseNumber<std::uint32_t>(text, "--instance");
+            if (o.ncuInstance == 0)
+                throw UsageError { "--instance counts launches from 1" };
+        });
+    addValueOption(ncu, "--rank", "R", "the rank whose process is profiled (default: the lowest that launched it)",
+        [&o](const std::string &text) { o.ncuRank = parseNumber<std::int32_t>(text, "--rank"); });
+    addLoadOptions(ncu, o);
+    ncu.callback([&o] {
+        if (o.ncuKernel.empty())
+            throw UsageError { "ncu needs --kernel NAME" };
+        if (o.files.empty())
+            throw UsageError { "no input files" };
+    });
+}
+
 void addAnalysisCommands(CLI::App &app, Options &o)
 {
     auto &summary
@@ -277,6 +309,8 @@ void addAnalysisCommands(CLI::App &app, Options &o)
         "  gaplens-cli api --top 10 --ranks 0 runs/");
     addTopOption(api, o, "only the first N calls");
     addRankAndLoadOptions(api, o);
+
+    addNcuCommand(app, o);
 
     auto &ranks = addAnalysisCommand(app, o, "ranks", "which file and process is which rank, and how that was decided",
         "Examples:\n"

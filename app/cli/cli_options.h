@@ -47,6 +47,10 @@ struct Options
     // check: --baseline FILE (a `summary --format json` document), --tolerance 3%
     std::string baselinePath;
     double tolerancePercent = 3.0;
+    // ncu: --kernel NAME, --instance K (1-based), --rank R
+    std::string ncuKernel;
+    std::uint32_t ncuInstance = 1;
+    std::optional<std::int32_t> ncuRank;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

@@ -75,6 +75,7 @@ int runGaps(const CommandContext &ctx);
 int runBlame(const CommandContext &ctx);
 int runPace(const CommandContext &ctx);
 int runOverlap(const CommandContext &ctx);
+int runNcu(const CommandContext &ctx);
 int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);

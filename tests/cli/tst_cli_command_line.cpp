@@ -16,10 +16,10 @@ using namespace gaplens::test;
 
 namespace {
 
-const QStringList kCommands
-    = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"), QStringLiteral("blame"),
-          QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"), QStringLiteral("api"),
-          QStringLiteral("ranks"), QStringLiteral("synth"), QStringLiteral("diff"), QStringLiteral("check") };
+const QStringList kCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
+    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
+    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("synth"),
+    QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 

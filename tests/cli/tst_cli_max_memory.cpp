@@ -23,9 +23,10 @@ using namespace gaplens::test;
 
 namespace {
 
-const QStringList kLoadingCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
-    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
-    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("diff"), QStringLiteral("check") };
+const QStringList kLoadingCommands
+    = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"), QStringLiteral("blame"),
+          QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"), QStringLiteral("api"),
+          QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 
@@ -46,6 +47,9 @@ class TestCliMaxMemory : public QObject
             + extra;
         if (command == QLatin1String("check"))
             return QStringList { command, QStringLiteral("--baseline"), m_baseline } + extra
+                + QStringList { m_sample.path };
+        if (command == QLatin1String("ncu")) // a kernel every synthetic rank launches
+            return QStringList { command, QStringLiteral("--kernel"), QStringLiteral("ampere_sgemm_128x64_nn") } + extra
                 + QStringList { m_sample.path };
         return QStringList { command } + extra + QStringList { m_sample.path };
     }

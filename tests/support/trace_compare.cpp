@@ -230,7 +230,15 @@ private:
     {
         fields(where, a, b, Value { "path", &Report::path }, Value { "schemaVersion", &Report::schemaVersion },
             Value { "productVersion", &Report::productVersion }, Value { "host", &Report::host },
-            Value { "timeBase", &Report::timeBase }, Value { "timeOffsetNs", &Report::timeOffsetNs });
+            Value { "timeBase", &Report::timeBase }, Value { "timeOffsetNs", &Report::timeOffsetNs },
+            Value { "hasCaptureMetadata", &Report::hasCaptureMetadata });
+        each(where + ".programs", a.programs, b.programs,
+            [this](const std::string &at, const LaunchedProgram &x, const LaunchedProgram &y) {
+                using P = LaunchedProgram;
+                fields(at, x, y, Value { "index", &P::index }, Value { "command", &P::command },
+                    Column { "arguments", &P::arguments }, Value { "argumentsComplete", &P::argumentsComplete },
+                    Value { "workingDir", &P::workingDir }, Value { "environmentCount", &P::environmentCount });
+            });
         for (const auto &[field, member] : kProblemFields)
             value(fmt::format("{}.problems.{}", where, field), a.problems.*member, b.problems.*member);
         for (const auto &[field, member] : kNoteFields)

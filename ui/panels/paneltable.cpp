@@ -154,19 +154,29 @@ void PanelTable::keyPressEvent(QKeyEvent *e)
     QTableView::keyPressEvent(e);
 }
 
-void PanelTable::contextMenuEvent(QContextMenuEvent *e)
+std::unique_ptr<QMenu> PanelTable::contextMenu(int sourceRow)
 {
-    QMenu menu(this);
-    menu.addAction(QStringLiteral("Copy"), this, &PanelTable::copySelection)->setShortcut(QKeySequence::Copy);
-    menu.addAction(QStringLiteral("Copy All as CSV"), this, [this] { QApplication::clipboard()->setText(csvText()); });
-    menu.addSeparator();
-    menu.addAction(QStringLiteral("Export CSV…"), this, [this] {
+    auto menu = std::make_unique<QMenu>(this);
+    if (m_rowActions && sourceRow >= 0) {
+        m_rowActions(*menu, sourceRow);
+        if (!menu->isEmpty())
+            menu->addSeparator();
+    }
+    menu->addAction(QStringLiteral("Copy"), this, &PanelTable::copySelection)->setShortcut(QKeySequence::Copy);
+    menu->addAction(QStringLiteral("Copy All as CSV"), this, [this] { QApplication::clipboard()->setText(csvText()); });
+    menu->addSeparator();
+    menu->addAction(QStringLiteral("Export CSV…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, QStringLiteral("Export table as CSV"), QString(), QStringLiteral("CSV (*.csv)"));
         if (!path.isEmpty())
             exportCsv(path);
     });
-    menu.exec(e->globalPos());
+    return menu;
+}
+
+void PanelTable::contextMenuEvent(QContextMenuEvent *e)
+{
+    contextMenu(sourceRow(indexAt(e->pos())))->exec(e->globalPos());
 }
 
 } // namespace gaplens::ui

@@ -4,6 +4,10 @@
 
 #include <QTableView>
 
+#include <functional>
+#include <memory>
+
+class QMenu;
 class QSortFilterProxyModel;
 
 namespace gaplens::ui {
@@ -30,6 +34,13 @@ public:
     bool exportCsv(const QString &path) const;
     void copySelection() const;
 
+    // Entries a panel puts at the top of the context menu, for the source row under the cursor.
+    using RowActions = std::function<void(QMenu &menu, int sourceRow)>;
+    void setRowActions(RowActions add) { m_rowActions = std::move(add); }
+    // The context menu for a source row (-1: none under the cursor): the panel's row actions
+    // (for a row), then Copy, Copy All as CSV, Export CSV.
+    std::unique_ptr<QMenu> contextMenu(int sourceRow);
+
 signals:
     // A row was clicked or activated with the keyboard (source row and column).
     void rowClicked(int sourceRow, int sourceColumn);
@@ -42,6 +53,7 @@ private:
     QString text(int viewRow, int column, bool raw) const;
     PanelTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
+    RowActions m_rowActions;
 };
 
 } // namespace gaplens::ui

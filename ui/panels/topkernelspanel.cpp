@@ -7,15 +7,20 @@
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
+#include "gaplens/core/analysis/ncu_command.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QCursor>
 #include <QFont>
+#include <QGuiApplication>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -56,6 +61,33 @@ TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWid
     connect(m_table, &PanelTable::rowClicked, this, [this](int row, int) { selectKernelRow(row); });
     connect(m_prev, &QPushButton::clicked, this, &TopKernelsPanel::previousInstance);
     connect(m_next, &QPushButton::clicked, this, &TopKernelsPanel::nextInstance);
+    m_table->setRowActions([this](QMenu &menu, int row) {
+        const QString command = ncuCommand(row);
+        if (!command.isEmpty())
+            menu.addAction(QStringLiteral("Copy Nsight Compute command"), this,
+                [command] { QGuiApplication::clipboard()->setText(command); });
+    });
+}
+
+QString TopKernelsPanel::ncuCommand(int sourceRow) const
+{
+    if (!m_trace || sourceRow < 0 || sourceRow >= m_table->tableModel()->rowCount())
+        return {};
+    core::NcuRequest request;
+    request.kernel = m_trace->str(core::StringId(m_table->tableModel()->rowKey(sourceRow)));
+    // The scope's ranks in order, else the lowest rank that launched it.
+    std::vector<std::optional<std::int32_t>> ranks;
+    for (const auto r : m_context.ranks().ranks)
+        ranks.emplace_back(m_trace->ranks.at(r).rank);
+    if (ranks.empty())
+        ranks.emplace_back();
+    for (const auto &rank : ranks) {
+        request.rankNumber = rank;
+        const auto ncu = core::buildNcuCommand(*m_trace, request);
+        if (ncu.error.empty())
+            return QString::fromStdString(core::ncuCommandText(ncu));
+    }
+    return {};
 }
 
 void TopKernelsPanel::setDemangledNames(bool on)

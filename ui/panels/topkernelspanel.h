@@ -51,6 +51,9 @@ public:
     int selectKernelRow(int sourceRow);
     void nextInstance();
     void previousInstance();
+    // The Nsight Compute command (core::ncuCommandText) for a source row's kernel: its first
+    // launch in the first rank of the scope that launched it; empty when there is none.
+    QString ncuCommand(int sourceRow) const;
 
 protected:
     void recompute() override;

@@ -9,9 +9,15 @@
 #include "ui/timeline/tracklabels.h"
 #include "ui/timeline/zoomcontrol.h"
 
+#include "gaplens/core/analysis/ncu_command.h"
+
+#include <QClipboard>
+
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScopedValueRollback>
@@ -383,6 +389,39 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *e)
     }
     if (!m_moved && e->button() == Qt::LeftButton)
         setSelection(hitTest(pos));
+    if (!m_moved && e->button() == Qt::RightButton)
+        if (const auto menu = contextMenu(hitTest(pos)))
+            menu->exec(viewport()->mapToGlobal(pos));
+}
+
+std::unique_ptr<QMenu> TimelineView::contextMenu(const HitResult &hit)
+{
+    const QString command = ncuCommand(hit);
+    if (command.isEmpty())
+        return nullptr;
+    auto menu = std::make_unique<QMenu>(this);
+    menu->addAction(QStringLiteral("Copy Nsight Compute command"), this,
+        [command] { QGuiApplication::clipboard()->setText(command); });
+    return menu;
+}
+
+QString TimelineView::ncuCommand(const HitResult &hit) const
+{
+    const auto *trace = m_model->trace();
+    if (!trace || hit.kind != HitKind::Kernel || !hit.gpu.isValid() || !hit.stream.isValid())
+        return {};
+    const auto gpu = hit.gpu.value(), stream = hit.stream.value();
+    if (gpu >= trace->gpus.size() || stream >= trace->gpus[gpu].streams.size())
+        return {};
+    const auto &s = trace->gpus[gpu].streams[stream];
+    if (hit.index >= s.kernels.size() || s.rank >= trace->ranks.size())
+        return {};
+    core::NcuRequest request;
+    request.kernel = trace->str(s.kernels.shortName[hit.index]);
+    request.instance = core::kernelInstance(*trace, gpu, stream, hit.index);
+    request.rankNumber = trace->ranks[s.rank].rank;
+    const auto ncu = core::buildNcuCommand(*trace, request);
+    return ncu.error.empty() ? QString::fromStdString(core::ncuCommandText(ncu)) : QString();
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent *e)

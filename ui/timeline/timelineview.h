@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+class QMenu;
+
 namespace gaplens::ui {
 
 class GapLegend;
@@ -21,7 +23,7 @@ struct TimelineData;
 // viewport by one TrackPainter. Navigation: wheel / Ctrl+wheel zoom around the cursor,
 // Shift+wheel scrolls rows, drag pans, Shift+drag or right-drag zooms to a range, W/S zoom,
 // A/D pan, Home fits all, Backspace / Alt+Left goes back. Click selects, double-click on a
-// fold or gap zooms to it.
+// fold or gap zooms to it, a right click without a drag opens a kernel's context menu.
 class TimelineView : public QAbstractScrollArea
 {
     Q_OBJECT
@@ -44,6 +46,13 @@ public:
     HitResult hitTest(QPoint viewportPos) const;
     QRectF itemRect(const HitResult &hit) const;
     void scrollToRow(int row);
+
+    // A right click without a drag opens it: "Copy Nsight Compute command" on a kernel;
+    // nullptr for anything else.
+    std::unique_ptr<QMenu> contextMenu(const HitResult &hit);
+    // The Nsight Compute command (core::ncuCommandText) of a kernel hit: that launch, counted
+    // in its process; empty for anything else.
+    QString ncuCommand(const HitResult &hit) const;
 
     const HitResult &selection() const { return m_overlay.selected; }
     const HitResult &linkedItem() const { return m_overlay.linked; }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -366,6 +367,66 @@ private:
         return 0;
     }
 
+    // "PROCESS_<n>:COMMAND", ":ARGUMENT_<i>", ":WORKING_DIR", ":ENVIRONMENT_VARIABLE" rows; any
+    // other name, or an index that is not a plain number, is not a program's.
+    void readProgramRow(std::string_view name, std::string_view value)
+    {
+        static constexpr std::string_view kPrefix = "PROCESS_";
+        if (!name.starts_with(kPrefix))
+            return;
+        const auto colon = name.find(':');
+        if (colon == std::string_view::npos)
+            return;
+        const auto index = plainNumber(name.substr(kPrefix.size(), colon - kPrefix.size()));
+        if (!index)
+            return;
+        const auto key = name.substr(colon + 1);
+        auto program = [&]() -> PendingProgram & { return m_programs[*index]; };
+        static constexpr std::string_view kArgument = "ARGUMENT_";
+        if (key == "COMMAND") {
+            program().program.command = value;
+        } else if (key == "WORKING_DIR") {
+            program().program.workingDir = value;
+        } else if (key == "ENVIRONMENT_VARIABLE") {
+            ++program().program.environmentCount;
+        } else if (key.starts_with(kArgument)) {
+            if (const auto i = plainNumber(key.substr(kArgument.size())))
+                program().arguments[*i] = value;
+        }
+    }
+
+    static std::optional<std::uint32_t> plainNumber(std::string_view text)
+    {
+        std::uint32_t n = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+            return std::nullopt;
+        return n;
+    }
+
+    void finishPrograms()
+    {
+        if (m_db.hasTable("META_DATA_CAPTURE")) {
+            const auto columns = m_db.columns("META_DATA_CAPTURE");
+            m_data.report.hasCaptureMetadata = columns.count("name") && columns.count("value");
+        }
+        for (auto &[index, pending] : m_programs) {
+            auto &program = pending.program;
+            program.index = index;
+            std::uint32_t expected = 0;
+            for (auto &[i, argument] : pending.arguments) {
+                if (i != expected)
+                    program.argumentsComplete = false;
+                expected = i + 1;
+                program.arguments.push_back(std::move(argument));
+            }
+            if (!program.argumentsComplete)
+                m_data.report.warnings.push_back(fmt::format(
+                    "META_DATA_CAPTURE lacks an argument of PROCESS_{}: its command line is incomplete", index));
+            m_data.report.programs.push_back(std::move(program));
+        }
+    }
+
     void readCapture()
     {
         std::string host;
@@ -380,6 +441,7 @@ private:
                 host = value;
                 return;
             }
+            readProgramRow(name, value);
             // Only the launched process's own environment: "PROCESS_<n>:ENVIRONMENT_VARIABLE".
             if (!name.starts_with("PROCESS_") || !name.ends_with(":ENVIRONMENT_VARIABLE"))
                 return;
@@ -403,6 +465,7 @@ private:
         });
         if (best)
             m_data.environmentRank = best->second;
+        finishPrograms();
         if (host.empty() && m_db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
             const auto cols = m_db.columns("TARGET_INFO_SYSTEM_ENV");
             if (cols.count("name") && cols.count("value"))
@@ -957,6 +1020,13 @@ private:
     ReportPart m_part;
     bool m_directScan; // big tables through TableScan's own page decoding
     ReportData m_data;
+    // META_DATA_CAPTURE's programs while their rows are read (rows come in any order).
+    struct PendingProgram
+    {
+        LaunchedProgram program;
+        std::map<std::uint32_t, std::string> arguments;
+    };
+    std::map<std::uint32_t, PendingProgram> m_programs;
     // Set by setTimeOffset: stored times within [lowest, highest] are made absolute by adding
     // the offset (modulo 2^64).
     std::int64_t m_lowestStoredTime = 0, m_highestStoredTime = 0;

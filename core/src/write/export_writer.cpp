@@ -415,7 +415,8 @@ void ExportWriter::writeStaticTables()
     exec(createTableSql("ThreadNames", {}, { kThreadNamesColumns }));
     exec(createTableSql("TARGET_INFO_SESSION_START_TIME", {}, { kSessionStartTimeColumns }));
     exec(createTableSql("META_DATA_EXPORT", "information about nsys export process", { kMetaDataColumns }));
-    exec(createTableSql("META_DATA_CAPTURE", "information about nsys capture parameters", { kMetaDataColumns }));
+    if (m_options.writeCaptureMetadata)
+        exec(createTableSql("META_DATA_CAPTURE", "information about nsys capture parameters", { kMetaDataColumns }));
     exec(createTableSql("TARGET_INFO_SYSTEM_ENV", {}, { kSystemEnvColumns }));
     exec(createTableSql("ENUM_CUDA_MEMCPY_OPER", "CUDA memcpy operation labels", { kEnumColumns }));
     exec(createTableSql("ENUM_CUDA_MEM_KIND", "CUDA memory kind labels", { kEnumColumns }));
@@ -694,14 +695,21 @@ void ExportWriter::writeFinalTables()
         { "DEVICE_TYPE", "Unix" },
         { "DEVICE_DISPLAY_NAME", m_options.hostName },
         { "PROCESS_0:HOW_TO_ATTACH", "LaunchAnother" },
-        { "PROCESS_0:COMMAND", m_firstProcessName.empty() ? std::string("python") : m_firstProcessName },
-        { "PROCESS_0:PID", "0" },
-        { "PROCESS_0:COLLECT_NVTX_TRACE", "true" },
-        { "PROCESS_0:COLLECT_CUDA_TRACE", "true" },
+        { "PROCESS_0:COMMAND",
+            m_options.command ? *m_options.command
+                              : (m_firstProcessName.empty() ? std::string("python") : m_firstProcessName) },
     };
+    for (std::size_t i = 0; i < m_options.arguments.size(); ++i)
+        rows.emplace_back(fmt::format("PROCESS_0:ARGUMENT_{}", i), m_options.arguments[i]);
+    if (!m_options.workingDir.empty())
+        rows.emplace_back("PROCESS_0:WORKING_DIR", m_options.workingDir);
+    rows.insert(rows.end(),
+        { { "PROCESS_0:PID", "0" }, { "PROCESS_0:COLLECT_NVTX_TRACE", "true" },
+            { "PROCESS_0:COLLECT_CUDA_TRACE", "true" } });
     for (const auto &[name, value] : m_options.environment)
         rows.emplace_back("PROCESS_0:ENVIRONMENT_VARIABLE", fmt::format("{}=\"{}\"", name, value));
-    insertNameValueRows("META_DATA_CAPTURE", rows);
+    if (m_options.writeCaptureMetadata)
+        insertNameValueRows("META_DATA_CAPTURE", rows);
 }
 
 void ExportWriter::finish()

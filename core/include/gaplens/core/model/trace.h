@@ -197,6 +197,20 @@ enum class TimeBase : std::uint8_t {
     Unknown, // no session start time: left session-relative
 };
 
+// A program nsys launched, from META_DATA_CAPTURE's "PROCESS_<n>:..." rows: COMMAND,
+// ARGUMENT_<i> (i from 0), WORKING_DIR and the count of its ENVIRONMENT_VARIABLE rows. The GPU
+// processes of the capture may be this program or processes it started (torchrun, bash -c).
+struct LaunchedProgram
+{
+    std::uint32_t index = 0; // n of PROCESS_<n>
+    std::string command; // empty when the export has no COMMAND row for it
+    std::vector<std::string> arguments; // ARGUMENT_0, ARGUMENT_1, ... in order
+    // false when an ARGUMENT_<i> is missing below the highest one (the rows read are kept in order)
+    bool argumentsComplete = true;
+    std::string workingDir; // WORKING_DIR, empty when absent
+    std::uint32_t environmentCount = 0;
+};
+
 struct Report
 {
     std::string path;
@@ -208,6 +222,8 @@ struct Report
     DataProblems problems;
     LoadNotes notes;
     std::vector<std::string> warnings; // e.g. a table without a column the reader needs
+    bool hasCaptureMetadata = false; // a readable META_DATA_CAPTURE table (schema 3.4 and later)
+    std::vector<LaunchedProgram> programs; // by PROCESS_<n> index, ascending
 };
 
 enum class RankSource : std::uint8_t {

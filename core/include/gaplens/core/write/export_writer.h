@@ -40,6 +40,13 @@ public:
         // PROCESS_0 environment rows in META_DATA_CAPTURE, e.g. {"PMI_RANK", "3"}.
         std::vector<std::pair<std::string, std::string>> environment;
         bool writeTargetInfoGpu = true;
+        // PROCESS_0's COMMAND (default: the first process added, else "python"), its
+        // ARGUMENT_<i> rows and WORKING_DIR (written when not empty).
+        std::optional<std::string> command;
+        std::vector<std::string> arguments;
+        std::string workingDir;
+        // false: no META_DATA_CAPTURE table at all, as in exports before schema 3.4.
+        bool writeCaptureMetadata = true;
     };
 
     // Creates (truncating) the file and the schema; throws std::runtime_error on failure.
