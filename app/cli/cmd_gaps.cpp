@@ -39,6 +39,7 @@ const char *causeId(core::GapCause cause)
     case core::GapCause::QueuedDependencyWait: return "queued";
     case core::GapCause::ApiCall: return "api_call";
     case core::GapCause::NoCudaCall: return "no_cuda_call";
+    case core::GapCause::Copy: return "copy";
     }
     return "unknown";
 }
@@ -60,6 +61,7 @@ Json bucketsJson(
         row["total_ns"] = b.totalNs;
         row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
         row["longest_ns"] = b.longestNs;
+        row["copy_ns"] = b.copyNs;
         rows.push_back(std::move(row));
     }
     return rows;
@@ -69,6 +71,8 @@ void addTotals(Json &object, const CommandContext &ctx, const core::BlameTotals 
 {
     object["gap_count"] = t.gapCount;
     object["gap_ns"] = t.totalGapNs;
+    object["copy_ns"] = t.copyNs;
+    object["copy_cause_ns"] = t.copyCauseNs;
     object["by_cause"] = bucketsJson(ctx, t.byCause, t.totalGapNs, true);
     object["by_phase"] = bucketsJson(ctx, t.byPhase, t.totalGapNs, false);
 }
@@ -103,6 +107,9 @@ int runGaps(const CommandContext &ctx)
             out["duration_ns"] = gap.gap.duration();
             out["cause"] = causeId(gap.cause);
             out["api"] = gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string();
+            out["api_kind"] = std::string(core::apiKindId(gap.apiKind));
+            out["copy_ns"] = gap.copyNs;
+            out["launch_tid"] = gap.launchTid;
             out["nvtx"] = ctx.str(gap.phase());
             Json stack = Json::array();
             for (auto name : gap.phaseStack)
@@ -174,8 +181,10 @@ int runBlame(const CommandContext &ctx)
         return 0;
     }
     const auto &o = report.overall;
-    const auto heading = fmt::format("{} idle gaps >= {}, {} in total", o.gapCount,
+    auto heading = fmt::format("{} idle gaps >= {}, {} in total", o.gapCount,
         core::formatDuration(double(ctx.options.minGapNs)), core::formatDuration(double(o.totalGapNs)));
+    if (o.copyNs > 0)
+        heading += fmt::format(", of which copies or memsets ran {}", core::formatDuration(double(o.copyNs)));
     std::vector<Table> tables { bucketTable("Idle time by cause: " + heading, "cause", o.byCause, o.totalGapNs),
         bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs) };
     if (ctx.options.perRank)

@@ -8,12 +8,16 @@
 #include "sqltestdb.h"
 #include "synth_sample.h"
 #include "test_files.h"
+#include "testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <numeric>
 
 using namespace gaplens::core;
 using namespace gaplens::test;
@@ -115,6 +119,86 @@ private slots:
             QCOMPARE(row[QStringLiteral("status")].toString(), QStringLiteral("ok"));
         }
         QCOMPARE(steps, 2);
+    }
+
+    // `gaps --format json` on nsys-ai's H100 window: each gap's copy_ns, cause and launch_tid
+    // against the same answers computed in SQL (kernel islands, copy islands, the launch of
+    // the kernel starting at the gap's end by (process, correlationId)).
+    void gapsJsonOfTheRealH100TellsCopiesAndLaunchingThreads()
+    {
+        const auto path = realFile("nsysai_h100_2gpu_1s.sqlite");
+        QVERIFY(!path.empty());
+        const char *sql = R"(
+            WITH k AS (SELECT deviceId d, start s, "end" e, MAX("end") OVER (PARTITION BY deviceId
+                         ORDER BY start, "end" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm
+                       FROM CUPTI_ACTIVITY_KIND_KERNEL),
+            ki AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
+                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM k),
+            kisl AS (SELECT d, isl, MIN(s) s, MAX(e) e FROM ki GROUP BY d, isl),
+            gaps AS (SELECT a.d, a.e gs, b.s ge FROM kisl a JOIN kisl b ON a.d = b.d AND b.isl = a.isl + 1
+                     WHERE b.s - a.e >= 100000),
+            c0 AS (SELECT deviceId d, start s, "end" e FROM CUPTI_ACTIVITY_KIND_MEMCPY
+                   UNION ALL SELECT deviceId, start, "end" FROM CUPTI_ACTIVITY_KIND_MEMSET),
+            c1 AS (SELECT d, s, e, MAX(e) OVER (PARTITION BY d ORDER BY s, e
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm FROM c0),
+            c2 AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
+                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM c1),
+            cisl AS (SELECT d, MIN(s) s, MAX(e) e FROM c2 GROUP BY d, isl)
+            SELECT g.d, g.ge - g.gs,
+              (SELECT COALESCE(SUM(MAX(0, MIN(c.e, g.ge) - MAX(c.s, g.gs))), 0) FROM cisl c
+                 WHERE c.d = g.d AND c.s < g.ge AND c.e > g.gs),
+              (SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.deviceId = g.d AND k.start = g.ge),
+              COALESCE((SELECT MIN(r.globalTid & 16777215) FROM CUPTI_ACTIVITY_KIND_KERNEL k
+                 JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId
+                   AND (r.globalTid >> 24) = (k.globalPid >> 24)
+                 WHERE k.deviceId = g.d AND k.start = g.ge), 0)
+            FROM gaps g ORDER BY g.d, g.gs)";
+        const auto expected = SqlTestDb(path).ints(sql);
+        QCOMPARE(expected.size(), std::size_t(114));
+
+        const auto run = runCli({ QStringLiteral("gaps"), QStringLiteral("--format"), QStringLiteral("json"),
+            QString::fromStdString(path) });
+        QCOMPARE(run.exitCode, 0);
+        const auto gaps = QJsonDocument::fromJson(run.out)[QStringLiteral("gaps")].toArray();
+        QCOMPARE(gaps.size(), qsizetype(expected.size()));
+        // SQL orders by (device, start); the CLI by (GPU, start).
+        std::vector<qsizetype> order(std::size_t(gaps.size()));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](qsizetype a, qsizetype b) {
+            return gaps[a].toObject()[QStringLiteral("device")].toInt()
+                < gaps[b].toObject()[QStringLiteral("device")].toInt();
+        });
+        int copyGaps = 0, launchesFound = 0;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const auto gap = gaps[order[i]].toObject();
+            const auto &e = expected[i];
+            QCOMPARE(gap[QStringLiteral("device")].toInteger(), e[0]);
+            QCOMPARE(gap[QStringLiteral("duration_ns")].toInteger(), e[1]);
+            QCOMPARE(gap[QStringLiteral("copy_ns")].toInteger(), e[2]);
+            QCOMPARE(e[3], std::int64_t(1)); // one kernel ends each gap: its launch is unambiguous
+            QCOMPARE(gap[QStringLiteral("launch_tid")].toInteger(), e[4]);
+            const auto cause = gap[QStringLiteral("cause")].toString();
+            QCOMPARE(cause == QStringLiteral("copy"), 2 * e[2] >= e[1]);
+            copyGaps += cause == QStringLiteral("copy");
+            launchesFound += e[4] != 0;
+            // api_kind only for api_call gaps, and then one of the documented kinds.
+            const auto kind = gap[QStringLiteral("api_kind")].toString();
+            if (cause == QStringLiteral("api_call"))
+                QVERIFY(QStringList({ "sync", "launch", "memory", "alloc", "other" }).contains(kind));
+            else
+                QCOMPARE(kind, QString());
+        }
+        QCOMPARE(copyGaps, 112);
+        QCOMPARE(launchesFound, 56); // the other 58 gaps end in kernels launched before the window
+
+        // With copies as busy time no copy runs inside a gap.
+        const auto withCopies = runCli({ QStringLiteral("gaps"), QStringLiteral("--with-copies"),
+            QStringLiteral("--format"), QStringLiteral("json"), QString::fromStdString(path) });
+        QCOMPARE(withCopies.exitCode, 0);
+        for (const auto &g : QJsonDocument::fromJson(withCopies.out)[QStringLiteral("gaps")].toArray()) {
+            QCOMPARE(g.toObject()[QStringLiteral("copy_ns")].toInteger(), qint64(0));
+            QVERIFY(g.toObject()[QStringLiteral("cause")].toString() != QStringLiteral("copy"));
+        }
     }
 
     void aBaselineThatIsNotJsonIsNamedWithLineColumnAndReason()

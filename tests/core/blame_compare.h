@@ -24,10 +24,13 @@ inline void compareGaps(const core::GapBlame &actual, const core::GapBlame &expe
     QCOMPARE(actual.endCorrelationId, expected.endCorrelationId);
     QCOMPARE(actual.launchThread, expected.launchThread);
     QCOMPARE(actual.launchCall, expected.launchCall);
+    QCOMPARE(actual.launchTid, expected.launchTid);
+    QCOMPARE(actual.copyNs, expected.copyNs);
     QCOMPARE(actual.cause, expected.cause);
     QCOMPARE(actual.apiThread, expected.apiThread);
     QCOMPARE(actual.apiCall, expected.apiCall);
     QCOMPARE(actual.apiName, expected.apiName);
+    QCOMPARE(actual.apiKind, expected.apiKind);
     QCOMPARE(actual.phaseThread, expected.phaseThread);
     QCOMPARE(actual.phaseRanges, expected.phaseRanges);
     QCOMPARE(actual.phaseStack, expected.phaseStack);

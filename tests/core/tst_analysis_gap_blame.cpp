@@ -5,13 +5,17 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/synth.h"
+#include "sqltestdb.h"
 #include "synth_sample.h"
+#include "testsupport.h"
 #include "trace_fixture.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace gaplens::core;
 using namespace gaplens::test;
@@ -442,6 +446,244 @@ private slots:
         const TimeRange notAGap { queries[5].gap.start, queries[5].gap.end - 1 };
         QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true, cursor).endKind, GapEndKind::Unknown);
         QCOMPARE(blamer.blame(queries[5].gpu, notAGap, true).endKind, GapEndKind::Unknown);
+    }
+
+    // Copy coverage: the union of the GPU's copies and memsets clipped to the gap [1000, 2000).
+    void copyCoverageIsTheUnionOfCopiesClippedToTheGap()
+    {
+        struct Case
+        {
+            const char *what;
+            std::vector<std::tuple<TimeNs, TimeNs, CopyKind>> copies; // from T0
+            TimeNs copyNs;
+            GapCause cause;
+        };
+        const Case cases[] = {
+            { "none", {}, 0, GapCause::ApiCall },
+            { "partial, clipped at the gap start", { { 800, 1300, CopyKind::HostToDevice } }, 300, GapCause::ApiCall },
+            { "one ns under half", { { 1500, 1999, CopyKind::DeviceToHost } }, 499, GapCause::ApiCall },
+            { "exactly half", { { 1500, 2000, CopyKind::DeviceToHost } }, 500, GapCause::Copy },
+            { "full, clipped both sides", { { 500, 2500, CopyKind::DeviceToDevice } }, 1000, GapCause::Copy },
+            { "two overlapping: the union, not the sum",
+                { { 1100, 1400, CopyKind::HostToDevice }, { 1300, 1700, CopyKind::DeviceToHost },
+                    { 1800, 1850, CopyKind::HostToDevice } },
+                650, GapCause::Copy },
+            { "a memset", { { 1200, 1800, CopyKind::Memset } }, 600, GapCause::Copy },
+            { "outside the gap", { { 100, 900, CopyKind::HostToDevice }, { 2000, 2050, CopyKind::Memset } }, 0,
+                GapCause::ApiCall },
+        };
+        for (const auto &c : cases) {
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            f.b.api(t, T0 + 1100, T0 + 1700, "cudaStreamSynchronize");
+            f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+            std::uint32_t corr = 100;
+            for (const auto &[start, end, kind] : c.copies)
+                f.b.copy(f.gpu, 7, T0 + start, T0 + end, ++corr, kind);
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QVERIFY2(g.copyNs == c.copyNs, c.what);
+            QVERIFY2(g.cause == c.cause, c.what);
+            // The host's call is still known; its kind is told only for an ApiCall gap.
+            QVERIFY2(trace->str(g.apiName) == "cudaStreamSynchronize", c.what);
+            QVERIFY2(g.apiKind == (c.cause == GapCause::ApiCall ? ApiKind::Sync : ApiKind::None), c.what);
+
+            // With copies counted as busy, no copy runs inside a gap and none is a Copy gap.
+            for (const auto &withCopies : blameGaps(*trace, { .minGapNs = 100, .includeCopies = true }).gaps) {
+                QCOMPARE(withCopies.copyNs, TimeNs(0));
+                QVERIFY(withCopies.cause != GapCause::Copy);
+            }
+
+            // Totals keep copy time apart: all of it, and the Copy gaps' own time.
+            const auto totals = totalBlame(*trace, { g });
+            QCOMPARE(totals.totalGapNs, TimeNs(1000));
+            QCOMPARE(totals.copyNs, c.copyNs);
+            QCOMPARE(totals.copyCauseNs, c.cause == GapCause::Copy ? TimeNs(1000) : TimeNs(0));
+            QCOMPARE(totals.byCause.size(), std::size_t(1));
+            QCOMPARE(totals.byCause[0].copyNs, c.copyNs);
+            QCOMPARE(totals.byPhase[0].copyNs, c.copyNs);
+            QCOMPARE(totals.byCause[0].key,
+                std::string(c.cause == GapCause::Copy ? "copy (GPU moving data)" : "cudaStreamSynchronize"));
+        }
+        QCOMPARE(gapCauseLabel(GapCause::Copy), std::string_view("copy (GPU moving data)"));
+    }
+
+    void copiesOfAnotherGpuDoNotCover()
+    {
+        GapFixture f;
+        const auto other = f.b.addGpu(f.rank, 1);
+        f.b.kernel(other, 1, T0 + 0, T0 + 3000, "busy");
+        f.b.copy(other, 7, T0 + 1000, T0 + 2000);
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.gpu, f.gpu.gpu);
+        QCOMPARE(g.copyNs, TimeNs(0));
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+    }
+
+    void launchTidIsTheLaunchingThreadsOsId()
+    {
+        GapFixture f;
+        const auto main = f.b.addThread(f.rank);
+        const auto worker = f.b.addThread(f.rank, 4242);
+        f.b.api(main, T0 + 1100, T0 + 1900, "cudaStreamSynchronize");
+        f.b.api(worker, T0 + 500, T0 + 600, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.launchThread, worker);
+        QCOMPARE(g.launchTid, 4242u);
+        QCOMPARE(g.cause, GapCause::QueuedDependencyWait);
+        QCOMPARE(g.apiKind, ApiKind::None);
+
+        // No launch with that correlation id: 0, although a thread was in a call.
+        GapFixture unknown(/*corrB*/ 77);
+        const auto t = unknown.b.addThread(unknown.rank, 5151);
+        unknown.b.api(t, T0 + 1100, T0 + 1900, "cudaStreamSynchronize");
+        const auto trace2 = unknown.b.finish();
+        const auto u = blameOnlyGap(*trace2);
+        QCOMPARE(u.launchThread, kNoIndex);
+        QCOMPARE(u.launchTid, 0u);
+        QCOMPARE(u.cause, GapCause::ApiCall);
+        QCOMPARE(u.apiKind, ApiKind::Sync);
+    }
+
+    void apiKindOfEachCall_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("kind");
+        const std::pair<const char *, ApiKind> rows[] = {
+            { "cudaStreamSynchronize", ApiKind::Sync },
+            { "cudaDeviceSynchronize", ApiKind::Sync },
+            { "cudaEventSynchronize", ApiKind::Sync },
+            { "cuStreamSynchronize", ApiKind::Sync },
+            { "cuCtxSynchronize", ApiKind::Sync },
+            { "cudaMemcpy", ApiKind::Sync },
+            { "cudaMemcpy2D", ApiKind::Sync },
+            { "cuMemcpyDtoH_v2", ApiKind::Sync },
+            { "cudaLaunchKernel", ApiKind::Launch },
+            { "cudaLaunchKernelExC", ApiKind::Launch },
+            { "cuLaunchKernel", ApiKind::Launch },
+            { "cudaGraphLaunch", ApiKind::Launch },
+            { "cudaMemcpyAsync", ApiKind::Memory },
+            { "cuMemcpyHtoDAsync_v2", ApiKind::Memory },
+            { "cudaMemsetAsync", ApiKind::Memory },
+            { "cudaMemset", ApiKind::Memory },
+            { "cudaMalloc", ApiKind::Alloc },
+            { "cudaFree", ApiKind::Alloc },
+            { "cudaMallocHost", ApiKind::Alloc },
+            { "cudaHostAlloc", ApiKind::Alloc },
+            { "cudaFreeHost", ApiKind::Alloc },
+            { "cudaHostRegister", ApiKind::Alloc },
+            { "cudaHostUnregister", ApiKind::Alloc },
+            { "cuMemAlloc_v2", ApiKind::Alloc },
+            { "cuMemAllocManaged", ApiKind::Alloc },
+            { "cudaStreamWaitEvent", ApiKind::Other },
+            { "cudaEventRecordWithFlags", ApiKind::Other },
+            { "cudaStreamIsCapturing", ApiKind::Other },
+            { "cuModuleLoadDataEx", ApiKind::Other },
+            { "ncclAllReduce", ApiKind::Other },
+        };
+        for (const auto &[name, kind] : rows)
+            QTest::newRow(name) << QString::fromLatin1(name) << int(kind);
+    }
+
+    void apiKindOfEachCall()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, kind);
+        QCOMPARE(int(apiKindOf(name.toStdString())), kind);
+        // And through a blamed gap: the call in progress at the midpoint.
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1100, T0 + 1700, name.toStdString());
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::ApiCall);
+        QCOMPARE(int(g.apiKind), kind);
+    }
+
+    void apiKindIdsAreTheJsonNames()
+    {
+        QCOMPARE(apiKindId(ApiKind::None), std::string_view(""));
+        QCOMPARE(apiKindId(ApiKind::Sync), std::string_view("sync"));
+        QCOMPARE(apiKindId(ApiKind::Launch), std::string_view("launch"));
+        QCOMPARE(apiKindId(ApiKind::Memory), std::string_view("memory"));
+        QCOMPARE(apiKindId(ApiKind::Alloc), std::string_view("alloc"));
+        QCOMPARE(apiKindId(ApiKind::Other), std::string_view("other"));
+    }
+
+    // nsys-ai's H100 window: copies ran during nearly all the time no kernel ran. Checked per
+    // gap against the same union computed in SQL (islands with window functions).
+    void realH100GapsAreMostlyCopies()
+    {
+        const auto path = realFile("nsysai_h100_2gpu_1s.sqlite");
+        QVERIFY(!path.empty());
+        const char *sql = R"(
+            WITH k AS (SELECT deviceId d, start s, "end" e, MAX("end") OVER (PARTITION BY deviceId
+                         ORDER BY start, "end" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm
+                       FROM CUPTI_ACTIVITY_KIND_KERNEL),
+            ki AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
+                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM k),
+            kisl AS (SELECT d, isl, MIN(s) s, MAX(e) e FROM ki GROUP BY d, isl),
+            gaps AS (SELECT a.d, a.e gs, b.s ge FROM kisl a JOIN kisl b ON a.d = b.d AND b.isl = a.isl + 1
+                     WHERE b.s - a.e >= 100000),
+            c0 AS (SELECT deviceId d, start s, "end" e FROM CUPTI_ACTIVITY_KIND_MEMCPY
+                   UNION ALL SELECT deviceId, start, "end" FROM CUPTI_ACTIVITY_KIND_MEMSET),
+            c1 AS (SELECT d, s, e, MAX(e) OVER (PARTITION BY d ORDER BY s, e
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm FROM c0),
+            c2 AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
+                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM c1),
+            cisl AS (SELECT d, MIN(s) s, MAX(e) e FROM c2 GROUP BY d, isl)
+            SELECT g.d, g.gs, g.ge, COALESCE(SUM(MAX(0, MIN(c.e, g.ge) - MAX(c.s, g.gs))), 0)
+            FROM gaps g LEFT JOIN cisl c ON c.d = g.d AND c.s < g.ge AND c.e > g.gs
+            GROUP BY g.d, g.gs, g.ge ORDER BY g.d, g.gs)";
+        const auto expected = SqlTestDb(path).ints(sql);
+        std::int64_t expectedHalf = 0, expectedCopyNs = 0, expectedHalfNs = 0;
+        for (const auto &row : expected) {
+            QCOMPARE(row.size(), std::size_t(4));
+            expectedCopyNs += row[3];
+            if (2 * row[3] >= row[2] - row[1]) {
+                ++expectedHalf;
+                expectedHalfNs += row[2] - row[1];
+            }
+        }
+        QCOMPARE(expected.size(), std::size_t(114));
+        QCOMPARE(expectedHalf, std::int64_t(112));
+
+        LoadOptions load;
+        load.files = { path };
+        const auto trace = loadTraceSet(load);
+        QVERIFY(trace && trace->errors.empty());
+        const auto report = blameGaps(*trace);
+        QCOMPARE(report.gaps.size(), expected.size());
+        const auto offset = trace->reports[0].timeOffsetNs;
+        // SQL orders by (device, start); blame by (GPU index, start).
+        std::vector<const GapBlame *> gaps;
+        for (const auto &g : report.gaps)
+            gaps.push_back(&g);
+        std::stable_sort(gaps.begin(), gaps.end(), [&](const GapBlame *a, const GapBlame *b) {
+            return trace->gpus[a->gpu].deviceId < trace->gpus[b->gpu].deviceId;
+        });
+        std::int64_t copyGaps = 0;
+        for (std::size_t i = 0; i < gaps.size(); ++i) {
+            const auto &g = *gaps[i];
+            QCOMPARE(std::int64_t(trace->gpus[g.gpu].deviceId), expected[i][0]);
+            QCOMPARE(g.gap.start - offset, expected[i][1]);
+            QCOMPARE(g.gap.end - offset, expected[i][2]);
+            QCOMPARE(g.copyNs, expected[i][3]);
+            QCOMPARE(g.cause == GapCause::Copy, 2 * expected[i][3] >= expected[i][2] - expected[i][1]);
+            copyGaps += g.cause == GapCause::Copy;
+        }
+        QCOMPARE(copyGaps, std::int64_t(112));
+        QCOMPARE(report.overall.copyNs, expectedCopyNs);
+        QCOMPARE(report.overall.copyCauseNs, expectedHalfNs);
+        const auto copyBucket = std::find_if(report.overall.byCause.begin(), report.overall.byCause.end(),
+            [](const BlameBucket &b) { return b.cause == GapCause::Copy; });
+        QVERIFY(copyBucket != report.overall.byCause.end());
+        QCOMPARE(copyBucket->count, std::uint64_t(112));
+        QCOMPARE(copyBucket->totalNs, expectedHalfNs);
+        QCOMPARE(report.overall.byCause.front().cause, GapCause::Copy); // the largest cause by far
     }
 
     void timeWindowLimitsTheGapsBlamed()

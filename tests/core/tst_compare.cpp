@@ -15,6 +15,7 @@
 #include "synth_sample.h"
 #include "testsupport.h"
 #include "trace_counts.h"
+#include "trace_fixture.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -689,6 +690,38 @@ private slots:
             QCOMPARE(nb, c.before.gapCount);
             QCOMPARE(na, c.after.gapCount);
         }
+    }
+
+    void copyTimeIsComparedAsItsOwnCause()
+    {
+        // The same two kernels with a 1000 ns gap; before, a copy fills 800 ns of it (a copy
+        // gap); after, nothing runs in it and the host was in no CUDA call.
+        const auto capture = [](bool withCopy) {
+            gaplens::test::FixtureBuilder b;
+            const auto rank = b.addRank(0);
+            const auto gpu = b.addGpu(rank, 0);
+            b.kernel(gpu, 1, gaplens::test::T0, gaplens::test::T0 + 1000, "A", 1);
+            b.kernel(gpu, 1, gaplens::test::T0 + 2000, gaplens::test::T0 + 2100, "B", 2);
+            if (withCopy)
+                b.copy(gpu, 3, gaplens::test::T0 + 1100, gaplens::test::T0 + 1900);
+            return std::shared_ptr<const TraceSet>(b.finish());
+        };
+        CompareOptions options;
+        options.minGapNs = 100;
+        const auto c = compareTraces(*capture(true), *capture(false), options);
+        QCOMPARE(c.idleByCause.size(), std::size_t(2));
+        std::map<std::string, IdleChange> rows;
+        for (const auto &r : c.idleByCause)
+            rows[r.key] = r;
+        const auto &copy = rows.at("copy (GPU moving data)");
+        QCOMPARE(copy.presence, Presence::Vanished);
+        QCOMPARE(copy.countBefore, std::uint64_t(1));
+        QCOMPARE(copy.countAfter, std::uint64_t(0));
+        QCOMPARE(copy.totalBefore, TimeNs(1000));
+        QCOMPARE(copy.deltaNs, TimeNs(-1000));
+        const auto &host = rows.at("no CUDA call (host busy elsewhere)");
+        QCOMPARE(host.presence, Presence::New);
+        QCOMPARE(host.totalAfter, TimeNs(1000));
     }
 };
 

@@ -132,6 +132,47 @@ private slots:
         QCOMPARE(table.dominantCause(0, 0), GapCause::NoCudaCall);
         QCOMPARE(table.dominantCause(2, 2), GapCause::NoCudaCall);
     }
+
+    void copyGapsHaveTheirOwnPrefixSums()
+    {
+        // Gap [100, 1000) is 600 ns under a copy: a copy gap; gap [1100, 1500) has 100 ns of copy
+        // only: no CUDA call. The copy gap's 900 ns outweighs the 400 ns.
+        FixtureBuilder b;
+        const auto rank = b.addRank(0);
+        const auto gpu = b.addGpu(rank, 0);
+        b.kernel(gpu, 7, 0, 100, "k", 1);
+        b.copy(gpu, 8, 200, 800);
+        b.kernel(gpu, 7, 1000, 1100, "k", 2);
+        b.copy(gpu, 8, 1200, 1300);
+        b.kernel(gpu, 7, 1500, 1600, "k", 3);
+        DerivedOptions options;
+        options.minGapNs = 100;
+        const auto derived = DerivedCapture::build(std::shared_ptr<const TraceSet>(b.finish()), options);
+        const auto &table = derived->gaps(GpuIndex(0));
+        QCOMPARE(table.size(), std::size_t(2));
+        QCOMPARE(table.blame[0].cause, GapCause::Copy);
+        QCOMPARE(table.blame[0].copyNs, TimeNs(600));
+        QCOMPARE(table.blame[1].cause, GapCause::NoCudaCall);
+        QCOMPARE(table.blame[1].copyNs, TimeNs(100));
+        QCOMPARE(table.idleBeforeByCause[2][std::size_t(GapCause::Copy)], TimeNs(900));
+        QCOMPARE(table.idleBeforeByCause[2][std::size_t(GapCause::NoCudaCall)], TimeNs(400));
+        QCOMPARE(table.dominantCause(0, 1), GapCause::Copy);
+        QCOMPARE(table.dominantCause(1, 1), GapCause::NoCudaCall);
+        QCOMPARE(derived->overallTotals().copyNs, TimeNs(700));
+        QCOMPARE(derived->overallTotals().copyCauseNs, TimeNs(900));
+        QCOMPARE(derived->causeKeys()[derived->causeKeyOf({ GpuIndex(0), 0 }).value()],
+            std::string("copy (GPU moving data)"));
+        // With copies as busy time the copies split the gaps instead, and none holds a copy.
+        options.includeCopies = true;
+        const auto busyCopies = DerivedCapture::build(derived->sharedTrace(), options);
+        const auto &split = busyCopies->gaps(GpuIndex(0));
+        QCOMPARE(split.size(), std::size_t(4)); // [100,200) [800,1000) [1100,1200) [1300,1500)
+        for (const auto &g : split.blame) {
+            QCOMPARE(g.copyNs, TimeNs(0));
+            QVERIFY(g.cause != GapCause::Copy);
+        }
+        QCOMPARE(busyCopies->overallTotals().copyNs, TimeNs(0));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCoverColumns)

@@ -57,6 +57,29 @@ Capture buildCapture(int ranks = 2, int rank1Tenths = 12)
     return c;
 }
 
+// One rank, six train_step iterations of 1000 ns with data_loading [S, S+300) and a kernel
+// [S+300, S+950): each step after the first starts with a 350 ns gap [S-50, S+300), midpoint
+// S+125. With `copies`, a copy [S-50, S+200) fills 250 ns of each gap (at least half: the GPU
+// was moving data); with `slowLaunch`, the kernel's launch runs [S+100, S+295), across the
+// midpoint (launch-bound); else the launch is [S+290, S+295) (no CUDA call at the midpoint).
+std::unique_ptr<TraceSet> buildOneRank(bool copies, bool slowLaunch)
+{
+    FixtureBuilder b;
+    const auto rank = b.addRank(0);
+    const auto gpu = b.addGpu(rank, 0);
+    const auto thread = b.addThread(rank);
+    for (int i = 0; i < 6; ++i) {
+        const TimeNs s = 10'000 + 1000 * i;
+        b.nvtx(thread, s, s + 1000, "train_step");
+        b.nvtx(thread, s, s + 300, "data_loading");
+        b.api(thread, slowLaunch ? s + 100 : s + 290, s + 295, "cudaLaunchKernel", std::uint32_t(i + 1));
+        b.kernel(gpu, 7, s + 300, s + 950, "gemm", std::uint32_t(i + 1));
+        if (copies && i > 0)
+            b.copy(gpu, 8, s - 50, s + 200, std::uint32_t(100 + i));
+    }
+    return b.finish();
+}
+
 const Finding *findKind(const CaptureSummary &s, FindingKind kind)
 {
     return gaplens::test::findFirst(s.findings, [&](const Finding &f) { return f.kind == kind; });
@@ -150,6 +173,39 @@ private slots:
         QVERIFY(!findKind(s, FindingKind::SingleRank));
         QVERIFY(!findKind(s, FindingKind::NvtxOnly));
         QVERIFY(!findKind(s, FindingKind::NoStraggler));
+    }
+
+    void gapsFilledByCopiesReadAsMovingData()
+    {
+        const auto trace = buildOneRank(/*copies*/ true, /*slowLaunch*/ false);
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*trace, o);
+        const Finding *idle = findKind(s, FindingKind::IdleGpu);
+        QVERIFY(idle);
+        // Five gaps of 350 ns, 250 ns of each under a copy: 1250 of 1750 ns = 71%.
+        QCOMPARE(QString::fromStdString(idle->text),
+            QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start moving data "
+                           "(copies or memsets ran for at least half of each gap), in data_loading; copies or "
+                           "memsets ran during 71% of the idle time"));
+    }
+
+    void aSlowLaunchIsCalledLaunchBound()
+    {
+        const auto trace = buildOneRank(/*copies*/ false, /*slowLaunch*/ true);
+        CaptureSummaryOptions o;
+        o.minGapNs = 100;
+        const auto s = summarizeCapture(*trace, o);
+        const Finding *idle = findKind(s, FindingKind::IdleGpu);
+        QVERIFY(idle);
+        QCOMPARE(QString::fromStdString(idle->text),
+            QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start in "
+                           "cudaLaunchKernel (launch-bound: the launches themselves were slow), in data_loading"));
+        // Without the slow launch the same gaps had no CUDA call at their midpoint.
+        const auto plain = summarizeCapture(*buildOneRank(false, false), o);
+        QCOMPARE(QString::fromStdString(findKind(plain, FindingKind::IdleGpu)->text),
+            QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
+                           "CUDA call, in data_loading"));
     }
 
     void aWindowAfterTheWarmUpDropsTheWarmUpFindingAndItsSteps()

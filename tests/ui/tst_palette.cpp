@@ -12,8 +12,8 @@ using namespace gaplens;
 using namespace gaplens::ui;
 
 namespace {
-constexpr core::GapCause kCauses[]
-    = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall };
+constexpr core::GapCause kCauses[] = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall,
+    core::GapCause::NoCudaCall, core::GapCause::Copy };
 
 // Distance in RGB: causes must be told apart from each other at a glance.
 int distance(const QColor &a, const QColor &b)
@@ -40,6 +40,18 @@ private slots:
             QVERIFY(isCauseHue(gapCauseShade(core::GapCause::ApiCall, shade)));
         QCOMPARE(gapCauseShade(core::GapCause::NoCudaCall, 0), gapCauseColor(core::GapCause::NoCudaCall));
         QVERIFY(gapCauseShade(core::GapCause::ApiCall, 1) != gapCauseShade(core::GapCause::ApiCall, 2));
+        // Every cause is in the list above.
+        QCOMPARE(std::size(kCauses), core::kGapCauseCount);
+    }
+
+    void copyCauseIsApartFromTheCopyRows()
+    {
+        // A gap filled by copies is drawn over the copy row: its colour must not be a copy colour.
+        const QColor cause = gapCauseColor(core::GapCause::Copy);
+        for (int value = 0; value <= 13; ++value)
+            QVERIFY2(distance(cause, copyColor(core::copyKindFromExport(value))) >= 90, std::to_string(value).c_str());
+        QVERIFY(distance(cause, copyColor(core::CopyKind::Memset)) >= 90);
+        QCOMPARE(gapCauseShortLabel(core::GapCause::Copy), QStringLiteral("copy"));
     }
 
     void noEventColourIsACauseColour()

@@ -11,15 +11,19 @@
 #include "ui/panels/rankpacepanel.h"
 #include "ui/panels/summarypanel.h"
 #include "ui/panels/topkernelspanel.h"
+#include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QChart>
+#include <QLabel>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
 #include <QTest>
+
+#include <map>
 
 using namespace gaplens;
 using namespace gaplens::ui;
@@ -33,6 +37,10 @@ double raw(PanelTable *t, int row, int column)
 QString shown(PanelTable *t, int row, int column)
 {
     return t->tableModel()->data(t->tableModel()->index(row, column)).toString();
+}
+QString header(PanelTable *t, int column)
+{
+    return t->tableModel()->headerData(column, Qt::Horizontal).toString();
 }
 
 } // namespace
@@ -95,6 +103,43 @@ private slots:
             double(expected.rows.front().stats.totalNs));
         // One bar set with the top N kernels.
         QCOMPARE(h.kernels.chart()->series().size(), 1);
+    }
+
+    void gapBlameShowsCopyTimeApartFromIdleTime()
+    {
+        // Rank 0's gap [1100, 1600) us gets a DtoH copy [1200, 1500) us: 300 of 500 us, a copy
+        // gap; rank 1's gap stays in cudaStreamSynchronize.
+        auto trace = fixture::buildTrace(2);
+        auto &c = trace->gpus[0].copies;
+        c.start.push_back(fixture::kT0 + fixture::us(1200));
+        c.end.push_back(fixture::kT0 + fixture::us(1500));
+        c.bytes.push_back(1 << 20);
+        c.correlationId.push_back(0);
+        c.pid.push_back(100);
+        c.streamId.push_back(7);
+        c.kind.push_back(gaplens::core::CopyKind::DeviceToHost);
+        c.srcKind.push_back(gaplens::core::MemKind::Device);
+        c.dstKind.push_back(gaplens::core::MemKind::Pinned);
+        gaplens::core::finalizeTraceSet(*trace);
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(trace));
+        auto *t = h.blame.table();
+        QCOMPARE(t->tableModel()->rowCount(), 2);
+        QCOMPARE(header(t, GapBlamePanel::CopyColumn), QStringLiteral("Copies running"));
+        std::map<QString, std::pair<double, double>> rows; // key -> (total, copies)
+        for (int r = 0; r < 2; ++r)
+            rows[shown(t, r, GapBlamePanel::KeyColumn)]
+                = { raw(t, r, GapBlamePanel::TotalColumn), raw(t, r, GapBlamePanel::CopyColumn) };
+        QCOMPARE(rows[QStringLiteral("copy (GPU moving data)")],
+            std::make_pair(double(fixture::us(500)), double(fixture::us(300))));
+        QCOMPARE(rows[QStringLiteral("cudaStreamSynchronize")], std::make_pair(double(fixture::us(500)), 0.0));
+        bool told = false;
+        for (const auto *label : h.blame.findChildren<QLabel *>())
+            told = told
+                || label->text().startsWith(QStringLiteral("2 gaps, %1 idle, of which copies or memsets ran %2.")
+                                                .arg(gaplens::ui::formatDuration(fixture::us(1000)),
+                                                    gaplens::ui::formatDuration(fixture::us(300))));
+        QVERIFY(told);
     }
 
     void gapBlameHoldsWhatCoreBlames()

@@ -7,6 +7,8 @@
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/model/trace_builder.h"
+#include "gaplens/core/util/units.h"
 #include "gaplens/core/write/synth.h"
 #include "ui/compare/comparisonmodel.h"
 #include "ui/export/viewexporter.h"
@@ -14,6 +16,7 @@
 #include "ui/report/reportbuilder.h"
 #include "ui/report/reportcommand.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
 
@@ -146,6 +149,34 @@ private slots:
         QVERIFY(
             html.contains(QStringLiteral("ncclKernel_AllReduce")) || html.contains(QStringLiteral("ncclDevKernel")));
         QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), 2); // pace + timeline
+    }
+
+    void captureHtmlKeepsCopyTimeApartFromIdleTime()
+    {
+        // Rank 0's gap [1100, 1600) us gets a copy [1200, 1500) us: 300 us of the 1 ms idle
+        // (two 500 us gaps), and a copy gap of its own.
+        auto trace = fixture::buildTrace(2);
+        auto &c = trace->gpus[0].copies;
+        c.start.push_back(fixture::kT0 + fixture::us(1200));
+        c.end.push_back(fixture::kT0 + fixture::us(1500));
+        c.bytes.push_back(1 << 20);
+        c.correlationId.push_back(0);
+        c.pid.push_back(100);
+        c.streamId.push_back(7);
+        c.kind.push_back(core::CopyKind::DeviceToHost);
+        c.srcKind.push_back(core::MemKind::Device);
+        c.dstKind.push_back(core::MemKind::Pinned);
+        core::finalizeTraceSet(*trace);
+        const QString html = built(prepareTimelineData(trace))->html();
+        const QString line = QStringLiteral("<p>2 gaps, %1 idle in total, of which copies or memsets ran %2.</p>")
+                                 .arg(QString::fromStdString(core::formatDuration(double(fixture::us(1000)))),
+                                     QString::fromStdString(core::formatDuration(double(fixture::us(300)))));
+        QVERIFY2(html.contains(line), qPrintable(line));
+        QVERIFY(html.contains(QStringLiteral("<td>copy (GPU moving data)</td>")));
+        // Without the copy the line has no copy clause.
+        const QString plain = built(prepareTimelineData(fixture::buildTrace(2)))->html();
+        QVERIFY(plain.contains(QStringLiteral("<p>2 gaps, %1 idle in total.</p>")
+                                   .arg(QString::fromStdString(core::formatDuration(double(fixture::us(1000)))))));
     }
 
     void pdfIsWrittenWithQPdfWriter()

@@ -100,6 +100,53 @@ private slots:
         QVERIFY(tooltipText(*view.model(), htod).contains(QStringLiteral("Bandwidth: 9.8 GiB/s")));
     }
 
+    void aGapTooltipTellsCopiesTheCallsKindAndTheLaunchingThread()
+    {
+        // The fixture's gap [1100, 1600) us on GPU 0: cudaStreamSynchronize at its midpoint,
+        // ended by the NCCL kernel launched by the main thread (tid 100).
+        auto plain = fixture::buildTrace(1);
+        TimelineModel model;
+        model.setData(prepareTimelineData(plain));
+        QVERIFY(model.waitForGaps());
+        const auto &gaps = model.gaps(core::GpuIndex(0));
+        QCOMPARE(gaps.blame.size(), std::size_t(1));
+        HitResult hit;
+        hit.kind = HitKind::Gap;
+        hit.gpu = core::GpuIndex(0);
+        hit.index = 0;
+        hit.start = kT0 + us(1100);
+        hit.end = kT0 + us(1600);
+        QCOMPARE(tooltipText(model, hit),
+            QStringLiteral("Idle gap\nLength: %1\nStart: %2\nCause: CUDA API call\nAPI call: cudaStreamSynchronize "
+                           "(sync)\nLaunching thread: main (tid 100)\nNVTX phase: train_step › backward\n"
+                           "Ended by: ncclKernel_AllReduce_RING")
+                .arg(formatDuration(us(500)), formatDuration(us(1100))));
+
+        // A copy [1200, 1500) us inside it: 300 of 500 us, so the GPU was moving data.
+        auto withCopy = fixture::buildTrace(1);
+        auto &c = withCopy->gpus[0].copies;
+        c.start.push_back(kT0 + us(1200));
+        c.end.push_back(kT0 + us(1500));
+        c.bytes.push_back(1 << 20);
+        c.correlationId.push_back(0);
+        c.pid.push_back(100);
+        c.streamId.push_back(7);
+        c.kind.push_back(core::CopyKind::DeviceToHost);
+        c.srcKind.push_back(core::MemKind::Device);
+        c.dstKind.push_back(core::MemKind::Pinned);
+        core::finalizeTraceSet(*withCopy);
+        TimelineModel copyModel;
+        copyModel.setData(prepareTimelineData(withCopy));
+        QVERIFY(copyModel.waitForGaps());
+        QCOMPARE(copyModel.gaps(core::GpuIndex(0)).blame[0].copyNs, us(300));
+        QCOMPARE(tooltipText(copyModel, hit),
+            QStringLiteral("Idle gap\nLength: %1\nStart: %2\nCause: copy (GPU moving data)\nAPI call: "
+                           "cudaStreamSynchronize\nCopies running: %3 (60.0% of the gap)\nLaunching thread: main "
+                           "(tid 100)\nNVTX phase: train_step › backward\nEnded by: ncclKernel_AllReduce_RING")
+                .arg(formatDuration(us(500)), formatDuration(us(1100)), formatDuration(us(300))));
+        QVERIFY(detailsHtml(copyModel, hit).contains(QStringLiteral("Copies running")));
+    }
+
     void theSummaryHasUnifiedColumnsAndNamesWhatIsOther()
     {
         fixture::PanelWindow h;

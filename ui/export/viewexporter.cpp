@@ -315,7 +315,8 @@ TimelineModel::RowFit paintTimeline(
     painter.setPen(theme.rulerText);
     painter.drawText(QRect(x, y, size.width(), h), Qt::AlignVCenter | Qt::AlignLeft, gapsHead);
     x += QFontMetrics(painter.font()).horizontalAdvance(gapsHead) + px / 2;
-    for (auto c : { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall })
+    for (auto c : { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall,
+             core::GapCause::Copy })
         drawSwatch(painter, x, y, h, gapCauseColor(c), gapCauseShortLabel(c), l.legend.right());
     x += px;
     const auto kernels = topKernelsIn(*view.model(), { view.zoom()->windowStart(), view.zoom()->windowEnd() }, 8);

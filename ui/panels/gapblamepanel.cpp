@@ -149,13 +149,17 @@ void GapBlamePanel::rebuildTable()
     const QList<PanelColumn> columns {
         { split == SplitBy::Gpu ? QStringLiteral("GPU") : QStringLiteral("Rank"), false, {}, {} },
         { byCause ? QStringLiteral("Cause") : QStringLiteral("NVTX phase"), false, {},
-            byCause ? QStringLiteral("What the launching thread was doing in the middle of the gap")
+            byCause ? QStringLiteral(
+                "What the launching thread was doing in the middle of the gap; \"copy\" when copies or "
+                "memsets ran for at least half of it")
                     : QStringLiteral("Innermost NVTX range open in the middle of the gap") },
         { QStringLiteral("Gaps"), true, {}, {} },
         { QStringLiteral("Total idle"), true, QStringLiteral("ns"), {} },
         { QStringLiteral("% of window"), true, QStringLiteral("%"),
             QStringLiteral("Idle time over the GPU time in the window (first to last kernel of each GPU)") },
         { QStringLiteral("Longest"), true, QStringLiteral("ns"), {} },
+        { QStringLiteral("Copies running"), true, QStringLiteral("ns"),
+            QStringLiteral("Of the idle time, how long a copy or memset ran on the GPU (the GPU was moving data)") },
     };
     std::vector<std::vector<PanelCell>> rows;
     const auto *t = m_result.trace.get();
@@ -177,7 +181,7 @@ void GapBlamePanel::rebuildTable()
             rows.push_back(
                 { PanelCell::text(scope), key, PanelCell::count(b.count), PanelCell::duration(double(b.totalNs)),
                     PanelCell::percent(window > 0 ? 100.0 * double(b.totalNs) / double(window) : 0.0),
-                    PanelCell::duration(double(b.longestNs)) });
+                    PanelCell::duration(double(b.longestNs)), PanelCell::duration(double(b.copyNs)) });
             m_filters.push_back({ s, id, b });
         }
     };
@@ -208,9 +212,13 @@ void GapBlamePanel::rebuildTable()
         m_stepLabel->setText(
             QStringLiteral("No idle gaps ≥ %1 in this selection.").arg(formatDuration(m_result.threshold, 0)));
     else
-        m_stepLabel->setText(QStringLiteral("%1 gaps, %2 idle. Click a row to step through its gaps on the timeline.")
-                                 .arg(m_result.overall.gapCount)
-                                 .arg(formatDuration(m_result.overall.totalGapNs)));
+        m_stepLabel->setText(
+            QStringLiteral("%1 gaps, %2 idle%3. Click a row to step through its gaps on the timeline.")
+                .arg(m_result.overall.gapCount)
+                .arg(formatDuration(m_result.overall.totalGapNs))
+                .arg(m_result.overall.copyNs > 0 ? QStringLiteral(", of which copies or memsets ran %1")
+                                                       .arg(formatDuration(m_result.overall.copyNs))
+                                                 : QString()));
     rebuildChart();
 }
 

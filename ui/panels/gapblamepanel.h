@@ -30,7 +30,16 @@ class GapBlamePanel : public AnalysisPanel
 public:
     enum class GroupBy { Cause, Phase };
     enum class SplitBy { None, Rank, Gpu };
-    enum Column { ScopeColumn, KeyColumn, CountColumn, TotalColumn, ShareColumn, LongestColumn, ColumnCount };
+    enum Column {
+        ScopeColumn,
+        KeyColumn,
+        CountColumn,
+        TotalColumn,
+        ShareColumn,
+        LongestColumn,
+        CopyColumn,
+        ColumnCount
+    };
 
     struct Result
     {

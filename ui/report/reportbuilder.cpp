@@ -175,6 +175,7 @@ void ReportBuilder::buildCapture()
         m_byPhase.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
     m_gapCount = blame.gapCount;
     m_gapNs = double(blame.totalGapNs);
+    m_copyNs = double(blame.copyNs);
 }
 
 void ReportBuilder::buildComparison()
@@ -473,7 +474,10 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         h += QStringLiteral("<h3>By cause</h3>\n") + idle(m_comparison->idleByCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + idle(m_comparison->idleByPhase, QStringLiteral("phase"));
     } else {
-        h += QStringLiteral("<p>%1 gaps, %2 idle in total.</p>\n").arg(count(m_gapCount), dur(m_gapNs));
+        h += QStringLiteral("<p>%1 gaps, %2 idle in total%3.</p>\n")
+                 .arg(count(m_gapCount), dur(m_gapNs),
+                     m_copyNs > 0 ? QStringLiteral(", of which copies or memsets ran %1").arg(dur(m_copyNs))
+                                  : QString());
         auto blame = [&](const std::vector<BlameRow> &list, const QString &what) {
             std::vector<QStringList> rows;
             for (const auto &r : list)

@@ -85,6 +85,7 @@ private:
     std::vector<BlameRow> m_byCause, m_byPhase;
     std::uint64_t m_gapCount = 0;
     double m_gapNs = 0;
+    double m_copyNs = 0; // of m_gapNs, the time copies or memsets ran
     QMap<QString, QImage> m_images;
 };
 

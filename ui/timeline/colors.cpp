@@ -94,7 +94,11 @@ QColor gapCauseColor(core::GapCause cause)
     switch (cause) {
     case core::GapCause::QueuedDependencyWait: return QColor(214, 170, 0); // gold
     case core::GapCause::ApiCall: return QColor(215, 38, 45); // red
-    case core::GapCause::NoCudaCall: return QColor(245, 125, 20); // orange
+    case core::GapCause::NoCudaCall:
+        return QColor(245, 125, 20); // orange
+    // Brown: warm like the other causes, darker than all of them, so "moving data" reads apart
+    // from the idle causes and from the copy rows' blues and violets.
+    case core::GapCause::Copy: return QColor(120, 75, 30);
     }
     return QColor(128, 128, 128);
 }
@@ -120,6 +124,7 @@ QString gapCauseShortLabel(core::GapCause cause)
     case core::GapCause::QueuedDependencyWait: return QStringLiteral("queued");
     case core::GapCause::ApiCall: return QStringLiteral("API call");
     case core::GapCause::NoCudaCall: return QStringLiteral("host busy");
+    case core::GapCause::Copy: return QStringLiteral("copy");
     }
     return QStringLiteral("?");
 }

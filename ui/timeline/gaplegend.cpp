@@ -11,8 +11,8 @@
 namespace gaplens::ui {
 
 namespace {
-constexpr core::GapCause kCauses[]
-    = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall, core::GapCause::NoCudaCall };
+constexpr core::GapCause kCauses[] = { core::GapCause::QueuedDependencyWait, core::GapCause::ApiCall,
+    core::GapCause::NoCudaCall, core::GapCause::Copy };
 }
 
 GapLegend::GapLegend(const TimelineModel &model, QWidget *parent)

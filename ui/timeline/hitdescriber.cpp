@@ -141,7 +141,18 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         add(QStringLiteral("Start"), timeAt(b.gap.start));
         add(QStringLiteral("Cause"), QString::fromLatin1(core::gapCauseLabel(b.cause)));
         if (b.apiName != core::kEmptyString)
-            add(QStringLiteral("API call"), model.str(b.apiName));
+            add(QStringLiteral("API call"),
+                b.apiKind == core::ApiKind::None ? model.str(b.apiName)
+                                                 : model.str(b.apiName) + QStringLiteral(" (")
+                        + QString::fromLatin1(core::apiKindId(b.apiKind)) + QStringLiteral(")"));
+        if (b.copyNs > 0)
+            add(QStringLiteral("Copies running"),
+                formatDuration(b.copyNs) + QStringLiteral(" (")
+                    + QString::number(100.0 * double(b.copyNs) / double(b.gap.duration()), 'f', 1)
+                    + QStringLiteral("% of the gap)"));
+        if (b.launchThread != core::kNoIndex)
+            add(QStringLiteral("Launching thread"),
+                QStringLiteral("%1 (tid %2)").arg(model.str(t->threads[b.launchThread].name)).arg(b.launchTid));
         QStringList phase;
         for (auto id : b.phaseStack)
             phase << model.str(id);

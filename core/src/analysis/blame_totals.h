@@ -14,10 +14,11 @@
 
 namespace gaplens::core::detail {
 
-inline void addTo(BlameBucket &bucket, TimeNs duration)
+inline void addTo(BlameBucket &bucket, TimeNs duration, TimeNs copyNs)
 {
     ++bucket.count;
     bucket.totalNs += duration;
+    bucket.copyNs += copyNs;
     bucket.longestNs = std::max(bucket.longestNs, duration);
 }
 
@@ -50,6 +51,7 @@ public:
                 auto &into = rows[kept - 1];
                 into.count += rows[i].count;
                 into.totalNs += rows[i].totalNs;
+                into.copyNs += rows[i].copyNs;
                 into.longestNs = std::max(into.longestNs, rows[i].longestNs);
             } else {
                 if (kept != i)
@@ -83,6 +85,9 @@ public:
         const TimeNs d = g.gap.duration();
         ++m_totals.gapCount;
         m_totals.totalGapNs += d;
+        m_totals.copyNs += g.copyNs;
+        if (g.cause == GapCause::Copy)
+            m_totals.copyCauseNs += d;
 
         const StringId apiName = g.cause == GapCause::ApiCall ? g.apiName : kEmptyString;
         addTo(m_byCause.at((std::uint64_t(g.cause) << 32) | apiName,
@@ -93,7 +98,7 @@ public:
                       bucket.name = apiName;
                       return bucket;
                   }),
-            d);
+            d, g.copyNs);
 
         const bool hasPhase = !g.phaseStack.empty();
         const StringId phase = m_trace.nvtxGroup(g.phase());
@@ -104,7 +109,7 @@ public:
                       bucket.name = phase;
                       return bucket;
                   }),
-            d);
+            d, g.copyNs);
     }
 
     BlameTotals finish()

@@ -162,8 +162,13 @@ std::string causePhrase(const BlameBucket &b)
 {
     switch (b.cause) {
     case GapCause::NoCudaCall: return "with no CUDA call";
-    case GapCause::ApiCall: return "in " + b.key;
+    case GapCause::ApiCall:
+        // A slow launch wants fewer or fused launches (CUDA graphs), not fewer syncs.
+        if (apiKindOf(b.key) == ApiKind::Launch)
+            return "in " + b.key + " (launch-bound: the launches themselves were slow)";
+        return "in " + b.key;
     case GapCause::QueuedDependencyWait: return "queued behind other GPU work";
+    case GapCause::Copy: return "moving data (copies or memsets ran for at least half of each gap)";
     }
     return b.key;
 }
@@ -181,8 +186,10 @@ struct IdleStory
     std::string where; // idlePosition()
     std::string cause; // causePhrase()
     std::string phase; // the phase holding most of that cause's idle time, or ""
+    bool hasCopies = false; // copies or memsets ran during some of the idle time
+    std::int64_t copyPercent = 0; // of the idle time, when they did
 
-    auto key() const { return std::tie(perStep, hasCause, most, where, cause, phase); }
+    auto key() const { return std::tie(perStep, hasCause, most, where, cause, phase, hasCopies); }
 };
 
 template <typename StepsOf>
@@ -215,6 +222,8 @@ IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, dou
     story.causePercent = std::lround(share);
     story.where = idlePosition(ofCause, stepRanges);
     story.cause = causePhrase(cause);
+    story.hasCopies = blame.overall.copyNs > 0;
+    story.copyPercent = std::lround(100.0 * double(blame.overall.copyNs) / double(blame.overall.totalGapNs));
     // The phase of that cause's idle time, when one phase holds most of it.
     std::map<std::string, TimeNs> phases;
     for (const auto &g : ofCause)
@@ -258,6 +267,9 @@ std::string describeIdle(const TraceSet &trace, const std::vector<const IdleStor
         first.cause);
     if (!first.phase.empty())
         text += ", in " + first.phase;
+    if (first.hasCopies)
+        text += fmt::format("; copies or memsets ran during {}% of the idle time",
+            percents([](const IdleStory &s) { return s.copyPercent; }));
     return text;
 }
 

@@ -109,13 +109,73 @@ std::string_view gapCauseLabel(GapCause cause)
     case GapCause::QueuedDependencyWait: return "queued (dependency wait)";
     case GapCause::ApiCall: return "CUDA API call";
     case GapCause::NoCudaCall: return "no CUDA call (host busy elsewhere)";
+    case GapCause::Copy: return "copy (GPU moving data)";
     }
     return "unknown";
 }
 
+ApiKind apiKindOf(std::string_view name)
+{
+    const auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+    if (!name.starts_with("cu")) // CUDA runtime (cuda*) and driver (cu*) calls only
+        return ApiKind::Other;
+    if (has("Synchronize"))
+        return ApiKind::Sync; // cudaStreamSynchronize, cudaDeviceSynchronize, cuEventSynchronize, cuCtxSynchronize
+    if (has("Memcpy"))
+        return has("Async") ? ApiKind::Memory : ApiKind::Sync; // cudaMemcpy blocks the host
+    if (has("Memset"))
+        return ApiKind::Memory;
+    if (has("Launch"))
+        return ApiKind::Launch; // cudaLaunchKernel(ExC), cuLaunchKernel, cudaGraphLaunch
+    if (has("Malloc") || has("Free") || has("MemAlloc") || has("HostAlloc") || has("HostRegister")
+        || has("HostUnregister"))
+        return ApiKind::Alloc;
+    return ApiKind::Other;
+}
+
+std::string_view apiKindId(ApiKind kind)
+{
+    switch (kind) {
+    case ApiKind::None: return "";
+    case ApiKind::Sync: return "sync";
+    case ApiKind::Launch: return "launch";
+    case ApiKind::Memory: return "memory";
+    case ApiKind::Alloc: return "alloc";
+    case ApiKind::Other: return "other";
+    }
+    return "";
+}
+
+TimeNs GapBlamer::CopyCover::coveredUntil(TimeNs t) const
+{
+    // The last merged interval starting before t holds t or lies wholly before it.
+    const auto i = std::size_t(std::lower_bound(start.begin(), start.end(), t) - start.begin());
+    if (i == 0)
+        return 0;
+    return coveredBefore[i - 1] + std::min(t, end[i - 1]) - start[i - 1];
+}
+
 GapBlamer::GapBlamer(const TraceSet &trace)
     : m_trace(trace)
+    , m_copyCover(trace.gpus.size())
 {
+    // Copies are sorted by start, so one pass merges them (they may overlap).
+    for (std::size_t g = 0; g < trace.gpus.size(); ++g) {
+        const CopyColumns &copies = trace.gpus[g].copies;
+        CopyCover &cover = m_copyCover[g];
+        for (std::size_t i = 0; i < copies.size(); ++i) {
+            if (copies.end[i] <= copies.start[i])
+                continue;
+            if (!cover.start.empty() && copies.start[i] <= cover.end.back()) {
+                cover.end.back() = std::max(cover.end.back(), copies.end[i]);
+                continue;
+            }
+            cover.coveredBefore.push_back(
+                cover.start.empty() ? 0 : cover.coveredBefore.back() + cover.end.back() - cover.start.back());
+            cover.start.push_back(copies.start[i]);
+            cover.end.push_back(copies.end[i]);
+        }
+    }
 }
 
 std::uint32_t GapBlamer::rankOf(std::uint32_t report, std::uint32_t pid) const
@@ -183,6 +243,7 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     if (launch) {
         b.launchThread = launch->thread;
         b.launchCall = launch->call;
+        b.launchTid = m_trace.threads[launch->thread].tid;
         b.phaseThread = launch->thread;
         const Thread &thread = m_trace.threads[launch->thread];
         if (thread.api.end[launch->call] <= gap.start) {
@@ -223,6 +284,18 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
     }
     if (b.apiThread != kNoIndex)
         b.apiName = m_trace.threads[b.apiThread].api.name[b.apiCall];
+    if (b.cause == GapCause::ApiCall)
+        b.apiKind = apiKindOf(m_trace.str(b.apiName));
+
+    // A gap at least half filled by copies was the GPU moving data, whatever the host did.
+    if (!includeCopies) {
+        const CopyCover &cover = m_copyCover[gpuIndex];
+        b.copyNs = cover.coveredUntil(gap.end) - cover.coveredUntil(gap.start);
+        if (2 * b.copyNs >= gap.duration() && b.copyNs > 0) {
+            b.cause = GapCause::Copy;
+            b.apiKind = ApiKind::None;
+        }
+    }
 
     if (b.phaseThread != kNoIndex) {
         const auto &nvtx = m_trace.threads[b.phaseThread].nvtx;

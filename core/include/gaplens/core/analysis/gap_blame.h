@@ -17,10 +17,25 @@ enum class GapCause : std::uint8_t {
     QueuedDependencyWait, // the work ending the gap was launched before the gap began
     ApiCall, // a CUDA API call was in progress at the gap's midpoint (see apiName)
     NoCudaCall, // no CUDA call in progress: the host was busy elsewhere
+    // Copies or memsets ran on the GPU for at least half of the gap (copyNs * 2 >= duration):
+    // the GPU was moving data, not idle. Only when copies are not counted as busy (with them
+    // counted no copy runs inside a gap).
+    Copy,
 };
-inline constexpr std::size_t kGapCauseCount = 3;
-// "queued (dependency wait)", "CUDA API call", "no CUDA call (host busy elsewhere)".
+inline constexpr std::size_t kGapCauseCount = 4;
+// "queued (dependency wait)", "CUDA API call", "no CUDA call (host busy elsewhere)",
+// "copy (GPU moving data)".
 std::string_view gapCauseLabel(GapCause cause);
+
+// What kind of CUDA call an ApiCall gap waited in, from the call's name (runtime or driver,
+// version suffix stripped): Sync (cuda/cu Stream/Device/Event/Ctx synchronize, a blocking
+// memcpy: a memcpy without "Async"), Launch (kernel or graph launches), Memory (an async
+// memcpy or any memset issued), Alloc (malloc, free, host alloc/register/unregister), Other.
+// None for a gap that is no ApiCall gap.
+enum class ApiKind : std::uint8_t { None, Sync, Launch, Memory, Alloc, Other };
+ApiKind apiKindOf(std::string_view apiName);
+// "sync", "launch", "memory", "alloc", "other"; "" for None.
+std::string_view apiKindId(ApiKind kind);
 
 enum class GapEndKind : std::uint8_t { Kernel, Copy, Unknown };
 
@@ -43,11 +58,21 @@ struct GapBlame
     std::uint32_t launchThread = kNoIndex;
     std::uint32_t launchCall = kNoIndex;
 
+    // OS thread id of launchThread; 0 when the launch was not found.
+    std::uint32_t launchTid = 0;
+
+    // Time inside the gap when a copy or memset of this GPU was running (the union of their
+    // intervals clipped to the gap). Always 0 with includeCopies (copies are busy time then).
+    TimeNs copyNs = 0;
+
     GapCause cause = GapCause::NoCudaCall;
-    // For ApiCall: the outermost call in progress at the midpoint (thread + index into Thread::api).
+    // The outermost CUDA call in progress at the midpoint (thread + index into Thread::api),
+    // found as for an ApiCall gap. Set for ApiCall gaps, and kept for Copy gaps whose host
+    // was in a call (the cause is then Copy: the GPU was moving data).
     std::uint32_t apiThread = kNoIndex;
     std::uint32_t apiCall = kNoIndex;
     StringId apiName = kEmptyString;
+    ApiKind apiKind = ApiKind::None; // apiKindOf(apiName) for ApiCall gaps, else None
 
     // Phase: NVTX ranges open at the midpoint on phaseThread (launching thread; else the
     // thread of the API call found; else the process main thread tid == pid), outer -> inner.
@@ -68,12 +93,17 @@ struct BlameBucket
     std::uint64_t count = 0;
     TimeNs totalNs = 0;
     TimeNs longestNs = 0;
+    TimeNs copyNs = 0; // of totalNs, the time copies or memsets ran (sum of GapBlame::copyNs)
 };
 
 struct BlameTotals
 {
     std::uint64_t gapCount = 0;
     TimeNs totalGapNs = 0;
+    // Of totalGapNs, the time copies or memsets ran (sum of GapBlame::copyNs, any cause), and
+    // the duration of the gaps whose cause is Copy (equal to the Copy bucket's totalNs).
+    TimeNs copyNs = 0;
+    TimeNs copyCauseNs = 0;
     std::vector<BlameBucket> byCause; // sorted by totalNs desc, then key
     std::vector<BlameBucket> byPhase; // sorted by totalNs desc, then key
 };
@@ -115,8 +145,8 @@ struct GapBlameReport
     BlameTotals overall;
 };
 
-// Reusable blamer (the GUI blames one hovered gap): precomputes the per-process thread
-// lists once. Per gap: O(streams * log n + depth * log n), never a scan. Keeps a reference:
+// Reusable blamer (the GUI blames one hovered gap): merges each GPU's copies once, O(copies),
+// on construction. Per gap: O(streams * log n + depth * log n), never a scan. Keeps a reference:
 // the trace must outlive the blamer.
 class GapBlamer
 {
@@ -144,7 +174,16 @@ public:
     GapBlame blame(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor &cursor) const;
 
 private:
+    // One GPU's copies and memsets merged: sorted, disjoint intervals and the covered time
+    // before each (coveredBefore[i] = length of intervals [0, i)), so a gap's copy time is two
+    // binary searches.
+    struct CopyCover
+    {
+        std::vector<TimeNs> start, end, coveredBefore;
+        TimeNs coveredUntil(TimeNs t) const; // covered time before t
+    };
     const TraceSet &m_trace;
+    std::vector<CopyCover> m_copyCover; // one per TraceSet::gpus
     std::uint32_t rankOf(std::uint32_t report, std::uint32_t pid) const;
     // Without a cursor every search is a plain binary search.
     GapBlame blameWith(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor *cursor) const;
