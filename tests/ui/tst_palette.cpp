@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Colours have one meaning: the warm hues are the gap causes', and nothing else the timeline
 // draws (kernels, NCCL kernels, NVTX ranges, CUDA calls, copies) can be taken for a cause.
+#include "ui/theme/theme.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/gaplegend.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QColor>
 #include <QTest>
@@ -44,6 +47,21 @@ private slots:
         QCOMPARE(std::size(kCauses), core::kGapCauseCount);
     }
 
+    void theLegendFitsEveryCauseInTheLabelColumnAtEveryTheme()
+    {
+        // The head the legend draws, and the short one it falls back to while blaming.
+        for (const QString &head : { QStringLiteral("gaps ≥ 100 us:"), QStringLiteral("computing…:") })
+            for (auto kind : { Theme::Kind::Light, Theme::Kind::PresentationLight }) {
+                QFont font;
+                font.setPointSizeF(Theme::make(kind).legendFontPt);
+                const QFont fitted = GapLegend::fittedFont(font, head, TimelineView::kLabelWidth);
+                QVERIFY2(GapLegend::contentWidth(fitted, head) <= TimelineView::kLabelWidth,
+                    qPrintable(QString::number(GapLegend::contentWidth(fitted, head))));
+                QVERIFY(fitted.pointSizeF() >= 5.5);
+                QVERIFY(fitted.pointSizeF() <= font.pointSizeF());
+            }
+    }
+
     void copyCauseIsApartFromTheCopyRows()
     {
         // A gap filled by copies is drawn over the copy row: its colour must not be a copy colour.
@@ -81,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPalette)
+QTEST_MAIN(TestPalette)
 #include "tst_palette.moc"

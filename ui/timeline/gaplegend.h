@@ -13,6 +13,11 @@ class GapLegend : public QWidget
 public:
     explicit GapLegend(const TimelineModel &model, QWidget *parent = nullptr);
     QSize sizeHint() const override;
+    // The width the legend draws `head` and every cause in with `font` (px).
+    static int contentWidth(const QFont &font, const QString &head);
+    // `font`, made smaller (to 5.5 pt at the least) until the legend fits in `width`: the four
+    // causes do not fit the label column at the presentation themes' size.
+    static QFont fittedFont(QFont font, const QString &head, int width);
 
 protected:
     void paintEvent(QPaintEvent *) override;
