@@ -5,6 +5,7 @@
 #include "gaplens/core/write/synth.h"
 
 #include "cli_runner.h"
+#include "gap_islands_sql.h"
 #include "sqltestdb.h"
 #include "synth_sample.h"
 #include "test_files.h"
@@ -128,22 +129,7 @@ private slots:
     {
         const auto path = realFile("nsysai_h100_2gpu_1s.sqlite");
         QVERIFY(!path.empty());
-        const char *sql = R"(
-            WITH k AS (SELECT deviceId d, start s, "end" e, MAX("end") OVER (PARTITION BY deviceId
-                         ORDER BY start, "end" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm
-                       FROM CUPTI_ACTIVITY_KIND_KERNEL),
-            ki AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
-                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM k),
-            kisl AS (SELECT d, isl, MIN(s) s, MAX(e) e FROM ki GROUP BY d, isl),
-            gaps AS (SELECT a.d, a.e gs, b.s ge FROM kisl a JOIN kisl b ON a.d = b.d AND b.isl = a.isl + 1
-                     WHERE b.s - a.e >= 100000),
-            c0 AS (SELECT deviceId d, start s, "end" e FROM CUPTI_ACTIVITY_KIND_MEMCPY
-                   UNION ALL SELECT deviceId, start, "end" FROM CUPTI_ACTIVITY_KIND_MEMSET),
-            c1 AS (SELECT d, s, e, MAX(e) OVER (PARTITION BY d ORDER BY s, e
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm FROM c0),
-            c2 AS (SELECT d, s, e, SUM(CASE WHEN pm IS NULL OR s > pm THEN 1 ELSE 0 END)
-                     OVER (PARTITION BY d ORDER BY s, e ROWS UNBOUNDED PRECEDING) isl FROM c1),
-            cisl AS (SELECT d, MIN(s) s, MAX(e) e FROM c2 GROUP BY d, isl)
+        const std::string sql = std::string(kGapAndCopyIslandsSql) + R"(
             SELECT g.d, g.ge - g.gs,
               (SELECT COALESCE(SUM(MAX(0, MIN(c.e, g.ge) - MAX(c.s, g.gs))), 0) FROM cisl c
                  WHERE c.d = g.d AND c.s < g.ge AND c.e > g.gs),
