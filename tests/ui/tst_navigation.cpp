@@ -192,7 +192,8 @@ private slots:
             { "<b>Home</b></td><td>View › Navigate › Fit All", "<b>W</b></td><td>View › Navigate › Zoom In",
                 "<b>D</b></td><td>View › Navigate › Pan Right", "<b>F3</b></td><td>Timeline toolbar › Next match (F3)",
                 "<b>Ctrl+F</b></td><td>Go to the Find Box", "<b>Ctrl+B</b></td><td>View › Add Bookmark",
-                "<b>F1, ?</b></td><td>Help › Keyboard Shortcuts", "<b>Wheel</b></td><td>Zoom in or out" })
+                "<b>F1, ?</b></td><td>Help › Keyboard Shortcuts", "<b>Wheel</b></td><td>Zoom in or out",
+                "<b>Right-click a kernel</b></td><td>Copy the Nsight Compute command" })
             QVERIFY2(html.contains(QString::fromUtf8(entry)), entry);
     }
 };

@@ -26,6 +26,7 @@ constexpr std::pair<const char *, const char *> kMouseGestures[] = {
     { "Drag on the ruler", "Analyse that time range in the panels" },
     { "Click on the ruler", "Analyse the whole capture again" },
     { "Double-click a fold or gap", "Zoom to it" },
+    { "Right-click a kernel", "Copy the Nsight Compute command for that launch" },
     { "Click a row label", "Collapse or expand the row" },
     { "Backspace", "Back to the previous view (timeline focused)" },
     { "Escape", "Clear the selection (timeline focused)" },
