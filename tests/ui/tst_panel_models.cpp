@@ -109,18 +109,7 @@ private slots:
     {
         // Rank 0's gap [1100, 1600) us gets a DtoH copy [1200, 1500) us: 300 of 500 us, a copy
         // gap; rank 1's gap stays in cudaStreamSynchronize.
-        auto trace = fixture::buildTrace(2);
-        auto &c = trace->gpus[0].copies;
-        c.start.push_back(fixture::kT0 + fixture::us(1200));
-        c.end.push_back(fixture::kT0 + fixture::us(1500));
-        c.bytes.push_back(1 << 20);
-        c.correlationId.push_back(0);
-        c.pid.push_back(100);
-        c.streamId.push_back(7);
-        c.kind.push_back(gaplens::core::CopyKind::DeviceToHost);
-        c.srcKind.push_back(gaplens::core::MemKind::Device);
-        c.dstKind.push_back(gaplens::core::MemKind::Pinned);
-        gaplens::core::finalizeTraceSet(*trace);
+        auto trace = fixture::buildTraceWithCopyInGap(2);
         fixture::PanelWindow h;
         QVERIFY(h.loadAndWait(trace));
         auto *t = h.blame.table();

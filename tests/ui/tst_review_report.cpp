@@ -155,18 +155,7 @@ private slots:
     {
         // Rank 0's gap [1100, 1600) us gets a copy [1200, 1500) us: 300 us of the 1 ms idle
         // (two 500 us gaps), and a copy gap of its own.
-        auto trace = fixture::buildTrace(2);
-        auto &c = trace->gpus[0].copies;
-        c.start.push_back(fixture::kT0 + fixture::us(1200));
-        c.end.push_back(fixture::kT0 + fixture::us(1500));
-        c.bytes.push_back(1 << 20);
-        c.correlationId.push_back(0);
-        c.pid.push_back(100);
-        c.streamId.push_back(7);
-        c.kind.push_back(core::CopyKind::DeviceToHost);
-        c.srcKind.push_back(core::MemKind::Device);
-        c.dstKind.push_back(core::MemKind::Pinned);
-        core::finalizeTraceSet(*trace);
+        auto trace = fixture::buildTraceWithCopyInGap(2);
         const QString html = built(prepareTimelineData(trace))->html();
         const QString line = QStringLiteral("<p>2 gaps, %1 idle in total, of which copies or memsets ran %2.</p>")
                                  .arg(QString::fromStdString(core::formatDuration(double(fixture::us(1000)))),

@@ -123,18 +123,7 @@ private slots:
                 .arg(formatDuration(us(500)), formatDuration(us(1100))));
 
         // A copy [1200, 1500) us inside it: 300 of 500 us, so the GPU was moving data.
-        auto withCopy = fixture::buildTrace(1);
-        auto &c = withCopy->gpus[0].copies;
-        c.start.push_back(kT0 + us(1200));
-        c.end.push_back(kT0 + us(1500));
-        c.bytes.push_back(1 << 20);
-        c.correlationId.push_back(0);
-        c.pid.push_back(100);
-        c.streamId.push_back(7);
-        c.kind.push_back(core::CopyKind::DeviceToHost);
-        c.srcKind.push_back(core::MemKind::Device);
-        c.dstKind.push_back(core::MemKind::Pinned);
-        core::finalizeTraceSet(*withCopy);
+        auto withCopy = fixture::buildTraceWithCopyInGap(1);
         TimelineModel copyModel;
         copyModel.setData(prepareTimelineData(withCopy));
         QVERIFY(copyModel.waitForGaps());

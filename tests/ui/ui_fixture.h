@@ -179,6 +179,25 @@ inline std::shared_ptr<gaplens::core::TraceSet> buildTrace(int ranks = 2, double
     return t;
 }
 
+// buildTrace(ranks) with one 1 MiB DtoH copy [1200, 1500) us on GPU 0, inside rank 0's
+// [1100, 1600) us gap: 300 of its 500 us, so blame calls that gap a copy gap.
+inline std::shared_ptr<gaplens::core::TraceSet> buildTraceWithCopyInGap(int ranks = 2)
+{
+    auto trace = buildTrace(ranks);
+    auto &c = trace->gpus[0].copies;
+    c.start.push_back(kT0 + us(1200));
+    c.end.push_back(kT0 + us(1500));
+    c.bytes.push_back(1 << 20);
+    c.correlationId.push_back(0);
+    c.pid.push_back(100);
+    c.streamId.push_back(7);
+    c.kind.push_back(gaplens::core::CopyKind::DeviceToHost);
+    c.srcKind.push_back(gaplens::core::MemKind::Device);
+    c.dstKind.push_back(gaplens::core::MemKind::Pinned);
+    gaplens::core::finalizeTraceSet(*trace);
+    return trace;
+}
+
 // Adds `count` kernels of 1 us every 2 us on a third stream of GPU 0 (for fold tests).
 inline void addDenseStream(gaplens::core::TraceSet &t, std::size_t count)
 {
