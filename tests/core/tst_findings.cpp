@@ -5,6 +5,7 @@
 
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/read/loader.h"
 
 #include <QTest>
 
@@ -364,6 +365,25 @@ private slots:
         const auto s = summarizeCapture(*trace);
         QCOMPARE(s.rows[0].idleOutside.beforeNs, TimeNs(700)); // 500 .. 1200
         QCOMPARE(s.rows[0].idleOutside.afterNs, TimeNs(3700)); // 1300 .. 5000
+    }
+
+    void aShareShortOfAllIsNeverRoundedToAll()
+    {
+        // nsys-ai's H100 window: copies ran during 99.55% of GPU 0's idle time, and copy gaps
+        // hold 99.96% of it. Rounded, both read "100%", which says no idle time is left.
+        const auto path = test::realFile("nsysai_h100_2gpu_1s.sqlite");
+        QVERIFY2(!path.empty(), "../shared/nsys-real/nsysai_h100_2gpu_1s.sqlite is missing");
+        LoadOptions load;
+        load.files = { path };
+        const auto trace = loadTraceSet(load);
+        QVERIFY(trace && trace->errors.empty());
+        const auto s = summarizeCapture(*trace);
+        const Finding *idle = findKind(s, FindingKind::IdleGpu);
+        QVERIFY(idle);
+        QCOMPARE(QString::fromStdString(idle->text),
+            QStringLiteral("rank 0 GPU 0 idle 98% of the time between its first and last kernel; most idle time (99%) "
+                           "is spent moving data (copies or memsets ran for at least half of each gap); copies or "
+                           "memsets ran during 99% of the idle time"));
     }
 
     void ratiosReadAsMultiples()

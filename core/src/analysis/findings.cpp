@@ -173,6 +173,17 @@ std::string causePhrase(const BlameBucket &b)
     return b.key;
 }
 
+// A share in whole percent that says "100" or "0" only when it is exactly that: 99.6% of the
+// idle time reads 99%, not all of it.
+std::int64_t sharePercent(double part, double whole)
+{
+    if (whole <= 0 || part <= 0)
+        return 0;
+    if (part >= whole)
+        return 100;
+    return std::clamp<std::int64_t>(std::lround(100.0 * part / whole), 1, 99);
+}
+
 // What one GPU's idle finding says, apart from which GPU and its exact percentages: GPUs
 // with the same story are told in one line.
 struct IdleStory
@@ -199,7 +210,7 @@ IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, dou
     const TraceSet &trace = derived.trace();
     IdleStory story;
     story.row = &row;
-    story.idlePercent = std::lround(idlePercent);
+    story.idlePercent = sharePercent(idlePercent, 100.0);
     story.perStep = perStep;
     const GpuIndex gpu(row.gpu);
     const auto blame = derived.blameReportOfGpus(std::span(&gpu, 1), window);
@@ -219,11 +230,11 @@ IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, dou
         stepRanges.begin(), stepRanges.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
     story.hasCause = true;
     story.most = share >= 50;
-    story.causePercent = std::lround(share);
+    story.causePercent = sharePercent(double(cause.totalNs), double(blame.overall.totalGapNs));
     story.where = idlePosition(ofCause, stepRanges);
     story.cause = causePhrase(cause);
     story.hasCopies = blame.overall.copyNs > 0;
-    story.copyPercent = std::lround(100.0 * double(blame.overall.copyNs) / double(blame.overall.totalGapNs));
+    story.copyPercent = sharePercent(double(blame.overall.copyNs), double(blame.overall.totalGapNs));
     // The phase of that cause's idle time, when one phase holds most of it.
     std::map<std::string, TimeNs> phases;
     for (const auto &g : ofCause)
