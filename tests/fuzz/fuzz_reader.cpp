@@ -178,7 +178,7 @@ private:
         }
     }
 
-    // The span is the first start to the last end of every interval (marks are not in it).
+    // The span is the first start to the last end of every interval and every mark.
     void span()
     {
         TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
@@ -196,6 +196,7 @@ private:
         for (const auto &thread : m_trace.threads) {
             add(thread.api.start, thread.api.end);
             add(thread.nvtx.start, thread.nvtx.end);
+            add(thread.marks.time, thread.marks.time);
         }
         const auto expected = lo <= hi ? TimeRange { lo, hi } : TimeRange {};
         check(m_trace.span == expected,
