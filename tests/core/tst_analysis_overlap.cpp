@@ -96,6 +96,18 @@ std::unique_ptr<TraceSet> skewFixture()
     return b.finish();
 }
 
+// Three ranks of one AllReduce each at the given starts (relative to T0), one instance per column.
+std::unique_ptr<TraceSet> collectivesStartingAt(const std::vector<std::vector<TimeNs>> &starts)
+{
+    FixtureBuilder b;
+    for (std::int32_t r = 0; r < std::int32_t(starts.size()); ++r) {
+        const auto gpu = b.addGpu(b.addRank(r), 0);
+        for (const auto start : starts[std::size_t(r)])
+            b.kernel(gpu, 7, T0 + start, T0 + start + 100, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    }
+    return b.finish();
+}
+
 void compareInstance(const TraceSet &trace, const CollectiveInstance &instance, const char *name,
     std::uint32_t occurrence, const std::vector<std::uint32_t> &ranks, const std::vector<TimeNs> &relativeStarts,
     const std::vector<TimeNs> &skews, std::uint32_t lastRank)
@@ -323,6 +335,48 @@ private slots:
         QCOMPARE(two.ranks[1].timesLast, std::uint64_t(2));
     }
 
+    // The one the others waited for started last in more than half of its instances, and in at
+    // least three; the skew fixture's rank 1 is last in 2 of 4 (half is not more than half).
+    void theCollectiveStragglerStartedLastInMostOfItsInstances()
+    {
+        QVERIFY(!findCollectiveStraggler(computeOverlap(*skewFixture())));
+
+        // Rank 2 last in instances 0, 1 and 3 of 4; rank 0 in instance 2.
+        const auto three = collectivesStartingAt(
+            { { 1000, 2000, 3300, 4000 }, { 1100, 2100, 3000, 4100 }, { 1200, 2200, 3100, 4200 } });
+        const auto report = computeOverlap(*three);
+        const auto found = findCollectiveStraggler(report);
+        QVERIFY(found);
+        QCOMPARE(found->rank, 2u);
+        QCOMPARE(found->timesLast, std::uint64_t(3));
+        QCOMPARE(found->instances, std::uint64_t(4));
+        // Rank 2's skews: 200 200 100 200 -> median 200.
+        QCOMPARE(found->medianSkewNs, 200.0);
+        QCOMPARE(describeCollectiveStraggler(*found),
+            std::string("started last in 3 of 4 collectives (median skew 200 ns): the other ranks waited for it"));
+
+        // Last in both of two instances is not yet evidence.
+        const auto two = collectivesStartingAt({ { 1000, 2000 }, { 1100, 2100 }, { 1200, 2200 } });
+        QVERIFY(!findCollectiveStraggler(computeOverlap(*two)));
+
+        // Two pairs of ranks, each pair with its own collective: rank 0 last in all three of
+        // the first pair's, rank 2 in all three of the second's. A tie names no one.
+        FixtureBuilder b;
+        for (std::int32_t r = 0; r < 4; ++r) {
+            const auto gpu = b.addGpu(b.addRank(r), 0);
+            const char *name = r < 2 ? "ncclDevKernel_AllGather_RING_LL" : "ncclDevKernel_ReduceScatter_RING_LL";
+            const TimeNs late = (r == 0 || r == 2) ? 50 : 0;
+            for (TimeNs k = 0; k < 3; ++k)
+                b.kernel(gpu, 7, T0 + 1000 * k + late, T0 + 1000 * k + late + 100, name);
+        }
+        const auto tie = b.finish();
+        const auto tied = computeOverlap(*tie);
+        QCOMPARE(tied.ranks.size(), std::size_t(4));
+        QCOMPARE(tied.ranks[0].timesLast, std::uint64_t(3));
+        QCOMPARE(tied.ranks[2].timesLast, std::uint64_t(3));
+        QVERIFY(!findCollectiveStraggler(tied));
+    }
+
     // The mfu pair has NCCL SendRecv kernels on the compute stream of each process; the H100
     // file has no NCCL kernel at all (all its kernel time is compute).
     void realExportsEqualAnIndependentSweepOverTheirKernelRows_data()
@@ -424,6 +478,10 @@ private slots:
             QCOMPARE(trace->ranks[instance.lastRank].rank, 2);
         }
         QVERIFY(report.ranks[2].medianSkewNs > 0);
+        const auto straggler = findCollectiveStraggler(report);
+        QVERIFY(straggler);
+        QCOMPARE(trace->ranks[straggler->rank].rank, 2);
+        QCOMPARE(std::int64_t(straggler->timesLast), perRank);
     }
 
     // Six reports, one rank each (PMI_RANK), one AllReduce per rank: the skews are each
@@ -462,6 +520,8 @@ private slots:
             QCOMPARE(report.ranks[r].medianSkewNs, double(starts[r] - earliest));
             QCOMPARE(report.ranks[r].timesLast, std::uint64_t(r == instance.lastRank ? 1 : 0));
         }
+        // One collective is not evidence of a straggler.
+        QVERIFY(!findCollectiveStraggler(report));
     }
 };
 

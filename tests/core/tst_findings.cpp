@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The capture summary and its plain-language findings on hand-built captures.
+#include "synth_sample.h"
 #include "testsupport.h"
+#include "trace_counts.h"
 #include "trace_fixture.h"
 
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/read/loader.h"
 
 #include <QTest>
@@ -14,6 +17,7 @@
 using namespace gaplens;
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
+using gaplens::test::T0;
 
 namespace {
 
@@ -384,6 +388,52 @@ private slots:
             QStringLiteral("rank 0 GPU 0 idle 98% of the time between its first and last kernel; most idle time (99%) "
                            "is spent moving data (copies or memsets ran for at least half of each gap); copies or "
                            "memsets ran during 99% of the idle time"));
+    }
+
+    // The generator's straggler (rank 2) is slowest in every step and starts every AllReduce
+    // last: one line names both signals.
+    void aStragglerSlowestInStepsAndLastToCollectivesIsOneLine()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(4, 6, 2)));
+        const auto trace = gaplens::test::load(sample.synth.files);
+        QVERIFY(trace->errors.empty());
+        const auto s = summarizeCapture(*trace);
+        QCOMPARE(std::count_if(s.findings.begin(), s.findings.end(),
+                     [](const Finding &f) { return f.kind == FindingKind::Straggler; }),
+            std::ptrdiff_t(1));
+        const Finding *straggler = findKind(s, FindingKind::Straggler);
+        QCOMPARE(trace->ranks[straggler->rank].rank, 2);
+        const auto collectives = findCollectiveStraggler(computeOverlap(*trace));
+        QVERIFY(collectives);
+        QCOMPARE(collectives->rank, straggler->rank);
+        const auto text = QString::fromStdString(straggler->text);
+        QVERIFY2(text.startsWith(QStringLiteral("rank 2 was slowest in 6 of 6 steps")), qPrintable(text));
+        QVERIFY2(text.endsWith(QString::fromStdString("; it also " + describeCollectiveStraggler(*collectives))),
+            qPrintable(text));
+    }
+
+    // Without a step range only the collectives can name the straggler, and then "no rank is
+    // consistently the slowest" is not said.
+    void collectiveSkewAloneNamesTheRankTheOthersWaitedFor()
+    {
+        FixtureBuilder b;
+        for (std::int32_t r = 0; r < 3; ++r) {
+            const auto gpu = b.addGpu(b.addRank(r), 0);
+            for (TimeNs k = 0; k < 3; ++k) {
+                const TimeNs start = T0 + 1000 * k + (r == 1 ? 40 + 10 * k : 0);
+                b.kernel(gpu, 7, start, start + 100, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+            }
+        }
+        const auto trace = b.finish();
+        const auto s = summarizeCapture(*trace);
+        const Finding *straggler = findKind(s, FindingKind::Straggler);
+        QVERIFY(straggler);
+        QCOMPARE(straggler->rank, 1u);
+        QCOMPARE(QString::fromStdString(straggler->text),
+            QStringLiteral(
+                "rank 1 started last in 3 of 3 collectives (median skew 50 ns): the other ranks waited for it"));
+        QVERIFY(!findKind(s, FindingKind::NoStraggler));
     }
 
     void ratiosReadAsMultiples()

@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
 #include "gaplens/core/util/units.h"
@@ -447,8 +448,24 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
 
     addIdleGpus(derived, out.rows, stepsOf, options, out.findings);
 
-    if (pace.straggler)
-        add(FindingKind::Straggler, describeStraggler(trace, *pace.straggler), pace.straggler->rank);
+    // Two straggler signals: pace (the slowest steps) and collective start skew (the rank the
+    // others waited for at NCCL collectives, Holistic Trace Analysis's signal). One rank named
+    // by both is one line.
+    std::optional<RankSkew> lastToCollectives;
+    if (trace.ranks.size() >= 2)
+        lastToCollectives = findCollectiveStraggler(computeOverlap(trace, { options.ranks, window }));
+    const auto rankNumber = [&](std::uint32_t r) { return trace.ranks[r].rank; };
+    if (pace.straggler) {
+        std::string text = describeStraggler(trace, *pace.straggler);
+        if (lastToCollectives && lastToCollectives->rank == pace.straggler->rank)
+            text += "; it also " + describeCollectiveStraggler(*lastToCollectives);
+        add(FindingKind::Straggler, std::move(text), pace.straggler->rank);
+    }
+    if (lastToCollectives && (!pace.straggler || lastToCollectives->rank != pace.straggler->rank))
+        add(FindingKind::Straggler,
+            fmt::format(
+                "rank {} {}", rankNumber(lastToCollectives->rank), describeCollectiveStraggler(*lastToCollectives)),
+            lastToCollectives->rank);
 
     // Warm-up: leading iterations whose cross-rank median is well above the median of medians.
     if (pace.iterations.size() >= 4) {
@@ -510,7 +527,7 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
                 fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
                 formatDuration(double(pageableNs))));
 
-    if (!pace.straggler && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
+    if (!pace.straggler && !lastToCollectives && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
         add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));
     if (out.stepRange.empty() && gpuEvents > 0)
         add(FindingKind::NoStepRange,

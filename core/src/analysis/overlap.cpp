@@ -2,7 +2,10 @@
 #include "gaplens/core/analysis/overlap.h"
 
 #include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/util/units.h"
 #include "merged_intervals.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -241,6 +244,33 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
         report.ranks.push_back(skew);
     }
     return report;
+}
+
+std::optional<RankSkew> findCollectiveStraggler(const OverlapReport &report)
+{
+    const RankSkew *found = nullptr;
+    bool tied = false;
+    for (const auto &skew : report.ranks) {
+        if (skew.timesLast < kMinCollectiveStragglerInstances || 2 * skew.timesLast <= skew.instances)
+            continue;
+        // More than half of its instances: two ranks can both qualify only with different
+        // instance counts; the one that started last more often is named, a tie names no one.
+        if (!found || skew.timesLast > found->timesLast) {
+            found = &skew;
+            tied = false;
+        } else if (skew.timesLast == found->timesLast) {
+            tied = true;
+        }
+    }
+    if (!found || tied)
+        return std::nullopt;
+    return *found;
+}
+
+std::string describeCollectiveStraggler(const RankSkew &skew)
+{
+    return fmt::format("started last in {} of {} collectives (median skew {}): the other ranks waited for it",
+        skew.timesLast, skew.instances, formatDuration(skew.medianSkewNs));
 }
 
 } // namespace gaplens::core

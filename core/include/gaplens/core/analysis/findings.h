@@ -58,7 +58,7 @@ enum class FindingKind : std::uint8_t {
     IdleOutsideKernels, // a GPU idle most of the capture, before its first or after its last kernel
     WarmUp, // the first steps are much slower than the median
     PageableCopies, // asynchronous copies to/from pageable host memory
-    Straggler, // one rank is consistently the slowest
+    Straggler, // one rank is consistently the slowest, or the one the others wait for at collectives
     NoStraggler, // several ranks compared, none consistently the slowest
     NoStepRange, // no NVTX range looks like a training step (step_range.h)
 };

@@ -7,6 +7,8 @@
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -97,5 +99,13 @@ struct OverlapReport
 
 // O(n log n) in the kernels of the selected ranks.
 OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &options = {});
+
+// The rank the others waited for at their collectives: the one that started last in more than
+// half of the instances it took part in, and in at least kMinCollectiveStragglerInstances of
+// them. Fewer instances are not evidence; a tie for "started last" names no one.
+inline constexpr std::uint64_t kMinCollectiveStragglerInstances = 3;
+std::optional<RankSkew> findCollectiveStraggler(const OverlapReport &report);
+// "started last in 7 of 9 collectives (median skew 1.200 ms): the other ranks waited for it".
+std::string describeCollectiveStraggler(const RankSkew &skew);
 
 } // namespace gaplens::core
