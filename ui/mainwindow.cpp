@@ -7,6 +7,7 @@
 #include "ui/detailspanel.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
+#include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
@@ -227,11 +228,13 @@ void MainWindow::createPanels()
     m_topKernels = new TopKernelsPanel(*m_panelContext, m_view, this);
     m_gapBlame = new GapBlamePanel(*m_panelContext, m_view, this);
     m_rankPace = new RankPacePanel(*m_panelContext, m_view, this);
+    m_communication = new CommunicationPanel(*m_panelContext, m_view, this);
     const std::pair<QWidget *, QString> panels[] = {
         { m_summary, QStringLiteral("Summary") },
         { m_topKernels, QStringLiteral("Top Kernels") },
         { m_gapBlame, QStringLiteral("Gap Blame") },
         { m_rankPace, QStringLiteral("Rank Pace") },
+        { m_communication, QStringLiteral("Communication") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);
@@ -245,7 +248,7 @@ void MainWindow::createPanels()
 
 void MainWindow::resetPanelLayout()
 {
-    // Default: the four panels tabbed under the timeline, Summary in front; details on the right.
+    // Default: the panels tabbed under the timeline, Summary in front; details on the right.
     for (auto *dock : std::as_const(m_panelDocks)) {
         dock->setFloating(false);
         addDockWidget(Qt::BottomDockWidgetArea, dock);

@@ -21,6 +21,7 @@ class QToolButton;
 
 namespace gaplens::ui {
 
+class CommunicationPanel;
 class CompareWindow;
 class DetailsPanel;
 class GapBlamePanel;
@@ -59,6 +60,7 @@ public:
     TopKernelsPanel *topKernelsPanel() const { return m_topKernels; }
     GapBlamePanel *gapBlamePanel() const { return m_gapBlame; }
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
+    CommunicationPanel *communicationPanel() const { return m_communication; }
     SummaryPanel *summaryPanel() const { return m_summary; }
 
     // Review (issue 6). File > Compare with…: the paired CompareWindow (made if there is none)
@@ -119,6 +121,7 @@ private:
     TopKernelsPanel *m_topKernels = nullptr;
     GapBlamePanel *m_gapBlame = nullptr;
     RankPacePanel *m_rankPace = nullptr;
+    CommunicationPanel *m_communication = nullptr;
     SummaryPanel *m_summary = nullptr;
     QList<QDockWidget *> m_panelDocks;
     QDockWidget *m_detailsDock = nullptr;

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The side panels' tables on the hand-built two-rank capture (ui_fixture.h): every model passes
 // QAbstractItemModelTester through its resets, and the numbers are the ones core computes.
+#include "synth_sample.h"
+#include "trace_counts.h"
 #include "ui_fixture.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/summaries.h"
+#include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/paneltable.h"
@@ -173,6 +177,54 @@ private slots:
         t->sortByColumn(TopKernelsPanel::TotalColumn, Qt::AscendingOrder);
         QCOMPARE(t->csvText().split(QLatin1Char('\n')).value(1).section(QLatin1Char(','), 0, 0),
             QStringLiteral("relu_kernel")); // 2 x 500 us
+    }
+
+    // The generator's rank 2 launches every AllReduce late: the panel shows core's overlap
+    // figures per rank and GPU, its skew per rank, names rank 2, and a row click scopes to it.
+    void communicationShowsWhatCoreComputesAndNamesTheRankTheOthersWaitedFor()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(4, 6, 2)));
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(gaplens::test::load(sample.synth.files)));
+        const auto &trace = *h.data->trace;
+        const auto expected = gaplens::core::computeOverlap(trace);
+        auto *overlap = h.communication.overlapTable();
+        QCOMPARE(overlap->tableModel()->rowCount(), int(expected.rows.size()));
+        QCOMPARE(expected.rows.size(), std::size_t(4));
+        for (int r = 0; r < overlap->tableModel()->rowCount(); ++r) {
+            const auto &e = expected.rows[std::size_t(r)];
+            QCOMPARE(raw(overlap, r, CommunicationPanel::RankColumn), double(trace.ranks[e.rank].rank));
+            QCOMPARE(raw(overlap, r, CommunicationPanel::CommColumn), double(e.commNs));
+            QCOMPARE(raw(overlap, r, CommunicationPanel::ComputeColumn), double(e.computeNs));
+            QCOMPARE(raw(overlap, r, CommunicationPanel::OverlapColumn), double(e.overlapNs));
+            QCOMPARE(raw(overlap, r, CommunicationPanel::ExposedColumn), double(e.exposedCommNs));
+            QVERIFY(e.commNs > 0);
+            QCOMPARE(shown(overlap, r, CommunicationPanel::CollectivesColumn),
+                QStringLiteral("AllReduce ×%1").arg(e.collectives.front().calls));
+        }
+        auto *skew = h.communication.skewTable();
+        QCOMPARE(skew->tableModel()->rowCount(), 4);
+        for (int r = 0; r < 4; ++r) {
+            const auto &e = expected.ranks[std::size_t(r)];
+            QCOMPARE(raw(skew, r, CommunicationPanel::InstancesColumn), double(e.instances));
+            QCOMPARE(raw(skew, r, CommunicationPanel::MedianSkewColumn), e.medianSkewNs);
+            QCOMPARE(raw(skew, r, CommunicationPanel::LastColumn), double(e.timesLast));
+        }
+        const auto straggler = gaplens::core::findCollectiveStraggler(expected);
+        QVERIFY(straggler);
+        QCOMPARE(h.communication.verdictText(),
+            QStringLiteral("Rank 2 ") + QString::fromStdString(gaplens::core::describeCollectiveStraggler(*straggler))
+                + QStringLiteral("."));
+        // Stacked bars: compute only, overlapped, exposed, one bar per GPU.
+        QCOMPARE(h.communication.chart()->series().size(), 1);
+
+        const int before = h.communication.generation();
+        emit skew->rowClicked(2, CommunicationPanel::SkewRankColumn);
+        QCOMPARE(h.context.ranks().ranks, (std::vector<std::uint32_t> { expected.ranks[2].rank }));
+        QTRY_VERIFY(h.communication.generation() > before);
+        QCOMPARE(overlap->tableModel()->rowCount(), 1);
+        QCOMPARE(raw(overlap, 0, CommunicationPanel::RankColumn), 2.0);
     }
 
     void theSummaryListsEveryRankAndItsFindings()

@@ -17,6 +17,7 @@
 #include "gaplens/core/write/synth.h"
 #include "ui/loading/derivedcapturecontroller.h"
 #include "ui/loading/loadcontroller.h"
+#include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
@@ -286,6 +287,7 @@ struct PanelWindow
     gaplens::ui::GapBlamePanel blame { context, &view };
     gaplens::ui::RankPacePanel pace { context, &view };
     gaplens::ui::SummaryPanel summary { context, &view };
+    gaplens::ui::CommunicationPanel communication { context, &view };
     std::shared_ptr<const gaplens::ui::TimelineData> data; // the last one loaded
 
     PanelWindow()
@@ -293,10 +295,11 @@ struct PanelWindow
         QObject::connect(view.model(), &gaplens::ui::TimelineModel::gapThresholdChanged, &context,
             &gaplens::ui::PanelContext::setGapThreshold);
     }
-    QList<gaplens::ui::AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary }; }
+    QList<gaplens::ui::AnalysisPanel *> panels() { return { &kernels, &blame, &pace, &summary, &communication }; }
     QList<gaplens::ui::PanelTable *> tables()
     {
-        return { kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table() };
+        return { kernels.table(), blame.table(), pace.matrix(), pace.rankTable(), summary.table(),
+            communication.overlapTable(), communication.skewTable() };
     }
     gaplens::ui::DerivedCaptureController &derived() { return *view.model()->derivedSource(); }
 
