@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QTest>
 
 #include <map>
@@ -161,6 +162,56 @@ private slots:
         // The stacked chart: one bar per rank, one set per cause.
         const auto series = h.blame.chart()->series();
         QCOMPARE(series.size(), 1);
+    }
+
+    // The tree: causes, then the CUDA call, then the NVTX phase, as core's blame tree; a group
+    // click steps through its gaps in time order, and per rank puts each rank on top.
+    void gapBlameTreeGroupsByCauseCallAndPhaseAndStepsThroughAGroup()
+    {
+        fixture::PanelWindow h;
+        QVERIFY(h.loadAndWait(fixture::buildTrace(2)));
+        h.blame.setGroupBy(GapBlamePanel::GroupBy::Tree);
+        auto *model = h.blame.treeModel();
+        const auto &tree = h.blame.result().overallTree;
+        QCOMPARE(model->rowCount(), int(tree.roots.size()));
+        QCOMPARE(model->rowCount(), 1);
+        const QModelIndex cause = model->index(0, GapBlamePanel::TreeGroupColumn);
+        QCOMPARE(cause.data().toString(), QStringLiteral("CUDA API call"));
+        QCOMPARE(model->index(0, GapBlamePanel::TreeCountColumn).data(PanelTableModel::SortRole).toDouble(), 2.0);
+        QCOMPARE(model->index(0, GapBlamePanel::TreeTotalColumn).data(PanelTableModel::SortRole).toDouble(),
+            double(fixture::us(1000)));
+        QCOMPARE(model->rowCount(cause), 1);
+        const QModelIndex call = model->index(0, GapBlamePanel::TreeGroupColumn, cause);
+        QCOMPARE(call.data().toString(), QStringLiteral("cudaStreamSynchronize"));
+        // Phases under the call: as many as core found, adding up to the call's two gaps.
+        const auto &callNode = tree.nodes[tree.nodes[tree.roots[0]].children[0]];
+        QCOMPARE(model->rowCount(call), int(callNode.children.size()));
+        double phaseGaps = 0;
+        for (int r = 0; r < model->rowCount(call); ++r)
+            phaseGaps
+                += model->index(r, GapBlamePanel::TreeCountColumn, call).data(PanelTableModel::SortRole).toDouble();
+        QCOMPARE(phaseGaps, 2.0);
+
+        // Stepping: the call's gaps in time order, then around again.
+        QCOMPARE(callNode.gaps.size(), std::size_t(2));
+        const auto &derived = *h.blame.result().derived;
+        const auto first = h.blame.stepTreeGroup(call, 0);
+        QVERIFY(first);
+        QCOMPARE(first->gap, derived.gap(callNode.gaps[0]).gap);
+        const auto second = h.blame.stepTreeGroup(call, 1);
+        QVERIFY(second);
+        QCOMPARE(second->gap, derived.gap(callNode.gaps[1]).gap);
+        QVERIFY(first->gap.start <= second->gap.start);
+        QCOMPARE(h.blame.stepTreeGroup(call, 1)->gap, first->gap);
+
+        h.blame.setSplitBy(GapBlamePanel::SplitBy::Rank);
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->index(1, GapBlamePanel::TreeGroupColumn).data().toString(), QStringLiteral("rank 1"));
+        QCOMPARE(model->index(1, GapBlamePanel::TreeTotalColumn).data(PanelTableModel::SortRole).toDouble(),
+            double(fixture::us(500)));
+        const QModelIndex rank1 = model->index(1, GapBlamePanel::TreeGroupColumn);
+        QCOMPARE(
+            model->index(0, GapBlamePanel::TreeGroupColumn, rank1).data().toString(), QStringLiteral("CUDA API call"));
     }
 
     void tablesCopyAsTextAndExportRawCsv()

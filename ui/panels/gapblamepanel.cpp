@@ -13,11 +13,15 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedBarSeries>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -53,19 +57,40 @@ GapBlamePanel::Result computeBlame(
             byRank[r.gaps[i].rank].push_back(r.gapIds[i]);
         byGpu[r.gaps[i].gpu].push_back(r.gapIds[i]);
     }
-    for (const auto &[rank, ids] : byRank)
+    r.overallTree = core::buildBlameTree(*derived, r.gapIds);
+    for (const auto &[rank, ids] : byRank) {
         r.perRank.emplace_back(rank, derived->totalsOf(ids));
-    for (const auto &[gpu, ids] : byGpu)
+        r.perRankTree.emplace_back(rank, core::buildBlameTree(*derived, ids));
+    }
+    for (const auto &[gpu, ids] : byGpu) {
         r.perGpu.emplace_back(gpu, derived->totalsOf(ids));
+        r.perGpuTree.emplace_back(gpu, core::buildBlameTree(*derived, ids));
+    }
     for (const core::GpuIndex g : core::gpusOfRanks(derived->trace(), ranks))
         r.gpuWindowNs[g.value()] = derived->busyIn(g, window).window.duration();
     return r;
+}
+// "all selected", "rank 3", "rank 3 · GPU 1" (the rank only when several are loaded).
+QString scopeLabel(const core::TraceSet &t, GapBlamePanel::SplitBy split, std::uint32_t id)
+{
+    if (split == GapBlamePanel::SplitBy::None)
+        return QStringLiteral("all selected");
+    if (split == GapBlamePanel::SplitBy::Rank)
+        return QStringLiteral("rank %1").arg(t.ranks[id].rank);
+    const auto &g = t.gpus[id];
+    QString label = QStringLiteral("GPU %1").arg(g.deviceId);
+    if (t.ranks.size() > 1 && !g.ranks.empty())
+        label = QStringLiteral("rank %1 · ").arg(t.ranks[g.ranks.front()].rank) + label;
+    return label;
 }
 } // namespace
 
 GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget *parent)
     : AnalysisPanel(context, view, DerivedUse::Reads, parent)
     , m_table(new PanelTable(this))
+    , m_tree(new QTreeView(this))
+    , m_treeModel(new QStandardItemModel(this))
+    , m_groups(new QStackedWidget(this))
     , m_chartView(makePanelChartView(this, [this] { rebuildChart(); }))
     , m_chart(m_chartView->chart())
     , m_groupBy(new QComboBox(this))
@@ -75,7 +100,16 @@ GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget 
     , m_prev(new QPushButton(QStringLiteral("◀ Previous gap"), this))
     , m_next(new QPushButton(QStringLiteral("Next gap ▶"), this))
 {
-    m_groupBy->addItems({ QStringLiteral("by cause"), QStringLiteral("by NVTX phase") });
+    m_groupBy->addItems(
+        { QStringLiteral("by cause"), QStringLiteral("by NVTX phase"), QStringLiteral("by cause › call › phase") });
+    m_treeModel->setSortRole(PanelTableModel::SortRole);
+    m_tree->setModel(m_treeModel);
+    m_tree->setSortingEnabled(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setAlternatingRowColors(true);
+    m_groups->addWidget(m_table);
+    m_groups->addWidget(m_tree);
     m_splitBy->addItems({ QStringLiteral("all selected"), QStringLiteral("per rank"), QStringLiteral("per GPU") });
     m_threshold->setToolTip(
         QStringLiteral("The idle-gap threshold is the toolbar's: changing it updates the timeline and this panel."));
@@ -83,13 +117,24 @@ GapBlamePanel::GapBlamePanel(PanelContext &context, TimelineView *view, QWidget 
     m_next->setEnabled(false);
 
     setPanelLayout(controlRow(m_scopeLabel, { m_threshold, m_groupBy, m_splitBy }),
-        { adaptivePair(m_table, m_chartView, 3, 2, 0.5) }, controlRow(m_stepLabel, { m_prev, m_next }));
+        { adaptivePair(m_groups, m_chartView, 3, 2, 0.5) }, controlRow(m_stepLabel, { m_prev, m_next }));
 
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
     connect(m_splitBy, &QComboBox::currentIndexChanged, this, &GapBlamePanel::rebuildTable);
     connect(m_table, &PanelTable::rowClicked, this, [this](int row, int) { stepRow(row, row == m_stepRow ? 1 : 0); });
-    connect(m_prev, &QPushButton::clicked, this, [this] { stepRow(m_stepRow, -1); });
-    connect(m_next, &QPushButton::clicked, this, [this] { stepRow(m_stepRow, 1); });
+    connect(m_tree, &QTreeView::clicked, this, [this](const QModelIndex &index) {
+        const QModelIndex group = index.siblingAtColumn(TreeGroupColumn);
+        stepTreeGroup(group, group.data(Qt::UserRole).toInt() == m_treeStepId ? 1 : 0);
+    });
+    // Previous/Next continue the group being stepped through, a table row or a tree group.
+    auto step = [this](int direction) {
+        if (m_stepRow >= 0)
+            stepRow(m_stepRow, direction);
+        else if (m_treeStepId >= 0)
+            stepTreeGroup(m_treeStep, direction);
+    };
+    connect(m_prev, &QPushButton::clicked, this, [step] { step(-1); });
+    connect(m_next, &QPushButton::clicked, this, [step] { step(1); });
 }
 
 void GapBlamePanel::setGroupBy(GroupBy g)
@@ -138,13 +183,30 @@ bool GapBlamePanel::matches(const RowFilter &f, std::size_t gap) const
     return d.phaseKeys()[d.phaseKeyOf(m_result.gapIds[gap]).value()] == f.bucket.key;
 }
 
+core::TimeNs GapBlamePanel::windowOf(SplitBy split, std::uint32_t id) const
+{
+    const auto *t = m_result.trace.get();
+    core::TimeNs sum = 0;
+    for (const auto &[g, ns] : m_result.gpuWindowNs) {
+        const auto &ranks = t->gpus[g].ranks;
+        if (split == SplitBy::None || (split == SplitBy::Gpu && g == id)
+            || (split == SplitBy::Rank && std::find(ranks.begin(), ranks.end(), id) != ranks.end()))
+            sum += ns;
+    }
+    return sum;
+}
+
 void GapBlamePanel::rebuildTable()
 {
     m_filters.clear();
-    m_stepRow = m_stepIndex = -1;
+    m_stepRow = m_treeStepId = m_stepIndex = -1;
+    m_treeStep = QPersistentModelIndex();
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
-    const bool byCause = GroupBy(m_groupBy->currentIndex()) == GroupBy::Cause;
+    const auto groupBy = GroupBy(m_groupBy->currentIndex());
+    m_groups->setCurrentWidget(groupBy == GroupBy::Tree ? static_cast<QWidget *>(m_tree) : m_table);
+    rebuildTree();
+    const bool byCause = groupBy != GroupBy::Phase;
     const auto split = SplitBy(m_splitBy->currentIndex());
     const QList<PanelColumn> columns {
         { split == SplitBy::Gpu ? QStringLiteral("GPU") : QStringLiteral("Rank"), false, {}, {} },
@@ -163,15 +225,6 @@ void GapBlamePanel::rebuildTable()
     };
     std::vector<std::vector<PanelCell>> rows;
     const auto *t = m_result.trace.get();
-    auto windowOf = [&](SplitBy s, std::uint32_t id) {
-        core::TimeNs sum = 0;
-        for (const auto &[g, ns] : m_result.gpuWindowNs)
-            if (s == SplitBy::None || (s == SplitBy::Gpu && g == id)
-                || (s == SplitBy::Rank
-                    && std::find(t->gpus[g].ranks.begin(), t->gpus[g].ranks.end(), id) != t->gpus[g].ranks.end()))
-                sum += ns;
-        return sum;
-    };
     auto addGroup = [&](SplitBy s, std::uint32_t id, const core::BlameTotals &totals, const QString &scope) {
         const core::TimeNs window = windowOf(s, id);
         for (const auto &b : byCause ? totals.byCause : totals.byPhase) {
@@ -187,18 +240,13 @@ void GapBlamePanel::rebuildTable()
     };
     if (t) {
         if (split == SplitBy::None)
-            addGroup(split, core::kNoIndex, m_result.overall, QStringLiteral("all selected"));
+            addGroup(split, core::kNoIndex, m_result.overall, scopeLabel(*t, split, core::kNoIndex));
         else if (split == SplitBy::Rank)
             for (const auto &[rank, totals] : m_result.perRank)
-                addGroup(split, rank, totals, QStringLiteral("rank %1").arg(t->ranks[rank].rank));
+                addGroup(split, rank, totals, scopeLabel(*t, split, rank));
         else
-            for (const auto &[gpu, totals] : m_result.perGpu) {
-                const auto &g = t->gpus[gpu];
-                QString label = QStringLiteral("GPU %1").arg(g.deviceId);
-                if (t->ranks.size() > 1 && !g.ranks.empty())
-                    label = QStringLiteral("rank %1 · ").arg(t->ranks[g.ranks.front()].rank) + label;
-                addGroup(split, gpu, totals, label);
-            }
+            for (const auto &[gpu, totals] : m_result.perGpu)
+                addGroup(split, gpu, totals, scopeLabel(*t, split, gpu));
     }
     std::vector<qint64> keys(rows.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
@@ -298,36 +346,131 @@ std::optional<core::GapBlame> GapBlamePanel::stepRow(int sourceRow, int directio
     if (sourceRow < 0 || std::size_t(sourceRow) >= m_filters.size() || !m_result.trace)
         return std::nullopt;
     const RowFilter &f = m_filters[std::size_t(sourceRow)];
-    // The row's gaps in time order (display time, so aligned ranks step left to right).
-    std::vector<std::size_t> gaps;
+    std::vector<core::GapId> gaps;
     for (std::size_t i = 0; i < m_result.gaps.size(); ++i)
         if (matches(f, i))
-            gaps.push_back(i);
+            gaps.push_back(m_result.gapIds[i]);
+    // In time order (display time, so aligned ranks step left to right).
+    std::stable_sort(gaps.begin(), gaps.end(), [this](core::GapId a, core::GapId b) {
+        return m_result.derived->gap(a).gap.start < m_result.derived->gap(b).gap.start;
+    });
+    const bool same = sourceRow == m_stepRow;
+    m_stepRow = sourceRow;
+    m_treeStepId = -1;
+    return stepThrough(gaps, QString::fromStdString(f.bucket.key), same, direction);
+}
+
+std::optional<core::GapBlame> GapBlamePanel::stepTreeGroup(const QModelIndex &index, int direction)
+{
+    const int id = index.siblingAtColumn(TreeGroupColumn).data(Qt::UserRole).toInt();
+    if (!index.isValid() || id < 0 || std::size_t(id) >= m_treeNodes.size() || !m_result.trace)
+        return std::nullopt;
+    const bool same = id == m_treeStepId;
+    m_treeStepId = id;
+    m_treeStep = index.siblingAtColumn(TreeGroupColumn);
+    m_stepRow = -1;
+    const core::BlameTreeNode &node = *m_treeNodes[std::size_t(id)];
+    return stepThrough(node.gaps, QString::fromStdString(node.key), same, direction);
+}
+
+std::optional<core::GapBlame> GapBlamePanel::stepThrough(
+    const std::vector<core::GapId> &gaps, const QString &label, bool sameGroup, int direction)
+{
     if (gaps.empty())
         return std::nullopt;
-    std::stable_sort(gaps.begin(), gaps.end(),
-        [this](std::size_t a, std::size_t b) { return m_result.gaps[a].gap.start < m_result.gaps[b].gap.start; });
-    if (sourceRow != m_stepRow) {
-        m_stepRow = sourceRow;
+    if (!sameGroup)
         m_stepIndex = direction < 0 ? int(gaps.size()) - 1 : 0;
-    } else {
+    else
         m_stepIndex = (m_stepIndex + direction + int(gaps.size())) % int(gaps.size());
-    }
-    const std::size_t shown = gaps[std::size_t(m_stepIndex)];
-    const core::GapBlame &g = m_result.gaps[shown];
+    const core::GapId shown = gaps[std::size_t(m_stepIndex)];
+    const core::GapBlame &g = m_result.derived->gap(shown);
     // By id when the timeline shows the same derived capture, else by time (it may be at
     // another threshold for a moment).
-    if (m_view && !m_view->showGap(*m_result.derived, m_result.gapIds[shown]))
+    if (m_view && !m_view->showGap(*m_result.derived, shown))
         m_view->showGap(core::GpuIndex(g.gpu), g.gap);
     m_prev->setEnabled(gaps.size() > 1);
     m_next->setEnabled(gaps.size() > 1);
-    const QString key = QString::fromStdString(f.bucket.key);
     m_stepLabel->setText(QStringLiteral("%1: gap %2 of %3 · %4")
-                             .arg(elideMiddle(key, 40))
+                             .arg(elideMiddle(label, 40))
                              .arg(m_stepIndex + 1)
                              .arg(gaps.size())
                              .arg(formatDuration(g.gap.duration())));
     return g;
+}
+
+void GapBlamePanel::rebuildTree()
+{
+    m_treeNodes.clear();
+    m_treeModel->clear();
+    m_treeModel->setHorizontalHeaderLabels(
+        { QStringLiteral("Cause › call › NVTX phase"), QStringLiteral("Gaps"), QStringLiteral("Total idle"),
+            QStringLiteral("% of window"), QStringLiteral("Longest"), QStringLiteral("Copies running") });
+    const auto *t = m_result.trace.get();
+    if (!t || GroupBy(m_groupBy->currentIndex()) != GroupBy::Tree)
+        return;
+    const auto split = SplitBy(m_splitBy->currentIndex());
+    // One row of the tree: the group's name and figures, raw numbers in SortRole.
+    auto rowOf = [&](const QString &name, std::uint64_t count, core::TimeNs total, core::TimeNs longest,
+                     core::TimeNs copy, core::TimeNs window) {
+        QList<QStandardItem *> row;
+        auto *nameItem = new QStandardItem(name);
+        nameItem->setData(name, PanelTableModel::SortRole);
+        nameItem->setData(-1, Qt::UserRole);
+        nameItem->setToolTip(name);
+        row << nameItem;
+        auto number = [&](const QString &text, double raw) {
+            auto *item = new QStandardItem(text);
+            item->setData(raw, PanelTableModel::SortRole);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            row << item;
+        };
+        number(QString::number(count), double(count));
+        number(formatDuration(total), double(total));
+        const double share = window > 0 ? 100.0 * double(total) / double(window) : 0.0;
+        number(QStringLiteral("%1%").arg(share, 0, 'f', 1), share);
+        number(formatDuration(longest), double(longest));
+        number(formatDuration(copy), double(copy));
+        return row;
+    };
+    auto addTree = [&](QStandardItem *parent, const core::BlameTree &tree, core::TimeNs window) {
+        auto add = [&](auto &self, QStandardItem *under, std::uint32_t n) -> void {
+            const auto &node = tree.nodes[n];
+            auto row = rowOf(
+                QString::fromStdString(node.key), node.count, node.totalNs, node.longestNs, node.copyNs, window);
+            row.front()->setData(int(m_treeNodes.size()), Qt::UserRole);
+            m_treeNodes.push_back(&node);
+            if (node.level == core::BlameLevel::Cause)
+                row.front()->setData(gapCauseColor(node.cause), Qt::DecorationRole);
+            else if (node.level == core::BlameLevel::Call && node.cause == core::GapCause::ApiCall)
+                row.front()->setData(causeKeyColor(node.key), Qt::DecorationRole);
+            under->appendRow(row);
+            for (const auto c : node.children)
+                self(self, row.front(), c);
+        };
+        for (const auto r : tree.roots)
+            add(add, parent, r);
+    };
+    auto *root = m_treeModel->invisibleRootItem();
+    if (split == SplitBy::None) {
+        addTree(root, m_result.overallTree, windowOf(split, core::kNoIndex));
+    } else {
+        const auto &totals = split == SplitBy::Rank ? m_result.perRank : m_result.perGpu;
+        const auto &trees = split == SplitBy::Rank ? m_result.perRankTree : m_result.perGpuTree;
+        for (std::size_t i = 0; i < trees.size(); ++i) {
+            const auto &[id, tree] = trees[i];
+            const auto &sum = totals[i].second;
+            const auto window = windowOf(split, id);
+            auto row = rowOf(scopeLabel(*t, split, id), sum.gapCount, sum.totalGapNs, 0, sum.copyNs, window);
+            row[TreeLongestColumn]->setText(QString());
+            root->appendRow(row);
+            addTree(row.front(), tree, window);
+        }
+    }
+    // The causes open, their calls and phases folded until asked for.
+    m_tree->expandToDepth(split == SplitBy::None ? 0 : 1);
+    m_tree->header()->setSectionResizeMode(TreeGroupColumn, QHeaderView::Stretch);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->sortByColumn(TreeTotalColumn, Qt::DescendingOrder);
 }
 
 } // namespace gaplens::ui
