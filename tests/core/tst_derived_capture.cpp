@@ -564,7 +564,7 @@ private slots:
         QCOMPARE(folds->nvtx.size(), trace.threads.size());
         QCOMPARE(folds->api.size(), trace.threads.size());
         QCOMPARE(folds->streams[0].size(), trace.gpus[0].streams.size());
-        QCOMPARE(folds->copies[0].size(), trace.gpus[0].copies.nesting.levelCount());
+        QCOMPARE(folds->copies[0].size(), trace.gpus[0].copies.lanes.rowCount());
         QCOMPARE(folds->nvtx[0].size(), std::size_t(2)); // step, and forward inside it
         // The same answers as an index built for the row on its own.
         const auto &k = trace.gpus[0].streams[0].kernels;

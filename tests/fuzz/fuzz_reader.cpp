@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -139,7 +141,46 @@ private:
                 where + ": copy columns of different sizes");
             check(sortedIntervals(c.start, c.end), where + ": copies not sorted or ending before they start");
             nesting(where + ".copies", c.nesting, n, c.depth);
+            copyLanes(where + ".copies.lanes", c);
         }
+    }
+
+    // Every copy in one row of the lane of its (process, stream), rows in order and never
+    // overlapping, lanes in (pid, stream) order.
+    void copyLanes(const std::string &where, const CopyColumns &c)
+    {
+        const auto &lanes = c.lanes;
+        check(lanes.rowOf.size() == c.size(), where + ": rowOf is not one per copy");
+        std::vector<std::uint8_t> seen(c.size(), 0);
+        std::uint32_t nextRow = 0;
+        for (std::size_t l = 0; l < lanes.lanes.size(); ++l) {
+            const auto &lane = lanes.lanes[l];
+            check(lane.firstRow == nextRow && lane.rowCount > 0, where + ": lanes' rows not consecutive");
+            if (l > 0)
+                check(
+                    std::pair(lanes.lanes[l - 1].pid, lanes.lanes[l - 1].streamId) < std::pair(lane.pid, lane.streamId),
+                    where + ": lanes not in (pid, stream) order");
+            nextRow = lane.firstRow + lane.rowCount;
+            if (nextRow > lanes.rowCount())
+                break;
+            for (auto r = lane.firstRow; r < nextRow; ++r) {
+                const auto &row = lanes.rows[r];
+                for (std::size_t k = 0; k < row.size(); ++k) {
+                    const auto i = row[k];
+                    if (i >= c.size() || seen[i]++) {
+                        check(false, where + ": a row lists a copy that is not there or listed twice");
+                        return;
+                    }
+                    check(c.pid[i] == lane.pid && c.streamId[i] == lane.streamId && lanes.rowOf[i] == r,
+                        where + ": a copy in another stream's lane");
+                    check(k == 0 || (row[k - 1] < i && c.start[i] >= c.end[row[k - 1]]),
+                        where + ": a row's copies overlap or are out of order");
+                }
+            }
+        }
+        check(nextRow == lanes.rowCount(), where + ": rows that belong to no lane");
+        check(std::all_of(seen.begin(), seen.end(), [](std::uint8_t s) { return s == 1; }),
+            where + ": a copy in no lane");
     }
 
     void threads()

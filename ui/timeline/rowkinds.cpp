@@ -79,7 +79,8 @@ const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::
 const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 1, RowPaint::Intervals,
     RowDetail::Copies, HitKind::Copy, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) {
-        return levelView(at(model.trace()->gpus, row.gpu).copies, row.level);
+        const auto &copies = at(model.trace()->gpus, row.gpu).copies;
+        return core::RowView { copies.start, copies.end, copies.lanes.rows.at(row.level) };
     },
     [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
         return foldAt(folds.copies, row.gpu, row.level);

@@ -23,7 +23,7 @@ enum class RowKind {
     RankHeader, // "Rank 0 · host · pid": click collapses the rank
     MergedKernels, // union of a GPU's streams; idle-gap bands; click expands the streams
     StreamKernels, // one stream's kernels
-    Copies, // copies + memsets of a GPU, one row per nesting level
+    Copies, // copies + memsets of one stream of a GPU, one row per row of its lane (CopyLanes)
     Nvtx, // NVTX ranges of a thread, one row per depth
     Api, // CUDA API calls of a thread, one row per depth
     Marks, // NVTX marks (instants) of a thread, one row
@@ -37,7 +37,7 @@ struct TimelineRow
     core::GpuIndex gpu;
     core::StreamIndex stream; // StreamKernels only
     core::ThreadIndex thread;
-    std::uint32_t level = 0; // nesting depth for Copies / Nvtx / Api
+    std::uint32_t level = 0; // nesting depth for Nvtx / Api; Copies: the row in CopyColumns::lanes
     int y = 0;
     int height = 0;
     int indent = 0;
@@ -47,7 +47,7 @@ struct TimelineRow
 };
 
 // Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
-// MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and level, Nvtx and
+// MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx and
 // Api the thread and level. A valid rank restricts every kind to that rank's rows.
 struct RowKey
 {

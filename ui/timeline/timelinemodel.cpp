@@ -178,12 +178,24 @@ void TimelineModel::rebuildRows()
                 }
                 if (!shows(RowKind::Copies))
                     continue;
-                TimelineRow copies;
-                copies.kind = RowKind::Copies;
-                copies.rank = r;
-                copies.gpu = g;
-                addLevels(copies, gpu.copies.nesting.levelCount(),
-                    QStringLiteral("GPU %1 · copies & memsets").arg(gpu.deviceId));
+                // A lane per stream, as Nsight draws them; on a GPU two processes share, the
+                // rank's own.
+                for (const auto &lane : gpu.copies.lanes.lanes) {
+                    if (gpu.ranks.size() > 1 && lane.pid != rank.pid)
+                        continue;
+                    TimelineRow copies;
+                    copies.kind = RowKind::Copies;
+                    copies.rank = r;
+                    copies.gpu = g;
+                    for (std::uint32_t k = 0; k < lane.rowCount; ++k) {
+                        copies.level = lane.firstRow + k;
+                        copies.label = k == 0 ? QStringLiteral("GPU %1 · stream %2 · copies & memsets")
+                                                    .arg(gpu.deviceId)
+                                                    .arg(lane.streamId)
+                                              : QString();
+                        add(copies);
+                    }
+                }
             }
             for (const auto ti : rank.threads) {
                 const core::ThreadIndex th(ti);

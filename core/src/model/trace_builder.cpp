@@ -78,6 +78,7 @@ void sortCopies(CopyColumns &c)
     const auto order = sortOrder(c.start, c.end);
     permuteAll(order, c.start, c.end, c.bytes, c.correlationId, c.pid, c.streamId, c.kind, c.srcKind, c.dstKind);
     c.depth = c.nesting.build(c.start, c.end);
+    c.lanes = buildCopyLanes(c.pid, c.streamId, c.start, c.end);
 }
 
 void sortApi(ApiColumns &a)

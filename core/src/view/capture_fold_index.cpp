@@ -19,7 +19,10 @@ std::shared_ptr<const CaptureFoldIndex> buildCaptureFoldIndex(const TraceSet &tr
         const auto &gpu = trace.gpus[g];
         for (const auto &stream : gpu.streams)
             index->streams[g].emplace_back(RowView { stream.kernels.start, stream.kernels.end, {} });
-        levels(gpu.copies, index->copies[g]);
+        const auto &lanes = gpu.copies.lanes;
+        index->copies[g].reserve(lanes.rowCount());
+        for (const auto &row : lanes.rows)
+            index->copies[g].emplace_back(RowView { gpu.copies.start, gpu.copies.end, row });
         if (cancelled())
             return nullptr;
     }

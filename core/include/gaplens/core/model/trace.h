@@ -3,6 +3,7 @@
 // The in-memory model of a capture: one or many Nsight Systems reports, their ranks,
 // GPUs, streams and CPU threads. Columnar per track, times absolute int64 ns, strings
 // interned once in TraceSet::strings. Immutable after loadTraceSet() returns.
+#include "gaplens/core/model/copy_lanes.h"
 #include "gaplens/core/model/nesting.h"
 #include "gaplens/core/model/string_pool.h"
 #include "gaplens/core/model/time.h"
@@ -74,6 +75,7 @@ struct CopyColumns
     std::vector<MemKind> srcKind, dstKind;
     std::vector<std::uint8_t> depth;
     NestingIndex nesting;
+    CopyLanes lanes; // the timeline's lane per (process, stream); set by finalize
     std::size_t size() const { return start.size(); }
 };
 

@@ -15,7 +15,7 @@ namespace gaplens::core {
 struct CaptureFoldIndex
 {
     std::vector<std::vector<FoldIndex>> streams; // [gpu][stream]: kernels
-    std::vector<std::vector<FoldIndex>> copies; // [gpu][nesting level]
+    std::vector<std::vector<FoldIndex>> copies; // [gpu][row of CopyColumns::lanes]
     std::vector<std::vector<FoldIndex>> nvtx; // [thread][nesting level]
     std::vector<std::vector<FoldIndex>> api; // [thread][nesting level]
     std::vector<FoldIndex> marks; // [thread]: NVTX marks, instants (start == end)
