@@ -253,6 +253,17 @@ private slots:
                 .arg(kSession));
     }
 
+    void tooManyIntervalsIsAClearError()
+    {
+        // 4.05 ms of work in 1 ns intervals: more than a million for the rank.
+        const auto r = run({ QStringLiteral("intervals"), QStringLiteral("--interval"), QStringLiteral("1ns") });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(
+                     QStringLiteral("intervals of 1 ns give rank 0 4050000 intervals, more than 1000000")),
+            r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
     void badOptionsAreUsageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

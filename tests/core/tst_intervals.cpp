@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -444,6 +445,24 @@ private slots:
     {
         const auto derived = edgesCapture();
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, computeIntervals(*derived, withLength(0)));
+        auto far = withLength(L);
+        far.originNs = std::numeric_limits<TimeNs>::min(); // start - origin would overflow
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, computeIntervals(*derived, far));
+        // 4050 ns of work in 1 ns intervals is fine; 10^6 + 1 intervals are not.
+        QCOMPARE(computeIntervals(*derived, withLength(1)).ranks[0].intervals.size(), std::size_t(4050));
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        b.kernel(b.addGpu(r, 0), 1, T0, T0 + kMaxIntervalsPerRank + 1, "long");
+        const auto wide = derive(b.finish());
+        try {
+            computeIntervals(*wide, withLength(1));
+            QFAIL("no exception");
+        } catch (const std::invalid_argument &e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                QStringLiteral("intervals of 1 ns give rank 0 1000001 intervals, more than 1000000: choose a longer "
+                               "interval"));
+        }
+        QCOMPARE(computeIntervals(*wide, withLength(2)).ranks[0].intervals.size(), std::size_t(500'001));
     }
 };
 

@@ -416,6 +416,9 @@ IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOpt
 {
     if (options.intervalNs <= 0)
         throw std::invalid_argument("the interval length must be positive");
+    constexpr TimeNs kTimeLimit = TimeNs(1) << 62; // every loaded time is inside it (DataProblems)
+    if (options.originNs && (*options.originNs < -kTimeLimit || *options.originNs > kTimeLimit))
+        throw std::invalid_argument(fmt::format("the origin {} ns is outside +-2^62 ns", *options.originNs));
     const auto &trace = derived.trace();
     IntervalReport report;
     report.intervalNs = options.intervalNs;
@@ -435,6 +438,10 @@ IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOpt
         ri.firstIndex = range.first;
         ri.eventsBeforeOrigin = range.beforeOrigin;
         const std::int64_t count = range.last - range.first + 1;
+        if (count > kMaxIntervalsPerRank)
+            throw std::invalid_argument(fmt::format("intervals of {} give rank {} {} intervals, more than {}: "
+                                                    "choose a longer interval",
+                formatDuration(double(length)), trace.ranks[r].rank, count, kMaxIntervalsPerRank));
         ri.intervals.resize(std::size_t(count));
         const std::int64_t shards = std::clamp<std::int64_t>(
             options.shards ? std::int64_t(options.shards) : std::int64_t(threads) * 4, 1, count);

@@ -150,8 +150,13 @@ struct IntervalReport
 // The capture's earliest kernel, copy or memset start; nullopt when it has none.
 std::optional<TimeNs> intervalOrigin(const TraceSet &trace);
 
+// At most this many intervals per rank (about 0.4 GiB of statistics): a longer interval is asked for.
+inline constexpr std::int64_t kMaxIntervalsPerRank = 1'000'000;
+
 // Busy time comes from `derived`'s busy lanes (kernels only unless it was built with copies).
-// intervalNs must be positive.
+// Throws std::invalid_argument, with a message naming the option, when intervalNs is not
+// positive, originNs lies outside +-2^62 ns (the range of loaded times) or a rank would need
+// more than kMaxIntervalsPerRank intervals.
 IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options);
 
 } // namespace gaplens::core
