@@ -208,6 +208,32 @@ private slots:
         }
     }
 
+    void copiesOnAGpuWithoutTheRanksKernelsCountButItsBusyTimeDoesNot()
+    {
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto g0 = b.addGpu(r, 0);
+        const auto g1 = b.addGpu(r, 1);
+        b.kernel(g0, 1, T0, T0 + 100, "k");
+        b.copy(g1, 3, T0 + 1200, T0 + 1300, 0, CopyKind::PeerToPeer, 512);
+        // Another rank of another report runs kernels on its own device 1: not rank 0's busy time.
+        const auto other = b.addRank(1);
+        b.kernel(b.addGpu(other, 1), 1, T0 + 1000, T0 + 1900, "k");
+        const auto derived = derive(b.finish());
+        const auto &trace = derived->trace();
+        QCOMPARE(trace.ranks[0].gpus, (std::vector<std::uint32_t> { 0 })); // kernels only
+        QCOMPARE(copyGpusOfRank(trace, 0), (std::vector<std::uint32_t> { 1 }));
+        const auto report = computeIntervals(*derived, withLength(L));
+        const auto &iv = report.ranks[0].intervals;
+        QCOMPARE(iv.size(), std::size_t(2));
+        QCOMPARE(slot(iv[1], CopyKind::PeerToPeer), (CopyFigures { 1, 512, 100 }));
+        QCOMPARE(iv[0].busyNs, TimeNs(100));
+        QCOMPARE(iv[1].busyNs, TimeNs(0));
+        QCOMPARE(report.ranks[1].firstIndex, std::int64_t(1));
+        QCOMPARE(report.ranks[1].intervals.size(), std::size_t(1));
+        QCOMPARE(report.ranks[1].intervals[0].busyNs, TimeNs(900));
+    }
+
     void originOverride()
     {
         const auto derived = edgesCapture();

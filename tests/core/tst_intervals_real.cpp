@@ -115,7 +115,7 @@ private slots:
                 SUM(bytes), SUM("end" - start) FROM c, o GROUP BY 1, 2, 3)"))
             expected[{ row[0], row[1] }].copies[row[2]] = { row[3], row[4], row[5] };
         // Busy: islands of each device's kernels split at interval edges, summed over the
-        // devices each process has work on.
+        // devices each process ran kernels on.
         for (const auto &row : db.ints(h + R"(,
                 m AS (SELECT d, s, e, MAX(e) OVER (PARTITION BY d ORDER BY s, e
                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm FROM k),
@@ -124,8 +124,7 @@ private slots:
                 isl AS (SELECT d, MIN(s) s, MAX(e) e FROM n GROUP BY d, isl),
                 seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq
                            WHERE i < (SELECT MAX((e - 1 - o) / L) FROM isl, o)),
-                dp AS (SELECT DISTINCT d, pid FROM k UNION
-                       SELECT DISTINCT deviceId, (globalPid >> 24) & 16777215 FROM c),
+                dp AS (SELECT DISTINCT d, pid FROM k),
                 busy AS (SELECT isl.d, seq.i, SUM(MIN(isl.e, o + (seq.i + 1) * L) - MAX(isl.s, o + seq.i * L)) b
                          FROM isl, o JOIN seq ON seq.i BETWEEN (isl.s - o) / L AND (isl.e - 1 - o) / L
                          GROUP BY isl.d, seq.i)

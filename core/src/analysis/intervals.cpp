@@ -223,7 +223,7 @@ RankRange rankRange(const TraceSet &trace, std::uint32_t rank, TimeNs origin, Ti
             consider(k.start[i], k.end[i]);
     });
     const auto &r = trace.ranks[rank];
-    for (const auto g : r.gpus) {
+    for (const auto g : copyGpusOfRank(trace, rank)) {
         const auto &c = trace.gpus[g].copies;
         for (std::size_t i = 0; i < c.size(); ++i)
             if (c.pid[i] == r.pid)
@@ -243,8 +243,8 @@ struct ShardTask
 };
 
 // The statistics of intervals [task.begin, task.end) of one rank, from nothing else.
-std::vector<IntervalStats> computeShard(
-    const DerivedCapture &derived, std::uint32_t rank, const ShardTask &task, TimeNs origin, TimeNs length)
+std::vector<IntervalStats> computeShard(const DerivedCapture &derived, std::uint32_t rank,
+    const std::vector<std::uint32_t> &copyGpus, const ShardTask &task, TimeNs origin, TimeNs length)
 {
     const auto &trace = derived.trace();
     std::vector<IntervalStats> out(std::size_t(task.end - task.begin));
@@ -257,14 +257,16 @@ std::vector<IntervalStats> computeShard(
             slotOf(k.start[i]).kernels.add(k.end[i] - k.start[i]);
     });
     const auto &r = trace.ranks[rank];
-    for (const auto g : r.gpus) {
+    for (const auto g : copyGpus) {
         const auto &c = trace.gpus[g].copies;
         auto i = std::size_t(std::lower_bound(c.start.begin(), c.start.end(), from) - c.start.begin());
         for (; i < c.size() && c.start[i] < to; ++i)
             if (c.pid[i] == r.pid)
                 slotOf(c.start[i]).copies[copySlot(c.kind[i])].add(c.bytes[i], c.end[i] - c.start[i]);
-        // Busy: the GPU's merged intervals (sorted, disjoint), each clipped to the shard and
-        // split at interval edges.
+    }
+    // Busy: the merged intervals (sorted, disjoint) of the GPUs the rank ran kernels on, each
+    // clipped to the shard and split at interval edges.
+    for (const auto g : r.gpus) {
         const auto &lane = derived.busy(GpuIndex(g));
         auto b = std::size_t(std::upper_bound(lane.end.begin(), lane.end.end(), from) - lane.end.begin());
         for (; b < lane.size() && lane.start[b] < to; ++b) {
@@ -452,9 +454,13 @@ IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOpt
     }
 
     // Each block is computed from the trace alone, then merged into its rank's intervals.
+    std::vector<std::vector<std::uint32_t>> copyGpus;
+    for (const auto &ri : report.ranks)
+        copyGpus.push_back(copyGpusOfRank(trace, ri.rank));
     std::vector<std::vector<IntervalStats>> parts(tasks.size());
     parallelFor(tasks.size(), threads, [&](std::size_t t) {
-        parts[t] = computeShard(derived, report.ranks[tasks[t].rankEntry].rank, tasks[t], origin, length);
+        const auto entry = tasks[t].rankEntry;
+        parts[t] = computeShard(derived, report.ranks[entry].rank, copyGpus[entry], tasks[t], origin, length);
     });
     for (std::size_t t = 0; t < tasks.size(); ++t) {
         auto &ri = report.ranks[tasks[t].rankEntry];

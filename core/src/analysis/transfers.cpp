@@ -27,6 +27,21 @@ CopyFigures transferTotal(const CopyMix &mix)
     return total;
 }
 
+std::vector<std::uint32_t> copyGpusOfRank(const TraceSet &trace, std::uint32_t rank)
+{
+    std::vector<std::uint32_t> gpus;
+    if (rank >= trace.ranks.size())
+        return gpus;
+    const auto &r = trace.ranks[rank];
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
+        const auto &gpu = trace.gpus[g];
+        if (gpu.report == r.report
+            && std::find(gpu.copies.pid.begin(), gpu.copies.pid.end(), r.pid) != gpu.copies.pid.end())
+            gpus.push_back(g);
+    }
+    return gpus;
+}
+
 PingPong findPingPong(const TraceSet &trace, std::uint32_t rank)
 {
     PingPong result;
@@ -39,7 +54,7 @@ PingPong findPingPong(const TraceSet &trace, std::uint32_t rank)
         std::uint32_t gpu, index;
     };
     std::vector<Copy> copies;
-    for (const auto g : r.gpus) {
+    for (const auto g : copyGpusOfRank(trace, rank)) {
         const auto &c = trace.gpus[g].copies;
         for (std::uint32_t i = 0; i < c.size(); ++i)
             if (c.pid[i] == r.pid)

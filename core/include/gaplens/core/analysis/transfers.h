@@ -51,7 +51,11 @@ using CopyMix = std::array<CopyFigures, kCopySlotCount>;
 // The figures of the transfers only (every slot but memsets).
 CopyFigures transferTotal(const CopyMix &mix);
 
-// Ping-pong on one rank: its copies and memsets on all its GPUs (those of its process) in start
+// The GPUs holding a copy or memset of the rank's process (its report's GPUs, ascending).
+// Rank::gpus lists the GPUs it ran kernels on, so a GPU it only copied to is here alone.
+std::vector<std::uint32_t> copyGpusOfRank(const TraceSet &trace, std::uint32_t rank);
+
+// Ping-pong on one rank: its copies and memsets on all its GPUs (copyGpusOfRank) in start
 // order (ties: the trace's order, GPU by GPU); a run is a maximal sequence of at least
 // kPingPongMinRun consecutive copies, each HtoD or DtoH and of the other direction than the one
 // before it. Anything else (DtoD, a memset, a unified-memory migration) ends a run.
