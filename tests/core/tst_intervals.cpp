@@ -448,6 +448,13 @@ private slots:
         QCOMPARE(byBytes.variability.pattern, VariabilityPattern::Direction);
         QCOMPARE(byBytes.variability.dominantSlot, copySlot(CopyKind::DeviceToDevice));
         QCOMPARE(byBytes.variability.top.copies[copySlot(CopyKind::DeviceToDevice)].count, std::uint64_t(1));
+        // A percent outside (0, 100] clamps to one interval or all of them.
+        for (const double percent : { -5.0, 0.0, 100.0, 250.0 }) {
+            o.topPercent = percent;
+            const auto clamped = computeIntervals(*derived, o).variability;
+            QCOMPARE(clamped.top.intervals, std::uint64_t(percent >= 100 ? 20 : 1));
+            QCOMPARE(clamped.top.intervals + clamped.rest.intervals, std::uint64_t(20));
+        }
         // By busy time interval 3 (five kernels of 5 ns) is the top one again.
         o.metric = IntervalMetric::Busy;
         o.topPercent = 5;

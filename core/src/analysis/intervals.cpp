@@ -361,8 +361,9 @@ Variability variabilityOf(const IntervalReport &report, double topPercent)
         v.finding = fmt::format("no interval has a {} value", metric);
         return v;
     }
-    const auto wanted = std::size_t(std::ceil(topPercent * double(all.size()) / 100.0));
-    const std::size_t topCount = std::clamp<std::size_t>(wanted, 1, all.size());
+    // At least one interval, at most all of them (a percent outside (0, 100], or NaN, clamps).
+    const double wanted = std::ceil(topPercent * double(all.size()) / 100.0);
+    const std::size_t topCount = !(wanted >= 1) ? 1 : wanted >= double(all.size()) ? all.size() : std::size_t(wanted);
     std::vector<std::uint64_t> pingPongSizes;
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto &c = all[i];
