@@ -202,6 +202,59 @@ private slots:
         for (std::size_t r = 0; r < report.ranks.size(); ++r)
             QVERIFY(whole.ranks[r].intervals == report.ranks[r].intervals);
     }
+
+    // Ping-pong runs found by SQL window functions: a copy continues the run when it and the
+    // copy before it (per process, by start, longer first) are HtoD/DtoH of different kinds.
+    void pingPongEqualsSql_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("gpu4 streams") << QStringLiteral("gpu4_streams_report2.sqlite");
+        QTest::newRow("h100 2 ranks") << QStringLiteral("nsysai_h100_2gpu_1s.sqlite");
+        QTest::newRow("sc23 idle spans") << QStringLiteral("sc23_openmp_offload_report3.sqlite");
+    }
+
+    void pingPongEqualsSql()
+    {
+        if (gaplens::test::realDataDir().empty())
+            QSKIP("../shared/nsys-real is not available");
+        QFETCH(QString, file);
+        const auto path = gaplens::test::realFile(file.toStdString().c_str());
+        QVERIFY2(!path.empty(), qPrintable(file));
+        LoadOptions load;
+        load.files = { path };
+        const auto trace = loadTraceSet(load);
+        QVERIFY(trace->errors.empty());
+        const SqlTestDb db(path);
+        const auto runs = db.ints("WITH c AS (" + copiesUnion(db) + R"(),
+              o AS (SELECT (globalPid >> 24) & 16777215 pid, start, "end", kind,
+                      LAG(kind) OVER (PARTITION BY globalPid ORDER BY start, "end" DESC) prev FROM c),
+              f AS (SELECT pid, start, "end", CASE WHEN kind IN (1, 2) AND prev IN (1, 2) AND kind <> prev
+                      THEN 0 ELSE 1 END brk FROM o),
+              r AS (SELECT pid, SUM(brk) OVER (PARTITION BY pid ORDER BY start, "end" DESC ROWS UNBOUNDED PRECEDING) run
+                    FROM f)
+            SELECT pid, COUNT(*) FROM r GROUP BY pid, run HAVING COUNT(*) >= 4)");
+        const auto pairs = db.ints("WITH c AS (" + copiesUnion(db)
+            + ") SELECT (globalPid >> 24) & 16777215, COUNT(*) FROM c WHERE kind IN (1, 2) GROUP BY 1");
+        std::map<std::int64_t, std::array<std::uint64_t, 4>> expected; // runs, copies, longest, htod+dtoh
+        for (const auto &row : pairs)
+            expected[row[0]][3] = std::uint64_t(row[1]);
+        for (const auto &row : runs) {
+            auto &e = expected[row[0]];
+            e[0] += 1;
+            e[1] += std::uint64_t(row[1]);
+            e[2] = std::max(e[2], std::uint64_t(row[1]));
+        }
+        QVERIFY(!expected.empty());
+        for (std::uint32_t r = 0; r < trace->ranks.size(); ++r) {
+            const auto pp = findPingPong(*trace, r);
+            const auto e = expected[std::int64_t(trace->ranks[r].pid)];
+            QCOMPARE(pp.runs, e[0]);
+            QCOMPARE(pp.copies, e[1]);
+            QCOMPARE(pp.longestRun, e[2]);
+            QCOMPARE(pp.htodDtohCopies, e[3]);
+            QCOMPARE(pp.starts.size(), std::size_t(pp.copies));
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestIntervalsReal)
