@@ -3,7 +3,9 @@
 // command reads. Values are converted here, with messages that name the option and the text.
 #include "cli_options.h"
 
+#include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/util/memory_limit.h"
+#include "gaplens/core/util/units.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -172,6 +174,24 @@ void addTopOption(CLI::App &command, Options &o, const std::string &description)
         [&o](const std::string &text) { o.top = parseNumber<std::size_t>(text, "--top"); });
 }
 
+// The fixed intervals of `intervals` and `transfers`: their length and origin.
+void addIntervalOptions(CLI::App &command, Options &o)
+{
+    addValueOption(command, "--interval", "DURATION", "interval length: a number and s, ms, us or ns (default: 1s)",
+        [&o](const std::string &text) {
+            const auto ns = core::parseDuration(text);
+            if (!ns)
+                throw UsageError { fmt::format(
+                    "--interval expects a duration such as 1s, 10ms, 250us or 5000ns, got '{}'", text) };
+            if (*ns <= 0)
+                throw UsageError { fmt::format("--interval must be at least 1 ns, got '{}'", text) };
+            o.intervalNs = *ns;
+        });
+    addValueOption(command, "--origin", "NS",
+        "start of interval 0, absolute ns (default: the earliest kernel, copy or memset)",
+        [&o](const std::string &text) { o.originNs = parseNumber<core::TimeNs>(text, "--origin"); });
+}
+
 // The commands that analyse one capture given as FILES.
 void requireInputFiles(CLI::App &command, const Options &o)
 {
@@ -297,6 +317,52 @@ void addAnalysisCommands(CLI::App &app, Options &o)
         "  gaplens-cli overlap runs/\n"
         "  gaplens-cli overlap --ranks 0,1 --format json runs/");
     addRankAndLoadOptions(overlap, o);
+
+    auto &intervals = addAnalysisCommand(app, o, "intervals",
+        "per rank and fixed interval: kernel statistics, busy time, copies; anomalous intervals",
+        "Intervals of --interval from the origin (absolute time, so interval k is the same wall time on\n"
+        "every rank); an event belongs to the interval its start is in, busy time is clipped to it.\n"
+        "An interval is anomalous when its --metric lies beyond Q1 - 1.5 IQR or Q3 + 1.5 IQR of its\n"
+        "rank's intervals (all ranks' with --pool); scored by the distance beyond the fence / IQR.\n"
+        "The transfer mix of the top --top-percent intervals by the metric is set against the rest.\n"
+        "Metrics: stddev (kernel durations), busy, kernels, kernel_ns, stall (copy time), bytes, htod, dtoh.\n"
+        "docs/intervals.md defines every figure.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli intervals --interval 100ms runs/\n"
+        "  gaplens-cli intervals --interval 10ms --metric busy --pool --format json runs/");
+    addIntervalOptions(intervals, o);
+    addValueOption(intervals, "--metric", "M",
+        "stddev, busy, kernels, kernel_ns, stall, bytes, htod or dtoh (default: stddev)",
+        [&o](const std::string &name) {
+            if (!core::parseIntervalMetric(name))
+                throw UsageError { fmt::format(
+                    "--metric must be stddev, busy, kernels, kernel_ns, stall, bytes, htod or dtoh, not '{}'", name) };
+            o.intervalMetric = name;
+        });
+    addValueOption(intervals, "--top", "N", "anomalous intervals listed per rank (or pool) (default: 5)",
+        [&o](const std::string &text) { o.anomalyTop = parseNumber<std::size_t>(text, "--top"); });
+    addValueOption(intervals, "--top-percent", "P", "share of intervals whose transfer mix is compared (default: 5)",
+        [&o](const std::string &text) {
+            const double p = parseDouble(text, "--top-percent");
+            if (!(p > 0 && p <= 100))
+                throw UsageError { fmt::format("--top-percent must be above 0 and at most 100, got '{}'", text) };
+            o.topPercent = p;
+        });
+    intervals.add_flag("--pool", o.pool, "one set of quartiles over the intervals of every rank");
+    addLoadOptions(intervals, o);
+
+    auto &transfers = addAnalysisCommand(app, o, "transfers",
+        "copies per rank and direction: count, bytes, time and bandwidth, per interval, and ping-pong",
+        "Directions as Nsight names them (HtoD, DtoH, DtoD, ...; memsets their own row). Bandwidth is\n"
+        "bytes / copy time in binary units (GiB/s = 2^30 bytes per second), as the GUI shows it.\n"
+        "Ping-pong: runs of at least 4 consecutive copies of a rank alternating HtoD and DtoH.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli transfers runs/\n"
+        "  gaplens-cli transfers --interval 10ms --format json runs/");
+    addIntervalOptions(transfers, o);
+    addLoadOptions(transfers, o);
 
     auto &nvtx = addAnalysisCommand(app, o, "nvtx", "NVTX range summary (like nvtx_sum)",
         "Examples:\n"

@@ -51,6 +51,14 @@ struct Options
     std::string ncuKernel;
     std::uint32_t ncuInstance = 1;
     std::optional<std::int32_t> ncuRank;
+    // intervals and transfers: --interval 1s, --origin NS; intervals: --metric, --top (its
+    // own default: 5), --top-percent, --pool
+    core::TimeNs intervalNs = 1'000'000'000;
+    std::optional<core::TimeNs> originNs;
+    std::string intervalMetric = "stddev"; // a name core::parseIntervalMetric accepts
+    std::size_t anomalyTop = 5;
+    double topPercent = 5;
+    bool pool = false;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

@@ -7,6 +7,7 @@
 #include "bench_floor.h"
 
 #include "gaplens/core/analysis/analysis.h"
+#include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/replicate.h"
 #include "gaplens/core/write/synth.h"
@@ -248,6 +249,27 @@ int childLoad(
             { "a_nvtx_summary", [&](Figures &f) { f["nvtx_names"] = double(summarizeNvtx(*trace).rows.size()); }, {} });
         tasks.push_back(
             { "a_api_summary", [&](Figures &f) { f["api_names"] = double(summarizeApi(*trace).rows.size()); }, {} });
+        // `gaplens-cli intervals --interval 100ms`: the derived capture's busy lanes (kernels
+        // only, as the CLI builds them), then the interval statistics on one thread, timed alone.
+        tasks.push_back({ "a_intervals",
+            [&](Figures &f) {
+                DerivedOptions derivedOptions;
+                derivedOptions.foldIndexes = false;
+                const auto derived = DerivedCapture::build(trace, derivedOptions);
+                IntervalOptions intervalOptions;
+                intervalOptions.intervalNs = 100'000'000;
+                intervalOptions.threads = 1;
+                const double intervalsCpu0 = threadCpuSeconds();
+                std::size_t intervals = 0;
+                f["intervals_compute"] = timed([&] {
+                    const auto report = computeIntervals(*derived, intervalOptions);
+                    for (const auto &rank : report.ranks)
+                        intervals += rank.intervals.size();
+                });
+                f["cpu_intervals_compute"] = threadCpuSeconds() - intervalsCpu0;
+                f["intervals"] = double(intervals);
+            },
+            {} });
         // The first four are what the app computes when a capture opens (timeline worker and
         // panels); the NVTX and CUDA API summaries are the CLI's `nvtx` and `api` commands.
         // Tasks start in this order, so "open" is when the first four have all finished.
@@ -524,6 +546,10 @@ int runParent(const Args &args)
     for (const char *a :
         { "a_busy_gaps", "a_blame", "a_top_kernels", "a_pace_steps", "a_nvtx_summary", "a_api_summary" })
         row(fmt::format("  {} (thread-seconds)", a + 2), load2.at(a));
+    row("  intervals (thread-seconds)", load2.at("a_intervals"));
+    row("    of which computeIntervals, 100 ms", load2.at("intervals_compute"));
+    fmt::print("{:<38} {:>10.3f} (x load, 2 threads, same run; {:.0f} intervals)\n", "    computeIntervals / load",
+        load2.at("load") > 0 ? load2.at("intervals_compute") / load2.at("load") : 0.0, load2.at("intervals"));
     row("estimateLoad (memory guard)", load2.at("estimate_seconds"));
 
     fmt::print("\n{:<38} {:>10} {:>14}\n", "memory", "MiB", "bytes/event");

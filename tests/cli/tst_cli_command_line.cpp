@@ -18,8 +18,8 @@ namespace {
 
 const QStringList kCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
     QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
-    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("synth"),
-    QStringLiteral("diff"), QStringLiteral("check") };
+    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"),
+    QStringLiteral("transfers"), QStringLiteral("synth"), QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 

@@ -51,6 +51,33 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(formatBandwidth(bytes, ns)), text);
     }
+
+    void durationsParseWithTheirUnit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("seconds") << QStringLiteral("1s") << qint64(1'000'000'000);
+        QTest::newRow("no unit is seconds") << QStringLiteral("2") << qint64(2'000'000'000);
+        QTest::newRow("milliseconds with a fraction") << QStringLiteral("2.5ms") << qint64(2'500'000);
+        QTest::newRow("blanks around and between") << QStringLiteral(" 100 us ") << qint64(100'000);
+        QTest::newRow("nanoseconds") << QStringLiteral("250ns") << qint64(250);
+        QTest::newRow("exponent") << QStringLiteral("1e-3") << qint64(1'000'000);
+        QTest::newRow("rounded to the nearest ns") << QStringLiteral("1.6ns") << qint64(2);
+        QTest::newRow("negative") << QStringLiteral("-10ms") << qint64(-10'000'000);
+        QTest::newRow("leading point") << QStringLiteral(".5s") << qint64(500'000'000);
+    }
+    void durationsParseWithTheirUnit()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, ns);
+        QCOMPARE(parseDuration(text.toStdString()), std::optional<TimeNs>(ns));
+    }
+
+    void malformedDurationsAreRefused()
+    {
+        for (const char *text : { "", " ", "ms", "1 m", "1min", "1sec", "+1s", "inf", "nan", "1s2", "1e30s", "0x10" })
+            QVERIFY2(!parseDuration(text), text);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestUnits)

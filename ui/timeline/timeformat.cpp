@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/timeformat.h"
 
+#include "gaplens/core/util/units.h"
+
 #include <QFontMetrics>
-#include <QRegularExpression>
 
 #include <cmath>
 #include <cstdlib>
@@ -101,24 +102,11 @@ core::TimeNs tickStep(double nsPerPx, core::TimeNs from, core::TimeNs to, const 
 
 bool parseDuration(const QString &text, core::TimeNs &out)
 {
-    static const QRegularExpression re(
-        QStringLiteral("^\\s*(-?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*(s|ms|us|ns)?\\s*$"));
-    const auto m = re.match(text);
-    if (!m.hasMatch())
+    // core's one duration parser, which the CLI's --interval reads too.
+    const auto ns = core::parseDuration(text.trimmed().toStdString());
+    if (!ns)
         return false;
-    bool ok = false;
-    const double v = m.captured(1).toDouble(&ok);
-    if (!ok)
-        return false;
-    const QString unit = m.captured(2);
-    double scale = 1e9;
-    if (unit == QLatin1String("ms"))
-        scale = 1e6;
-    else if (unit == QLatin1String("us"))
-        scale = 1e3;
-    else if (unit == QLatin1String("ns"))
-        scale = 1;
-    out = core::TimeNs(std::llround(v * scale));
+    out = *ns;
     return true;
 }
 

@@ -4,7 +4,9 @@
 #include "gaplens/core/model/time.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace gaplens::core {
 
@@ -16,5 +18,11 @@ std::string formatBytes(std::uint64_t bytes);
 std::string formatBandwidth(std::uint64_t bytes, TimeNs ns);
 // 12.345 -> "12.3%".
 std::string formatPercent(double percent);
+
+// The one duration parser: a decimal number (optionally signed, with a fraction or an
+// exponent) and an optional unit s, ms, us or ns (none: seconds), blanks around and between
+// allowed: "1s", "2.5 ms", "100us", "250ns", "1e-3". Rounded to the nearest ns; nullopt for
+// anything else or a value beyond +-2^62 ns.
+std::optional<TimeNs> parseDuration(std::string_view text);
 
 } // namespace gaplens::core

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Fixed-interval statistics per rank, the anomalous intervals by the IQR rule, and the
+// transfer mix of the most variable intervals against the rest. docs/intervals.md defines
+// every figure; `gaplens-cli intervals` and `transfers` show them.
+//
+// Every per-interval figure is a mergeable summary (counts, exact integer sums, min, max), so
+// the statistics of one interval computed in parts (shards of time here, ranks on other
+// hosts later) merge to exactly the figures computed at once.
+#include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/transfers.h"
+#include "gaplens/core/model/trace.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+__extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
+
+// Count, sum, sum of squares, min and max of durations, in exact integers: the sum in 128
+// bits and the sum of squares in unsigned 128 bits. A duration below 2^40 ns (18 minutes)
+// squares below 2^80, so 2^48 of them (281 trillion) still fit; the merge is exact and
+// associative, unlike a floating-point (mean, M2) merge, whose result depends on the order.
+struct DurationMoments
+{
+    std::uint64_t count = 0;
+    Int128 sum = 0;
+    UInt128 sumSquares = 0;
+    TimeNs min = 0, max = 0; // 0 when count is 0
+
+    void add(TimeNs duration);
+    void merge(const DurationMoments &other);
+    double mean() const; // 0 when empty
+    // Sample standard deviation (n - 1), 0 for fewer than two, as DurationStats: the variance
+    // (sumSquares - sum^2 / n) / (n - 1) with sum^2 / n split into its integer part (exact)
+    // and its remainder, so nothing cancels in floating point.
+    double sampleStddev() const;
+    bool operator==(const DurationMoments &) const = default;
+};
+
+// One interval of one rank.
+struct IntervalStats
+{
+    DurationMoments kernels; // kernels starting in the interval
+    TimeNs busyNs = 0; // the rank's GPUs' merged busy intervals clipped to the interval
+    CopyMix copies {}; // copies and memsets starting in the interval, by copySlot
+    void merge(const IntervalStats &other);
+    CopyFigures transfers() const { return transferTotal(copies); }
+    TimeNs stallNs() const { return transfers().ns; } // total copy duration (memsets excluded)
+    bool operator==(const IntervalStats &) const = default;
+};
+
+// One rank's intervals, first to last (empty ones in between included).
+struct RankIntervals
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    std::int64_t firstIndex = 0; // interval index of intervals[0]
+    std::vector<IntervalStats> intervals;
+    std::uint64_t eventsBeforeOrigin = 0; // kernels and copies starting before the origin: left out
+};
+
+enum class IntervalMetric : std::uint8_t { Stddev, Busy, Kernels, KernelNs, Stall, Bytes, HtoD, DtoH };
+std::optional<IntervalMetric> parseIntervalMetric(std::string_view name);
+std::string_view intervalMetricName(IntervalMetric metric);
+// The metric's value for one interval; nullopt when it has none (stddev with fewer than two
+// kernels). bytes, htod and dtoh are bytes moved (memsets excluded), stall and busy in ns.
+std::optional<double> intervalMetricValue(const IntervalStats &stats, IntervalMetric metric);
+
+// Quartiles by linear interpolation (numpy's default: position (n - 1) * p in sorted order).
+struct Fences
+{
+    std::size_t n = 0; // intervals with a value
+    double q1 = 0, q3 = 0, iqr = 0, lower = 0, upper = 0; // lower = q1 - 1.5 iqr, upper = q3 + 1.5 iqr
+};
+// Quantile p in [0, 1] of sorted values, linear interpolation; 0 when empty.
+double linearQuantile(const std::vector<double> &sorted, double p);
+Fences iqrFences(std::vector<double> values);
+
+struct Anomaly
+{
+    std::uint32_t rank = kNoIndex;
+    std::int64_t index = 0;
+    TimeNs startNs = 0;
+    double value = 0;
+    // Distance beyond the fence crossed, divided by the IQR; the distance itself when the IQR is 0.
+    double score = 0;
+};
+
+// The anomalies of one pool of intervals (one rank, or every rank with `pool`).
+struct AnomalyGroup
+{
+    std::uint32_t rank = kNoIndex; // kNoIndex for the pool of all ranks
+    Fences fences;
+    std::uint64_t anomalous = 0; // intervals beyond a fence
+    std::vector<Anomaly> top; // highest score first; ties: earlier interval, then lower rank
+};
+
+// The transfers of one group of intervals (the top P% by the metric, or the rest).
+struct TransferGroup
+{
+    std::uint64_t intervals = 0;
+    CopyMix copies {};
+    std::uint64_t pingPongCopies = 0; // copies of ping-pong runs (findPingPong) starting in these intervals
+};
+
+enum class VariabilityPattern : std::uint8_t { NoIntervals, NoTransfers, PingPong, Direction };
+std::string_view variabilityPatternName(VariabilityPattern pattern);
+
+struct Variability
+{
+    double topPercent = 5;
+    TransferGroup top, rest;
+    VariabilityPattern pattern = VariabilityPattern::NoIntervals;
+    std::size_t dominantSlot = 0; // Direction: the slot with the most copy time in the top group
+    double pingPongMedianBytes = 0; // PingPong: median size of the ping-pong copies in the top group
+    std::string finding; // one plain sentence
+};
+
+struct IntervalOptions
+{
+    TimeNs intervalNs = 1'000'000'000;
+    std::optional<TimeNs> originNs; // absolute; default: earliest kernel, copy or memset start
+    IntervalMetric metric = IntervalMetric::Stddev;
+    std::size_t top = 5;
+    double topPercent = 5; // (0, 100]
+    bool pool = false;
+    unsigned threads = 0; // 0: every core
+    // Blocks of intervals computed independently per rank; 0 chooses (about four per thread),
+    // 1 computes each rank at once. The answer is the same for any value.
+    std::size_t shards = 0;
+};
+
+struct IntervalReport
+{
+    TimeNs originNs = 0;
+    TimeNs intervalNs = 0;
+    IntervalMetric metric = IntervalMetric::Stddev;
+    bool pooled = false;
+    std::vector<RankIntervals> ranks; // ranks with a kernel or copy at or after the origin, ascending
+    std::vector<AnomalyGroup> anomalies; // one per rank of `ranks`, or one pool
+    Variability variability;
+    std::vector<PingPong> pingPong; // one per entry of `ranks`
+};
+
+// The capture's earliest kernel, copy or memset start; nullopt when it has none.
+std::optional<TimeNs> intervalOrigin(const TraceSet &trace);
+
+// At most this many intervals per rank (about 0.4 GiB of statistics): a longer interval is asked for.
+inline constexpr std::int64_t kMaxIntervalsPerRank = 1'000'000;
+
+// Busy time comes from `derived`'s busy lanes (kernels only unless it was built with copies).
+// Throws std::invalid_argument, with a message naming the option, when intervalNs is not
+// positive, originNs lies outside +-2^62 ns (the range of loaded times) or a rank would need
+// more than kMaxIntervalsPerRank intervals.
+IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options);
+
+} // namespace gaplens::core
