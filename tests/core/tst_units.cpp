@@ -51,6 +51,41 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(formatBandwidth(bytes, ns)), text);
     }
+
+    // The one duration parser (--window): exact ns, a unit required.
+    void durationsParseExactlyWithTheirUnit_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("seconds") << QStringLiteral("1200s") << true << qint64(1'200'000'000'000);
+        QTest::newRow("ms") << QStringLiteral("350ms") << true << qint64(350'000'000);
+        QTest::newRow("us") << QStringLiteral("10us") << true << qint64(10'000);
+        QTest::newRow("ns") << QStringLiteral("5ns") << true << qint64(5);
+        QTest::newRow("fraction") << QStringLiteral("1.5ms") << true << qint64(1'500'000);
+        QTest::newRow("leading dot") << QStringLiteral(".25s") << true << qint64(250'000'000);
+        QTest::newRow("spaces") << QStringLiteral(" 2 us ") << true << qint64(2'000);
+        QTest::newRow("negative") << QStringLiteral("-2s") << true << qint64(-2'000'000'000);
+        QTest::newRow("trailing zeros below 1 ns") << QStringLiteral("1.5000us") << true << qint64(1'500);
+        QTest::newRow("no unit") << QStringLiteral("1200") << false << qint64(0);
+        QTest::newRow("other unit") << QStringLiteral("3min") << false << qint64(0);
+        QTest::newRow("below 1 ns") << QStringLiteral("1.5ns") << false << qint64(0);
+        QTest::newRow("exponent") << QStringLiteral("1e3s") << false << qint64(0);
+        QTest::newRow("only a unit") << QStringLiteral("ms") << false << qint64(0);
+        QTest::newRow("dot without digits") << QStringLiteral("1.s") << false << qint64(0);
+        QTest::newRow("overflow") << QStringLiteral("9300000000s") << false << qint64(0);
+        QTest::newRow("garbage") << QStringLiteral("12abcs") << false << qint64(0);
+    }
+    void durationsParseExactlyWithTheirUnit()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(qint64, ns);
+        const auto parsed = parseDuration(text.toStdString());
+        QCOMPARE(parsed.has_value(), valid);
+        if (valid)
+            QCOMPARE(*parsed, ns);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestUnits)

@@ -4,7 +4,9 @@
 #include "gaplens/core/model/time.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace gaplens::core {
 
@@ -16,5 +18,10 @@ std::string formatBytes(std::uint64_t bytes);
 std::string formatBandwidth(std::uint64_t bytes, TimeNs ns);
 // 12.345 -> "12.3%".
 std::string formatPercent(double percent);
+
+// The one duration parser of core: a decimal number and its unit, s, ms, us or ns, as exact
+// ns: "1200s", "350ms", "1.5 us", "5ns", "-2s". nullopt for anything else: no unit or another
+// one, an exponent, a fraction of a nanosecond ("1.5ns"), a value beyond the 64-bit range.
+std::optional<TimeNs> parseDuration(std::string_view text);
 
 } // namespace gaplens::core
