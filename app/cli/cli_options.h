@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/model/time.h"
 #include "gaplens/core/read/loader.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +53,12 @@ struct Options
     std::string ncuKernel;
     std::uint32_t ncuInstance = 1;
     std::optional<std::int32_t> ncuRank;
+    // throughput: --window / --between (at most one), --state STATE=REGEX (repeatable, the
+    // last one of a state wins), --work-per-step N, --work-unit U
+    core::RunWindowSpec runWindow;
+    std::array<std::string, 4> statePatterns; // kPatternStates order; empty = the default
+    std::optional<double> workPerStep;
+    std::string workUnit;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

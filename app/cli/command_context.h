@@ -76,6 +76,7 @@ int runBlame(const CommandContext &ctx);
 int runPace(const CommandContext &ctx);
 int runOverlap(const CommandContext &ctx);
 int runNcu(const CommandContext &ctx);
+int runThroughput(const CommandContext &ctx);
 int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);

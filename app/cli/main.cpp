@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         constexpr std::pair<std::string_view, Run> kCommands[] = { { "summary", cli::runSummary },
             { "ranks", cli::runRanks }, { "kernels", cli::runKernels }, { "nvtx", cli::runNvtx },
             { "api", cli::runApi }, { "gaps", cli::runGaps }, { "blame", cli::runBlame }, { "pace", cli::runPace },
-            { "overlap", cli::runOverlap }, { "ncu", cli::runNcu } };
+            { "overlap", cli::runOverlap }, { "ncu", cli::runNcu }, { "throughput", cli::runThroughput } };
         int rc = 0;
         for (const auto &[name, run] : kCommands)
             if (options.command == name)
