@@ -602,6 +602,9 @@ private slots:
                                         << "MPI_Send";
         QTest::newRow("ring ncclNetRecvTest()") << "ring_6ranks"
                                                 << "ncclNetRecvTest()";
+        // Two processes (ranks) in one file; PyTorch's per-call names grouped.
+        QTest::newRow("h100 aten::mm") << "nsysai_h100_2gpu_1s.sqlite"
+                                       << "aten::mm";
     }
     void realExportsPartitionIntoActiveAndUnexplained()
     {
@@ -622,11 +625,14 @@ private slots:
             gaplens::test::SqlTestDb db(report.path);
             QVERIFY(db.isOpen());
             // This rank's ranges of that name (text or registered string), sorted by start.
-            const auto rows = db.ints(fmt::format(
-                "SELECT e.start, e.\"end\" FROM NVTX_EVENTS e LEFT JOIN StringIds s ON s.id = e.textId "
-                "WHERE e.eventType IN (59, 60, 70, 71) AND e.\"end\" IS NOT NULL AND e.\"end\" >= e.start "
-                "AND COALESCE(e.text, s.value) = '{}' AND (e.globalTid >> 24) & 16777215 = {} ORDER BY e.start",
-                range.toStdString(), rank.pid));
+            const auto rows = db.ints(
+                fmt::format("SELECT e.start, e.\"end\" FROM NVTX_EVENTS e LEFT JOIN StringIds s ON s.id = e.textId "
+                            "WHERE e.eventType IN (59, 60, 70, 71) AND e.\"end\" IS NOT NULL AND e.\"end\" >= e.start "
+                            "AND (COALESCE(e.text, s.value) = '{0}' OR COALESCE(e.text, s.value) GLOB '{0}, seq = *' "
+                            "OR COALESCE(e.text, s.value) GLOB '{0}, op_id = *' OR COALESCE(e.text, s.value) GLOB "
+                            "'{0}, sizes = *') "
+                            "AND (e.globalTid >> 24) & 16777215 = {1} ORDER BY e.start",
+                    range.toStdString(), rank.pid));
             TimeNs unionNs = 0, first = 0, last = 0, coverEnd = 0;
             bool any = false;
             for (const auto &row : rows) {
