@@ -82,9 +82,11 @@ Json rankJson(const core::RankRunAccounting &r, const core::RunAccounting &a)
     if (r.checkpoint) {
         const auto &h = *r.checkpoint;
         checkpoint["count"] = h.count;
+        checkpoint["staging_count"] = h.stagingCount;
         checkpoint["cadence_ns"] = numberOrNull(h.cadenceNs);
         checkpoint["median_duration_ns"] = h.medianDurationNs;
         checkpoint["p95_duration_ns"] = h.p95DurationNs;
+        checkpoint["commit_p95_ns"] = h.commitP95Ns;
         checkpoint["p95_over_cadence"] = numberOrNull(h.p95OverCadence);
         checkpoint["backlog_first_half"] = h.backlogFirstHalf;
         checkpoint["backlog_second_half"] = h.backlogSecondHalf;
@@ -199,19 +201,22 @@ int runThroughput(const CommandContext &ctx)
                 stat(row.outside, double(row.outside.p95Ns)), textCell(row.significant ? "yes" : "no") });
         }
 
-    Table checkpoints("Checkpoint health: cadence = median interval between starts; backlog = earlier checkpoints "
-                      "still open at a start (mean of the first and second half)");
-    checkpoints.addColumns({ { "rank", "rank" }, { "checkpoints", "count" }, { "cadence", "cadence_ns" },
-        { "median", "median_duration_ns" }, { "p95", "p95_duration_ns" }, { "p95/cadence", "p95_over_cadence" },
+    Table checkpoints("Checkpoint health: blocking checkpoints (on a step thread) and staging (other threads); "
+                      "cadence = median interval between checkpoint starts; backlog = earlier staging ranges still "
+                      "open at a start (mean of the first and second half)");
+    checkpoints.addColumns({ { "rank", "rank" }, { "checkpoints", "count" }, { "staging", "staging_count" },
+        { "cadence", "cadence_ns" }, { "median", "median_duration_ns" }, { "p95", "p95_duration_ns" },
+        { "commit p95", "commit_p95_ns" }, { "commit p95/cadence", "p95_over_cadence" },
         { "backlog", "backlog_first_half" }, { "then", "backlog_second_half" }, { "growing", "backlog_growing" } });
     for (const auto &r : a.ranks)
         if (r.checkpoint) {
             const auto &h = *r.checkpoint;
-            checkpoints.addRow({ countCell(std::uint64_t(ctx.rankNumber(r.rank))), countCell(h.count),
-                h.cadenceNs ? durationCell(*h.cadenceNs) : textCell("-"), durationCell(h.medianDurationNs),
-                durationCell(double(h.p95DurationNs)), h.p95OverCadence ? numberCell(*h.p95OverCadence) : textCell("-"),
-                numberCell(h.backlogFirstHalf), numberCell(h.backlogSecondHalf),
-                textCell(h.backlogGrowing ? "yes" : "no") });
+            checkpoints.addRow(
+                { countCell(std::uint64_t(ctx.rankNumber(r.rank))), countCell(h.count), countCell(h.stagingCount),
+                    h.cadenceNs ? durationCell(*h.cadenceNs) : textCell("-"), durationCell(h.medianDurationNs),
+                    durationCell(double(h.p95DurationNs)), durationCell(double(h.commitP95Ns)),
+                    h.p95OverCadence ? numberCell(*h.p95OverCadence) : textCell("-"), numberCell(h.backlogFirstHalf),
+                    numberCell(h.backlogSecondHalf), textCell(h.backlogGrowing ? "yes" : "no") });
         }
 
     std::vector<Table> tables { rates, partition, steps };

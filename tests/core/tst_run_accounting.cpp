@@ -172,6 +172,8 @@ private slots:
         // Checkpoints start at 300 s and 1,155 s.
         QVERIFY(r.checkpoint);
         QCOMPARE(r.checkpoint->count, std::uint64_t(2));
+        QCOMPARE(r.checkpoint->stagingCount, std::uint64_t(0));
+        QCOMPARE(r.checkpoint->commitP95Ns, 45 * kSecond);
         QCOMPARE(r.checkpoint->cadenceNs, std::optional<double>(855.0 * 1e9));
         QCOMPARE(r.checkpoint->medianDurationNs, 45.0 * 1e9);
         QCOMPARE(r.checkpoint->p95DurationNs, 45 * kSecond);
@@ -270,9 +272,12 @@ private slots:
             QVERIFY(!rank.stepTimeByState[i].significant);
         }
         QVERIFY(rank.checkpoint);
-        QCOMPARE(rank.checkpoint->count, std::uint64_t(1));
+        // The staging thread runs no step: staging, standing for the checkpoint.
+        QCOMPARE(rank.checkpoint->count, std::uint64_t(0));
+        QCOMPARE(rank.checkpoint->stagingCount, std::uint64_t(1));
         QCOMPARE(rank.checkpoint->cadenceNs, std::optional<double>());
         QCOMPARE(rank.checkpoint->p95DurationNs, 750 * kMs);
+        QCOMPARE(rank.checkpoint->commitP95Ns, 750 * kMs);
     }
 
     // Nested and overlapping states, a state on another thread: see edgeCases().
@@ -554,8 +559,10 @@ private slots:
         const auto a = computeRunAccounting(*trace, withRange("step"));
         const auto &h = a.ranks[0].checkpoint;
         QVERIFY(h);
-        QCOMPARE(h->count, std::uint64_t(4));
+        QCOMPARE(h->count, std::uint64_t(0));
+        QCOMPARE(h->stagingCount, std::uint64_t(4));
         QCOMPARE(h->cadenceNs, std::optional<double>(100.0));
+        QCOMPARE(h->commitP95Ns, TimeNs(450));
         QCOMPARE(h->medianDurationNs, 300.0);
         QCOMPARE(h->p95DurationNs, TimeNs(450));
         QCOMPARE(*h->p95OverCadence, 4.5);
@@ -563,6 +570,41 @@ private slots:
         QCOMPARE(h->backlogSecondHalf, 1.5);
         QCOMPARE(h->backlogMax, std::uint32_t(2));
         QVERIFY(h->backlogGrowing);
+    }
+
+    // Asynchronous checkpoints: a 10 ns blocking save between steps, then 250 ns of staging on
+    // another thread, every 100 ns. Cadence and durations are the saves', the commit latency
+    // the staging's; each staging outlasts two intervals, so the backlog grows: 0, 1, 2, 2.
+    void blockingSavesAndStagingAreTold()
+    {
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto main = b.addThread(r);
+        const auto stager = b.addThread(r, 55);
+        for (int i = 0; i < 4; ++i) {
+            const TimeNs at = T0 + 100 * i;
+            b.nvtx(main, at, at + 90, "step");
+            b.nvtx(main, at + 90, at + 100, "save_checkpoint");
+            b.nvtx(stager, at + 100, at + 350, "ckpt_stage", NvtxKind::StartEnd);
+        }
+        const auto trace = b.finish();
+        const auto a = computeRunAccounting(*trace, withRange("step"));
+        const auto &h = a.ranks[0].checkpoint;
+        QVERIFY(h);
+        QCOMPARE(h->count, std::uint64_t(4));
+        QCOMPARE(h->stagingCount, std::uint64_t(4));
+        QCOMPARE(h->cadenceNs, std::optional<double>(100.0));
+        QCOMPARE(h->medianDurationNs, 10.0);
+        QCOMPARE(h->p95DurationNs, TimeNs(10));
+        QCOMPARE(h->commitP95Ns, TimeNs(250));
+        QCOMPARE(*h->p95OverCadence, 2.5);
+        QCOMPARE(h->backlogFirstHalf, 0.5);
+        QCOMPARE(h->backlogSecondHalf, 2.0);
+        QCOMPARE(h->backlogMax, std::uint32_t(2));
+        QVERIFY(h->backlogGrowing);
+        // The staging after the last step: checkpoint time in the window beyond the steps.
+        QCOMPARE(a.ranks[0].window, (TimeRange { T0, T0 + 650 }));
+        QCOMPARE(a.ranks[0].partitionNs[ix(RunState::Checkpoint)], TimeNs(4 * 10 + 250));
     }
 
     // With payloads, a step without one counts --work-per-step, else nothing, and is counted.

@@ -162,32 +162,46 @@ void setRates(RankRunAccounting &r)
         r.sustainedOverActive.reset();
 }
 
-std::optional<CheckpointHealth> checkpointHealth(const std::vector<RangeRef> &instances)
+std::vector<TimeNs> sortedDurations(const std::vector<RangeRef> &ranges)
 {
-    if (instances.empty())
+    std::vector<TimeNs> durations;
+    for (const auto &r : ranges)
+        durations.push_back(r.end - r.start);
+    std::sort(durations.begin(), durations.end());
+    return durations;
+}
+
+// Blocking checkpoints (on a thread that runs steps) and staging (the rank's other threads),
+// each outermost and in start order.
+std::optional<CheckpointHealth> checkpointHealth(
+    const std::vector<RangeRef> &blocking, const std::vector<RangeRef> &staging)
+{
+    if (blocking.empty() && staging.empty())
         return std::nullopt;
     CheckpointHealth h;
-    h.count = instances.size();
-    std::vector<TimeNs> durations;
+    h.count = blocking.size();
+    h.stagingCount = staging.size();
+    // Checkpoints are counted by their blocking part; staging stands for them without one.
+    const auto &checkpoints = blocking.empty() ? staging : blocking;
     std::vector<double> intervals;
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-        durations.push_back(instances[i].end - instances[i].start);
-        if (i > 0)
-            intervals.push_back(double(instances[i].start - instances[i - 1].start));
-    }
-    std::sort(durations.begin(), durations.end());
+    for (std::size_t i = 1; i < checkpoints.size(); ++i)
+        intervals.push_back(double(checkpoints[i].start - checkpoints[i - 1].start));
+    const auto durations = sortedDurations(checkpoints);
     h.medianDurationNs = sortedMedian(durations);
     h.p95DurationNs = sortedPercentileNearestRank(durations, 95.0);
+    // A checkpoint is committed when its staging ends.
+    h.commitP95Ns = staging.empty() ? h.p95DurationNs : sortedPercentileNearestRank(sortedDurations(staging), 95.0);
     if (!intervals.empty()) {
         h.cadenceNs = medianOf(intervals);
         if (*h.cadenceNs > 0)
-            h.p95OverCadence = double(h.p95DurationNs) / *h.cadenceNs;
+            h.p95OverCadence = double(h.commitP95Ns) / *h.cadenceNs;
     }
-    // Backlog: earlier instances still open at each start. Instances are in start order, so
-    // a max-heap is not needed: the ends of the open ones are kept sorted.
+    // Backlog: earlier staging ranges (blocking checkpoints without staging) still open at
+    // each one's start; the list is in start order.
+    const auto &pipeline = staging.empty() ? blocking : staging;
     std::vector<std::uint32_t> backlog;
     std::vector<TimeNs> openEnds;
-    for (const auto &c : instances) {
+    for (const auto &c : pipeline) {
         std::erase_if(openEnds, [&](TimeNs e) { return e <= c.start; });
         backlog.push_back(std::uint32_t(openEnds.size()));
         openEnds.push_back(c.end);
@@ -408,11 +422,16 @@ public:
         for (const auto state : kPatternStates)
             out.stepTimeByState.push_back(stepTimes(state, unions[std::size_t(state)], counted));
 
-        std::vector<RangeRef> checkpoints;
-        for (const auto &c : outermost(ranges.byState[std::size_t(RunState::Checkpoint)]))
+        std::vector<std::uint32_t> stepThreads;
+        for (const auto &s : ranges.byState[std::size_t(RunState::Active)])
+            stepThreads.push_back(s.thread);
+        std::sort(stepThreads.begin(), stepThreads.end());
+        std::vector<RangeRef> blocking, staging;
+        for (const auto &c : ranges.byState[std::size_t(RunState::Checkpoint)])
             if (c.start >= w.start && c.start < w.end)
-                checkpoints.push_back(c);
-        out.checkpoint = checkpointHealth(checkpoints);
+                (std::binary_search(stepThreads.begin(), stepThreads.end(), c.thread) ? blocking : staging)
+                    .push_back(c);
+        out.checkpoint = checkpointHealth(outermost(std::move(blocking)), outermost(std::move(staging)));
         return true;
     }
 

@@ -93,17 +93,22 @@ struct StepTimeByState
     bool significant = false;
 };
 
-// Checkpoint instances: checkpoint ranges of the rank that start inside the window and lie in
-// no other such range (outermost, as steps are), any thread, in start order.
+// Checkpoint ranges of the rank that start inside the window, outermost (as steps are), in
+// start order, in two kinds: blocking checkpoints, on a thread that runs step ranges, and
+// staging, on the rank's other threads (asynchronous checkpointing). Checkpoints are counted
+// by their blocking part, by their staging when there is none.
 struct CheckpointHealth
 {
-    std::uint64_t count = 0;
-    std::optional<double> cadenceNs; // median interval between consecutive starts (2+ instances)
-    double medianDurationNs = 0;
+    std::uint64_t count = 0; // blocking checkpoints
+    std::uint64_t stagingCount = 0;
+    std::optional<double> cadenceNs; // median interval between consecutive checkpoint starts (2+)
+    double medianDurationNs = 0; // of the checkpoints (blocking, else staging)
     TimeNs p95DurationNs = 0;
-    std::optional<double> p95OverCadence; // p95 duration / cadence: > 1, commits outlast the interval
-    // Backlog: for each instance, the earlier instances still open at its start. The means of
-    // the first floor(n/2) instances and of the rest; growing when the second is larger.
+    TimeNs commitP95Ns = 0; // p95 of the staging durations (commit latency), else p95DurationNs
+    std::optional<double> p95OverCadence; // commitP95Ns / cadence: > 1, commits outlast the interval
+    // Backlog: for each staging range (each blocking checkpoint without staging), the earlier
+    // ones still open at its start. The means of the first floor(n/2) and of the rest;
+    // growing when the second is larger.
     double backlogFirstHalf = 0;
     double backlogSecondHalf = 0;
     std::uint32_t backlogMax = 0;
