@@ -406,7 +406,8 @@ void addSynthCommand(CLI::App &app, Options &o)
 {
     auto &synth = addCommand(app, "synth", "write a synthetic training capture (one SQLite export per rank)",
         "Examples:\n"
-        "  gaplens-cli synth --out sample/ --ranks 4 --steps 20");
+        "  gaplens-cli synth --out sample/ --ranks 4 --steps 20\n"
+        "  gaplens-cli synth --out phases/ --steps 48 --phases   # then: gaplens-cli throughput phases/");
     addValueOption(synth, "--out,-o", "DIR", "the folder to write to (required)",
         [&o](const std::string &dir) { o.outputDir = dir; });
     addValueOption(synth, "--ranks", "N", "how many ranks (default: 4)", [&o](const std::string &text) {
@@ -422,6 +423,8 @@ void addSynthCommand(CLI::App &app, Options &o)
             // 0, the default, writes the plain sample without extra steps.
             o.synthKernelsPerRank = parseNumber<std::size_t>(text, "--kernels-per-rank");
         });
+    synth.add_flag("--phases", o.synthPhases,
+        "add run-accounting phases: checkpoints with async staging, validation, data waits, tokens per step");
     synth.callback([&o] {
         if (o.outputDir.empty())
             throw UsageError { "synth needs --out DIR" };

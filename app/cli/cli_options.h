@@ -44,6 +44,7 @@ struct Options
     int synthRanks = 4;
     int synthSteps = 20;
     std::size_t synthKernelsPerRank = 0;
+    bool synthPhases = false; // checkpoints, staging, validation, data waits, token payloads
     // diff: --before A... --after B... (each one or many files or folders)
     std::vector<std::string> beforeFiles, afterFiles;
     // check: --baseline FILE (a `summary --format json` document), --tolerance 3%

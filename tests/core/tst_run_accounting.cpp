@@ -5,12 +5,14 @@
 // independent union of the step range's rows.
 #include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/util/splitmix.h"
+#include "gaplens/core/write/synth.h"
 
 #include "sqltestdb.h"
 #include "testsupport.h"
 #include "trace_counts.h"
 #include "trace_fixture.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fmt/format.h>
@@ -627,6 +629,88 @@ private slots:
         a = computeRunAccounting(*trace, options);
         QCOMPARE(a.ranks[0].work, 1768.0);
         QCOMPARE(a.workUnit, std::string("samples"));
+    }
+
+    // The generator's phases against its own truth (what it wrote): without staging every
+    // phase is its own part of the partition; with it, the steps that overlap a staging range
+    // are the slowed ones.
+    void syntheticPhasesMatchTheirTruth_data()
+    {
+        QTest::addColumn<bool>("staging");
+        QTest::newRow("blocking only") << false;
+        QTest::newRow("with staging") << true;
+    }
+    void syntheticPhasesMatchTheirTruth()
+    {
+        QFETCH(bool, staging);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SynthOptions options = withRunPhases({});
+        options.ranks = 2;
+        options.steps = 32;
+        options.layers = 2;
+        options.stragglerRank = -1;
+        if (!staging)
+            options.asyncStagingNs = 0;
+        const auto written = writeSyntheticCapture(dir.path().toStdString(), options);
+        const auto trace = gaplens::test::load({ dir.path().toStdString() });
+        QVERIFY(trace->errors.empty());
+        const auto a = computeRunAccounting(*trace, {});
+        QCOMPARE(a.error, std::string());
+        QCOMPARE(a.stepRange, std::string("train_step"));
+        QCOMPARE(a.workSource, WorkSource::Payload);
+        QCOMPARE(a.ranks.size(), std::size_t(2));
+        QCOMPARE(a.overall.work, 2 * 32 * 8192.0);
+        for (std::size_t r = 0; r < 2; ++r) {
+            const auto &truth = written.ranks[r];
+            const auto &got = a.ranks[r];
+            const TimeNs offset = trace->reports[trace->ranks[got.rank].report].timeOffsetNs;
+            auto total = [](const std::vector<TimeRange> &ranges) {
+                TimeNs sum = 0;
+                for (const auto &x : ranges)
+                    sum += x.duration();
+                return sum;
+            };
+            TimeNs stepsNs = 0;
+            for (const auto d : truth.stepDurationNs)
+                stepsNs += d;
+            QCOMPARE(got.steps, std::uint64_t(32));
+            QCOMPARE(got.work, 32 * 8192.0);
+            QCOMPARE(got.window.start, truth.stepStartNs.front() + offset);
+            QCOMPARE(got.activeNs(), stepsNs);
+            QCOMPARE(sum(got.partitionNs), got.windowNs());
+            if (!staging) {
+                // The last data wait ends the window.
+                QCOMPARE(got.window.end, truth.dataWaits.back().end + offset);
+                QCOMPARE(got.partitionNs[ix(RunState::Checkpoint)], total(truth.checkpoints));
+                QCOMPARE(got.partitionNs[ix(RunState::Validation)], total(truth.validations));
+                QCOMPARE(got.partitionNs[ix(RunState::DataWait)], total(truth.dataWaits));
+                QCOMPARE(got.checkpoint->count, std::uint64_t(4));
+                QCOMPARE(got.checkpoint->stagingCount, std::uint64_t(0));
+                continue;
+            }
+            // Steps overlapping a staging range, counted here from the truth.
+            std::uint64_t overlapping = 0;
+            for (std::size_t k = 0; k < truth.stepStartNs.size(); ++k) {
+                const TimeNs s = truth.stepStartNs[k], e = s + truth.stepDurationNs[k];
+                for (const auto &st : truth.stagings)
+                    if (st.start < e && s < st.end) {
+                        ++overlapping;
+                        break;
+                    }
+            }
+            QVERIFY(overlapping > 0);
+            const auto &ckpt = got.stepTimeByState[0];
+            QCOMPARE(ckpt.inside.count, overlapping);
+            QCOMPARE(ckpt.outside.count, 32 - overlapping);
+            QVERIFY(ckpt.inside.medianNs > ckpt.outside.medianNs);
+            QVERIFY(ckpt.significant);
+            QCOMPARE(got.checkpoint->count, std::uint64_t(4));
+            QCOMPARE(got.checkpoint->stagingCount, std::uint64_t(4));
+            QCOMPARE(got.checkpoint->commitP95Ns, options.asyncStagingNs);
+            QCOMPARE(got.checkpoint->p95DurationNs, options.checkpointNs);
+            QVERIFY(!got.checkpoint->backlogGrowing);
+        }
     }
 
     // Real NVTX exports with a repeating range named by --range and no name matching a state
