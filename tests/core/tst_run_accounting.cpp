@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -319,6 +320,11 @@ private slots:
         QCOMPARE(r.partitionNs[ix(RunState::Validation)], TimeNs(30));
         QCOMPARE(sum(r.partitionNs), TimeNs(130));
         QCOMPARE(r.steps, std::uint64_t(1)); // ends at 100
+
+        // A window beyond the 64-bit time range (T0 is 1.7e18 ns) is an error, never a wrap.
+        options.window = explicitWindow(0, std::numeric_limits<TimeNs>::max() - 5);
+        QCOMPARE(computeRunAccounting(*trace, options).error,
+            std::string("--window 0ns:9223372036854775802ns: rank 0's window lies outside the 64-bit time range"));
 
         // A step ending at the window's start is not in it; one ending at its end is.
         options.window = explicitWindow(100, 400);

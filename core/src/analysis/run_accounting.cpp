@@ -327,7 +327,13 @@ public:
         switch (spec.rule) {
         case RunWindowRule::Explicit: {
             const TimeNs zero = m_trace.reports[rank.report].timeZero();
-            out = { zero + spec.startNs, zero + spec.endNs };
+            TimeNs start = 0, end = 0;
+            if (__builtin_add_overflow(zero, spec.startNs, &start) || __builtin_add_overflow(zero, spec.endNs, &end)) {
+                m_out.error = fmt::format(
+                    "--window {}: rank {}'s window lies outside the 64-bit time range", m_out.windowText, rank.rank);
+                return false;
+            }
+            out = { start, end };
             return true;
         }
         case RunWindowRule::Between: {
