@@ -6,6 +6,7 @@
 
 #include "minimal_export.h"
 #include "sqltestdb.h"
+#include "trace_compare.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -207,6 +208,11 @@ private slots:
         QCOMPARE(n.payload[6], 0.5);
         QCOMPARE(n.payload[7], 100'000.0);
         QVERIFY(!n.hasPayload(8));
+        // The other path reads the same payloads, NaNs included.
+        options.directTableScan = !direct;
+        const auto otherPath = loadTraceSet(options);
+        const auto differences = gaplens::test::traceDifferences(*trace, *otherPath);
+        QVERIFY2(differences.empty(), differences.empty() ? "" : differences.front().c_str());
     }
 };
 
