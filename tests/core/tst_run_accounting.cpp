@@ -726,29 +726,42 @@ private slots:
     {
         QTest::addColumn<QString>("files");
         QTest::addColumn<QString>("range");
+        QTest::addColumn<bool>("noPatterns"); // every pattern overridden by one that never matches
         QTest::newRow("centerformer /ArgMax") << "centerformer_nvtx_only.sqlite"
-                                              << "/ArgMax";
+                                              << "/ArgMax" << false;
         QTest::newRow("centerformer myelinTensorGetMemory") << "centerformer_nvtx_only.sqlite"
-                                                            << "myelinTensorGetMemory";
+                                                            << "myelinTensorGetMemory" << false;
         QTest::newRow("pipit MPI_Send") << "pipit_saxpy_mpi_cuda_rank0.sqlite"
-                                        << "MPI_Send";
+                                        << "MPI_Send" << false;
         QTest::newRow("ring ncclNetRecvTest()") << "ring_6ranks"
-                                                << "ncclNetRecvTest()";
+                                                << "ncclNetRecvTest()" << false;
         // Two processes (ranks) in one file; PyTorch's per-call names grouped.
         QTest::newRow("h100 aten::mm") << "nsysai_h100_2gpu_1s.sqlite"
-                                       << "aten::mm";
+                                       << "aten::mm" << false;
+        // FSDP's "..._checkpoint_wrapped_module" and "_NoopSaveInputs" match the default
+        // checkpoint pattern: with the patterns overridden the partition is the step's again.
+        QTest::newRow("mfu ncclSend, --state overrides") << "nsysai_mfu_2gpu_before.sqlite"
+                                                         << "ncclSend" << true;
     }
     void realExportsPartitionIntoActiveAndUnexplained()
     {
         QFETCH(QString, files);
         QFETCH(QString, range);
+        QFETCH(bool, noPatterns);
         if (gaplens::test::realDataDir().empty())
             QSKIP("../shared/nsys-real is not available");
         const auto path = gaplens::test::realFile(files.toStdString().c_str());
         QVERIFY(!path.empty());
         const auto trace = gaplens::test::load({ path });
         QVERIFY(trace->errors.empty());
-        const auto a = computeRunAccounting(*trace, withRange(range.toStdString()));
+        auto options = withRange(range.toStdString());
+        if (noPatterns) {
+            // With the defaults, activation checkpointing is counted as checkpoint time.
+            const auto defaults = computeRunAccounting(*trace, options);
+            QVERIFY(defaults.ranks[0].partitionNs[ix(RunState::Checkpoint)] > 0);
+            options.patterns = { "(?!x)x", "(?!x)x", "(?!x)x", "(?!x)x" };
+        }
+        const auto a = computeRunAccounting(*trace, options);
         QCOMPARE(a.error, std::string());
         QCOMPARE(a.ranks.size(), trace->ranks.size());
         for (const auto &r : a.ranks) {
