@@ -57,7 +57,9 @@ public:
     // Command names are short: their list needs no column as wide as the options'.
     std::string make_subcommand(const CLI::App *command) const override
     {
-        return fmt::format("  {:<10}{}\n", command->get_name(), command->get_description());
+        // At least one space after the name: "throughput" fills the column.
+        return fmt::format("  {:<10}{}{}\n", command->get_name(), command->get_name().size() < 10 ? "" : " ",
+            command->get_description());
     }
 };
 
