@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <functional>
+#include <regex>
 
 namespace gaplens::cli {
 namespace {
@@ -57,7 +59,9 @@ public:
     // Command names are short: their list needs no column as wide as the options'.
     std::string make_subcommand(const CLI::App *command) const override
     {
-        return fmt::format("  {:<10}{}\n", command->get_name(), command->get_description());
+        // At least one space after the name: "throughput" fills the column.
+        return fmt::format("  {:<10}{}{}\n", command->get_name(), command->get_name().size() < 10 ? "" : " ",
+            command->get_description());
     }
 };
 
@@ -259,6 +263,86 @@ void addNcuCommand(CLI::App &app, Options &o)
     });
 }
 
+// `throughput`: run accounting (docs/run-accounting.md).
+void addThroughputCommand(CLI::App &app, Options &o)
+{
+    auto &throughput = addAnalysisCommand(app, o, "throughput",
+        "active and sustained throughput: where a window's wall time went (steps, checkpoints, ...)",
+        "Every instant of the window is in one state: active where a step range is open on any\n"
+        "thread of the rank; else the first open of checkpoint, validation, data_wait, barrier\n"
+        "(NVTX group names matched by a regex, any case); else unexplained. Active rate = work /\n"
+        "active time; sustained rate = work / window time. Work: the step ranges' NVTX payload,\n"
+        "else --work-per-step, else the step count. Times of --window are relative to the\n"
+        "report's session start (the time zero nsys shows) and need a unit (s, ms, us, ns).\n"
+        "Default window: the first to the last instant of any state range. Default patterns:\n"
+        "  checkpoint=checkpoint|ckpt|save  validation=valid|eval\n"
+        "  data_wait=data_wait|dataloader|next_batch  barrier=barrier|wait_for_peers\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli throughput runs/\n"
+        "  gaplens-cli throughput --window 0s:1200s --work-per-step 524288 runs/\n"
+        "  gaplens-cli throughput --between epoch:1:3 --state checkpoint='^ckpt' --format json runs/");
+    addRangeOption(throughput, o, "the step range (default: the step-like one, as pace proposes)");
+    auto *window = addValueOption(throughput, "--window", "START:END",
+        "the window, relative to the session start, e.g. 0s:1200s", [&o](const std::string &text) {
+            std::string error;
+            const auto spec = core::parseRunWindow(text, error);
+            if (!spec)
+                throw UsageError { error };
+            o.runWindow = *spec;
+        });
+    auto *between = addValueOption(throughput, "--between", "NAME[:K:M]",
+        "from the end of the K-th to the end of the M-th NAME range (default K=1, M=last)",
+        [&o](const std::string &text) {
+            std::string error;
+            const auto spec = core::parseRunBetween(text, error);
+            if (!spec)
+                throw UsageError { error };
+            o.runWindow = *spec;
+        });
+    window->excludes(between);
+    addValueOption(throughput, "--state", "STATE=REGEX",
+        "the pattern of checkpoint, validation, data_wait or barrier; repeatable", [&o](const std::string &text) {
+            const auto eq = text.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError { fmt::format("--state expects STATE=REGEX, got '{}'", text) };
+            const auto name = text.substr(0, eq);
+            const auto regex = text.substr(eq + 1);
+            const auto state = core::runStateFromName(name);
+            if (state == core::RunState::Active)
+                throw UsageError { "--state active: the active state is the step range; choose it with --range NAME" };
+            const auto it = state ? std::find(core::kPatternStates.begin(), core::kPatternStates.end(), *state)
+                                  : core::kPatternStates.end();
+            if (it == core::kPatternStates.end())
+                throw UsageError { fmt::format(
+                    "--state: unknown state '{}' (checkpoint, validation, data_wait or barrier)", name) };
+            if (regex.empty())
+                throw UsageError { fmt::format("--state {}= needs a regular expression", name) };
+            try {
+                std::regex check(regex, std::regex::ECMAScript | std::regex::icase);
+            } catch (const std::regex_error &e) {
+                throw UsageError { fmt::format(
+                    "--state {}: '{}' is not a regular expression ({})", name, regex, e.what()) };
+            }
+            o.statePatterns[std::size_t(it - core::kPatternStates.begin())] = regex;
+        });
+    addValueOption(
+        throughput, "--work-per-step", "N", "units of work of a step without a payload", [&o](const std::string &text) {
+            const double n = parseDouble(text, "--work-per-step");
+            if (!(n > 0) || !std::isfinite(n))
+                throw UsageError { fmt::format("--work-per-step must be a positive number, got '{}'", text) };
+            o.workPerStep = n;
+        });
+    addValueOption(throughput, "--work-unit", "UNIT",
+        "the unit of work (default: tokens with a payload or --work-per-step, else steps)",
+        [&o](const std::string &text) {
+            if (text.empty())
+                throw UsageError { "--work-unit needs a name" };
+            o.workUnit = text;
+        });
+    addRankAndLoadOptions(throughput, o);
+}
+
 void addAnalysisCommands(CLI::App &app, Options &o)
 {
     auto &summary
@@ -377,6 +461,7 @@ void addAnalysisCommands(CLI::App &app, Options &o)
     addRankAndLoadOptions(api, o);
 
     addNcuCommand(app, o);
+    addThroughputCommand(app, o);
 
     auto &ranks = addAnalysisCommand(app, o, "ranks", "which file and process is which rank, and how that was decided",
         "Examples:\n"
@@ -389,7 +474,8 @@ void addSynthCommand(CLI::App &app, Options &o)
 {
     auto &synth = addCommand(app, "synth", "write a synthetic training capture (one SQLite export per rank)",
         "Examples:\n"
-        "  gaplens-cli synth --out sample/ --ranks 4 --steps 20");
+        "  gaplens-cli synth --out sample/ --ranks 4 --steps 20\n"
+        "  gaplens-cli synth --out phases/ --steps 48 --phases   # then: gaplens-cli throughput phases/");
     addValueOption(synth, "--out,-o", "DIR", "the folder to write to (required)",
         [&o](const std::string &dir) { o.outputDir = dir; });
     addValueOption(synth, "--ranks", "N", "how many ranks (default: 4)", [&o](const std::string &text) {
@@ -405,6 +491,8 @@ void addSynthCommand(CLI::App &app, Options &o)
             // 0, the default, writes the plain sample without extra steps.
             o.synthKernelsPerRank = parseNumber<std::size_t>(text, "--kernels-per-rank");
         });
+    synth.add_flag("--phases", o.synthPhases,
+        "add run-accounting phases: checkpoints with async staging, validation, data waits, tokens per step");
     synth.callback([&o] {
         if (o.outputDir.empty())
             throw UsageError { "synth needs --out DIR" };

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/model/time.h"
 #include "gaplens/core/read/loader.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +44,7 @@ struct Options
     int synthRanks = 4;
     int synthSteps = 20;
     std::size_t synthKernelsPerRank = 0;
+    bool synthPhases = false; // checkpoints, staging, validation, data waits, token payloads
     // diff: --before A... --after B... (each one or many files or folders)
     std::vector<std::string> beforeFiles, afterFiles;
     // check: --baseline FILE (a `summary --format json` document), --tolerance 3%
@@ -59,6 +62,12 @@ struct Options
     std::size_t anomalyTop = 5;
     double topPercent = 5;
     bool pool = false;
+    // throughput: --window / --between (at most one), --state STATE=REGEX (repeatable, the
+    // last one of a state wins), --work-per-step N, --work-unit U
+    core::RunWindowSpec runWindow;
+    std::array<std::string, 4> statePatterns; // kPatternStates order; empty = the default
+    std::optional<double> workPerStep;
+    std::string workUnit;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

@@ -14,6 +14,8 @@ int runSynth(const Options &options)
     synth.ranks = options.synthRanks;
     synth.steps = options.synthSteps;
     synth.scaleKernelsPerRank = options.synthKernelsPerRank;
+    if (options.synthPhases)
+        synth = core::withRunPhases(synth);
     const auto result = core::writeSyntheticCapture(options.outputDir, synth);
     for (const auto &file : result.files)
         std::printf("%s\n", file.c_str());

@@ -78,6 +78,7 @@ int runOverlap(const CommandContext &ctx);
 int runNcu(const CommandContext &ctx);
 int runIntervals(const CommandContext &ctx);
 int runTransfers(const CommandContext &ctx);
+int runThroughput(const CommandContext &ctx);
 int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);

@@ -41,11 +41,11 @@ int main(int argc, char **argv)
         }
         // The commands that analyse the one capture loaded above.
         using Run = int (*)(const cli::CommandContext &);
-        constexpr std::pair<std::string_view, Run> kCommands[]
-            = { { "summary", cli::runSummary }, { "ranks", cli::runRanks }, { "kernels", cli::runKernels },
-                  { "nvtx", cli::runNvtx }, { "api", cli::runApi }, { "gaps", cli::runGaps },
-                  { "blame", cli::runBlame }, { "pace", cli::runPace }, { "overlap", cli::runOverlap },
-                  { "ncu", cli::runNcu }, { "intervals", cli::runIntervals }, { "transfers", cli::runTransfers } };
+        constexpr std::pair<std::string_view, Run> kCommands[] = { { "summary", cli::runSummary },
+            { "ranks", cli::runRanks }, { "kernels", cli::runKernels }, { "nvtx", cli::runNvtx },
+            { "api", cli::runApi }, { "gaps", cli::runGaps }, { "blame", cli::runBlame }, { "pace", cli::runPace },
+            { "overlap", cli::runOverlap }, { "ncu", cli::runNcu }, { "intervals", cli::runIntervals },
+            { "transfers", cli::runTransfers }, { "throughput", cli::runThroughput } };
         int rc = 0;
         for (const auto &[name, run] : kCommands)
             if (options.command == name)

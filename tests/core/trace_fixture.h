@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cassert>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -141,6 +142,15 @@ public:
         n.name.push_back(intern(name));
         n.domain.push_back(core::kEmptyString);
         n.kind.push_back(kind);
+    }
+
+    // A range with an NVTX payload (the reader's payload column: NaN for ranges without).
+    void nvtxWithPayload(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name, double payload)
+    {
+        nvtx(thread, start, end, name);
+        auto &n = m_trace->threads[thread].nvtx;
+        n.payload.resize(n.size() - 1, std::numeric_limits<double>::quiet_NaN());
+        n.payload.push_back(payload);
     }
 
     void mark(std::uint32_t thread, TimeNs time, std::string_view name)

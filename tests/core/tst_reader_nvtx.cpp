@@ -2,9 +2,11 @@
 // NVTX as exports store it: push/pop (59) and start/end (60) ranges, their NVTXT twins
 // (70/71), marks (34), domains (75), text vs textId, negative and shifted timestamps.
 #include "gaplens/core/read/loader.h"
+#include "gaplens/core/write/export_writer.h"
 
 #include "minimal_export.h"
 #include "sqltestdb.h"
+#include "trace_compare.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -119,6 +121,98 @@ private slots:
         QCOMPARE(trace->reports[0].timeBase, TimeBase::AlreadyAbsolute);
         QCOMPARE(trace->reports[0].timeOffsetNs, TimeNs(0));
         QCOMPARE(trace->threads[0].nvtx.start[0], TimeNs(-10));
+        // The time zero nsys shows is the session start, whatever the stored times' base.
+        QCOMPARE(trace->reports[0].sessionStartNs, std::optional<TimeNs>(5000));
+        QCOMPARE(trace->reports[0].timeZero(), TimeNs(5000));
+    }
+
+    void sessionRelativeExportsStartAtTheirSessionStart()
+    {
+        QCOMPARE(m_trace->reports[0].timeBase, TimeBase::SessionRelative);
+        QCOMPARE(m_trace->reports[0].timeZero(), TimeNs(5000));
+    }
+
+    // Each payload member of the union, read by the direct scan and by SQLite alike; a thread
+    // without payloads allocates no payload column.
+    void payloadsAreReadFromEveryUnionMember_data()
+    {
+        QTest::addColumn<bool>("direct");
+        QTest::newRow("direct scan") << true;
+        QTest::newRow("sqlite") << false;
+    }
+    void payloadsAreReadFromEveryUnionMember()
+    {
+        QFETCH(bool, direct);
+        const auto path = m_dir.filePath(QStringLiteral("payload.sqlite")).toStdString();
+        {
+            ExportWriter::Options writerOptions;
+            writerOptions.sessionStartUtcNs = 1'000'000;
+            ExportWriter w(path, writerOptions);
+            w.addProcess(7, "python");
+            auto range = [](TimeNs start, std::uint32_t tid) {
+                ExportWriter::NvtxRange r;
+                r.start = start;
+                r.end = start + 10;
+                r.pid = 7;
+                r.tid = tid;
+                r.text = "step";
+                return r;
+            };
+            auto r = range(100, 7);
+            w.addNvtx(r); // before the first payload: NaN once the column exists
+            r = range(200, 7);
+            r.int64Value = -5;
+            w.addNvtx(r);
+            r = range(300, 7);
+            r.uint64Value = 18'000'000'000'000'000'000ull;
+            w.addNvtx(r);
+            r = range(400, 7);
+            r.doubleValue = 2.5;
+            w.addNvtx(r);
+            r = range(500, 7);
+            r.int32Value = -7;
+            w.addNvtx(r);
+            r = range(600, 7);
+            r.uint32Value = 4'000'000'000u;
+            w.addNvtx(r);
+            r = range(700, 7);
+            r.floatValue = 0.5f;
+            w.addNvtx(r);
+            r = range(800, 7);
+            r.doubleValue = 100'000.0; // an integral REAL
+            w.addNvtx(r);
+            w.addNvtx(range(900, 7));
+            w.addNvtx(range(100, 8)); // thread 8: no payload at all
+        }
+        LoadOptions options;
+        options.files = { path };
+        options.directTableScan = direct;
+        const auto trace = loadTraceSet(options);
+        QVERIFY(trace->errors.empty());
+        QCOMPARE(trace->reports[0].timeZero(), TimeNs(1'000'000));
+        const Thread *main = nullptr, *other = nullptr;
+        for (const auto &t : trace->threads)
+            (t.tid == 7 ? main : other) = &t;
+        QVERIFY(main && other);
+        QVERIFY(other->nvtx.payload.empty());
+        QVERIFY(!other->nvtx.hasPayload(0));
+        const auto &n = main->nvtx;
+        QCOMPARE(n.size(), std::size_t(9));
+        QCOMPARE(n.payload.size(), std::size_t(9));
+        QVERIFY(!n.hasPayload(0));
+        QCOMPARE(n.payload[1], -5.0);
+        QCOMPARE(n.payload[2], 18'000'000'000'000'000'000.0);
+        QCOMPARE(n.payload[3], 2.5);
+        QCOMPARE(n.payload[4], -7.0);
+        QCOMPARE(n.payload[5], 4'000'000'000.0);
+        QCOMPARE(n.payload[6], 0.5);
+        QCOMPARE(n.payload[7], 100'000.0);
+        QVERIFY(!n.hasPayload(8));
+        // The other path reads the same payloads, NaNs included.
+        options.directTableScan = !direct;
+        const auto otherPath = loadTraceSet(options);
+        const auto differences = gaplens::test::traceDifferences(*trace, *otherPath);
+        QVERIFY2(differences.empty(), differences.empty() ? "" : differences.front().c_str());
     }
 };
 

@@ -3,6 +3,7 @@
 #include "gaplens/core/write/synth.h"
 #include "sqltestdb.h"
 #include "synth_sample.h"
+#include "testsupport.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -446,6 +447,45 @@ private slots:
         const auto base = writeSyntheticCapture(folder("scale_base"), options);
         QCOMPARE(base.ranks[0].runtimeCalls, std::uint64_t(84 * 15));
         QCOMPARE(base.ranks[0].nvtxRanges, std::uint64_t(84 * 7));
+    }
+
+    // Run-accounting phases: every truth still matches SQL, and the phases are the ranges
+    // the options ask for (the step ranges carry their tokens as payload).
+    void runPhasesAreWrittenAsAsked()
+    {
+        auto options = withRunPhases(m_options);
+        options.steps = 32;
+        const auto result = writeSyntheticCapture(folder("phases"), options);
+        CHECK(compareWithSql(result));
+        for (const auto &truth : result.ranks) {
+            Db db(truth.file);
+            auto count = [&](const char *name, int eventType) {
+                return db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName + " = '" + name
+                    + "' AND n.eventType = " + std::to_string(eventType));
+            };
+            QCOMPARE(truth.checkpoints.size(), std::size_t(4)); // after steps 8, 16, 24, 32
+            QCOMPARE(truth.stagings.size(), std::size_t(4));
+            QCOMPARE(truth.validations.size(), std::size_t(2)); // after steps 16, 32
+            QCOMPARE(truth.dataWaits.size(), std::size_t(32));
+            QCOMPARE(count("save_checkpoint", 59), std::int64_t(4));
+            QCOMPARE(count("ckpt_stage", 60), std::int64_t(4));
+            QCOMPARE(count("validation", 59), std::int64_t(2));
+            QCOMPARE(count("data_wait", 59), std::int64_t(32));
+            QCOMPARE(db.integer(std::string("SELECT sum(n.end - n.start) FROM NVTX_EVENTS n WHERE ") + kNvtxName
+                         + " = 'save_checkpoint'"),
+                std::int64_t(4 * options.checkpointNs));
+            QCOMPARE(db.integer(std::string("SELECT count(*) FROM NVTX_EVENTS n WHERE ") + kNvtxName
+                         + " = 'train_step' AND n.int64Value = 8192"),
+                std::int64_t(32));
+            // The staging runs on its own thread, from the end of its checkpoint.
+            const auto stagings
+                = db.ints(std::string("SELECT n.start, n.globalTid & 16777215 FROM NVTX_EVENTS n WHERE ") + kNvtxName
+                    + " = 'ckpt_stage' ORDER BY n.start");
+            for (std::size_t i = 0; i < stagings.size(); ++i) {
+                QCOMPARE(stagings[i][0], truth.checkpoints[i].end);
+                QCOMPARE(stagings[i][1], std::int64_t(truth.pid + 5));
+            }
+        }
     }
 
     void invalidOptionsThrow()

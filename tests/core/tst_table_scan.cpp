@@ -538,6 +538,35 @@ private slots:
         CHECK(expectDirect(p, "edges", { textColumn("s") }));
     }
 
+    // A column declared real (NVTX payloads' doubleValue, floatValue) takes REAL and INTEGER
+    // values without leaving the direct scan, and reads them as SQLite does.
+    void realColumnsAreDecodedDirectly()
+    {
+        const auto p = path("real.sqlite");
+        SqlTestDb(p, SqlTestDb::Mode::Create)
+            .exec("CREATE TABLE r (a INTEGER, d REAL);"
+                  "INSERT INTO r VALUES (1, 2.5), (2, NULL), (3, 7), (4, -0.125), (5, 1e300);");
+        const double expected[] = { 2.5, 0, 7, -0.125, 1e300 };
+        for (const bool direct : { true, false }) {
+            Database db(p);
+            TableScan scan(db, "r", { intColumn("a"), ScanColumn { "d", false, true } }, direct);
+            std::size_t row = 0;
+            while (scan.step()) {
+                QCOMPARE(scan.int64(0), std::int64_t(row + 1));
+                const auto d = scan.optionalDouble(1);
+                QCOMPARE(d.has_value(), row != 1);
+                if (d)
+                    QCOMPARE(*d, expected[row]);
+                ++row;
+            }
+            QCOMPARE(row, std::size_t(5));
+            if (direct) {
+                QVERIFY2(scan.fallbackReason().empty(), scan.fallbackReason().c_str());
+                QCOMPARE(scan.directRows(), std::uint64_t(5));
+            }
+        }
+    }
+
     // Columns not in the table (empty name) read NULL; columns in any order and letter case.
     void missingAndReorderedColumns()
     {

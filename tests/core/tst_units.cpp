@@ -52,31 +52,43 @@ private slots:
         QCOMPARE(QString::fromStdString(formatBandwidth(bytes, ns)), text);
     }
 
-    void durationsParseWithTheirUnit_data()
+    // The one duration parser (--window, --interval, the GUI's durations): exact ns, no unit
+    // is seconds.
+    void durationsParseExactlyWithTheirUnit_data()
     {
         QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
         QTest::addColumn<qint64>("ns");
-        QTest::newRow("seconds") << QStringLiteral("1s") << qint64(1'000'000'000);
-        QTest::newRow("no unit is seconds") << QStringLiteral("2") << qint64(2'000'000'000);
-        QTest::newRow("milliseconds with a fraction") << QStringLiteral("2.5ms") << qint64(2'500'000);
-        QTest::newRow("blanks around and between") << QStringLiteral(" 100 us ") << qint64(100'000);
-        QTest::newRow("nanoseconds") << QStringLiteral("250ns") << qint64(250);
-        QTest::newRow("exponent") << QStringLiteral("1e-3") << qint64(1'000'000);
-        QTest::newRow("rounded to the nearest ns") << QStringLiteral("1.6ns") << qint64(2);
-        QTest::newRow("negative") << QStringLiteral("-10ms") << qint64(-10'000'000);
-        QTest::newRow("leading point") << QStringLiteral(".5s") << qint64(500'000'000);
+        QTest::newRow("seconds") << QStringLiteral("1200s") << true << qint64(1'200'000'000'000);
+        QTest::newRow("ms") << QStringLiteral("350ms") << true << qint64(350'000'000);
+        QTest::newRow("us") << QStringLiteral("10us") << true << qint64(10'000);
+        QTest::newRow("ns") << QStringLiteral("5ns") << true << qint64(5);
+        QTest::newRow("fraction") << QStringLiteral("1.5ms") << true << qint64(1'500'000);
+        QTest::newRow("leading dot") << QStringLiteral(".25s") << true << qint64(250'000'000);
+        QTest::newRow("spaces") << QStringLiteral(" 2 us ") << true << qint64(2'000);
+        QTest::newRow("negative") << QStringLiteral("-2s") << true << qint64(-2'000'000'000);
+        QTest::newRow("trailing zeros below 1 ns") << QStringLiteral("1.5000us") << true << qint64(1'500);
+        QTest::newRow("no unit is seconds") << QStringLiteral("2") << true << qint64(2'000'000'000);
+        QTest::newRow("blanks between") << QStringLiteral(" 100 us ") << true << qint64(100'000);
+        QTest::newRow("other unit") << QStringLiteral("3min") << false << qint64(0);
+        QTest::newRow("below 1 ns") << QStringLiteral("1.5ns") << false << qint64(0);
+        QTest::newRow("exponent") << QStringLiteral("1e3s") << false << qint64(0);
+        QTest::newRow("only a unit") << QStringLiteral("ms") << false << qint64(0);
+        QTest::newRow("dot without digits") << QStringLiteral("1.s") << false << qint64(0);
+        QTest::newRow("overflow") << QStringLiteral("9300000000s") << false << qint64(0);
+        QTest::newRow("garbage") << QStringLiteral("12abcs") << false << qint64(0);
+        for (const char *text : { "", " ", "1 m", "1min", "1sec", "+1s", "inf", "nan", "1s2", "1e30s", "0x10", "1e-3" })
+            QTest::addRow("malformed '%s'", text) << QString::fromLatin1(text) << false << qint64(0);
     }
-    void durationsParseWithTheirUnit()
+    void durationsParseExactlyWithTheirUnit()
     {
         QFETCH(QString, text);
+        QFETCH(bool, valid);
         QFETCH(qint64, ns);
-        QCOMPARE(parseDuration(text.toStdString()), std::optional<TimeNs>(ns));
-    }
-
-    void malformedDurationsAreRefused()
-    {
-        for (const char *text : { "", " ", "ms", "1 m", "1min", "1sec", "+1s", "inf", "nan", "1s2", "1e30s", "0x10" })
-            QVERIFY2(!parseDuration(text), text);
+        const auto parsed = parseDuration(text.toStdString());
+        QCOMPARE(parsed.has_value(), valid);
+        if (valid)
+            QCOMPARE(*parsed, ns);
     }
 };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <type_traits>
 #include <utility>
@@ -297,6 +298,14 @@ private:
         fields(where + ".nvtx", a.nvtx, b.nvtx, Column { "start", &N::start }, Column { "end", &N::end },
             Names { "name", &N::name });
         nvtxGroups(where + ".nvtx.group", a.nvtx.name, b.nvtx.name);
+        // Payloads by bit pattern: NaN (no payload) equals itself there.
+        auto bits = [](const std::vector<double> &values) {
+            std::vector<std::uint64_t> out;
+            for (const double v : values)
+                out.push_back(std::bit_cast<std::uint64_t>(v));
+            return out;
+        };
+        column(where + ".nvtx.payload", bits(a.nvtx.payload), bits(b.nvtx.payload));
         fields(where + ".nvtx", a.nvtx, b.nvtx, Names { "domain", &N::domain }, Column { "kind", &N::kind },
             Column { "depth", &N::depth }, Nesting { "nesting", &N::nesting });
         using M = MarkColumns;

@@ -92,6 +92,10 @@ void sortNvtx(NvtxColumns &n)
 {
     const auto order = sortOrder(n.start, n.end);
     permuteAll(order, n.start, n.end, n.name, n.domain, n.kind);
+    if (!n.payload.empty()) {
+        n.payload.resize(n.size(), std::numeric_limits<double>::quiet_NaN());
+        permuteAll(order, n.payload);
+    }
     n.depth = n.nesting.build(n.start, n.end);
 }
 

@@ -10,6 +10,7 @@ namespace gaplens::core::detail {
 inline constexpr auto kRequired = ColumnNeed::Required;
 inline constexpr auto kOptional = ColumnNeed::Optional;
 inline constexpr auto kText = ColumnKind::Text;
+inline constexpr auto kReal = ColumnKind::Real;
 
 // META_DATA_EXPORT, EXPORT_META_DATA and META_DATA_CAPTURE.
 enum class NameValueColumn { Name, Value, Count };
@@ -118,7 +119,23 @@ inline constexpr ColumnList<RuntimeColumn> kColumnNames<RuntimeColumn> = { {
 } };
 
 // NVTX_EVENTS.
-enum class NvtxColumn { Start, EventType, End, Text, TextId, GlobalTid, DomainId, Count };
+// The payload is one of the union members int64Value ... floatValue (the first non-NULL).
+enum class NvtxColumn {
+    Start,
+    EventType,
+    End,
+    Text,
+    TextId,
+    GlobalTid,
+    DomainId,
+    Int64Value,
+    Uint64Value,
+    DoubleValue,
+    Int32Value,
+    Uint32Value,
+    FloatValue,
+    Count
+};
 template <>
 inline constexpr ColumnList<NvtxColumn> kColumnNames<NvtxColumn> = { {
     { NvtxColumn::Start, "start" },
@@ -128,6 +145,12 @@ inline constexpr ColumnList<NvtxColumn> kColumnNames<NvtxColumn> = { {
     { NvtxColumn::TextId, "textId", kOptional },
     { NvtxColumn::GlobalTid, "globalTid", kOptional },
     { NvtxColumn::DomainId, "domainId", kOptional },
+    { NvtxColumn::Int64Value, "int64Value", kOptional },
+    { NvtxColumn::Uint64Value, "uint64Value", kOptional },
+    { NvtxColumn::DoubleValue, "doubleValue", kOptional, kReal },
+    { NvtxColumn::Int32Value, "int32Value", kOptional },
+    { NvtxColumn::Uint32Value, "uint32Value", kOptional },
+    { NvtxColumn::FloatValue, "floatValue", kOptional, kReal },
 } };
 
 // ThreadNames.

@@ -24,7 +24,7 @@ enum class ColumnNeed : std::uint8_t {
     Required, // missing: the table is not read
     Optional, // missing: reads as NULL
 };
-enum class ColumnKind : std::uint8_t { Integer, Text }; // how the direct scan decodes it
+enum class ColumnKind : std::uint8_t { Integer, Text, Real }; // how the direct scan decodes it
 
 template <typename Column> struct NamedColumn
 {
@@ -62,7 +62,8 @@ std::optional<std::vector<ScanColumn>> scanColumns(
             missingRequired = c.name;
             return std::nullopt;
         }
-        columns.push_back({ present ? std::string(c.name) : std::string(), c.kind == ColumnKind::Text });
+        columns.push_back(
+            { present ? std::string(c.name) : std::string(), c.kind == ColumnKind::Text, c.kind == ColumnKind::Real });
     }
     return columns;
 }
@@ -100,6 +101,7 @@ public:
         return m_source.optionalText(int(c));
     }
     std::string_view text(Column c) const { return m_source.text(int(c)); }
+    std::optional<double> optionalDouble(Column c) const { return m_source.optionalDouble(int(c)); }
 
 private:
     Source m_source;

@@ -292,6 +292,8 @@ private:
         }
         if (report.timeBase != TimeBase::Unknown && !sessionStartProblem.empty())
             report.warnings.push_back(sessionStartProblem);
+        if (utcEpochNs)
+            report.sessionStartNs = *utcEpochNs;
         setTimeOffset(offset);
         if (offset >= std::numeric_limits<TimeNs>::min() && offset <= std::numeric_limits<TimeNs>::max()) {
             report.timeOffsetNs = TimeNs(offset);
@@ -918,6 +920,7 @@ private:
             auto &n = t.nvtx;
             makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.domain, n.kind);
             appendRange(n, start, end, name, domain, type == 60 || type == 71 ? NvtxKind::StartEnd : NvtxKind::PushPop);
+            appendPayload(n, row);
         }
         if (m_pendingDomains.empty())
             return;
@@ -946,6 +949,34 @@ private:
         n.name.push_back(name);
         n.domain.push_back(domain);
         n.kind.push_back(kind);
+    }
+
+    // The payload column is allocated at the thread's first range with a payload, NaN for the
+    // ranges before it and for later ones without.
+    static void appendPayload(NvtxColumns &n, const ScanRows<NvtxColumn> &row)
+    {
+        using enum NvtxColumn;
+        std::optional<double> value;
+        if (const auto v = row.optionalInt64(Int64Value))
+            value = double(*v);
+        else if (const auto u = row.optionalInt64(Uint64Value))
+            value = double(std::uint64_t(*u)); // stored as the signed 64-bit pattern
+        else if (const auto d = row.optionalDouble(DoubleValue))
+            value = *d;
+        else if (const auto i = row.optionalInt64(Int32Value))
+            value = double(*i);
+        else if (const auto u32 = row.optionalInt64(Uint32Value))
+            value = double(*u32);
+        else if (const auto f = row.optionalDouble(FloatValue))
+            value = *f;
+        constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+        if (value) {
+            if (n.payload.empty())
+                n.payload.resize(n.start.size() - 1, kNone);
+            n.payload.push_back(*value);
+        } else if (!n.payload.empty()) {
+            n.payload.push_back(kNone);
+        }
     }
 
     // The NVTX name is COALESCE(text, StringIds[textId]).

@@ -77,6 +77,13 @@ public:
     }
     // The text, or nullopt for NULL (SQLite hands out no pointer for NULL).
     std::optional<std::string_view> optionalText(int column) const;
+    // An INTEGER or REAL as a double; nullopt for NULL (TEXT and BLOB coerce as SQLite does).
+    std::optional<double> optionalDouble(int column) const
+    {
+        if (sqlite3_column_type(m_stmt, column) == SQLITE_NULL)
+            return std::nullopt;
+        return sqlite3_column_double(m_stmt, column);
+    }
     // The value by its storage class, without SQLite's coercion (see ExactInteger).
     ExactInteger exactInt64(int column) const
     {

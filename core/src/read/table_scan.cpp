@@ -767,7 +767,10 @@ TableScan::Step TableScan::decodeRecord(const std::uint8_t *record, std::size_t 
             continue;
         }
         v.type = m_fieldType[std::size_t(field)];
-        if (m_columns[c].text ? !isTextType(v.type) : !isIntType(v.type))
+        const bool typeOk = m_columns[c].text ? isTextType(v.type)
+            : m_columns[c].real               ? isIntType(v.type) || v.type == 7
+                                              : isIntType(v.type);
+        if (!typeOk)
             return unsupported(fmt::format("column {} holds a value of another type", m_columns[c].name));
         v.data = body + m_fieldOffset[std::size_t(field)];
     }

@@ -34,6 +34,7 @@ struct ScanColumn
 {
     std::string name; // empty: not in the table, reads as NULL
     bool text = false; // read with optionalText/text; otherwise with int64/optionalInt64
+    bool real = false; // REAL or INTEGER, read with optionalDouble (NVTX payloads)
 };
 
 class TableScan
@@ -102,6 +103,22 @@ public:
         return std::string_view(reinterpret_cast<const char *>(v.data), (v.type - 13) / 2);
     }
     std::string_view text(int column) const { return optionalText(column).value_or(std::string_view()); }
+    // A REAL or INTEGER as a double, nullopt for NULL (a column declared `real`).
+    std::optional<double> optionalDouble(int column) const
+    {
+        if (m_statement)
+            return m_statement->optionalDouble(column);
+        const auto &v = m_values[std::size_t(column)];
+        if (v.type == kNull)
+            return std::nullopt;
+        if (v.type == 7) {
+            std::uint64_t bits = 0;
+            for (int i = 0; i < 8; ++i)
+                bits = bits << 8 | v.data[i];
+            return std::bit_cast<double>(bits);
+        }
+        return double(decodeInt(v));
+    }
 
     // Why the scan is (or became) an SQLite statement; empty while it decodes pages itself.
     // For tests and the benchmark.

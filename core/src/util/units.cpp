@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace gaplens::core {
 
@@ -56,39 +56,60 @@ std::string formatPercent(double percent)
 
 std::optional<TimeNs> parseDuration(std::string_view text)
 {
-    const auto isBlank = [](char c) { return c == ' ' || c == '\t'; };
-    while (!text.empty() && isBlank(text.front()))
+    auto trim = [](std::string_view &s) {
+        while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+            s.remove_prefix(1);
+        while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+            s.remove_suffix(1);
+    };
+    trim(text);
+    struct Unit
+    {
+        std::string_view suffix;
+        int digits; // ns per unit = 10^digits
+    };
+    // "ms", "us" and "ns" before "s", which ends all of them.
+    constexpr Unit kUnits[] = { { "ms", 6 }, { "us", 3 }, { "ns", 0 }, { "s", 9 } };
+    const Unit *unit = nullptr;
+    for (const auto &u : kUnits)
+        if (text.ends_with(u.suffix)) {
+            unit = &u;
+            break;
+        }
+    // No unit: seconds.
+    static constexpr Unit kSeconds { "", 9 };
+    if (!unit)
+        unit = &kSeconds;
+    text.remove_suffix(unit->suffix.size());
+    trim(text);
+    const bool negative = !text.empty() && text.front() == '-';
+    if (negative)
         text.remove_prefix(1);
-    while (!text.empty() && isBlank(text.back()))
-        text.remove_suffix(1);
-    // from_chars takes no '+' and would read "inf" and "nan": only digits, '.', '-' and an
-    // exponent may start the number.
-    if (text.empty()
-        || !(std::isdigit(static_cast<unsigned char>(text.front())) || text.front() == '.' || text.front() == '-'))
+    const auto dot = text.find('.');
+    const auto whole = text.substr(0, dot);
+    const auto fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    if ((whole.empty() && fraction.empty()) || (dot != std::string_view::npos && fraction.empty()))
         return std::nullopt;
-    double value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
-    if (ec != std::errc())
-        return std::nullopt;
-    std::string_view unit(ptr, std::size_t(text.data() + text.size() - ptr));
-    while (!unit.empty() && isBlank(unit.front()))
-        unit.remove_prefix(1);
-    double scale = 0;
-    if (unit.empty() || unit == "s")
-        scale = 1e9;
-    else if (unit == "ms")
-        scale = 1e6;
-    else if (unit == "us")
-        scale = 1e3;
-    else if (unit == "ns")
-        scale = 1;
-    else
-        return std::nullopt;
-    const double ns = std::round(value * scale);
-    constexpr double kLimit = 4611686018427387904.0; // 2^62
-    if (!std::isfinite(ns) || std::fabs(ns) > kLimit)
-        return std::nullopt;
-    return TimeNs(ns);
+    // Exact: whole * 10^digits + the fraction's digits, in unsigned 64-bit arithmetic checked
+    // against the int64 range at every step.
+    constexpr std::uint64_t kMax = std::uint64_t(std::numeric_limits<TimeNs>::max());
+    std::uint64_t ns = 0;
+    auto push = [&ns](char c) {
+        if (c < '0' || c > '9' || ns > (kMax - std::uint64_t(c - '0')) / 10)
+            return false;
+        ns = ns * 10 + std::uint64_t(c - '0');
+        return true;
+    };
+    for (const char c : whole)
+        if (!push(c))
+            return std::nullopt;
+    for (int i = 0; i < unit->digits; ++i)
+        if (!push(i < int(fraction.size()) ? fraction[std::size_t(i)] : '0'))
+            return std::nullopt;
+    for (std::size_t i = std::size_t(unit->digits); i < fraction.size(); ++i)
+        if (fraction[i] != '0') // finer than 1 ns, or no digit
+            return std::nullopt;
+    return negative ? -TimeNs(ns) : TimeNs(ns);
 }
 
 } // namespace gaplens::core

@@ -635,8 +635,9 @@ void ExportWriter::addNvtx(const NvtxRange &range)
     sqlite3_stmt *stmt = m_stmts->nvtx;
     if (!stmt)
         stmt = m_stmts->nvtx = createActivityTable("NVTX_EVENTS", { kNvtxEventsColumns },
-            "(start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId) "
-            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+            "(start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId, int64Value, "
+            "uint64Value, doubleValue, int32Value, uint32Value, floatValue) "
+            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)");
     const std::int64_t globalTid = makeGlobalTid(range.pid, range.tid);
     const bool isMark = range.eventType == 34;
     const bool isDomainCreate = range.eventType == 75;
@@ -663,6 +664,25 @@ void ExportWriter::addNvtx(const NvtxRange &range)
     }
     bindInt(stmt, 6, globalTid);
     bindInt(stmt, 9, range.domainId);
+    auto bindOptionalInt = [stmt](int index, std::optional<std::int64_t> value) {
+        if (value)
+            bindInt(stmt, index, *value);
+        else
+            sqlite3_bind_null(stmt, index);
+    };
+    auto bindOptionalReal = [stmt](int index, std::optional<double> value) {
+        if (value)
+            sqlite3_bind_double(stmt, index, *value);
+        else
+            sqlite3_bind_null(stmt, index);
+    };
+    bindOptionalInt(10, range.int64Value);
+    // nsys stores the unsigned member in an INTEGER column: its 64-bit pattern, signed.
+    bindOptionalInt(11, range.uint64Value ? std::optional(std::int64_t(*range.uint64Value)) : std::nullopt);
+    bindOptionalReal(12, range.doubleValue);
+    bindOptionalInt(13, range.int32Value);
+    bindOptionalInt(14, range.uint32Value);
+    bindOptionalReal(15, range.floatValue);
     insertRow(stmt, "NVTX_EVENTS");
 }
 

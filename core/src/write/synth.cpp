@@ -115,6 +115,8 @@ struct RankState
         const char *text;
         bool registered;
         std::int64_t domain;
+        int eventType = 59;
+        std::int64_t payload = 0; // > 0: the int64Value payload
     };
     std::vector<PendingRange> nvtx;
     // Running union over all steps:
@@ -162,6 +164,8 @@ private:
             row.text = r.text;
             row.registeredString = r.registered;
             row.domainId = r.domain;
+            row.eventType = r.eventType;
+            row.int64Value = r.payload > 0 ? std::optional<std::int64_t>(r.payload) : std::nullopt;
             rank.writer->addNvtx(row);
         }
         rank.nvtx.clear();
@@ -247,6 +251,19 @@ private:
     }
 
     void openRank(const std::string &outputDir, int index);
+    // The phases after `stepsDone` steps, from `at` on every rank; returns the next step's start.
+    TimeNs writePhases(std::size_t stepsDone, TimeNs at);
+    void phase(const char *text, TimeNs start, TimeNs length, std::vector<TimeRange> SynthRankTruth::*list,
+        bool staging = false)
+    {
+        for (auto &rank : m_ranks) {
+            const std::uint32_t tid = staging ? rank.truth.pid + 5 : rank.truth.pid;
+            rank.nvtx.push_back({ start, start + length, tid, text, false, 0, staging ? 60 : 59 });
+            if (!staging)
+                ++rank.truth.nvtxRanges;
+            (rank.truth.*list).push_back({ start, start + length });
+        }
+    }
     void stepUntilBucket(RankState &rank, TimeNs stepStart, int step);
     TimeNs stepFinish(RankState &rank, TimeNs stepStart, TimeNs allReduceEnd);
     void accountGpu(RankState &rank);
@@ -258,10 +275,34 @@ private:
     ExportWriter::RuntimeCall m_callRow;
     ExportWriter::NvtxRange m_nvtxRow;
     int m_layers = 0;
-    double m_computeFactor = 1.0; // 2 during warm-up steps
+    double m_computeFactor = 1.0; // 2 during warm-up steps, times stagingSlowdown under staging
+    TimeNs m_stagingEnd = 0; // end of the last checkpoint staging
     std::uint64_t m_launchesPerRank = 0; // compute launches of one rank over all steps
     std::uint64_t m_extraRuntime = 0, m_extraNvtx = 0; // rows the scale options add per rank
 };
+
+TimeNs Generator::writePhases(std::size_t stepsDone, TimeNs at)
+{
+    const auto every = [stepsDone](int n) { return n > 0 && stepsDone % std::size_t(n) == 0; };
+    if (every(m_options.checkpointEvery) && m_options.checkpointNs > 0) {
+        phase("save_checkpoint", at, m_options.checkpointNs, &SynthRankTruth::checkpoints);
+        at += m_options.checkpointNs;
+        if (m_options.asyncStagingNs > 0) {
+            phase("ckpt_stage", at, m_options.asyncStagingNs, &SynthRankTruth::stagings, true);
+            m_stagingEnd = at + m_options.asyncStagingNs;
+        }
+        at += kInterStepNs;
+    }
+    if (every(m_options.validationEvery) && m_options.validationNs > 0) {
+        phase("validation", at, m_options.validationNs, &SynthRankTruth::validations);
+        at += m_options.validationNs + kInterStepNs;
+    }
+    if (m_options.dataWaitNs > 0) {
+        phase("data_wait", at, m_options.dataWaitNs, &SynthRankTruth::dataWaits);
+        at += m_options.dataWaitNs + kInterStepNs;
+    }
+    return at;
+}
 
 void Generator::openRank(const std::string &outputDir, int index)
 {
@@ -295,6 +336,8 @@ void Generator::openRank(const std::string &outputDir, int index)
     writer.addProcess(truth.pid, "python3");
     writer.addThreadName(truth.pid, truth.pid, "python3");
     writer.addThreadName(truth.pid, truth.loaderTid, "pt_data_worker");
+    if (m_options.asyncStagingNs > 0 && m_options.checkpointEvery > 0)
+        writer.addThreadName(truth.pid, truth.pid + 5, "ckpt_stager");
     writer.addGpu(truth.deviceId, "NVIDIA H100 80GB HBM3");
 
     ExportWriter::NvtxRange domain;
@@ -422,6 +465,7 @@ TimeNs Generator::stepFinish(RankState &rank, TimeNs stepStart, TimeNs allReduce
     call(rank, "cudaStreamSynchronize_v3020", rank.nextCorrelation++, syncEnd - syncStart);
     const TimeNs stepEnd = syncEnd + kNvtxSlackNs;
     range(rank, truth.pid, stepStart, stepEnd, "train_step", true);
+    rank.nvtx.back().payload = m_options.tokensPerStep;
     writeStepRanges(rank);
     truth.stepDurationNs.push_back(stepEnd - stepStart);
     accountGpu(rank);
@@ -490,6 +534,8 @@ SynthResult Generator::run(const std::string &outputDir)
     SplitMix64 shared { m_options.seed ^ 0xA0761D6478BD642Full }; // the transfer time is the same on all ranks
     for (std::size_t step = 0; step < totalSteps; ++step) {
         m_computeFactor = step < std::size_t(m_options.warmupSteps) ? 2.0 : 1.0;
+        if (stepStart < m_stagingEnd)
+            m_computeFactor *= m_options.stagingSlowdown;
         TimeNs lastJoin = 0;
         for (auto &rank : m_ranks) {
             stepUntilBucket(rank, stepStart, int(step));
@@ -504,7 +550,10 @@ SynthResult Generator::run(const std::string &outputDir)
             slowestEnd = std::max(slowestEnd, stepFinish(rank, stepStart, allReduceEnd));
         // Every rank starts the next step together, as after a barrier.
         stepStart = slowestEnd + kInterStepNs;
+        stepStart = writePhases(step + 1, stepStart);
     }
+    for (auto &rank : m_ranks)
+        writeStepRanges(rank); // the last phases' ranges
 
     SynthResult result;
     for (auto &rank : m_ranks) {
@@ -520,6 +569,19 @@ SynthResult Generator::run(const std::string &outputDir)
 }
 
 } // namespace
+
+SynthOptions withRunPhases(SynthOptions options)
+{
+    options.checkpointEvery = 8;
+    options.checkpointNs = 12'000'000;
+    options.asyncStagingNs = 30'000'000;
+    options.stagingSlowdown = 1.3;
+    options.validationEvery = 16;
+    options.validationNs = 25'000'000;
+    options.dataWaitNs = 1'000'000;
+    options.tokensPerStep = 8192;
+    return options;
+}
 
 SynthResult writeSyntheticCapture(const std::string &outputDir, const SynthOptions &options)
 {

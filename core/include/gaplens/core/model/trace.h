@@ -127,7 +127,12 @@ struct NvtxColumns
     std::vector<NvtxKind> kind;
     std::vector<std::uint8_t> depth;
     NestingIndex nesting;
+    // The NVTX payload (the first non-NULL of int64Value, uint64Value, doubleValue, int32Value,
+    // uint32Value, floatValue) as a double, NaN for a range without one. Empty when no range
+    // of the thread has a payload, so captures without payloads pay nothing for it.
+    std::vector<double> payload;
     std::size_t size() const { return start.size(); }
+    bool hasPayload(std::size_t i) const { return i < payload.size() && payload[i] == payload[i]; }
 };
 
 struct MarkColumns
@@ -221,6 +226,11 @@ struct Report
     std::string host;
     TimeBase timeBase = TimeBase::Unknown;
     TimeNs timeOffsetNs = 0; // added to every timestamp of this report
+    // The session start (TARGET_INFO_SESSION_START_TIME.utcEpochNs, absolute): the time zero nsys
+    // shows. nullopt without one; the stored times are then session-relative or already
+    // absolute, and timeZero() is timeOffsetNs.
+    std::optional<TimeNs> sessionStartNs;
+    TimeNs timeZero() const { return sessionStartNs.value_or(timeOffsetNs); }
     DataProblems problems;
     LoadNotes notes;
     std::vector<std::string> warnings; // e.g. a table without a column the reader needs

@@ -119,6 +119,13 @@ public:
         bool registeredString = false; // true: stored via textId into StringIds
         int eventType = 59; // 59 push/pop, 60 start/end, 34 mark, 75 domain create
         std::int64_t domainId = 0;
+        // The payload union's members (nvtxEventAttributes_t payload), NULL when not set.
+        std::optional<std::int64_t> int64Value;
+        std::optional<std::uint64_t> uint64Value;
+        std::optional<double> doubleValue;
+        std::optional<std::int32_t> int32Value;
+        std::optional<std::uint32_t> uint32Value;
+        std::optional<float> floatValue;
     };
     void addNvtx(const NvtxRange &range);
 

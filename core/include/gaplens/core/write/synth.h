@@ -34,7 +34,29 @@ struct SynthOptions
     std::size_t scaleRuntimePerRank = 0;
     std::size_t scaleNvtxPerRank = 0;
     TimeNs sessionStartUtcNs = 1'700'000'000'000'000'000; // shared by all files so ranks align
+    // Run-accounting phases (docs/run-accounting.md), all off by default, so the default
+    // capture is what it always was. After every checkpointEvery-th step (counted from 1,
+    // warm-up included) a blocking "save_checkpoint" range of checkpointNs on the main thread,
+    // no CUDA call; with asyncStagingNs > 0 also a "ckpt_stage" start/end range of that length
+    // on a staging thread from the checkpoint's end, and the compute kernels of steps that
+    // start while it is open take stagingSlowdown times longer. After every
+    // validationEvery-th step a "validation" range of validationNs; after every step a
+    // "data_wait" range of dataWaitNs. tokensPerStep > 0: train_step carries it as its NVTX
+    // payload (int64Value).
+    int checkpointEvery = 0;
+    TimeNs checkpointNs = 0;
+    TimeNs asyncStagingNs = 0;
+    double stagingSlowdown = 1.0;
+    int validationEvery = 0;
+    TimeNs validationNs = 0;
+    TimeNs dataWaitNs = 0;
+    std::int64_t tokensPerStep = 0;
 };
+
+// The phases `gaplens-cli synth --phases` writes (steps take about 6 ms): a checkpoint of
+// 12 ms after every 8th step with 30 ms of staging slowing the steps it overlaps by 1.3, a
+// validation of 25 ms after every 16th, a 1 ms data wait after each step, 8,192 tokens per step.
+SynthOptions withRunPhases(SynthOptions options);
 
 // What a correct reader must find in one rank's file; every number is exact (it is what was
 // written), for any jitter. Times are session-relative ns.
@@ -60,6 +82,8 @@ struct SynthRankTruth
     TimeNs busyNs = 0; // union of kernels, copies and memsets on the device
     TimeNs firstGpuNs = 0, lastGpuNs = 0; // first start and last end of GPU work
     std::uint64_t idleGapsAtLeast100us = 0; // holes >= 100 us in that union, between first and last
+    // The run-accounting phases written (SynthOptions), each with its start and end.
+    std::vector<TimeRange> checkpoints, stagings, validations, dataWaits;
 };
 
 struct SynthResult

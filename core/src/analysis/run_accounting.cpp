@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/analysis/run_accounting.h"
+
+#include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/analysis/step_range.h"
+#include "gaplens/core/util/units.h"
+
+#include "merged_intervals.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <regex>
+
+namespace gaplens::core {
+namespace {
+
+constexpr std::array<std::string_view, kRunStateCount> kStateNames
+    = { "active", "checkpoint", "validation", "data_wait", "barrier", "unexplained" };
+constexpr std::array<std::string_view, 4> kDefaultPatterns
+    = { "checkpoint|ckpt|save", "valid|eval", "data_wait|dataloader|next_batch", "barrier|wait_for_peers" };
+
+// Bit s of a mask: the range belongs to state s (RunState value).
+using StateMask = std::uint8_t;
+constexpr StateMask kUnknownMask = 0xFF;
+
+std::optional<std::uint32_t> parseOccurrence(std::string_view text)
+{
+    std::uint32_t value = 0;
+    const auto *end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value == 0)
+        return std::nullopt;
+    return value;
+}
+
+// An NVTX range of a rank: its interval, thread and index.
+struct RangeRef
+{
+    TimeNs start = 0, end = 0;
+    std::uint32_t thread = 0, index = 0;
+};
+
+// Outermost ranges (none lies inside another kept one), sorted by start: pace's rule for steps.
+std::vector<RangeRef> outermost(std::vector<RangeRef> all)
+{
+    std::sort(all.begin(), all.end(), [](const RangeRef &a, const RangeRef &b) {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.end != b.end)
+            return a.end > b.end;
+        return a.thread != b.thread ? a.thread < b.thread : a.index < b.index;
+    });
+    std::vector<RangeRef> kept;
+    TimeNs coverEnd = 0;
+    for (const auto &r : all) {
+        if (!kept.empty() && r.end <= coverEnd)
+            continue;
+        coverEnd = kept.empty() ? r.end : std::max(coverEnd, r.end);
+        kept.push_back(r);
+    }
+    return kept;
+}
+
+// The union of intervals (any order) through the one merge, sorted and disjoint.
+std::vector<TimeRange> unionOf(std::vector<RangeRef> &ranges)
+{
+    std::sort(ranges.begin(), ranges.end(), [](const RangeRef &a, const RangeRef &b) { return a.start < b.start; });
+    detail::CollectedIntervals intervals;
+    intervals.start.reserve(ranges.size());
+    intervals.end.reserve(ranges.size());
+    for (const auto &r : ranges) {
+        intervals.start.push_back(r.start);
+        intervals.end.push_back(r.end);
+    }
+    std::vector<TimeRange> merged;
+    detail::forEachMergedInterval({ intervals.run() }, std::nullopt, [&](TimeRange iv) { merged.push_back(iv); });
+    return merged;
+}
+
+// Whether [a, b) overlaps the sorted disjoint union for a positive time.
+bool overlapsUnion(const std::vector<TimeRange> &u, TimeNs a, TimeNs b)
+{
+    const auto it = std::upper_bound(
+        u.begin(), u.end(), a, [](TimeNs t, const TimeRange &iv) { return t < iv.end; }); // first end > a
+    return it != u.end() && it->start < b && a < b;
+}
+
+// Partition of `window` by the unions (indexed by RunState, Unexplained unused): a sweep over
+// their endpoints, each instant to the first open state in RunState order, else Unexplained.
+std::array<TimeNs, kRunStateCount> partition(
+    const std::array<std::vector<TimeRange>, kRunStateCount> &unions, TimeRange window)
+{
+    std::array<TimeNs, kRunStateCount> parts {};
+    if (window.end <= window.start)
+        return parts;
+    struct Edge
+    {
+        TimeNs time;
+        std::uint8_t state;
+        int delta;
+    };
+    std::vector<Edge> edges;
+    for (std::size_t s = 0; s < kRunStateCount; ++s)
+        for (const auto &iv : unions[s]) {
+            const TimeNs a = std::max(iv.start, window.start), b = std::min(iv.end, window.end);
+            if (a >= b)
+                continue;
+            edges.push_back({ a, std::uint8_t(s), +1 });
+            edges.push_back({ b, std::uint8_t(s), -1 });
+        }
+    std::sort(edges.begin(), edges.end(), [](const Edge &x, const Edge &y) { return x.time < y.time; });
+    std::array<int, kRunStateCount> open {};
+    auto top = [&] {
+        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+            if (open[s] > 0)
+                return s;
+        return kRunStateCount - 1;
+    };
+    TimeNs at = window.start;
+    for (const auto &e : edges) {
+        if (e.time > at) {
+            parts[top()] += e.time - at;
+            at = e.time;
+        }
+        open[e.state] += e.delta;
+    }
+    parts[top()] += window.end - at;
+    return parts;
+}
+
+StepTimeGroup groupStats(std::vector<TimeNs> durations)
+{
+    StepTimeGroup g;
+    std::sort(durations.begin(), durations.end());
+    g.count = durations.size();
+    if (durations.empty())
+        return g;
+    g.medianNs = sortedMedian(durations);
+    g.p95Ns = sortedPercentileNearestRank(durations, 95.0);
+    g.maxNs = durations.back();
+    return g;
+}
+
+std::optional<double> perSecond(double work, TimeNs ns)
+{
+    if (ns <= 0)
+        return std::nullopt;
+    return work / (double(ns) / 1e9);
+}
+
+void setRates(RankRunAccounting &r)
+{
+    r.activeRate = perSecond(r.work, r.activeNs());
+    r.sustainedRate = perSecond(r.work, r.windowNs());
+    if (r.activeRate && r.sustainedRate && *r.activeRate > 0)
+        r.sustainedOverActive = *r.sustainedRate / *r.activeRate;
+    else
+        r.sustainedOverActive.reset();
+}
+
+std::vector<TimeNs> sortedDurations(const std::vector<RangeRef> &ranges)
+{
+    std::vector<TimeNs> durations;
+    for (const auto &r : ranges)
+        durations.push_back(r.end - r.start);
+    std::sort(durations.begin(), durations.end());
+    return durations;
+}
+
+// Blocking checkpoints (on a thread that runs steps) and staging (the rank's other threads),
+// each outermost and in start order.
+std::optional<CheckpointHealth> checkpointHealth(
+    const std::vector<RangeRef> &blocking, const std::vector<RangeRef> &staging)
+{
+    if (blocking.empty() && staging.empty())
+        return std::nullopt;
+    CheckpointHealth h;
+    h.count = blocking.size();
+    h.stagingCount = staging.size();
+    // Checkpoints are counted by their blocking part; staging stands for them without one.
+    const auto &checkpoints = blocking.empty() ? staging : blocking;
+    std::vector<double> intervals;
+    for (std::size_t i = 1; i < checkpoints.size(); ++i)
+        intervals.push_back(double(checkpoints[i].start - checkpoints[i - 1].start));
+    const auto durations = sortedDurations(checkpoints);
+    h.medianDurationNs = sortedMedian(durations);
+    h.p95DurationNs = sortedPercentileNearestRank(durations, 95.0);
+    // A checkpoint is committed when its staging ends.
+    h.commitP95Ns = staging.empty() ? h.p95DurationNs : sortedPercentileNearestRank(sortedDurations(staging), 95.0);
+    if (!intervals.empty()) {
+        h.cadenceNs = medianOf(intervals);
+        if (*h.cadenceNs > 0)
+            h.p95OverCadence = double(h.commitP95Ns) / *h.cadenceNs;
+    }
+    // Backlog: earlier staging ranges (blocking checkpoints without staging) still open at
+    // each one's start; the list is in start order.
+    const auto &pipeline = staging.empty() ? blocking : staging;
+    std::vector<std::uint32_t> backlog;
+    std::vector<TimeNs> openEnds;
+    for (const auto &c : pipeline) {
+        std::erase_if(openEnds, [&](TimeNs e) { return e <= c.start; });
+        backlog.push_back(std::uint32_t(openEnds.size()));
+        openEnds.push_back(c.end);
+    }
+    const std::size_t half = backlog.size() / 2;
+    auto mean = [&](std::size_t from, std::size_t to) {
+        double sum = 0;
+        for (std::size_t i = from; i < to; ++i)
+            sum += backlog[i];
+        return to > from ? sum / double(to - from) : 0.0;
+    };
+    h.backlogFirstHalf = mean(0, half);
+    h.backlogSecondHalf = mean(half, backlog.size());
+    h.backlogMax = *std::max_element(backlog.begin(), backlog.end());
+    h.backlogGrowing = half > 0 && h.backlogSecondHalf > h.backlogFirstHalf;
+    return h;
+}
+
+class Accountant
+{
+public:
+    Accountant(const TraceSet &trace, const RunAccountingOptions &options, RunAccounting &out)
+        : m_trace(trace)
+        , m_options(options)
+        , m_out(out)
+        , m_masks(trace.strings.size(), kUnknownMask)
+    {
+    }
+
+    bool compilePatterns()
+    {
+        for (std::size_t i = 0; i < kPatternStates.size(); ++i) {
+            const auto &text = m_out.patterns[i];
+            try {
+                m_patterns[i] = std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+            } catch (const std::regex_error &e) {
+                m_out.error = fmt::format("the pattern of state {} is not a regular expression: '{}' ({})",
+                    kStateNames[i + 1], text, e.what());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool findStepRange()
+    {
+        if (m_options.stepRange.empty()) {
+            const auto proposed = proposePaceRangeName(m_trace);
+            if (!proposed) {
+                m_out.error = fmt::format("no step range: {}; choose one with --range NAME",
+                    describeMissingStepRange(chooseStepRange(m_trace)));
+                return false;
+            }
+            m_out.stepRange = *proposed;
+        } else {
+            m_out.stepRange = m_options.stepRange;
+        }
+        m_step = m_trace.strings.find(m_out.stepRange);
+        if (m_step == kEmptyString) {
+            m_out.error = fmt::format("no selected rank has an NVTX range named '{}'", m_out.stepRange);
+            return false;
+        }
+        return true;
+    }
+
+    // States of one range: the step group is Active only; pattern states by its group name,
+    // matched once per distinct group name.
+    StateMask maskOf(StringId name)
+    {
+        if (m_trace.isInNvtxGroup(name, m_step))
+            return StateMask(1u << unsigned(RunState::Active));
+        const StringId group = m_trace.nvtxGroup(name);
+        if (group >= m_masks.size())
+            m_masks.resize(group + 1, kUnknownMask);
+        auto &mask = m_masks[group];
+        if (mask == kUnknownMask) {
+            mask = 0;
+            const auto &text = m_trace.str(group);
+            for (std::size_t i = 0; i < kPatternStates.size(); ++i)
+                if (std::regex_search(text, m_patterns[i]))
+                    mask |= StateMask(1u << unsigned(kPatternStates[i]));
+        }
+        return mask;
+    }
+
+    struct RankRanges
+    {
+        std::array<std::vector<RangeRef>, kRunStateCount> byState; // Unexplained unused
+    };
+
+    RankRanges collect(const Rank &rank)
+    {
+        RankRanges ranges;
+        for (const auto t : rank.threads) {
+            const auto &nvtx = m_trace.threads[t].nvtx;
+            for (std::uint32_t i = 0; i < nvtx.size(); ++i) {
+                const auto mask = maskOf(nvtx.name[i]);
+                for (std::size_t s = 0; mask != 0 && s + 1 < kRunStateCount; ++s)
+                    if (mask & (1u << s))
+                        ranges.byState[s].push_back({ nvtx.start[i], nvtx.end[i], t, i });
+            }
+        }
+        return ranges;
+    }
+
+    // The occurrences of a --between range on a rank: outermost, in start order.
+    std::vector<RangeRef> occurrences(const Rank &rank, StringId name) const
+    {
+        std::vector<RangeRef> all;
+        for (const auto t : rank.threads) {
+            const auto &nvtx = m_trace.threads[t].nvtx;
+            for (std::uint32_t i = 0; i < nvtx.size(); ++i)
+                if (m_trace.isInNvtxGroup(nvtx.name[i], name))
+                    all.push_back({ nvtx.start[i], nvtx.end[i], t, i });
+        }
+        return outermost(std::move(all));
+    }
+
+    bool window(std::uint32_t r, const RankRanges &ranges, TimeRange &out)
+    {
+        const auto &rank = m_trace.ranks[r];
+        const auto &spec = m_options.window;
+        switch (spec.rule) {
+        case RunWindowRule::Explicit: {
+            const TimeNs zero = m_trace.reports[rank.report].timeZero();
+            TimeNs start = 0, end = 0;
+            if (__builtin_add_overflow(zero, spec.startNs, &start) || __builtin_add_overflow(zero, spec.endNs, &end)) {
+                m_out.error = fmt::format(
+                    "--window {}: rank {}'s window lies outside the 64-bit time range", m_out.windowText, rank.rank);
+                return false;
+            }
+            out = { start, end };
+            return true;
+        }
+        case RunWindowRule::Between: {
+            const StringId name = m_trace.strings.find(spec.rangeName);
+            const auto found = name == kEmptyString ? std::vector<RangeRef>() : occurrences(rank, name);
+            const std::uint32_t k = spec.fromOccurrence;
+            const std::uint32_t m = spec.toOccurrence.value_or(std::uint32_t(found.size()));
+            if (found.size() < std::max(k, m) || m <= k) {
+                m_out.error = fmt::format("--between {}: rank {} has {} occurrence(s) of '{}', not enough for the end "
+                                          "of the {}-th to the end of the {}-th",
+                    m_out.windowText, rank.rank, found.size(), spec.rangeName, k, m);
+                return false;
+            }
+            out = { found[k - 1].end, found[m - 1].end };
+            return true;
+        }
+        case RunWindowRule::StateSpan: break;
+        }
+        bool any = false;
+        TimeRange span { 0, 0 };
+        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+            for (const auto &range : ranges.byState[s]) {
+                span = any ? TimeRange { std::min(span.start, range.start), std::max(span.end, range.end) }
+                           : TimeRange { range.start, range.end };
+                any = true;
+            }
+        out = span;
+        return true;
+    }
+
+    double stepWork(const RangeRef &step, std::uint64_t &withoutPayload) const
+    {
+        const auto &nvtx = m_trace.threads[step.thread].nvtx;
+        if (nvtx.hasPayload(step.index))
+            return nvtx.payload[step.index];
+        if (m_out.workSource == WorkSource::Payload)
+            ++withoutPayload;
+        if (m_options.workPerStep)
+            return *m_options.workPerStep;
+        return m_out.workSource == WorkSource::Payload ? 0.0 : 1.0;
+    }
+
+    StepTimeByState stepTimes(
+        RunState state, const std::vector<TimeRange> &stateUnion, const std::vector<RangeRef> &steps) const
+    {
+        StepTimeByState row;
+        row.state = state;
+        std::vector<TimeNs> inside, outside;
+        for (const auto &s : steps)
+            (overlapsUnion(stateUnion, s.start, s.end) ? inside : outside).push_back(s.end - s.start);
+        row.inside = groupStats(inside);
+        row.outside = groupStats(outside);
+        if (inside.empty() || outside.empty())
+            return row;
+        // compare's rule for a per-step median: the difference beyond the bootstrap half-width
+        // and the rank-sum test rejecting "same distribution" at alpha.
+        const std::vector<double> a(outside.begin(), outside.end()), b(inside.begin(), inside.end());
+        BootstrapOptions bootstrap;
+        bootstrap.statistic = BootstrapStatistic::Median;
+        bootstrap.resamples = m_options.bootstrapResamples;
+        bootstrap.seed = m_options.bootstrapSeed;
+        const auto interval = bootstrapDifference(a, b, bootstrap);
+        const auto test = mannWhitneyU(a, b);
+        row.pValue = test.pValue;
+        row.significant = std::fabs(row.inside.medianNs - row.outside.medianNs) > interval.halfWidth()
+            && test.pValue < m_options.alpha;
+        return row;
+    }
+
+    bool account(std::uint32_t r, RankRunAccounting &out)
+    {
+        out.rank = r;
+        auto ranges = collect(m_trace.ranks[r]);
+        m_stepRanges += ranges.byState[std::size_t(RunState::Active)].size();
+        if (!window(r, ranges, out.window))
+            return false;
+        const auto &w = out.window;
+        std::array<std::vector<TimeRange>, kRunStateCount> unions;
+        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+            unions[s] = unionOf(ranges.byState[s]);
+        out.partitionNs = partition(unions, w);
+
+        const auto steps = outermost(ranges.byState[std::size_t(RunState::Active)]);
+        std::vector<RangeRef> counted;
+        for (const auto &s : steps)
+            if (s.end > w.start && s.end <= w.end) {
+                counted.push_back(s);
+                out.work += stepWork(s, out.stepsWithoutPayload);
+            }
+        out.steps = counted.size();
+        setRates(out);
+        for (const auto state : kPatternStates)
+            out.stepTimeByState.push_back(stepTimes(state, unions[std::size_t(state)], counted));
+
+        std::vector<std::uint32_t> stepThreads;
+        for (const auto &s : ranges.byState[std::size_t(RunState::Active)])
+            stepThreads.push_back(s.thread);
+        std::sort(stepThreads.begin(), stepThreads.end());
+        std::vector<RangeRef> blocking, staging;
+        for (const auto &c : ranges.byState[std::size_t(RunState::Checkpoint)])
+            if (c.start >= w.start && c.start < w.end)
+                (std::binary_search(stepThreads.begin(), stepThreads.end(), c.thread) ? blocking : staging)
+                    .push_back(c);
+        out.checkpoint = checkpointHealth(outermost(std::move(blocking)), outermost(std::move(staging)));
+        return true;
+    }
+
+    void decideWorkSource()
+    {
+        const StringId step = m_step;
+        for (const auto &thread : m_trace.threads) {
+            if (thread.nvtx.payload.empty() || !m_options.ranks.includes(thread.rank))
+                continue;
+            for (std::size_t i = 0; i < thread.nvtx.size(); ++i)
+                if (thread.nvtx.hasPayload(i) && m_trace.isInNvtxGroup(thread.nvtx.name[i], step)) {
+                    m_out.workSource = WorkSource::Payload;
+                    return;
+                }
+        }
+        m_out.workSource = m_options.workPerStep ? WorkSource::PerStep : WorkSource::StepCount;
+    }
+
+    std::uint64_t stepRanges() const { return m_stepRanges; }
+
+private:
+    const TraceSet &m_trace;
+    const RunAccountingOptions &m_options;
+    RunAccounting &m_out;
+    std::array<std::regex, 4> m_patterns;
+    std::vector<StateMask> m_masks; // by group StringId
+    StringId m_step = kEmptyString;
+    std::uint64_t m_stepRanges = 0; // over the ranks accounted
+};
+
+} // namespace
+
+std::string_view runStateName(RunState state)
+{
+    return kStateNames[std::size_t(state)];
+}
+
+std::optional<RunState> runStateFromName(std::string_view name)
+{
+    for (std::size_t s = 0; s < kRunStateCount; ++s)
+        if (kStateNames[s] == name)
+            return RunState(s);
+    return std::nullopt;
+}
+
+std::string_view defaultRunStatePattern(RunState state)
+{
+    for (std::size_t i = 0; i < kPatternStates.size(); ++i)
+        if (kPatternStates[i] == state)
+            return kDefaultPatterns[i];
+    return {};
+}
+
+std::string_view runWindowRuleName(RunWindowRule rule)
+{
+    switch (rule) {
+    case RunWindowRule::StateSpan: return "state_span";
+    case RunWindowRule::Explicit: return "explicit";
+    case RunWindowRule::Between: return "between";
+    }
+    return "state_span";
+}
+
+std::string_view workSourceName(WorkSource source)
+{
+    switch (source) {
+    case WorkSource::Payload: return "payload";
+    case WorkSource::PerStep: return "work_per_step";
+    case WorkSource::StepCount: return "steps";
+    }
+    return "steps";
+}
+
+std::optional<RunWindowSpec> parseRunWindow(std::string_view text, std::string &error)
+{
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
+        error = fmt::format("--window expects START:END with units (e.g. 0s:1200s), got '{}'", text);
+        return std::nullopt;
+    }
+    const auto start = parseDuration(text.substr(0, colon));
+    const auto end = parseDuration(text.substr(colon + 1));
+    if (!start || !end) {
+        error = fmt::format("--window: '{}' is not a duration with a unit (s, ms, us or ns)",
+            !start ? text.substr(0, colon) : text.substr(colon + 1));
+        return std::nullopt;
+    }
+    if (*end <= *start) {
+        error = fmt::format("--window: the end must come after the start, got '{}'", text);
+        return std::nullopt;
+    }
+    RunWindowSpec spec;
+    spec.rule = RunWindowRule::Explicit;
+    spec.startNs = *start;
+    spec.endNs = *end;
+    return spec;
+}
+
+std::optional<RunWindowSpec> parseRunBetween(std::string_view text, std::string &error)
+{
+    // NAME may hold colons itself ("model:step"): K and M are the trailing numeric parts.
+    RunWindowSpec spec;
+    spec.rule = RunWindowRule::Between;
+    std::string_view name = text;
+    std::vector<std::uint32_t> numbers;
+    while (numbers.size() < 2) {
+        const auto colon = name.rfind(':');
+        if (colon == std::string_view::npos)
+            break;
+        const auto part = name.substr(colon + 1);
+        const auto number = parseOccurrence(part);
+        if (!number) {
+            if (!part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos) {
+                error = fmt::format("--between {}: occurrences count from 1, not '{}'", text, part);
+                return std::nullopt;
+            }
+            break;
+        }
+        numbers.insert(numbers.begin(), *number);
+        name = name.substr(0, colon);
+    }
+    if (name.empty()) {
+        error = fmt::format("--between expects NAME[:K:M] (occurrences from 1), got '{}'", text);
+        return std::nullopt;
+    }
+    spec.rangeName = std::string(name);
+    if (!numbers.empty())
+        spec.fromOccurrence = numbers[0];
+    if (numbers.size() == 2) {
+        spec.toOccurrence = numbers[1];
+        if (numbers[1] <= numbers[0]) {
+            error = fmt::format("--between {}: M must be larger than K", text);
+            return std::nullopt;
+        }
+    }
+    return spec;
+}
+
+RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOptions &options)
+{
+    RunAccounting out;
+    for (std::size_t i = 0; i < kPatternStates.size(); ++i)
+        out.patterns[i] = options.patterns[i].empty() ? std::string(kDefaultPatterns[i]) : options.patterns[i];
+    out.windowRule = options.window.rule;
+    if (options.window.rule == RunWindowRule::Explicit)
+        out.windowText = fmt::format("{}ns:{}ns", options.window.startNs, options.window.endNs);
+    else if (options.window.rule == RunWindowRule::Between)
+        out.windowText = options.window.toOccurrence
+            ? fmt::format(
+                "{}:{}:{}", options.window.rangeName, options.window.fromOccurrence, *options.window.toOccurrence)
+            : fmt::format("{}:{}", options.window.rangeName, options.window.fromOccurrence);
+    Accountant accountant(trace, options, out);
+    if (!accountant.compilePatterns() || !accountant.findStepRange())
+        return out;
+    accountant.decideWorkSource();
+    out.workUnit = !options.workUnit.empty()      ? options.workUnit
+        : out.workSource == WorkSource::StepCount ? std::string("steps")
+                                                  : std::string("tokens");
+
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!options.ranks.includes(r))
+            continue;
+        RankRunAccounting rank;
+        if (!accountant.account(r, rank)) {
+            out.ranks.clear();
+            return out;
+        }
+        out.ranks.push_back(std::move(rank));
+    }
+    if (out.ranks.empty()) {
+        out.error = "no rank selected";
+        return out;
+    }
+    if (accountant.stepRanges() == 0) {
+        out.error = fmt::format("no selected rank has an NVTX range named '{}'", out.stepRange);
+        out.ranks.clear();
+        return out;
+    }
+    const RankRunAccounting *slowest = &out.ranks.front();
+    for (const auto &r : out.ranks)
+        if (r.windowNs() > slowest->windowNs())
+            slowest = &r;
+    out.overall = *slowest;
+    out.overall.rank = kNoIndex;
+    out.overall.work = 0;
+    out.overall.steps = 0;
+    out.overall.stepsWithoutPayload = 0;
+    for (const auto &r : out.ranks) {
+        out.overall.work += r.work;
+        out.overall.steps += r.steps;
+        out.overall.stepsWithoutPayload += r.stepsWithoutPayload;
+    }
+    setRates(out.overall);
+    return out;
+}
+
+} // namespace gaplens::core
