@@ -67,6 +67,27 @@ Json bucketsJson(
     return rows;
 }
 
+// Rows of by_os_call (`osCalls`) or by_os_category: the per-gap fields' values, "" for the
+// gaps without an OS call.
+Json osBucketsJson(
+    const CommandContext &ctx, const std::vector<core::BlameBucket> &buckets, core::TimeNs total, bool osCalls)
+{
+    Json rows = Json::array();
+    for (const auto &b : buckets) {
+        Json row;
+        if (osCalls)
+            row["os_call"] = b.name != core::kEmptyString ? ctx.str(b.name) : std::string();
+        row["os_category"] = std::string(core::osCategoryId(b.osCategory));
+        row["count"] = b.count;
+        row["total_ns"] = b.totalNs;
+        row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
+        row["longest_ns"] = b.longestNs;
+        row["copy_ns"] = b.copyNs;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 void addTotals(Json &object, const CommandContext &ctx, const core::BlameTotals &t)
 {
     object["gap_count"] = t.gapCount;
@@ -75,6 +96,8 @@ void addTotals(Json &object, const CommandContext &ctx, const core::BlameTotals 
     object["copy_cause_ns"] = t.copyCauseNs;
     object["by_cause"] = bucketsJson(ctx, t.byCause, t.totalGapNs, true);
     object["by_phase"] = bucketsJson(ctx, t.byPhase, t.totalGapNs, false);
+    object["by_os_call"] = osBucketsJson(ctx, t.byOsCall, t.totalGapNs, true);
+    object["by_os_category"] = osBucketsJson(ctx, t.byOsCategory, t.totalGapNs, false);
 }
 
 Table bucketTable(
@@ -115,6 +138,8 @@ int runGaps(const CommandContext &ctx)
             for (auto name : gap.phaseStack)
                 stack.push_back(ctx.str(name));
             out["nvtx_stack"] = std::move(stack);
+            out["os_call"] = gap.osCall != core::kEmptyString ? ctx.str(gap.osCall) : std::string();
+            out["os_category"] = std::string(core::osCategoryId(gap.osCategory));
             gaps.push_back(std::move(out));
         });
         doc["gaps"] = std::move(gaps);
@@ -186,7 +211,9 @@ int runBlame(const CommandContext &ctx)
     if (o.copyNs > 0)
         heading += fmt::format(", of which copies or memsets ran {}", core::formatDuration(double(o.copyNs)));
     std::vector<Table> tables { bucketTable("Idle time by cause: " + heading, "cause", o.byCause, o.totalGapNs),
-        bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs) };
+        bucketTable("Idle time by NVTX phase", "NVTX phase", o.byPhase, o.totalGapNs),
+        bucketTable("Idle time by OS runtime call", "OS call", o.byOsCall, o.totalGapNs),
+        bucketTable("Idle time by OS call category", "OS category", o.byOsCategory, o.totalGapNs) };
     if (ctx.options.perRank)
         for (const auto &r : report.perRank) {
             const auto n = ctx.rankNumber(r.rank);
@@ -194,6 +221,10 @@ int runBlame(const CommandContext &ctx)
                 fmt::format("Rank {}: idle time by cause", n), "cause", r.totals.byCause, r.totals.totalGapNs));
             tables.push_back(bucketTable(fmt::format("Rank {}: idle time by NVTX phase", n), "NVTX phase",
                 r.totals.byPhase, r.totals.totalGapNs));
+            tables.push_back(bucketTable(fmt::format("Rank {}: idle time by OS runtime call", n), "OS call",
+                r.totals.byOsCall, r.totals.totalGapNs));
+            tables.push_back(bucketTable(fmt::format("Rank {}: idle time by OS call category", n), "OS category",
+                r.totals.byOsCategory, r.totals.totalGapNs));
         }
     printTables(ctx.options.format, tables);
     return 0;

@@ -6,6 +6,7 @@
 
 #include "cli_runner.h"
 #include "gap_islands_sql.h"
+#include "minimal_export.h"
 #include "sqltestdb.h"
 #include "synth_sample.h"
 #include "test_files.h"
@@ -14,11 +15,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 using namespace gaplens::core;
 using namespace gaplens::test;
@@ -185,6 +188,99 @@ private slots:
             QCOMPARE(g.toObject()[QStringLiteral("copy_ns")].toInteger(), qint64(0));
             QVERIFY(g.toObject()[QStringLiteral("cause")].toString() != QStringLiteral("copy"));
         }
+    }
+
+    // A built export with OS runtime calls on the launching thread (times in us from the
+    // session start): kernels [0,1000) [2000,2100) [3000,3100) [4000,4100), each launched late
+    // in the gap before it, so the three gaps are no CUDA call gaps with midpoints 1500, 2550
+    // and 3550: in pthread_cond_wait [1100,1800), in fopen [2200,2800) (open64 [2500,2600)
+    // nested in it), and in no OS call.
+    void gapsAndBlameJsonTellTheOsCall()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string sql = exportHeadSql() + R"(
+            CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO StringIds VALUES (1, 'k'), (2, 'cudaLaunchKernel_v7000'), (3, 'pthread_cond_wait'),
+                (4, 'fopen'), (5, 'open64');
+            CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, "end" INTEGER, deviceId INTEGER,
+                streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER);
+            CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, "end" INTEGER, eventClass INTEGER,
+                globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
+            CREATE TABLE OSRT_API (start INTEGER NOT NULL, "end" INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+                globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, nestingLevel INTEGER,
+                callchainId INTEGER NOT NULL);
+        )";
+        const std::string pid = std::to_string(42LL << 24), tid = std::to_string((42LL << 24) + 42);
+        const std::pair<int, int> kernels[] = { { 0, 1000 }, { 2000, 2100 }, { 3000, 3100 }, { 4000, 4100 } };
+        const int launches[] = { -50, 1900, 2900, 3900 }; // each 20 us long
+        for (int i = 0; i < 4; ++i) {
+            sql += "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (" + std::to_string(kernels[i].first * 1000) + ", "
+                + std::to_string(kernels[i].second * 1000) + ", 0, 7, " + std::to_string(i + 1) + ", " + pid + ", 1);";
+            sql += "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + std::to_string(launches[i] * 1000) + ", "
+                + std::to_string(launches[i] * 1000 + 20000) + ", 0, " + tid + ", " + std::to_string(i + 1) + ", 2);";
+        }
+        sql += "INSERT INTO OSRT_API VALUES (1100000, 1800000, 27, " + tid + ", 3, 0, 0, 0);";
+        sql += "INSERT INTO OSRT_API VALUES (2200000, 2800000, 27, " + tid + ", 4, 0, 0, 1);";
+        sql += "INSERT INTO OSRT_API VALUES (2500000, 2600000, 27, " + tid + ", 5, 0, 1, 2);";
+        const auto path = QString::fromStdString(writeExportIn(dir, "osrt.sqlite", sql));
+
+        const auto gapsRun
+            = runCli({ QStringLiteral("gaps"), QStringLiteral("--format"), QStringLiteral("json"), path });
+        QCOMPARE(gapsRun.exitCode, 0);
+        const auto gaps = QJsonDocument::fromJson(gapsRun.out)[QStringLiteral("gaps")].toArray();
+        QCOMPARE(gaps.size(), qsizetype(3));
+        const QString calls[] = { QStringLiteral("pthread_cond_wait"), QStringLiteral("fopen"), QString() };
+        const QString categories[] = { QStringLiteral("wait"), QStringLiteral("io"), QString() };
+        for (qsizetype i = 0; i < 3; ++i) {
+            const auto gap = gaps[i].toObject();
+            QCOMPARE(gap[QStringLiteral("cause")].toString(), QStringLiteral("no_cuda_call"));
+            QCOMPARE(gap[QStringLiteral("os_call")].toString(), calls[i]);
+            QCOMPARE(gap[QStringLiteral("os_category")].toString(), categories[i]);
+        }
+        // The documented order: the OS fields follow nvtx_stack.
+        const auto text = gapsRun.out;
+        QVERIFY(text.indexOf("\"nvtx_stack\"") < text.indexOf("\"os_call\""));
+        QVERIFY(text.indexOf("\"os_call\"") < text.indexOf("\"os_category\""));
+
+        const auto blameRun
+            = runCli({ QStringLiteral("blame"), QStringLiteral("--format"), QStringLiteral("json"), path });
+        QCOMPARE(blameRun.exitCode, 0);
+        const auto overall = QJsonDocument::fromJson(blameRun.out)[QStringLiteral("overall")].toObject();
+        // 1000 of the 2800 us in the wait; 900 each with no OS call and in fopen (ties by key: "(none)" first).
+        const auto byCall = overall[QStringLiteral("by_os_call")].toArray();
+        QCOMPARE(byCall.size(), qsizetype(3));
+        const std::tuple<QString, QString, qint64> callRows[]
+            = { { "pthread_cond_wait", "wait", 1000000 }, { "", "", 900000 }, { "fopen", "io", 900000 } };
+        for (qsizetype i = 0; i < 3; ++i) {
+            const auto row = byCall[i].toObject();
+            QCOMPARE(row[QStringLiteral("os_call")].toString(), std::get<0>(callRows[i]));
+            QCOMPARE(row[QStringLiteral("os_category")].toString(), std::get<1>(callRows[i]));
+            QCOMPARE(row[QStringLiteral("count")].toInteger(), qint64(1));
+            QCOMPARE(row[QStringLiteral("total_ns")].toInteger(), std::get<2>(callRows[i]));
+        }
+        const auto byCategory = overall[QStringLiteral("by_os_category")].toArray();
+        QCOMPARE(byCategory.size(), qsizetype(3));
+        QCOMPARE(byCategory[0].toObject()[QStringLiteral("os_category")].toString(), QStringLiteral("wait"));
+        QCOMPARE(byCategory[1].toObject()[QStringLiteral("os_category")].toString(), QString());
+        QCOMPARE(byCategory[2].toObject()[QStringLiteral("os_category")].toString(), QStringLiteral("io"));
+        QCOMPARE(byCategory[2].toObject()[QStringLiteral("total_ns")].toInteger(), qint64(900000));
+        QVERIFY(!byCategory[0].toObject().contains(QStringLiteral("os_call")));
+        QVERIFY(blameRun.out.indexOf("\"by_phase\"") < blameRun.out.indexOf("\"by_os_call\""));
+        QVERIFY(blameRun.out.indexOf("\"by_os_call\"") < blameRun.out.indexOf("\"by_os_category\""));
+        const auto devices = QJsonDocument::fromJson(blameRun.out)[QStringLiteral("devices")].toArray();
+        QCOMPARE(devices.size(), qsizetype(1));
+        QCOMPARE(devices[0].toObject()[QStringLiteral("by_os_call")].toArray().size(), qsizetype(3));
+
+        // The table output: both tables, with the call and the category.
+        const auto table = runCli({ QStringLiteral("blame"), path });
+        QCOMPARE(table.exitCode, 0);
+        const auto out = QString::fromUtf8(table.out);
+        QVERIFY2(out.contains(QStringLiteral("Idle time by OS runtime call")), table.out.constData());
+        QVERIFY(out.contains(QStringLiteral("Idle time by OS call category")));
+        QVERIFY2(out.contains(QRegularExpression(QStringLiteral("\\npthread_cond_wait +1 +1\\.000 ms +35\\.7%"))),
+            table.out.constData());
+        QVERIFY(out.contains(QRegularExpression(QStringLiteral("\\nio +1 +900\\.000 us +32\\.1%"))));
     }
 
     void aBaselineThatIsNotJsonIsNamedWithLineColumnAndReason()

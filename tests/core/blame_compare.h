@@ -34,6 +34,8 @@ inline void compareGaps(const core::GapBlame &actual, const core::GapBlame &expe
     QCOMPARE(actual.phaseThread, expected.phaseThread);
     QCOMPARE(actual.phaseRanges, expected.phaseRanges);
     QCOMPARE(actual.phaseStack, expected.phaseStack);
+    QCOMPARE(actual.osCall, expected.osCall);
+    QCOMPARE(actual.osCategory, expected.osCategory);
 }
 
 // A blame table's row keys and totals, in row order, to QCOMPARE with the expected lists.

@@ -153,6 +153,15 @@ public:
         n.payload.push_back(payload);
     }
 
+    void osrt(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name, std::int64_t callchainId = 0)
+    {
+        auto &o = m_trace->threads[thread].osrt;
+        o.start.push_back(start);
+        o.end.push_back(end);
+        o.name.push_back(intern(name));
+        o.callchainId.push_back(callchainId);
+    }
+
     void mark(std::uint32_t thread, TimeNs time, std::string_view name)
     {
         auto &m = m_trace->threads[thread].marks;

@@ -13,6 +13,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <fmt/format.h>
 
 #include <map>
 #include <numeric>
@@ -612,6 +613,370 @@ private slots:
         QCOMPARE(apiKindId(ApiKind::Memory), std::string_view("memory"));
         QCOMPARE(apiKindId(ApiKind::Alloc), std::string_view("alloc"));
         QCOMPARE(apiKindId(ApiKind::Other), std::string_view("other"));
+    }
+
+    // OS runtime calls: the category of each name, by the one table (osCategoryOf).
+    void osCategoryOfEachCall_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("category");
+        const std::pair<const char *, OsCategory> rows[] = {
+            { "pthread_cond_wait", OsCategory::Wait },
+            { "pthread_cond_timedwait", OsCategory::Wait },
+            { "pthread_cond_clockwait", OsCategory::Wait },
+            { "pthread_mutex_lock", OsCategory::Wait },
+            { "pthread_mutex_timedlock", OsCategory::Wait },
+            { "pthread_rwlock_rdlock", OsCategory::Wait },
+            { "pthread_rwlock_wrlock", OsCategory::Wait },
+            { "pthread_spin_lock", OsCategory::Wait },
+            { "futex", OsCategory::Wait },
+            { "sem_wait", OsCategory::Wait },
+            { "sem_timedwait", OsCategory::Wait },
+            { "sem_clockwait", OsCategory::Wait },
+            { "pthread_join", OsCategory::Wait },
+            { "pthread_timedjoin_np", OsCategory::Wait },
+            { "pthread_barrier_wait", OsCategory::Wait },
+            { "waitpid", OsCategory::Wait },
+            { "wait4", OsCategory::Wait },
+            { "sigwait", OsCategory::Wait },
+            { "read", OsCategory::Io },
+            { "write", OsCategory::Io },
+            { "pread", OsCategory::Io },
+            { "pread64", OsCategory::Io },
+            { "preadv", OsCategory::Io },
+            { "preadv2", OsCategory::Io },
+            { "pwrite", OsCategory::Io },
+            { "pwrite64", OsCategory::Io },
+            { "pwritev", OsCategory::Io },
+            { "pwritev2", OsCategory::Io },
+            { "readv", OsCategory::Io },
+            { "writev", OsCategory::Io },
+            { "open", OsCategory::Io },
+            { "open64", OsCategory::Io },
+            { "openat", OsCategory::Io },
+            { "openat64", OsCategory::Io },
+            { "close", OsCategory::Io },
+            { "fread", OsCategory::Io },
+            { "fwrite", OsCategory::Io },
+            { "fopen", OsCategory::Io },
+            { "fopen64", OsCategory::Io },
+            { "fclose", OsCategory::Io },
+            { "fgets", OsCategory::Io },
+            { "fflush", OsCategory::Io },
+            { "fsync", OsCategory::Io },
+            { "recv", OsCategory::Io },
+            { "recvfrom", OsCategory::Io },
+            { "recvmsg", OsCategory::Io },
+            { "send", OsCategory::Io },
+            { "sendto", OsCategory::Io },
+            { "sendmsg", OsCategory::Io },
+            { "accept", OsCategory::Io },
+            { "connect", OsCategory::Io },
+            { "poll", OsCategory::Poll },
+            { "ppoll", OsCategory::Poll },
+            { "select", OsCategory::Poll },
+            { "pselect", OsCategory::Poll },
+            { "pselect6", OsCategory::Poll },
+            { "epoll_wait", OsCategory::Poll },
+            { "epoll_pwait", OsCategory::Poll },
+            { "epoll_pwait2", OsCategory::Poll },
+            { "nanosleep", OsCategory::Sleep },
+            { "clock_nanosleep", OsCategory::Sleep },
+            { "usleep", OsCategory::Sleep },
+            { "sleep", OsCategory::Sleep },
+            // ioctl is the CUDA driver talking to /dev/nvidia* on a GPU host, not I/O.
+            { "ioctl", OsCategory::Other },
+            { "mmap", OsCategory::Other },
+            { "mmap64", OsCategory::Other },
+            { "munmap", OsCategory::Other },
+            { "fcntl", OsCategory::Other },
+            { "pthread_create", OsCategory::Other },
+            { "pthread_cond_broadcast", OsCategory::Other },
+            { "pthread_cond_signal", OsCategory::Other },
+            { "pthread_mutex_unlock", OsCategory::Other },
+            { "socket", OsCategory::Other },
+            { "pipe2", OsCategory::Other },
+            { "dup", OsCategory::Other },
+            // Exact names only: a prefix, a different case or a versioned symbol is another call.
+            { "reader", OsCategory::Other },
+            { "Read", OsCategory::Other },
+            { "pthread_cond_wait@GLIBC_2.3.2", OsCategory::Other },
+            { "", OsCategory::Other },
+        };
+        for (const auto &[name, category] : rows)
+            QTest::newRow(*name ? name : "(empty name)") << QString::fromLatin1(name) << int(category);
+    }
+
+    void osCategoryOfEachCall()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, category);
+        QCOMPARE(int(osCategoryOf(name.toStdString())), category);
+        // And through a blamed gap: the OS call in progress at the midpoint on the launching
+        // thread, whose launch comes after the midpoint (so no CUDA call was in progress).
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        f.b.osrt(t, T0 + 1100, T0 + 1700, name.toStdString());
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(g.launchThread, t);
+        QCOMPARE(trace->str(g.osCall), name.toStdString());
+        QCOMPARE(int(g.osCategory), category);
+        QCOMPARE(std::string(gapOsCategoryKey(g)), std::string(osCategoryId(OsCategory(category))));
+    }
+
+    void osCategoryIdsAreTheJsonNames()
+    {
+        QCOMPARE(osCategoryId(OsCategory::None), std::string_view(""));
+        QCOMPARE(osCategoryId(OsCategory::Wait), std::string_view("wait"));
+        QCOMPARE(osCategoryId(OsCategory::Io), std::string_view("io"));
+        QCOMPARE(osCategoryId(OsCategory::Poll), std::string_view("poll"));
+        QCOMPARE(osCategoryId(OsCategory::Sleep), std::string_view("sleep"));
+        QCOMPARE(osCategoryId(OsCategory::Other), std::string_view("other"));
+    }
+
+    void nestedOsCallsBlameTheOutermost()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        f.b.osrt(t, T0 + 1400, T0 + 1600, "open64", 7); // inside fopen, given first
+        f.b.osrt(t, T0 + 1100, T0 + 1700, "fopen", 6);
+        f.b.osrt(t, T0 + 1450, T0 + 1550, "read"); // deeper still
+        f.b.osrt(t, T0 + 1000, T0 + 1090, "poll"); // ended before fopen and the midpoint
+        const auto trace = f.b.finish();
+        QCOMPARE(trace->threads[t].osrt.depth, (std::vector<std::uint8_t> { 0, 0, 1, 2 }));
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(trace->str(g.osCall), std::string("fopen"));
+        QCOMPARE(g.osCategory, OsCategory::Io);
+        QCOMPARE(std::string(gapOsCallKey(*trace, g)), std::string("fopen"));
+    }
+
+    void osCallEndingAtTheMidpointIsNotInProgress()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        f.b.osrt(t, T0 + 1100, T0 + 1500, "nanosleep"); // [start, end): over at 1500
+        f.b.osrt(t, T0 + 1500, T0 + 1600, "usleep"); // starts at the midpoint: in progress
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(trace->str(g.osCall), std::string("usleep"));
+        QCOMPARE(g.osCategory, OsCategory::Sleep);
+    }
+
+    // With the launch unknown, the OS call is read where the phase is: the main thread
+    // (tid == pid), which here has nothing but OS calls.
+    void unknownLaunchTakesTheOsCallOfThePhaseThread()
+    {
+        GapFixture f(/*corrB*/ 99);
+        const auto worker = f.b.addThread(f.rank, 1001);
+        const auto main = f.b.addThread(f.rank);
+        f.b.api(worker, T0 + 100, T0 + 200, "cudaMalloc");
+        f.b.osrt(worker, T0 + 1000, T0 + 2000, "read"); // not the phase thread
+        f.b.osrt(main, T0 + 1200, T0 + 1800, "pthread_mutex_lock");
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.launchThread, kNoIndex);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(g.phaseThread, main);
+        QCOMPARE(trace->str(g.osCall), std::string("pthread_mutex_lock"));
+        QCOMPARE(g.osCategory, OsCategory::Wait);
+    }
+
+    void osCallIsEmptyWithoutOsDataOrForOtherCauses()
+    {
+        { // no OS runtime data at all
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QCOMPARE(g.cause, GapCause::NoCudaCall);
+            QCOMPARE(g.osCall, kEmptyString);
+            QCOMPARE(g.osCategory, OsCategory::None);
+            QCOMPARE(std::string(gapOsCallKey(*trace, g)), std::string("(none)"));
+            QCOMPARE(std::string(gapOsCategoryKey(g)), std::string("(none)"));
+        }
+        { // an OS call on another thread of the process only
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            const auto other = f.b.addThread(f.rank, 1234);
+            f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+            f.b.osrt(other, T0 + 1000, T0 + 2000, "poll");
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QCOMPARE(g.cause, GapCause::NoCudaCall);
+            QCOMPARE(g.osCall, kEmptyString);
+            QCOMPARE(g.osCategory, OsCategory::None);
+        }
+        { // a CUDA call in progress: the cause is the API call, its ioctl is no OS blame
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            f.b.api(t, T0 + 1100, T0 + 1900, "cudaStreamSynchronize");
+            f.b.api(t, T0 + 1950, T0 + 1990, "cudaLaunchKernel", kCorrB);
+            f.b.osrt(t, T0 + 1200, T0 + 1800, "ioctl");
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QCOMPARE(g.cause, GapCause::ApiCall);
+            QCOMPARE(g.osCall, kEmptyString);
+            QCOMPARE(g.osCategory, OsCategory::None);
+        }
+        { // a queued launch
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            f.b.api(t, T0 + 500, T0 + 600, "cudaLaunchKernel", kCorrB);
+            f.b.osrt(t, T0 + 1000, T0 + 2000, "read");
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QCOMPARE(g.cause, GapCause::QueuedDependencyWait);
+            QCOMPARE(g.osCall, kEmptyString);
+        }
+        { // copies ran for most of the gap: the GPU was moving data
+            GapFixture f;
+            const auto t = f.b.addThread(f.rank);
+            f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+            f.b.copy(f.gpu, 2, T0 + 1000, T0 + 1800);
+            f.b.osrt(t, T0 + 1000, T0 + 2000, "read");
+            const auto trace = f.b.finish();
+            const auto g = blameOnlyGap(*trace);
+            QCOMPARE(g.cause, GapCause::Copy);
+            QCOMPARE(g.osCall, kEmptyString);
+            QCOMPARE(g.osCategory, OsCategory::None);
+        }
+    }
+
+    // Rank 0: gaps [1000,2000) in pthread_cond_wait, [3000,3400) in read, [4000,4600) in
+    // pthread_mutex_lock, [5000,5200) with no OS call; rank 1: [100,500) in poll.
+    void totalsGroupByOsCallAndCategory()
+    {
+        FixtureBuilder b;
+        const auto r0 = b.addRank(0);
+        const auto g0 = b.addGpu(r0, 0);
+        kernelsK(b, g0, { { 0, 1000 }, { 2000, 3000 }, { 3400, 4000 }, { 4600, 5000 }, { 5200, 5300 } });
+        const auto t = b.addThread(r0);
+        // Each kernel after a gap launched late in the gap, after its midpoint.
+        b.api(t, T0 + 1900, T0 + 1950, "cudaLaunchKernel", 2);
+        b.api(t, T0 + 3300, T0 + 3350, "cudaLaunchKernel", 3);
+        b.api(t, T0 + 4500, T0 + 4550, "cudaLaunchKernel", 4);
+        b.api(t, T0 + 5150, T0 + 5190, "cudaLaunchKernel", 5);
+        b.osrt(t, T0 + 1000, T0 + 1800, "pthread_cond_wait");
+        b.osrt(t, T0 + 3100, T0 + 3250, "read");
+        b.osrt(t, T0 + 4100, T0 + 4400, "pthread_mutex_lock");
+        const auto r1 = b.addRank(1);
+        const auto g1 = b.addGpu(r1, 0);
+        kernelsK(b, g1, { { 0, 100 }, { 500, 600 } });
+        const auto t1 = b.addThread(r1);
+        b.api(t1, T0 + 450, T0 + 460, "cudaLaunchKernel", 2);
+        b.osrt(t1, T0 + 200, T0 + 400, "poll");
+        const auto trace = b.finish();
+
+        const auto report = blameGaps(*trace, { .minGapNs = 100 });
+        QCOMPARE(report.gaps.size(), std::size_t(5));
+        for (const auto &g : report.gaps)
+            QCOMPARE(g.cause, GapCause::NoCudaCall);
+        const auto &all = report.overall;
+        QCOMPARE(bucketKeys(all.byOsCall),
+            (std::vector<std::string> { "pthread_cond_wait", "pthread_mutex_lock", "poll", "read", "(none)" }));
+        QCOMPARE(bucketTotals(all.byOsCall), (std::vector<TimeNs> { 1000, 600, 400, 400, 200 }));
+        QCOMPARE(all.byOsCall[0].osCategory, OsCategory::Wait);
+        QCOMPARE(trace->str(all.byOsCall[0].name), std::string("pthread_cond_wait"));
+        QCOMPARE(all.byOsCall[4].name, kEmptyString);
+        QCOMPARE(all.byOsCall[4].osCategory, OsCategory::None);
+        QCOMPARE(bucketKeys(all.byOsCategory), (std::vector<std::string> { "wait", "io", "poll", "(none)" }));
+        QCOMPARE(bucketTotals(all.byOsCategory), (std::vector<TimeNs> { 1600, 400, 400, 200 }));
+        QCOMPARE(all.byOsCategory[0].count, std::uint64_t(2));
+        QCOMPARE(all.byOsCategory[0].longestNs, TimeNs(1000));
+        QCOMPARE(all.byOsCategory[0].osCategory, OsCategory::Wait);
+        QCOMPARE(report.perRank.size(), std::size_t(2));
+        QCOMPARE(bucketKeys(report.perRank[1].totals.byOsCall), (std::vector<std::string> { "poll" }));
+        QCOMPARE(
+            bucketKeys(report.perGpu[0].totals.byOsCategory), (std::vector<std::string> { "wait", "io", "(none)" }));
+        QCOMPARE(bucketTotals(report.perGpu[0].totals.byOsCategory), (std::vector<TimeNs> { 1600, 400, 200 }));
+        // totalBlame of the same gaps gives the same tables.
+        const auto again = totalBlame(*trace, report.gaps);
+        QCOMPARE(bucketKeys(again.byOsCall), bucketKeys(all.byOsCall));
+        QCOMPARE(bucketTotals(again.byOsCategory), bucketTotals(all.byOsCategory));
+
+        // Blamed with one cursor in any order, the OS calls are the plain answers.
+        const GapBlamer blamer(*trace);
+        for (const bool reversed : { false, true }) {
+            GapBlamer::SearchCursor cursor;
+            for (std::size_t k = 0; k < report.gaps.size(); ++k) {
+                const auto &g = report.gaps[reversed ? report.gaps.size() - 1 - k : k];
+                compareGaps(blamer.blame(g.gpu, g.gap, false, cursor), g);
+                if (QTest::currentTestFailed())
+                    return;
+            }
+        }
+    }
+
+    // gpu4_streams_report2 traced the OS runtime: every gap's os_call is what SQL finds, the
+    // outermost OSRT_API call containing the midpoint on the thread whose runtime call has the
+    // correlation id of the work starting at the gap's end, for no-CUDA-call gaps, and empty
+    // for the others. In this capture the launching thread is in a CUDA call or between calls
+    // at every gap's midpoint (its OS calls are ioctls inside CUDA calls), so SQL finds no call
+    // there: the counts below say so, and the built fixtures above cover the found calls.
+    void realOsCallsAreWhatSqlFindsAtTheMidpoint_data()
+    {
+        QTest::addColumn<qint64>("minGapNs");
+        QTest::addColumn<bool>("includeCopies");
+        QTest::addColumn<int>("gaps");
+        QTest::addColumn<int>("noCudaCallGaps");
+        QTest::newRow("100 us") << qint64(100'000) << false << 9 << 0;
+        QTest::newRow("1 us") << qint64(1'000) << false << 199 << 0;
+        QTest::newRow("1 us, copies busy") << qint64(1'000) << true << 204 << 0;
+    }
+
+    void realOsCallsAreWhatSqlFindsAtTheMidpoint()
+    {
+        QFETCH(qint64, minGapNs);
+        QFETCH(bool, includeCopies);
+        QFETCH(int, gaps);
+        QFETCH(int, noCudaCallGaps);
+        const auto path = realFile("gpu4_streams_report2.sqlite");
+        if (path.empty())
+            QSKIP("the real exports (../shared/nsys-real) are not available");
+        LoadOptions load;
+        load.files = { path };
+        const auto trace = loadTraceSet(load);
+        QVERIFY(trace->errors.empty());
+        const SqlTestDb db(path);
+        const auto offset = db.integer("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        const auto report = blameGaps(*trace, { .minGapNs = minGapNs, .includeCopies = includeCopies });
+        QCOMPARE(int(report.gaps.size()), gaps);
+        int noCudaCall = 0, sqlFound = 0, launchesFound = 0;
+        for (const auto &g : report.gaps) {
+            const auto end = g.gap.end - offset, mid = g.midpoint - offset;
+            const auto launchSql = [&](const char *table, const char *pidColumn) {
+                return fmt::format(
+                    "SELECT (r.globalTid >> 24) & 16777215 AS pid, r.globalTid & 16777215 AS tid FROM {} w "
+                    "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = w.correlationId "
+                    "AND ((r.globalTid >> 24) & 16777215) = ((w.{} >> 24) & 16777215) WHERE w.start = {}",
+                    table, pidColumn, end);
+            };
+            // Kernels end gaps first; copies only when they are busy time.
+            const std::string launch = launchSql("CUPTI_ACTIVITY_KIND_KERNEL", "globalPid")
+                + (includeCopies ? " UNION ALL " + launchSql("CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid") : "");
+            launchesFound += db.integer("SELECT count(*) FROM (" + launch + ")") > 0;
+            const auto sqlCall = db.text(
+                fmt::format("WITH l AS ({} LIMIT 1) SELECT COALESCE((SELECT s.value FROM OSRT_API o "
+                            "JOIN StringIds s ON s.id = o.nameId, l WHERE ((o.globalTid >> 24) & 16777215) = l.pid "
+                            "AND (o.globalTid & 16777215) = l.tid AND o.eventClass NOT IN (31, 32) "
+                            "AND o.start <= {} AND {} < o.\"end\" ORDER BY o.start, o.\"end\" DESC LIMIT 1), '')",
+                    launch, mid, mid));
+            sqlFound += !sqlCall.empty();
+            const bool blamed = g.cause == GapCause::NoCudaCall;
+            noCudaCall += blamed;
+            QCOMPARE(g.osCall == kEmptyString ? std::string() : trace->str(g.osCall), blamed ? sqlCall : "");
+            QCOMPARE(g.osCategory, blamed && !sqlCall.empty() ? osCategoryOf(sqlCall) : OsCategory::None);
+        }
+        QCOMPARE(launchesFound, gaps); // every gap's work has its launch
+        QCOMPARE(noCudaCall, noCudaCallGaps);
+        QCOMPARE(sqlFound, 0);
     }
 
     // nsys-ai's H100 window: copies ran during nearly all the time no kernel ran. Checked per

@@ -38,6 +38,7 @@ void compareBuckets(const std::vector<BlameBucket> &actual, const std::vector<Bl
         QCOMPARE(actual[i].count, expected[i].count);
         QCOMPARE(actual[i].totalNs, expected[i].totalNs);
         QCOMPARE(actual[i].longestNs, expected[i].longestNs);
+        QCOMPARE(actual[i].osCategory, expected[i].osCategory);
     }
 }
 
@@ -49,6 +50,12 @@ void compareTotals(const BlameTotals &actual, const BlameTotals &expected)
     if (QTest::currentTestFailed())
         return;
     compareBuckets(actual.byPhase, expected.byPhase);
+    if (QTest::currentTestFailed())
+        return;
+    compareBuckets(actual.byOsCall, expected.byOsCall);
+    if (QTest::currentTestFailed())
+        return;
+    compareBuckets(actual.byOsCategory, expected.byOsCategory);
 }
 
 void compareReports(const GapBlameReport &actual, const GapBlameReport &expected)
@@ -302,6 +309,8 @@ std::vector<TimeNs> bruteForceStarts(const TraceSet &trace, std::uint32_t rank, 
 //   GPU 1: [0,100) [10000,10100): gap [100,10000), no CUDA call, no phase.
 //   NVTX on rank 0's main thread: step [0,10000), "forward, op_id = 3" [2400,5100) inside it,
 //   step [20000,21000); on its second thread step [500,900).
+//   OS calls on rank 0's main thread: ioctl [3000,3500) (inside the API call gap: not
+//   blamed), pthread_cond_wait [5100,5900) (the no CUDA call gap's midpoint 5600).
 struct HandFixture
 {
     std::shared_ptr<const TraceSet> trace;
@@ -329,6 +338,8 @@ struct HandFixture
         b.nvtx(main, T0 + 2400, T0 + 5100, "forward, op_id = 3");
         b.nvtx(main, T0 + 20000, T0 + 21000, "step");
         b.nvtx(second, T0 + 500, T0 + 900, "step");
+        b.osrt(main, T0 + 3000, T0 + 3500, "ioctl");
+        b.osrt(main, T0 + 5100, T0 + 5900, "pthread_cond_wait");
         trace = b.finish();
     }
 };
@@ -410,6 +421,14 @@ private slots:
         QCOMPARE(all.byCause[0].longestNs, TimeNs(9900));
         QCOMPARE(bucketKeys(all.byPhase), (std::vector<std::string> { "(none)", "forward", "step" }));
         QCOMPARE(all.byPhase[0].totalNs, TimeNs(9900));
+        QCOMPARE(f.trace->str(gaps.blame[2].osCall), std::string("pthread_cond_wait"));
+        QCOMPARE(gaps.blame[2].osCategory, OsCategory::Wait);
+        QCOMPARE(gaps.blame[1].osCall, kEmptyString); // an API call gap: its ioctl is not the cause
+        QCOMPARE(bucketKeys(all.byOsCall), (std::vector<std::string> { "(none)", "pthread_cond_wait" }));
+        QCOMPARE(bucketTotals(all.byOsCall), (std::vector<TimeNs> { 800 + 2500 + 9900, 800 }));
+        QCOMPARE(bucketKeys(all.byOsCategory), (std::vector<std::string> { "(none)", "wait" }));
+        QCOMPARE(all.byOsCategory[1].osCategory, OsCategory::Wait);
+        QCOMPARE(all.byOsCategory[1].count, std::uint64_t(1));
         QCOMPARE(all.byPhase[2].totalNs, TimeNs(1600));
         QCOMPARE(derived->totalsOfGpu(GpuIndex(0)).totalGapNs, TimeNs(4100));
         QCOMPARE(derived->totalsOfRank(RankIndex(1))->totalGapNs, TimeNs(9900));

@@ -216,10 +216,19 @@ private:
                 where + ": mark columns of different sizes");
             check(std::is_sorted(marks.time.begin(), marks.time.end()), where + ": marks not sorted");
             check(validNames(marks.name) && validNames(marks.domain), where + ": a mark name not in the pool");
+
+            const auto &osrt = thread.osrt;
+            check(osrt.name.size() == osrt.size() && osrt.callchainId.size() == osrt.size(),
+                where + ": OS runtime columns of different sizes");
+            check(sortedIntervals(osrt.start, osrt.end),
+                where + ": OS runtime calls not sorted or ending before they start");
+            check(validNames(osrt.name), where + ": an OS call name not in the pool");
+            nesting(where + ".osrt", osrt.nesting, osrt.size(), osrt.depth);
         }
     }
 
-    // The span is the first start to the last end of every interval and every mark.
+    // The span is the first start to the last end of every interval and every mark (OS
+    // runtime calls are not part of it).
     void span()
     {
         TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();

@@ -311,6 +311,10 @@ private:
         using M = MarkColumns;
         fields(where + ".marks", a.marks, b.marks, Column { "time", &M::time }, Names { "name", &M::name },
             Names { "domain", &M::domain });
+        using O = OsrtColumns;
+        fields(where + ".osrt", a.osrt, b.osrt, Column { "start", &O::start }, Column { "end", &O::end },
+            Names { "name", &O::name }, Column { "callchainId", &O::callchainId }, Column { "depth", &O::depth },
+            Nesting { "nesting", &O::nesting });
     }
 
     const TraceSet &m_a;

@@ -90,6 +90,14 @@ private slots:
         for (int value = 0; value <= 13; ++value)
             QVERIFY2(!isCauseHue(copyColor(core::copyKindFromExport(value))), std::to_string(value).c_str());
         QVERIFY(!isCauseHue(copyColor(core::CopyKind::Memset)));
+        // OS runtime calls, by category: none is a cause colour, and each category has its own.
+        const core::OsCategory categories[] = { core::OsCategory::None, core::OsCategory::Wait, core::OsCategory::Io,
+            core::OsCategory::Poll, core::OsCategory::Sleep, core::OsCategory::Other };
+        for (auto category : categories)
+            QVERIFY2(!isCauseHue(osCategoryColor(category)), core::osCategoryId(category).data());
+        for (std::size_t a = 1; a < std::size(categories); ++a)
+            for (std::size_t b = a + 1; b < std::size(categories); ++b)
+                QVERIFY(distance(osCategoryColor(categories[a]), osCategoryColor(categories[b])) >= 30);
         // A unified-memory migration is told apart from the program's own copy in that direction.
         QVERIFY(copyColor(core::CopyKind::UnifiedHostToDevice) != copyColor(core::CopyKind::HostToDevice));
         QVERIFY(copyColor(core::CopyKind::UnifiedDeviceToHost) != copyColor(core::CopyKind::DeviceToHost));

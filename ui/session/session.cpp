@@ -70,6 +70,7 @@ const char *hitKindName(HitKind k)
     case HitKind::Gap: return "gap";
     case HitKind::Fold: return "fold";
     case HitKind::Mark: return "mark";
+    case HitKind::Osrt: return "osrt";
     case HitKind::None: break;
     }
     return "none";
@@ -77,8 +78,8 @@ const char *hitKindName(HitKind k)
 
 HitKind hitKindOf(const QString &name)
 {
-    for (auto k :
-        { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold, HitKind::Mark })
+    for (auto k : { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold,
+             HitKind::Mark, HitKind::Osrt })
         if (name == QLatin1String(hitKindName(k)))
             return k;
     return HitKind::None;

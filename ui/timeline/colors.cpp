@@ -88,6 +88,19 @@ QColor copyColor(core::CopyKind kind)
     }
 }
 
+QColor osCategoryColor(core::OsCategory category)
+{
+    switch (category) {
+    case core::OsCategory::Wait: return QColor(95, 110, 160); // slate blue: blocked on another thread
+    case core::OsCategory::Io: return QColor(60, 150, 140); // teal: files and sockets
+    case core::OsCategory::Poll: return QColor(120, 160, 200); // steel blue: waiting for events
+    case core::OsCategory::Sleep: return QColor(175, 180, 190); // pale grey: asleep
+    case core::OsCategory::Other:
+    case core::OsCategory::None: break;
+    }
+    return QColor(130, 135, 145); // grey
+}
+
 QColor gapCauseColor(core::GapCause cause)
 {
     // Opaque: the bands set their own alpha (Theme::gapAlpha); charts and legends draw solid.

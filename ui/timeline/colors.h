@@ -19,6 +19,9 @@ QColor kernelColor(std::string_view name);
 QColor nvtxColor(std::string_view name);
 QColor apiColor(std::string_view name);
 QColor copyColor(core::CopyKind kind);
+// OS runtime calls by category (core::osCategoryOf): cool, muted hues and greys, never a
+// cause's warm hue, so an OS row under an orange "host busy" gap reads as the host's doing.
+QColor osCategoryColor(core::OsCategory category);
 // The one palette of gap causes: the timeline's bands, the legend, the Gap Blame chart and
 // table, the compare panel, exports and reports all take their colour from here.
 QColor gapCauseColor(core::GapCause cause);

@@ -96,6 +96,18 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
             add(QStringLiteral("Correlation id"), QString::number(a.correlationId[i]));
         break;
     }
+    case HitKind::Osrt: {
+        const auto &thread = at(t->threads, hit.thread);
+        const auto &o = thread.osrt;
+        const auto i = hit.index;
+        addEvent(o.name[i], o.start[i], o.end[i]);
+        add(QStringLiteral("OS call category"),
+            QString::fromLatin1(core::osCategoryId(core::osCategoryOf(t->str(o.name[i])))));
+        add(QStringLiteral("Start"), timeAt(o.start[i]));
+        addThread(thread);
+        add(QStringLiteral("Depth"), QString::number(o.depth[i]));
+        break;
+    }
     case HitKind::Nvtx: {
         const auto &thread = at(t->threads, hit.thread);
         const auto &n = thread.nvtx;
@@ -145,6 +157,10 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
                 b.apiKind == core::ApiKind::None ? model.str(b.apiName)
                                                  : model.str(b.apiName) + QStringLiteral(" (")
                         + QString::fromLatin1(core::apiKindId(b.apiKind)) + QStringLiteral(")"));
+        if (b.osCall != core::kEmptyString)
+            add(QStringLiteral("OS call"),
+                model.str(b.osCall) + QStringLiteral(" (") + QString::fromLatin1(core::osCategoryId(b.osCategory))
+                    + QStringLiteral(")"));
         if (b.copyNs > 0)
             add(QStringLiteral("Copies running"),
                 formatDuration(b.copyNs) + QStringLiteral(" (")
@@ -181,6 +197,7 @@ QString countText(std::uint64_t count, HitKind kind)
     case HitKind::Nvtx: return n + (one ? QStringLiteral(" NVTX range") : QStringLiteral(" NVTX ranges"));
     case HitKind::Gap: return n + (one ? QStringLiteral(" gap") : QStringLiteral(" gaps"));
     case HitKind::Mark: return n + (one ? QStringLiteral(" NVTX mark") : QStringLiteral(" NVTX marks"));
+    case HitKind::Osrt: return n + (one ? QStringLiteral(" OS runtime call") : QStringLiteral(" OS runtime calls"));
     default: return n + QStringLiteral(" events");
     }
 }

@@ -5,7 +5,7 @@
 
 namespace gaplens::ui {
 
-enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark };
+enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark, Osrt };
 
 // What is drawn at a pixel: one event (index into its columns; a Mark's into Thread::marks),
 // a fold of events (first..last indices, count) or an idle gap (index into

@@ -96,7 +96,7 @@ const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 
         return EventLook { copyColor(kind), core::kEmptyString, QString::fromLatin1(core::copyKindName(kind)) };
     } };
 
-// An Nvtx or Api row: one nesting level of a thread's `columns`, folded through the capture's
+// An Nvtx, Api or Osrt row: one nesting level of a thread's `columns`, folded through the capture's
 // `folds`, events coloured by name with `color`.
 template <auto columns, auto folds, RowKind kind, RowDetail detail, HitKind hitKind,
     QColor (TimelineModel::*color)(core::StringId) const>
@@ -124,6 +124,10 @@ const RowKindDescriptor kNvtx = threadLevelKind<&core::Thread::nvtx, &core::Capt
     RowDetail::Nvtx, HitKind::Nvtx, &TimelineModel::nvtxColor>();
 const RowKindDescriptor kApi = threadLevelKind<&core::Thread::api, &core::CaptureFoldIndex::api, RowKind::Api,
     RowDetail::All, HitKind::Api, &TimelineModel::apiColor>();
+// OS runtime calls: detail like the CUDA calls (a collapsed rank hides them), coloured by
+// category; folds are neutral like every Intervals row's.
+const RowKindDescriptor kOsrt = threadLevelKind<&core::Thread::osrt, &core::CaptureFoldIndex::osrt, RowKind::Osrt,
+    RowDetail::All, HitKind::Osrt, &TimelineModel::osrtColor>();
 
 // Marks are instants: a row whose events start and end at the mark's time, so the draw list
 // folds marks closer than kMinVisiblePx like any other sub-pixel events.
@@ -148,7 +152,7 @@ const RowKindDescriptor kMarks { RowKind::Marks, TimelineModel::kLevelHeight, 1,
 
 // Indexed by RowKind.
 const RowKindDescriptor *const kDescriptors[kRowKindCount]
-    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks };
+    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks, &kOsrt };
 
 } // namespace
 

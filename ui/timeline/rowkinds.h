@@ -27,8 +27,9 @@ enum class RowKind {
     Nvtx, // NVTX ranges of a thread, one row per depth
     Api, // CUDA API calls of a thread, one row per depth
     Marks, // NVTX marks (instants) of a thread, one row
+    Osrt, // OS runtime calls (nsys -t osrt) of a thread, one row per depth
 };
-inline constexpr int kRowKindCount = 7;
+inline constexpr int kRowKindCount = 8;
 
 struct TimelineRow
 {
@@ -47,8 +48,8 @@ struct TimelineRow
 };
 
 // Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
-// MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx and
-// Api the thread and level. A valid rank restricts every kind to that rank's rows.
+// MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx,
+// Api and Osrt the thread and level. A valid rank restricts every kind to that rank's rows.
 struct RowKey
 {
     core::RankIndex rank;
@@ -67,7 +68,7 @@ enum class RowDetail {
     Streams, // + the lanes of expanded streams
     Copies, // + copies and memsets
     Nvtx, // + NVTX ranges
-    All, // + CUDA API calls
+    All, // + CUDA API calls and OS runtime calls
 };
 
 // How a row's events are painted (TrackPainter has one routine per style).

@@ -52,6 +52,7 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_kernelColors.clear();
     m_nvtxColors.clear();
     m_apiColors.clear();
+    m_osrtColors.clear();
     m_findMatch.clear();
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
@@ -94,6 +95,10 @@ QColor TimelineModel::kernelColor(core::StringId name) const
 QColor TimelineModel::apiColor(core::StringId name) const
 {
     return cachedColor(m_apiColors, name, ui::apiColor);
+}
+QColor TimelineModel::osrtColor(core::StringId name) const
+{
+    return cachedColor(m_osrtColors, name, [](std::string_view n) { return osCategoryColor(core::osCategoryOf(n)); });
 }
 QColor TimelineModel::nvtxColor(core::StringId name) const
 {
@@ -215,6 +220,9 @@ void TimelineModel::rebuildRows()
                 levels.kind = RowKind::Api;
                 if (shows(RowKind::Api))
                     addLevels(levels, thread.api.nesting.levelCount(), name + QStringLiteral(" · CUDA API"));
+                levels.kind = RowKind::Osrt;
+                if (shows(RowKind::Osrt))
+                    addLevels(levels, thread.osrt.nesting.levelCount(), name + QStringLiteral(" · OS runtime"));
             }
         }
     }

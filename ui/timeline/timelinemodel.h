@@ -143,6 +143,7 @@ public:
     QColor kernelColor(core::StringId name) const;
     QColor nvtxColor(core::StringId name) const;
     QColor apiColor(core::StringId name) const;
+    QColor osrtColor(core::StringId name) const; // by the call's OsCategory
     QString str(core::StringId id) const;
 
     // Find: marks which names match; matchesName is O(1) per event while painting.
@@ -204,7 +205,7 @@ private:
     std::vector<core::TimeNs> m_offsets;
     core::TimeRange m_displaySpan;
     QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;
-    mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors; // 0 = not computed yet
+    mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors, m_osrtColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
     GapHighlight m_gapHighlightKind = GapHighlight::None;
     QString m_gapHighlightKey;

@@ -110,19 +110,40 @@ public:
                       return bucket;
                   }),
             d, g.copyNs);
+
+        const bool hasOsCall = g.osCall != kEmptyString;
+        addTo(m_byOsCall.at((std::uint64_t(hasOsCall) << 32) | g.osCall,
+                  [&] {
+                      BlameBucket bucket;
+                      bucket.key = std::string(gapOsCallKey(m_trace, g));
+                      bucket.name = g.osCall;
+                      bucket.osCategory = g.osCategory;
+                      return bucket;
+                  }),
+            d, g.copyNs);
+        addTo(m_byOsCategory.at(std::uint64_t(g.osCategory),
+                  [&] {
+                      BlameBucket bucket;
+                      bucket.key = std::string(gapOsCategoryKey(g));
+                      bucket.osCategory = g.osCategory;
+                      return bucket;
+                  }),
+            d, g.copyNs);
     }
 
     BlameTotals finish()
     {
         m_totals.byCause = m_byCause.sorted();
         m_totals.byPhase = m_byPhase.sorted();
+        m_totals.byOsCall = m_byOsCall.sorted();
+        m_totals.byOsCategory = m_byOsCategory.sorted();
         return std::move(m_totals);
     }
 
 private:
     const TraceSet &m_trace;
     BlameTotals m_totals;
-    BucketTable m_byCause, m_byPhase;
+    BucketTable m_byCause, m_byPhase, m_byOsCall, m_byOsCategory;
 };
 
 // The GPUs a GapBlameOptions::gpus list analyses: ascending, each once, those of the trace;

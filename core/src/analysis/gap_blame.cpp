@@ -7,6 +7,8 @@
 #include "search_cursor.h"
 
 #include <algorithm>
+#include <iterator>
+#include <span>
 
 namespace gaplens::core {
 namespace {
@@ -103,6 +105,16 @@ std::string_view gapPhaseKey(const TraceSet &trace, const GapBlame &gap)
     return trace.str(trace.nvtxGroup(gap.phase()));
 }
 
+std::string_view gapOsCallKey(const TraceSet &trace, const GapBlame &gap)
+{
+    return gap.osCall != kEmptyString ? std::string_view(trace.str(gap.osCall)) : kNoPhaseLabel;
+}
+
+std::string_view gapOsCategoryKey(const GapBlame &gap)
+{
+    return gap.osCategory != OsCategory::None ? osCategoryId(gap.osCategory) : kNoPhaseLabel;
+}
+
 std::string_view gapCauseLabel(GapCause cause)
 {
     switch (cause) {
@@ -142,6 +154,138 @@ std::string_view apiKindId(ApiKind kind)
     case ApiKind::Memory: return "memory";
     case ApiKind::Alloc: return "alloc";
     case ApiKind::Other: return "other";
+    }
+    return "";
+}
+
+namespace {
+
+struct OsCallCategory
+{
+    std::string_view name;
+    OsCategory category;
+};
+
+// Every OS runtime call with a category other than Other, sorted by name (checked below).
+// Names are the export's, exact: nsys lists the libc entry points it intercepts.
+constexpr OsCallCategory kOsCallCategories[] = {
+    { "accept", OsCategory::Io },
+    { "accept4", OsCategory::Io },
+    { "clock_nanosleep", OsCategory::Sleep },
+    { "close", OsCategory::Io },
+    { "connect", OsCategory::Io },
+    { "creat", OsCategory::Io },
+    { "creat64", OsCategory::Io },
+    { "epoll_pwait", OsCategory::Poll },
+    { "epoll_pwait2", OsCategory::Poll },
+    { "epoll_wait", OsCategory::Poll },
+    { "fclose", OsCategory::Io },
+    { "fdatasync", OsCategory::Io },
+    { "fflush", OsCategory::Io },
+    { "fgetc", OsCategory::Io },
+    { "fgets", OsCategory::Io },
+    { "fopen", OsCategory::Io },
+    { "fopen64", OsCategory::Io },
+    { "fputc", OsCategory::Io },
+    { "fputs", OsCategory::Io },
+    { "fread", OsCategory::Io },
+    { "freopen", OsCategory::Io },
+    { "freopen64", OsCategory::Io },
+    { "fsync", OsCategory::Io },
+    { "futex", OsCategory::Wait },
+    { "fwrite", OsCategory::Io },
+    { "nanosleep", OsCategory::Sleep },
+    { "open", OsCategory::Io },
+    { "open64", OsCategory::Io },
+    { "openat", OsCategory::Io },
+    { "openat64", OsCategory::Io },
+    { "pause", OsCategory::Wait },
+    { "poll", OsCategory::Poll },
+    { "ppoll", OsCategory::Poll },
+    { "pread", OsCategory::Io },
+    { "pread64", OsCategory::Io },
+    { "preadv", OsCategory::Io },
+    { "preadv2", OsCategory::Io },
+    { "pselect", OsCategory::Poll },
+    { "pselect6", OsCategory::Poll },
+    { "pthread_barrier_wait", OsCategory::Wait },
+    { "pthread_cond_clockwait", OsCategory::Wait },
+    { "pthread_cond_timedwait", OsCategory::Wait },
+    { "pthread_cond_wait", OsCategory::Wait },
+    { "pthread_join", OsCategory::Wait },
+    { "pthread_mutex_clocklock", OsCategory::Wait },
+    { "pthread_mutex_lock", OsCategory::Wait },
+    { "pthread_mutex_timedlock", OsCategory::Wait },
+    { "pthread_rwlock_rdlock", OsCategory::Wait },
+    { "pthread_rwlock_timedrdlock", OsCategory::Wait },
+    { "pthread_rwlock_timedwrlock", OsCategory::Wait },
+    { "pthread_rwlock_wrlock", OsCategory::Wait },
+    { "pthread_spin_lock", OsCategory::Wait },
+    { "pthread_timedjoin_np", OsCategory::Wait },
+    { "pwrite", OsCategory::Io },
+    { "pwrite64", OsCategory::Io },
+    { "pwritev", OsCategory::Io },
+    { "pwritev2", OsCategory::Io },
+    { "read", OsCategory::Io },
+    { "readv", OsCategory::Io },
+    { "recv", OsCategory::Io },
+    { "recvfrom", OsCategory::Io },
+    { "recvmmsg", OsCategory::Io },
+    { "recvmsg", OsCategory::Io },
+    { "select", OsCategory::Poll },
+    { "sem_clockwait", OsCategory::Wait },
+    { "sem_timedwait", OsCategory::Wait },
+    { "sem_wait", OsCategory::Wait },
+    { "send", OsCategory::Io },
+    { "sendfile", OsCategory::Io },
+    { "sendfile64", OsCategory::Io },
+    { "sendmmsg", OsCategory::Io },
+    { "sendmsg", OsCategory::Io },
+    { "sendto", OsCategory::Io },
+    { "sigsuspend", OsCategory::Wait },
+    { "sigtimedwait", OsCategory::Wait },
+    { "sigwait", OsCategory::Wait },
+    { "sigwaitinfo", OsCategory::Wait },
+    { "sleep", OsCategory::Sleep },
+    { "usleep", OsCategory::Sleep },
+    { "wait", OsCategory::Wait },
+    { "wait3", OsCategory::Wait },
+    { "wait4", OsCategory::Wait },
+    { "waitid", OsCategory::Wait },
+    { "waitpid", OsCategory::Wait },
+    { "write", OsCategory::Io },
+    { "writev", OsCategory::Io },
+};
+
+constexpr bool sortedByName(std::span<const OsCallCategory> table)
+{
+    for (std::size_t i = 1; i < table.size(); ++i)
+        if (!(table[i - 1].name < table[i].name))
+            return false;
+    return true;
+}
+static_assert(sortedByName(kOsCallCategories), "kOsCallCategories must be sorted by name, each name once");
+
+} // namespace
+
+OsCategory osCategoryOf(std::string_view name)
+{
+    const auto it = std::lower_bound(std::begin(kOsCallCategories), std::end(kOsCallCategories), name,
+        [](const OsCallCategory &entry, std::string_view n) { return entry.name < n; });
+    if (it != std::end(kOsCallCategories) && it->name == name)
+        return it->category;
+    return OsCategory::Other;
+}
+
+std::string_view osCategoryId(OsCategory category)
+{
+    switch (category) {
+    case OsCategory::None: return "";
+    case OsCategory::Wait: return "wait";
+    case OsCategory::Io: return "io";
+    case OsCategory::Poll: return "poll";
+    case OsCategory::Sleep: return "sleep";
+    case OsCategory::Other: return "other";
     }
     return "";
 }
@@ -294,6 +438,19 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
         if (2 * b.copyNs >= gap.duration() && b.copyNs > 0) {
             b.cause = GapCause::Copy;
             b.apiKind = ApiKind::None;
+        }
+    }
+
+    // What the host thread was doing instead of calling CUDA: the OS call open at the midpoint
+    // on the thread the phase is read from, outermost when calls nest (fopen, not its open64).
+    if (b.cause == GapCause::NoCudaCall && b.phaseThread != kNoIndex) {
+        const auto &osrt = m_trace.threads[b.phaseThread].osrt;
+        if (osrt.size() > 0) {
+            openAt(osrt, b.midpoint, cursor ? &grownAt(cursor->m_osrtLevels, b.phaseThread) : nullptr, open);
+            if (!open.empty()) {
+                b.osCall = osrt.name[open.front()];
+                b.osCategory = osCategoryOf(m_trace.str(b.osCall));
+            }
         }
     }
 

@@ -99,6 +99,13 @@ void sortNvtx(NvtxColumns &n)
     n.depth = n.nesting.build(n.start, n.end);
 }
 
+void sortOsrt(OsrtColumns &o)
+{
+    const auto order = sortOrder(o.start, o.end);
+    permuteAll(order, o.start, o.end, o.name, o.callchainId);
+    o.depth = o.nesting.build(o.start, o.end);
+}
+
 void sortMarks(MarkColumns &m)
 {
     if (std::is_sorted(m.time.begin(), m.time.end()))
@@ -179,7 +186,7 @@ std::size_t eventCount(const TraceSet &trace)
     for (const auto &gpu : trace.gpus)
         n += gpu.kernelCount() + gpu.copies.size();
     for (const auto &thread : trace.threads)
-        n += thread.api.size() + thread.nvtx.size() + thread.marks.size();
+        n += thread.api.size() + thread.nvtx.size() + thread.marks.size() + thread.osrt.size();
     return n;
 }
 
@@ -266,6 +273,7 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
             sortApi(thread.api);
             sortNvtx(thread.nvtx);
             sortMarks(thread.marks);
+            sortOsrt(thread.osrt); // not in the span: OS calls run before and after the CUDA work
             span.add(thread.api.start, thread.api.end);
             span.add(thread.nvtx.start, thread.nvtx.end);
             // A mark is an instant, and sorted by time: the capture holds the first and last.

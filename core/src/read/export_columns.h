@@ -153,6 +153,19 @@ inline constexpr ColumnList<NvtxColumn> kColumnNames<NvtxColumn> = { {
     { NvtxColumn::FloatValue, "floatValue", kOptional, kReal },
 } };
 
+// OSRT_API (nsys -t osrt). eventClass tells the calls (27) from the start/finish markers of
+// OS runtime tracing (31, 32); callchainId is OSRT_CALLCHAINS' id of the call's stack.
+enum class OsrtColumn { Start, End, GlobalTid, NameId, CallchainId, EventClass, Count };
+template <>
+inline constexpr ColumnList<OsrtColumn> kColumnNames<OsrtColumn> = { {
+    { OsrtColumn::Start, "start" },
+    { OsrtColumn::End, "end" },
+    { OsrtColumn::GlobalTid, "globalTid" },
+    { OsrtColumn::NameId, "nameId" },
+    { OsrtColumn::CallchainId, "callchainId", kOptional },
+    { OsrtColumn::EventClass, "eventClass", kOptional },
+} };
+
 // ThreadNames.
 enum class ThreadNameColumn { GlobalTid, NameId, Count };
 template <>

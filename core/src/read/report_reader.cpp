@@ -155,6 +155,8 @@ public:
             readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
             stage("CUDA API calls", 450);
             readRuntime();
+            stage("OS runtime calls", 600);
+            readOsrt();
         }
         if (m_part != ReportPart::GpuAndApi) {
             stage("NVTX", 700);
@@ -165,6 +167,8 @@ public:
         readProcesses();
         readGpuNames();
         collectPids();
+        if (m_part == ReportPart::Everything) // else joinParts, once both parts are in
+            attachOsrt(m_data);
         return std::move(m_data);
     }
 
@@ -843,6 +847,59 @@ private:
         api.correlationId.push_back(corr);
     }
 
+    // OS runtime calls go through TableScan like the other activity tables, not a statement:
+    // OSRT_API holds a row per traced libc call, on a training capture as many as the CUDA
+    // API table (every ioctl, poll and futex wait of every thread), and the direct scan is
+    // checked against SQLite's on every real export. The rows wait in osrtThreads until
+    // attachOsrt knows which processes have CUDA or NVTX activity.
+    void readOsrt()
+    {
+        static constexpr std::string_view kTable = "OSRT_API";
+        if (!m_db.hasTable(kTable))
+            return;
+        using enum OsrtColumn;
+        auto columns = wantedColumns<OsrtColumn>(kTable);
+        if (!columns)
+            return;
+        const auto rows = tableRows(kTable);
+        std::uint64_t seen = 0;
+        ScanRows<OsrtColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        while (row.step()) {
+            countRow();
+            ++seen;
+            // "OS runtime libraries profiling started/finished": instants on thread 0, not calls.
+            const auto eventClass = row.int64(EventClass);
+            if (eventClass == kOsrtStartEventClass || eventClass == kOsrtFinishEventClass)
+                continue;
+            TimeNs start, end;
+            if (!validInterval(row, start, end))
+                continue;
+            auto &o = osrtThreadFor(row.int64(GlobalTid)).osrt;
+            makeRoom(rowsLeft(rows, seen), seen, o.start, o.end, o.name, o.callchainId);
+            o.start.push_back(start);
+            o.end.push_back(end);
+            o.name.push_back(stringFor(row.int64(NameId))); // the export's name, nothing stripped
+            o.callchainId.push_back(row.int64(CallchainId)); // NULL reads as 0: no stack
+        }
+    }
+    static constexpr std::int64_t kOsrtStartEventClass = 31; // TRACE_PROCESS_EVENT_OS_RUNTIME_START
+    static constexpr std::int64_t kOsrtFinishEventClass = 32; // TRACE_PROCESS_EVENT_OS_RUNTIME_FINISH
+
+    Thread &osrtThreadFor(std::int64_t globalTid)
+    {
+        if (m_lastOsrtThread != kNoIndex && m_lastOsrtTid == globalTid)
+            return m_data.osrtThreads[m_lastOsrtThread].thread;
+        auto [it, inserted] = m_osrtIndex.try_emplace(globalTid, std::uint32_t(m_data.osrtThreads.size()));
+        if (inserted) {
+            auto &t = m_data.osrtThreads.emplace_back().thread;
+            t.pid = pidOf(globalTid);
+            t.tid = tidOf(globalTid);
+        }
+        m_lastOsrtTid = globalTid;
+        m_lastOsrtThread = it->second;
+        return m_data.osrtThreads[it->second].thread;
+    }
+
     // Domain ids are resolved after the table: domain-create rows (eventType 75) may come
     // anywhere, and one pass over the biggest table costs half of two. Until then a row's
     // domain holds kPendingDomain | index into m_pendingDomains.
@@ -1004,15 +1061,22 @@ private:
 
     void readThreadNames()
     {
-        if (m_threadIndex.empty())
+        if (m_threadIndex.empty() && m_osrtIndex.empty())
             return;
         forEachRow<ThreadNameColumn>("ThreadNames", [&](const SelectRows<ThreadNameColumn> &row) {
-            if (auto it = m_threadIndex.find(row.int64(ThreadNameColumn::GlobalTid)); it != m_threadIndex.end()) {
+            const auto globalTid = row.int64(ThreadNameColumn::GlobalTid);
+            const auto unknownBefore = m_data.report.problems.unknownStringId;
+            if (auto it = m_threadIndex.find(globalTid); it != m_threadIndex.end()) {
                 Thread &thread = m_data.threads[it->second];
-                const auto unknownBefore = m_data.report.problems.unknownStringId;
                 thread.name = stringFor(row.int64(ThreadNameColumn::NameId));
                 if (m_data.report.problems.unknownStringId != unknownBefore)
                     ++m_data.unknownThreadNameIds[(std::uint64_t(thread.pid) << 32) | thread.tid];
+            } else if (auto osrt = m_osrtIndex.find(globalTid); osrt != m_osrtIndex.end()) {
+                // A thread with only OS calls may be dropped: its unknown name counts once kept.
+                auto &pending = m_data.osrtThreads[osrt->second];
+                pending.thread.name = stringFor(row.int64(ThreadNameColumn::NameId));
+                pending.unknownName = m_data.report.problems.unknownStringId != unknownBefore;
+                m_data.report.problems.unknownStringId = unknownBefore;
             }
         });
     }
@@ -1077,6 +1141,9 @@ private:
     std::uint32_t m_lastGpuPid = kNoIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_gpuIndex;
     std::unordered_map<std::int64_t, std::uint32_t> m_threadIndex;
+    std::unordered_map<std::int64_t, std::uint32_t> m_osrtIndex; // globalTid -> osrtThreads
+    std::int64_t m_lastOsrtTid = 0;
+    std::uint32_t m_lastOsrtThread = kNoIndex;
     std::unordered_set<std::uint32_t> m_pidsWithGpuWork;
     std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey {};
     KernelColumns *m_lastStream = nullptr;
@@ -1161,6 +1228,33 @@ void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
         gpuAndApi.processNames.emplace(pid, std::move(name));
     for (const auto &[pid, events] : nvtx.activityByPid)
         gpuAndApi.activityByPid[pid] += events;
+    attachOsrt(gpuAndApi); // the GPU + API part read OSRT_API
+}
+
+void attachOsrt(ReportData &data)
+{
+    if (data.osrtThreads.empty())
+        return;
+    std::unordered_set<std::uint32_t> activePids(data.gpuPids.begin(), data.gpuPids.end());
+    std::unordered_map<std::uint64_t, std::size_t> threadIndex;
+    auto keyOf = [](const Thread &t) { return (std::uint64_t(t.pid) << 32) | t.tid; };
+    for (std::size_t i = 0; i < data.threads.size(); ++i) {
+        const Thread &t = data.threads[i];
+        threadIndex.emplace(keyOf(t), i);
+        if (t.api.size() + t.nvtx.size() + t.marks.size() > 0)
+            activePids.insert(t.pid);
+    }
+    for (auto &pending : data.osrtThreads) {
+        Thread &calls = pending.thread;
+        if (auto it = threadIndex.find(keyOf(calls)); it != threadIndex.end()) {
+            data.threads[it->second].osrt = std::move(calls.osrt);
+        } else if (activePids.count(calls.pid)) {
+            if (pending.unknownName)
+                ++data.report.problems.unknownStringId;
+            data.threads.push_back(std::move(calls));
+        }
+    }
+    data.osrtThreads.clear();
 }
 
 } // namespace gaplens::core::detail

@@ -12,6 +12,14 @@
 
 namespace gaplens::core::detail {
 
+// The OS runtime calls of one thread while a file is read: kept (attachOsrt) only when their
+// process has CUDA or NVTX activity, which the NVTX part of a split read may be the one to see.
+struct PendingOsrtThread
+{
+    Thread thread; // pid, tid, name and osrt set
+    bool unknownName = false; // its ThreadNames name id is missing from StringIds (counted once kept)
+};
+
 struct ReportData
 {
     Report report;
@@ -27,6 +35,8 @@ struct ReportData
     // file read ThreadNames for the threads they saw, so joinParts takes the second count of
     // a thread both saw back out.
     std::map<std::uint64_t, std::uint64_t> unknownThreadNameIds;
+    // OSRT_API's calls by thread, until attachOsrt moves them into `threads`.
+    std::vector<PendingOsrtThread> osrtThreads;
 };
 
 class CancelledError : public std::exception
@@ -50,6 +60,12 @@ ReportData readReport(const std::string &path, StringPool &strings, const StageF
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.
 void joinParts(ReportData &gpuAndApi, ReportData &&nvtx);
+
+// Moves the pending OS runtime calls into their threads: into the thread of the same (pid,
+// tid) when there is one, else into a new thread when the process has kernels, copies, CUDA
+// calls, NVTX ranges or marks; the calls of other processes are dropped. readReport does it
+// for a whole file, joinParts for a file read in two parts.
+void attachOsrt(ReportData &data);
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel"; other names unchanged.
 std::string_view stripApiVersionSuffix(std::string_view name);

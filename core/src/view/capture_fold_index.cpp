@@ -28,10 +28,12 @@ std::shared_ptr<const CaptureFoldIndex> buildCaptureFoldIndex(const TraceSet &tr
     }
     index->nvtx.resize(trace.threads.size());
     index->api.resize(trace.threads.size());
+    index->osrt.resize(trace.threads.size());
     index->marks.reserve(trace.threads.size());
     for (std::size_t t = 0; t < trace.threads.size(); ++t) {
         levels(trace.threads[t].nvtx, index->nvtx[t]);
         levels(trace.threads[t].api, index->api[t]);
+        levels(trace.threads[t].osrt, index->osrt[t]);
         const auto &marks = trace.threads[t].marks.time;
         index->marks.emplace_back(RowView { marks, marks, {} });
         if (cancelled())

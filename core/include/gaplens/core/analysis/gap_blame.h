@@ -37,6 +37,20 @@ ApiKind apiKindOf(std::string_view apiName);
 // "sync", "launch", "memory", "alloc", "other"; "" for None.
 std::string_view apiKindId(ApiKind kind);
 
+// What an OS runtime call (OSRT_API, nsys -t osrt) is, from its exact name (osCategoryOf's
+// table): Wait (thread synchronisation: pthread_cond_*wait, pthread_mutex_lock, sem_*wait,
+// pthread_join, pthread_barrier_wait, futex, waitpid, ...), Io (files, pipes and sockets:
+// read, write, pread*, pwrite*, readv, writev, open*, close, f* stdio calls, recv*, send*,
+// accept, connect, fsync, ...), Poll (poll, ppoll, select, pselect*, epoll_wait, epoll_pwait*),
+// Sleep (nanosleep, clock_nanosleep, usleep, sleep), Other (anything else: ioctl too, which
+// on a GPU host is mostly the CUDA driver talking to /dev/nvidia*, not I/O; mmap, fcntl, ...).
+// None for a gap without an OS call.
+enum class OsCategory : std::uint8_t { None, Wait, Io, Poll, Sleep, Other };
+inline constexpr std::size_t kOsCategoryCount = 6;
+OsCategory osCategoryOf(std::string_view osCallName);
+// "wait", "io", "poll", "sleep", "other"; "" for None.
+std::string_view osCategoryId(OsCategory category);
+
 enum class GapEndKind : std::uint8_t { Kernel, Copy, Unknown };
 
 struct GapBlame
@@ -80,6 +94,13 @@ struct GapBlame
     std::vector<std::uint32_t> phaseRanges; // indices into Thread::nvtx
     std::vector<StringId> phaseStack; // their names, same order
     StringId phase() const { return phaseStack.empty() ? kEmptyString : phaseStack.back(); }
+
+    // For a NoCudaCall gap: the outermost OS runtime call (Thread::osrt) in progress at the
+    // midpoint on phaseThread (the launching thread; with the launch unknown, the thread the
+    // phase is read from), and its category. kEmptyString / None for other causes, or when
+    // no OS call was in progress or the capture has no OS runtime data.
+    StringId osCall = kEmptyString;
+    OsCategory osCategory = OsCategory::None;
 };
 
 // One row of a totals table. The key is the cause label, or the API name for ApiCall
@@ -89,7 +110,8 @@ struct BlameBucket
 {
     std::string key;
     GapCause cause = GapCause::NoCudaCall; // meaningful in byCause only
-    StringId name = kEmptyString; // API name (byCause) or NVTX name (byPhase)
+    StringId name = kEmptyString; // API name (byCause), NVTX name (byPhase) or OS call (byOsCall)
+    OsCategory osCategory = OsCategory::None; // byOsCall and byOsCategory only
     std::uint64_t count = 0;
     TimeNs totalNs = 0;
     TimeNs longestNs = 0;
@@ -106,6 +128,10 @@ struct BlameTotals
     TimeNs copyCauseNs = 0;
     std::vector<BlameBucket> byCause; // sorted by totalNs desc, then key
     std::vector<BlameBucket> byPhase; // sorted by totalNs desc, then key
+    // Every gap by its OS call (gapOsCallKey) and by that call's category (gapOsCategoryKey),
+    // "(none)" for the gaps without one; sorted by totalNs desc, then key.
+    std::vector<BlameBucket> byOsCall;
+    std::vector<BlameBucket> byOsCategory;
 };
 
 inline constexpr std::string_view kNoPhaseLabel = "(none)";
@@ -116,6 +142,10 @@ inline constexpr std::string_view kNoPhaseLabel = "(none)";
 // kNoPhaseLabel when none. The views point into the trace's strings or static labels.
 std::string_view gapCauseKey(const TraceSet &trace, const GapBlame &gap);
 std::string_view gapPhaseKey(const TraceSet &trace, const GapBlame &gap);
+// OS call key: GapBlame::osCall's name, kNoPhaseLabel when none; OS category key:
+// osCategoryId(osCategory), kNoPhaseLabel when None.
+std::string_view gapOsCallKey(const TraceSet &trace, const GapBlame &gap);
+std::string_view gapOsCategoryKey(const GapBlame &gap);
 
 struct GapBlameOptions
 {
@@ -165,6 +195,7 @@ public:
         std::vector<std::uint32_t> m_copyStarts; // [gpu]
         std::vector<std::uint32_t> m_launches; // [thread]: in api.correlationId
         std::vector<std::vector<std::uint32_t>> m_apiLevels, m_nvtxLevels; // [thread][nesting level]
+        std::vector<std::vector<std::uint32_t>> m_osrtLevels; // [thread][nesting level]
         std::vector<std::uint32_t> m_open; // calls or ranges open at the midpoint
     };
 

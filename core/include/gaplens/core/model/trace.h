@@ -143,7 +143,23 @@ struct MarkColumns
     std::size_t size() const { return time.size(); }
 };
 
-// A CPU thread with CUDA API or NVTX activity (threads with neither are not kept).
+// OS runtime library calls of one thread (nsys -t osrt, table OSRT_API: pthread_cond_wait,
+// read, poll, ...), sorted by (start, end desc). Names are the export's, unchanged. Calls can
+// nest (fopen calling open64), hence depth and a nesting index. callchainId is the export's
+// OSRT_CALLCHAINS id of the call's stack as stored (0: none), kept for resolving it later.
+// Not part of Rank::span or TraceSet::span: they stay the span of the CUDA and NVTX activity.
+struct OsrtColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<StringId> name;
+    std::vector<std::int64_t> callchainId;
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::size_t size() const { return start.size(); }
+};
+
+// A CPU thread with CUDA API or NVTX activity, or with OS runtime calls in a process that has
+// CUDA or NVTX activity (other threads are not kept).
 struct Thread
 {
     std::uint32_t report = 0;
@@ -154,6 +170,7 @@ struct Thread
     ApiColumns api;
     NvtxColumns nvtx;
     MarkColumns marks;
+    OsrtColumns osrt;
 };
 
 // Data problems are counted per report, never fatal.

@@ -18,6 +18,7 @@ struct CaptureFoldIndex
     std::vector<std::vector<FoldIndex>> copies; // [gpu][row of CopyColumns::lanes]
     std::vector<std::vector<FoldIndex>> nvtx; // [thread][nesting level]
     std::vector<std::vector<FoldIndex>> api; // [thread][nesting level]
+    std::vector<std::vector<FoldIndex>> osrt; // [thread][nesting level]: OS runtime calls
     std::vector<FoldIndex> marks; // [thread]: NVTX marks, instants (start == end)
 };
 
