@@ -24,7 +24,8 @@ constexpr TimeNs S = 10'000;
 // One GPU, kernels back to back but for four gaps (times relative to S):
 //   A [1000,1400) 400 ns: host in cudaStreamSynchronize [1100,1350), in "forward" [900,1500)
 //   B [2000,2300) 300 ns: host in cudaStreamSynchronize [2100,2250), in "backward" [1900,2400)
-//   C [3000,3500) 500 ns: no call at the midpoint, in "forward" [2900,4300)
+//   C [3000,3500) 500 ns: no CUDA call at the midpoint, in pthread_cond_wait [3100,3400),
+//     in "forward" [2900,4300)
 //   D [4000,4200) 200 ns: host in cudaDeviceSynchronize [4050,4150), in "forward"
 // Every kernel is launched just before it starts, after the gap began (not queued).
 std::shared_ptr<const DerivedCapture> fourGaps()
@@ -43,6 +44,7 @@ std::shared_ptr<const DerivedCapture> fourGaps()
     b.api(thread, S + 1100, S + 1350, "cudaStreamSynchronize");
     b.api(thread, S + 2100, S + 2250, "cudaStreamSynchronize");
     b.api(thread, S + 4050, S + 4150, "cudaDeviceSynchronize");
+    b.osrt(thread, S + 3100, S + 3400, "pthread_cond_wait");
     b.nvtx(thread, S + 900, S + 1500, "forward");
     b.nvtx(thread, S + 1900, S + 2400, "backward");
     b.nvtx(thread, S + 2900, S + 4300, "forward");
@@ -105,7 +107,7 @@ private slots:
             describeAll(tree, tree.nodes[api.children[1]].children), (std::vector<std::string> { "forward 1 200" }));
 
         const auto &host = tree.nodes[tree.roots[1]];
-        QCOMPARE(describeAll(tree, host.children), (std::vector<std::string> { "(no CUDA call) 1 500" }));
+        QCOMPARE(describeAll(tree, host.children), (std::vector<std::string> { "pthread_cond_wait 1 500" }));
         QCOMPARE(
             describeAll(tree, tree.nodes[host.children[0]].children), (std::vector<std::string> { "forward 1 500" }));
 
@@ -115,6 +117,28 @@ private slots:
         QCOMPARE(derived->gap(stream.gaps[1]).gap, (TimeRange { S + 2000, S + 2300 }));
         QCOMPARE(api.gaps.size(), std::size_t(3));
         QCOMPARE(derived->gap(api.gaps[2]).gap, (TimeRange { S + 4000, S + 4200 }));
+    }
+
+    // Without OS runtime data a no-CUDA-call gap says so at the call level.
+    void aHostGapWithoutAnOsCallSaysNoneWasTraced()
+    {
+        FixtureBuilder b;
+        const auto rank = b.addRank(0);
+        const auto gpu = b.addGpu(rank, 0);
+        const auto thread = b.addThread(rank);
+        b.api(thread, S - 40, S - 20, "cudaLaunchKernel", 1);
+        b.kernel(gpu, 7, S, S + 100, "gemm", 1);
+        b.api(thread, S + 560, S + 580, "cudaLaunchKernel", 2);
+        b.kernel(gpu, 7, S + 600, S + 700, "gemm", 2);
+        DerivedOptions options;
+        options.minGapNs = 100;
+        options.foldIndexes = false;
+        const auto derived = DerivedCapture::build(std::shared_ptr<const TraceSet>(b.finish()), options);
+        const auto tree = buildBlameTree(*derived, allGaps(*derived));
+        QCOMPARE(describeAll(tree, tree.roots),
+            (std::vector<std::string> { "no CUDA call (host busy elsewhere) 1 500" }));
+        QCOMPARE(describeAll(tree, tree.nodes[tree.roots[0]].children),
+            (std::vector<std::string> { "(no OS call traced) 1 500" }));
     }
 
     void aSubsetOfGapsGivesTheTreeOfThatSubset()

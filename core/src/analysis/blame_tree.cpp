@@ -12,6 +12,8 @@ std::string_view gapCallKey(const TraceSet &trace, const GapBlame &gap)
 {
     if ((gap.cause == GapCause::ApiCall || gap.cause == GapCause::Copy) && gap.apiName != kEmptyString)
         return trace.str(gap.apiName);
+    if (gap.cause == GapCause::NoCudaCall)
+        return gap.osCall != kEmptyString ? trace.str(gap.osCall) : kNoOsCallLabel;
     return kNoCallLabel;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Idle gaps grouped the way a user asks "why": by cause, then what the host was doing (the
-// CUDA call in progress), then the NVTX phase. Each group keeps its gaps in time order, so a
+// CUDA or OS call in progress), then the NVTX phase. Each group keeps its gaps in time order, so a
 // view can step through them.
 #pragma once
 #include "gaplens/core/analysis/derived_capture.h"
@@ -15,14 +15,16 @@ namespace gaplens::core {
 
 enum class BlameLevel : std::uint8_t {
     Cause, // gapCauseLabel(cause)
-    Call, // gapCallKey: the CUDA call the host was in
+    Call, // gapCallKey: the CUDA or OS call the host was in
     Phase, // gapPhaseKey: the innermost NVTX range open at the midpoint
 };
 inline constexpr std::size_t kBlameLevelCount = 3;
 
-// Level 2 of the tree: the CUDA call the host was in at the gap's midpoint (ApiCall gaps, and
-// Copy gaps whose host was in a call), else kNoCallLabel.
+// Level 2 of the tree, what the host was doing at the gap's midpoint: the CUDA call (ApiCall
+// gaps, and Copy gaps whose host was in a call); for a NoCudaCall gap the OS runtime call
+// (GapBlame::osCall), else kNoOsCallLabel; else kNoCallLabel.
 inline constexpr std::string_view kNoCallLabel = "(no CUDA call)";
+inline constexpr std::string_view kNoOsCallLabel = "(no OS call traced)";
 std::string_view gapCallKey(const TraceSet &trace, const GapBlame &gap);
 
 struct BlameTreeNode
