@@ -80,6 +80,12 @@ void sortCopies(CopyColumns &c)
     c.depth = c.nesting.build(c.start, c.end);
 }
 
+void sortSyncs(SyncColumns &c)
+{
+    const auto order = sortOrder(c.start, c.end);
+    permuteAll(order, c.start, c.end, c.pid, c.streamId, c.contextId, c.correlationId, c.eventId, c.type);
+}
+
 void sortApi(ApiColumns &a)
 {
     const auto order = sortOrder(a.start, a.end);
@@ -250,6 +256,7 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
             });
             sortCopies(gpu.copies);
             span.add(gpu.copies.start, gpu.copies.end);
+            sortSyncs(gpu.syncs); // host-side times: not part of the span
             gpu.ranks.clear();
             for (const auto &stream : gpu.streams)
                 if (stream.rank != kNoIndex)
@@ -259,6 +266,10 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         } else {
             auto &thread = trace.threads[task - trace.gpus.size()];
             sortApi(thread.api);
+            std::sort(thread.api.callchains.begin(), thread.api.callchains.end(),
+                [](const ApiColumns::CallchainRef &a, const ApiColumns::CallchainRef &b) {
+                    return a.correlationId < b.correlationId;
+                });
             sortNvtx(thread.nvtx);
             sortMarks(thread.marks);
             span.add(thread.api.start, thread.api.end);
