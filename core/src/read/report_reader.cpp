@@ -864,7 +864,12 @@ private:
             const auto deviceId = row.int64(DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            auto &c = gpuFor(deviceId).syncs;
+            // Only a GPU with kernels or copies has gaps to explain: a device with nothing but
+            // synchronisation records (the ring exports have them) is not made a GPU.
+            const auto gpu = m_gpuIndex.find(deviceId);
+            if (gpu == m_gpuIndex.end())
+                continue;
+            auto &c = m_data.gpus[gpu->second].syncs;
             c.start.push_back(start);
             c.end.push_back(end);
             c.pid.push_back(pidOf(row.int64(GlobalPid)));
@@ -899,7 +904,7 @@ private:
                 if (const auto chain = store.find(CallchainSource::Cuda, p.callchainId + offset))
                     matches[offset] += holdsName(chain, p.name) ? 1 : 0;
         const int offset = matches[1] > matches[0] ? 1 : 0;
-        m_data.report.notes.callchainIdOffset = std::uint8_t(offset);
+        m_data.report.notes.callchainIdOffset = std::uint64_t(offset);
         for (const auto &p : m_pendingCallchains) {
             const auto chain = store.find(CallchainSource::Cuda, p.callchainId + offset);
             if (chain == 0) {

@@ -89,7 +89,8 @@ enum class SyncType : std::uint8_t {
 // The kind a syncType value stands for; Unknown for values the enum does not define.
 SyncType syncTypeFromExport(std::int64_t value);
 
-// Synchronisation records of one GPU (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), all processes,
+// Synchronisation records of one GPU (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), all processes
+// (records of a device with no kernel, copy or memset are not kept),
 // sorted by (start, end desc). start/end are the host's synchronisation call (a stream wait
 // event returns at once; a synchronize returns when what it waited for finished).
 // correlationId is the call's (the process's issue order), eventId the CUDA event's.
@@ -244,7 +245,7 @@ struct LoadNotes
     // whose runtime ids count from 0 while the chains' count from 1 (schema 2.9.1: the chain
     // id + 1 holds the call's own name in all 38 backtraces, id itself in 17). The reader
     // tries both and keeps the one under which more chains hold their call's name (ties: 0).
-    std::uint8_t callchainIdOffset = 0;
+    std::uint64_t callchainIdOffset = 0;
 };
 
 enum class TimeBase : std::uint8_t {
