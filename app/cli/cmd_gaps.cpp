@@ -133,6 +133,18 @@ int runGaps(const CommandContext &ctx)
             out["api_kind"] = std::string(core::apiKindId(gap.apiKind));
             out["copy_ns"] = gap.copyNs;
             out["launch_tid"] = gap.launchTid;
+            out["waited_on"] = std::string(core::waitKindId(gap.waitedOn));
+            out["waited_on_stream"] = gap.waitStream ? Json(*gap.waitStream) : Json(nullptr);
+            Json frames = Json::array();
+            const auto &callchains = ctx.t().reports[ctx.t().gpus[gap.gpu].report].callchains;
+            const auto callStack = callchains.stackOf(gap.launchCallchain);
+            for (std::size_t i = 0; i < callStack.size(); ++i) {
+                Json frame;
+                frame["module"] = ctx.str(callStack.module[i]);
+                frame["symbol"] = ctx.str(callStack.symbol[i]);
+                frames.push_back(std::move(frame));
+            }
+            out["stack"] = std::move(frames);
             out["nvtx"] = ctx.str(gap.phase());
             Json stack = Json::array();
             for (auto name : gap.phaseStack)

@@ -28,6 +28,9 @@ void addProblems(Json &rank, const core::DataProblems &p, const core::LoadNotes 
     problems["time_not_integer"] = p.timeNotInteger;
     problems["time_out_of_range"] = p.timeOutOfRange;
     problems["device_id_out_of_range"] = p.deviceIdOutOfRange;
+    problems["null_sync_column"] = p.nullSyncColumn;
+    problems["null_callchain_column"] = p.nullCallchainColumn;
+    problems["unknown_callchain_id"] = p.unknownCallchainId;
     problems["total"] = p.total();
     rank["problems"] = std::move(problems);
     rank["backtrace_duplicates_folded"] = notes.backtraceDuplicates;
@@ -48,6 +51,9 @@ std::string describeProblems(const core::DataProblems &p)
     add(p.timeNotInteger, "time not an integer");
     add(p.timeOutOfRange, "time out of range");
     add(p.deviceIdOutOfRange, "deviceId out of range");
+    add(p.nullSyncColumn, "NULL in a synchronisation record");
+    add(p.nullCallchainColumn, "NULL in a callchain frame");
+    add(p.unknownCallchainId, "unknown callchainId");
     std::string s;
     for (const auto &part : parts)
         s += (s.empty() ? "" : ", ") + part;

@@ -19,7 +19,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <tuple>
 
@@ -123,6 +126,70 @@ private slots:
             QCOMPARE(row[QStringLiteral("status")].toString(), QStringLiteral("ok"));
         }
         QCOMPARE(steps, 2);
+    }
+
+    // `gaps --format json` prints the late launch's stack outer to inner: pipit's gaps all end
+    // in saxpy kernels whose cudaLaunchKernel has a backtrace (CUDA_CALLCHAINS id = the
+    // runtime row's callchainId + 1 in this export).
+    void gapsJsonPrintsTheLaunchStack()
+    {
+        const auto path = realFile("pipit_saxpy_mpi_cuda_rank0.sqlite");
+        QVERIFY(!path.empty());
+        const auto run = runCli({ QStringLiteral("gaps"), QStringLiteral("--min-gap-us"), QStringLiteral("1"),
+            QStringLiteral("--format"), QStringLiteral("json"), QString::fromStdString(path) });
+        QCOMPARE(run.exitCode, 0);
+        const auto gaps = QJsonDocument::fromJson(run.out)[QStringLiteral("gaps")].toArray();
+        QCOMPARE(gaps.size(), qsizetype(4));
+        const SqlTestDb db(path);
+        const auto offset = db.integer("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        for (const auto &g : gaps) {
+            const auto gap = g.toObject();
+            const auto expected = db.rows(fmt::format(
+                "SELECT m.value, s.value FROM CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m "
+                "ON m.id = c.module WHERE c.id = (SELECT r.callchainId + 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND (r.globalTid >> 24) = "
+                "(k.globalPid >> 24) WHERE r.eventClass = 67 AND k.start = {}) ORDER BY c.stackDepth DESC",
+                gap[QStringLiteral("end_ns")].toInteger() - offset));
+            QCOMPARE(expected.size(), std::size_t(10));
+            const auto stack = gap[QStringLiteral("stack")].toArray();
+            QCOMPARE(stack.size(), qsizetype(expected.size()));
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                const auto frame = stack[qsizetype(i)].toObject();
+                QCOMPARE(frame[QStringLiteral("module")].toString().toStdString(), expected[i][0]);
+                QCOMPARE(frame[QStringLiteral("symbol")].toString().toStdString(), expected[i][1]);
+            }
+            QCOMPARE(stack.first()[QStringLiteral("symbol")].toString(), QStringLiteral("_start"));
+            QCOMPARE(gap[QStringLiteral("cause")].toString(), QStringLiteral("no_cuda_call"));
+            QCOMPARE(gap[QStringLiteral("waited_on")].toString(), QString());
+            QVERIFY(gap[QStringLiteral("waited_on_stream")].isNull());
+        }
+    }
+
+    // waited_on and waited_on_stream of the mfu "after" capture at 1 us with copies as busy
+    // time (tst_waits_real checks each gap's rule against SQL): 29 event waits, 5 host
+    // synchronizes, 2 of them stream synchronizes of stream 7; stack [] without backtraces.
+    void gapsJsonSaysWhatQueuedGapsWaitedOn()
+    {
+        const auto path = realFile("nsysai_mfu_2gpu_after.sqlite");
+        QVERIFY(!path.empty());
+        const auto run = runCli({ QStringLiteral("gaps"), QStringLiteral("--min-gap-us"), QStringLiteral("1"),
+            QStringLiteral("--with-copies"), QStringLiteral("--format"), QStringLiteral("json"),
+            QString::fromStdString(path) });
+        QCOMPARE(run.exitCode, 0);
+        std::map<std::pair<QString, qint64>, int> counts; // (waited_on, stream or -1)
+        for (const auto &g : QJsonDocument::fromJson(run.out)[QStringLiteral("gaps")].toArray()) {
+            const auto gap = g.toObject();
+            const auto waited = gap[QStringLiteral("waited_on")].toString();
+            QCOMPARE(waited.isEmpty(), gap[QStringLiteral("cause")].toString() != QStringLiteral("queued"));
+            const auto stream = gap[QStringLiteral("waited_on_stream")];
+            ++counts[{ waited, stream.isNull() ? -1 : stream.toInteger() }];
+            QCOMPARE(gap[QStringLiteral("stack")].toArray().size(), qsizetype(0));
+        }
+        QCOMPARE((counts[{ QStringLiteral("event_wait"), -1 }]), 29);
+        QCOMPARE((counts[{ QStringLiteral("host_sync"), -1 }]), 3);
+        QCOMPARE((counts[{ QStringLiteral("host_sync"), 7 }]), 2);
+        QCOMPARE((counts[{ QStringLiteral("unknown"), -1 }]), 2943);
+        QCOMPARE(counts.size(), std::size_t(5)); // those four and "" for the other causes
     }
 
     // `gaps --format json` on nsys-ai's H100 window: each gap's copy_ns, cause and launch_tid

@@ -14,10 +14,13 @@
 #include <QTest>
 
 #include <cassert>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gaplens::core {
 // Readable QCOMPARE failures for time ranges (found by ADL).
@@ -168,6 +171,41 @@ public:
         m.time.push_back(time);
         m.name.push_back(intern(name));
         m.domain.push_back(core::kEmptyString);
+    }
+
+    // A synchronisation record of the GPU's rank's process.
+    void sync(GpuRef g, core::SyncType type, std::int64_t streamId, TimeNs start, TimeNs end,
+        std::uint32_t correlationId, std::uint32_t eventId = 0)
+    {
+        auto &c = m_trace->gpus[g.gpu].syncs;
+        c.start.push_back(start);
+        c.end.push_back(end);
+        c.pid.push_back(m_trace->ranks[g.rank].pid);
+        c.streamId.push_back(streamId);
+        c.contextId.push_back(1);
+        c.correlationId.push_back(correlationId);
+        c.eventId.push_back(eventId);
+        c.type.push_back(type);
+    }
+
+    // A CUDA callchain of the rank's report given outer to inner as (module, symbol), given to
+    // the thread's call `correlationId`; returns its chain id.
+    std::uint32_t backtrace(std::uint32_t thread, std::uint32_t correlationId,
+        std::initializer_list<std::pair<std::string_view, std::string_view>> outerToInner)
+    {
+        std::vector<core::StringId> module, symbol;
+        std::vector<std::uint16_t> depth;
+        auto d = std::uint16_t(outerToInner.size());
+        for (const auto &[m, f] : outerToInner) {
+            module.push_back(intern(m));
+            symbol.push_back(intern(f));
+            depth.push_back(--d);
+        }
+        auto &report = m_trace->reports[m_trace->threads[thread].report];
+        const auto exportId = std::int64_t(report.callchains.chainCount()) + 1;
+        const auto chain = report.callchains.add(core::CallchainSource::Cuda, exportId, module, symbol, depth);
+        m_trace->threads[thread].api.callchains.push_back({ correlationId, chain });
+        return chain;
     }
 
     core::StringId intern(std::string_view text) { return m_trace->strings.intern(text); }

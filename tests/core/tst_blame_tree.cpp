@@ -135,8 +135,8 @@ private slots:
         options.foldIndexes = false;
         const auto derived = DerivedCapture::build(std::shared_ptr<const TraceSet>(b.finish()), options);
         const auto tree = buildBlameTree(*derived, allGaps(*derived));
-        QCOMPARE(describeAll(tree, tree.roots),
-            (std::vector<std::string> { "no CUDA call (host busy elsewhere) 1 500" }));
+        QCOMPARE(
+            describeAll(tree, tree.roots), (std::vector<std::string> { "no CUDA call (host busy elsewhere) 1 500" }));
         QCOMPARE(describeAll(tree, tree.nodes[tree.roots[0]].children),
             (std::vector<std::string> { "(no OS call traced) 1 500" }));
     }

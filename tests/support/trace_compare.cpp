@@ -24,6 +24,9 @@ constexpr std::pair<const char *, std::uint64_t DataProblems::*> kProblemFields[
     { "timeNotInteger", &DataProblems::timeNotInteger },
     { "timeOutOfRange", &DataProblems::timeOutOfRange },
     { "deviceIdOutOfRange", &DataProblems::deviceIdOutOfRange },
+    { "nullSyncColumn", &DataProblems::nullSyncColumn },
+    { "nullCallchainColumn", &DataProblems::nullCallchainColumn },
+    { "unknownCallchainId", &DataProblems::unknownCallchainId },
 };
 static_assert(
     sizeof(DataProblems) == std::size(kProblemFields) * sizeof(std::uint64_t), "a DataProblems field is not compared");
@@ -31,6 +34,7 @@ constexpr std::pair<const char *, std::uint64_t LoadNotes::*> kNoteFields[] = {
     { "backtraceDuplicates", &LoadNotes::backtraceDuplicates },
     { "overlappingKernels", &LoadNotes::overlappingKernels },
     { "rowsRead", &LoadNotes::rowsRead },
+    { "callchainIdOffset", &LoadNotes::callchainIdOffset },
 };
 static_assert(sizeof(LoadNotes) == std::size(kNoteFields) * sizeof(std::uint64_t), "a LoadNotes field is not compared");
 
@@ -240,6 +244,20 @@ private:
                     Column { "arguments", &P::arguments }, Value { "argumentsComplete", &P::argumentsComplete },
                     Value { "workingDir", &P::workingDir }, Value { "environmentCount", &P::environmentCount });
             });
+        value(where + ".callchains.chainCount", a.callchains.chainCount(), b.callchains.chainCount());
+        for (std::uint32_t chain = 1; chain <= std::min(a.callchains.chainCount(), b.callchains.chainCount());
+             ++chain) {
+            const auto x = a.callchains.stackOf(chain), y = b.callchains.stackOf(chain);
+            const auto at = fmt::format("{}.callchains[{}]", where, chain);
+            value(at + ".source", a.callchains.sourceOf(chain), b.callchains.sourceOf(chain));
+            if (!sameSize(at, x.size(), y.size()))
+                continue;
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                value(fmt::format("{}[{}].module", at, i), m_a.str(x.module[i]), m_b.str(y.module[i]));
+                value(fmt::format("{}[{}].symbol", at, i), m_a.str(x.symbol[i]), m_b.str(y.symbol[i]));
+                value(fmt::format("{}[{}].depth", at, i), x.depth[i], y.depth[i]);
+            }
+        }
         for (const auto &[field, member] : kProblemFields)
             value(fmt::format("{}.problems.{}", where, field), a.problems.*member, b.problems.*member);
         for (const auto &[field, member] : kNoteFields)
@@ -284,6 +302,11 @@ private:
                 kernels(stream + ".kernels", sa.kernels, sb.kernels);
             });
         copies(where + ".copies", a.copies, b.copies);
+        using S = SyncColumns;
+        fields(where + ".syncs", a.syncs, b.syncs, Column { "start", &S::start }, Column { "end", &S::end },
+            Column { "pid", &S::pid }, Column { "streamId", &S::streamId }, Column { "contextId", &S::contextId },
+            Column { "correlationId", &S::correlationId }, Column { "eventId", &S::eventId },
+            Column { "type", &S::type });
     }
 
     void thread(const std::string &where, const Thread &a, const Thread &b)
@@ -294,6 +317,11 @@ private:
         fields(where + ".api", a.api, b.api, Column { "start", &A::start }, Column { "end", &A::end },
             Names { "name", &A::name }, Column { "correlationId", &A::correlationId }, Column { "depth", &A::depth },
             Value { "correlationAscending", &A::correlationAscending }, Nesting { "nesting", &A::nesting });
+        each(where + ".api.callchains", a.api.callchains, b.api.callchains,
+            [this](const std::string &at, const ApiColumns::CallchainRef &x, const ApiColumns::CallchainRef &y) {
+                value(at + ".correlationId", x.correlationId, y.correlationId);
+                value(at + ".chain", x.chain, y.chain);
+            });
         using N = NvtxColumns;
         fields(where + ".nvtx", a.nvtx, b.nvtx, Column { "start", &N::start }, Column { "end", &N::end },
             Names { "name", &N::name });

@@ -166,6 +166,10 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
                 formatDuration(b.copyNs) + QStringLiteral(" (")
                     + QString::number(100.0 * double(b.copyNs) / double(b.gap.duration()), 'f', 1)
                     + QStringLiteral("% of the gap)"));
+        if (b.waitedOn != core::WaitKind::None)
+            add(QStringLiteral("Waited on"),
+                QString::fromLatin1(core::waitKindId(b.waitedOn))
+                    + (b.waitStream ? QStringLiteral(" (stream %1)").arg(*b.waitStream) : QString()));
         if (b.launchThread != core::kNoIndex)
             add(QStringLiteral("Launching thread"),
                 QStringLiteral("%1 (tid %2)").arg(model.str(t->threads[b.launchThread].name)).arg(b.launchTid));
@@ -230,6 +234,25 @@ QString detailsHtml(const TimelineModel &model, const HitResult &hit)
                 + model.str(k.demangledName[hit.index]).toHtmlEscaped() + QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table>");
+    // The call stack of a selected CUDA call, or of the launch of a gap's ending work.
+    const auto *t = model.trace();
+    std::uint32_t chain = 0, report = 0;
+    if (hit.kind == HitKind::Api) {
+        const auto &thread = at(t->threads, hit.thread);
+        chain = thread.api.correlationId[hit.index] ? thread.api.callchainOf(thread.api.correlationId[hit.index]) : 0;
+        report = thread.report;
+    } else if (hit.kind == HitKind::Gap && hit.index < model.gaps(hit.gpu).blame.size()) {
+        chain = model.gaps(hit.gpu).blame[hit.index].launchCallchain;
+        report = at(t->gpus, hit.gpu).report;
+    }
+    if (chain != 0) {
+        const auto stack = t->reports[report].callchains.stackOf(chain);
+        html += QStringLiteral("<p><i>Call stack (outer to inner)</i></p><ol>");
+        for (std::size_t i = 0; i < stack.size(); ++i)
+            html += QStringLiteral("<li>") + model.str(stack.symbol[i]).toHtmlEscaped() + QStringLiteral(" <small>(")
+                + model.str(stack.module[i]).toHtmlEscaped() + QStringLiteral(")</small></li>");
+        html += QStringLiteral("</ol>");
+    }
     return html;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <iterator>
 #include <span>
+#include <tuple>
 
 namespace gaplens::core {
 namespace {
@@ -143,6 +144,18 @@ ApiKind apiKindOf(std::string_view name)
         || has("HostUnregister"))
         return ApiKind::Alloc;
     return ApiKind::Other;
+}
+
+std::string_view waitKindId(WaitKind kind)
+{
+    switch (kind) {
+    case WaitKind::None: return "";
+    case WaitKind::EventWait: return "event_wait";
+    case WaitKind::CopyOtherStream: return "copy_other_stream";
+    case WaitKind::HostSync: return "host_sync";
+    case WaitKind::Unknown: return "unknown";
+    }
+    return "";
 }
 
 std::string_view apiKindId(ApiKind kind)
@@ -302,7 +315,31 @@ TimeNs GapBlamer::CopyCover::coveredUntil(TimeNs t) const
 GapBlamer::GapBlamer(const TraceSet &trace)
     : m_trace(trace)
     , m_copyCover(trace.gpus.size())
+    , m_waits(trace.gpus.size())
 {
+    for (std::size_t g = 0; g < trace.gpus.size(); ++g) {
+        const SyncColumns &syncs = trace.gpus[g].syncs;
+        const CopyColumns &copies = trace.gpus[g].copies;
+        WaitIndex &index = m_waits[g];
+        for (std::uint32_t i = 0; i < syncs.size(); ++i) {
+            const auto type = syncs.type[i];
+            if (type == SyncType::StreamWaitEvent)
+                index.streamWaits.push_back(i);
+            else if (type != SyncType::Unknown)
+                index.hostSyncs.push_back(i);
+        }
+        std::sort(index.streamWaits.begin(), index.streamWaits.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return std::tie(syncs.pid[a], syncs.streamId[a], syncs.correlationId[a])
+                < std::tie(syncs.pid[b], syncs.streamId[b], syncs.correlationId[b]);
+        });
+        std::stable_sort(index.hostSyncs.begin(), index.hostSyncs.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return syncs.end[a] < syncs.end[b]; });
+        index.copiesByEnd.resize(copies.size());
+        for (std::uint32_t i = 0; i < copies.size(); ++i)
+            index.copiesByEnd[i] = i;
+        std::stable_sort(index.copiesByEnd.begin(), index.copiesByEnd.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return copies.end[a] < copies.end[b]; });
+    }
     // Copies are sorted by start, so one pass merges them (they may overlap).
     for (std::size_t g = 0; g < trace.gpus.size(); ++g) {
         const CopyColumns &copies = trace.gpus[g].copies;
@@ -388,6 +425,7 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
         b.launchThread = launch->thread;
         b.launchCall = launch->call;
         b.launchTid = m_trace.threads[launch->thread].tid;
+        b.launchCallchain = m_trace.threads[launch->thread].api.callchainOf(b.endCorrelationId);
         b.phaseThread = launch->thread;
         const Thread &thread = m_trace.threads[launch->thread];
         if (thread.api.end[launch->call] <= gap.start) {
@@ -453,6 +491,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
             }
         }
     }
+    if (b.cause == GapCause::QueuedDependencyWait)
+        findWait(gpu, gpuIndex, b);
 
     if (b.phaseThread != kNoIndex) {
         const auto &nvtx = m_trace.threads[b.phaseThread].nvtx;
@@ -463,6 +503,77 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
             b.phaseStack.push_back(nvtx.name[r]);
     }
     return b;
+}
+
+void GapBlamer::findWait(const Gpu &gpu, std::uint32_t gpuIndex, GapBlame &b) const
+{
+    const WaitIndex &index = m_waits[gpuIndex];
+    const SyncColumns &syncs = gpu.syncs;
+    const CopyColumns &copies = gpu.copies;
+    const std::int64_t endStreamId
+        = b.endKind == GapEndKind::Kernel ? gpu.streams[b.endStream].streamId : copies.streamId[b.endEvent];
+
+    // A cudaStreamWaitEvent issued on its stream between the kernel before it and itself.
+    if (b.endKind == GapEndKind::Kernel && b.endCorrelationId != 0) {
+        const auto &kernels = gpu.streams[b.endStream].kernels;
+        const std::uint32_t previous = b.endEvent > 0 ? kernels.correlationId[b.endEvent - 1] : 0;
+        const auto key
+            = [&](std::uint32_t i) { return std::tuple(syncs.pid[i], syncs.streamId[i], syncs.correlationId[i]); };
+        const auto wanted = std::tuple(b.endPid, endStreamId, b.endCorrelationId);
+        const auto it = std::lower_bound(index.streamWaits.begin(), index.streamWaits.end(), wanted,
+            [&](std::uint32_t i, const auto &w) { return key(i) < w; });
+        if (it != index.streamWaits.begin()) {
+            const std::uint32_t i = *std::prev(it);
+            if (syncs.pid[i] == b.endPid && syncs.streamId[i] == endStreamId && syncs.correlationId[i] > previous) {
+                b.waitedOn = WaitKind::EventWait;
+                b.waitRecord = i;
+                return;
+            }
+        }
+    }
+
+    // A copy or memset of another stream that ended when the gap ended (the latest one).
+    const TimeNs from = std::max(b.gap.start + 1, b.gap.end - kWaitToleranceNs);
+    {
+        auto it = std::upper_bound(index.copiesByEnd.begin(), index.copiesByEnd.end(), b.gap.end,
+            [&](TimeNs t, std::uint32_t i) { return t < copies.end[i]; });
+        while (it != index.copiesByEnd.begin()) {
+            const std::uint32_t i = *--it;
+            if (copies.end[i] < from)
+                break;
+            if (copies.pid[i] != b.endPid || std::int64_t(copies.streamId[i]) != endStreamId) {
+                b.waitedOn = WaitKind::CopyOtherStream;
+                b.waitStream = std::int64_t(copies.streamId[i]);
+                b.waitRecord = i;
+                return;
+            }
+        }
+    }
+
+    // A synchronize call of the process on this GPU that returned when the gap ended: the
+    // one returning closest to gap.end.
+    {
+        auto it = std::lower_bound(index.hostSyncs.begin(), index.hostSyncs.end(), from,
+            [&](std::uint32_t i, TimeNs t) { return syncs.end[i] < t; });
+        std::uint32_t best = kNoIndex;
+        for (; it != index.hostSyncs.end() && syncs.end[*it] <= b.gap.end + kWaitToleranceNs; ++it) {
+            if (syncs.pid[*it] != b.endPid)
+                continue;
+            const auto distance = [&](std::uint32_t i) {
+                return syncs.end[i] > b.gap.end ? syncs.end[i] - b.gap.end : b.gap.end - syncs.end[i];
+            };
+            if (best == kNoIndex || distance(*it) < distance(best))
+                best = *it;
+        }
+        if (best != kNoIndex) {
+            b.waitedOn = WaitKind::HostSync;
+            b.waitRecord = best;
+            if (syncs.type[best] == SyncType::StreamSynchronize)
+                b.waitStream = syncs.streamId[best];
+            return;
+        }
+    }
+    b.waitedOn = WaitKind::Unknown;
 }
 
 BlameTotals totalBlame(const TraceSet &trace, const std::vector<GapBlame> &gaps)

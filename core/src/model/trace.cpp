@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/model/trace.h"
 
+#include <algorithm>
+
 namespace gaplens::core {
 
 CopyKind copyKindFromExport(std::int64_t value)
 {
     const bool defined = value >= 0 && value <= std::int64_t(CopyKind::UnifiedDeviceToDevice);
     return defined ? CopyKind(value) : CopyKind::Unknown;
+}
+
+SyncType syncTypeFromExport(std::int64_t value)
+{
+    const bool defined = value >= 0 && value <= std::int64_t(SyncType::ContextSynchronize);
+    return defined ? SyncType(value) : SyncType::Unknown;
+}
+
+std::uint32_t ApiColumns::callchainOf(std::uint32_t correlationId) const
+{
+    const auto it = std::lower_bound(callchains.begin(), callchains.end(), correlationId,
+        [](const CallchainRef &ref, std::uint32_t corr) { return ref.correlationId < corr; });
+    return it != callchains.end() && it->correlationId == correlationId ? it->chain : 0;
 }
 
 std::string_view copyKindName(CopyKind kind)

@@ -81,6 +81,12 @@ void sortCopies(CopyColumns &c)
     c.lanes = buildCopyLanes(c.pid, c.streamId, c.start, c.end);
 }
 
+void sortSyncs(SyncColumns &c)
+{
+    const auto order = sortOrder(c.start, c.end);
+    permuteAll(order, c.start, c.end, c.pid, c.streamId, c.contextId, c.correlationId, c.eventId, c.type);
+}
+
 void sortApi(ApiColumns &a)
 {
     const auto order = sortOrder(a.start, a.end);
@@ -262,6 +268,7 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
             });
             sortCopies(gpu.copies);
             span.add(gpu.copies.start, gpu.copies.end);
+            sortSyncs(gpu.syncs); // host-side times: not part of the span
             gpu.ranks.clear();
             for (const auto &stream : gpu.streams)
                 if (stream.rank != kNoIndex)
@@ -271,6 +278,10 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
         } else {
             auto &thread = trace.threads[task - trace.gpus.size()];
             sortApi(thread.api);
+            std::sort(thread.api.callchains.begin(), thread.api.callchains.end(),
+                [](const ApiColumns::CallchainRef &a, const ApiColumns::CallchainRef &b) {
+                    return a.correlationId < b.correlationId;
+                });
             sortNvtx(thread.nvtx);
             sortMarks(thread.marks);
             sortOsrt(thread.osrt); // not in the span: OS calls run before and after the CUDA work

@@ -107,15 +107,38 @@ inline constexpr ColumnList<CopyColumn> kColumnNames<CopyColumn> = { {
 } };
 
 // CUPTI_ACTIVITY_KIND_RUNTIME.
-enum class RuntimeColumn { Start, End, NameId, EventClass, GlobalTid, CorrelationId, Count };
+enum class RuntimeColumn { Start, End, NameId, EventClass, GlobalTid, CorrelationId, CallchainId, Count };
 template <>
 inline constexpr ColumnList<RuntimeColumn> kColumnNames<RuntimeColumn> = { {
-    { RuntimeColumn::Start, "start" },
-    { RuntimeColumn::End, "end" },
-    { RuntimeColumn::NameId, "nameId" },
-    { RuntimeColumn::EventClass, "eventClass", kOptional },
-    { RuntimeColumn::GlobalTid, "globalTid", kOptional },
+    { RuntimeColumn::Start, "start" }, { RuntimeColumn::End, "end" }, { RuntimeColumn::NameId, "nameId" },
+    { RuntimeColumn::EventClass, "eventClass", kOptional }, { RuntimeColumn::GlobalTid, "globalTid", kOptional },
     { RuntimeColumn::CorrelationId, "correlationId", kOptional },
+    { RuntimeColumn::CallchainId, "callchainId", kOptional }, // set on eventClass 67 rows
+} };
+
+// CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (every schema from 2.9.1 to 3.25 has these columns).
+enum class SyncColumn { Start, End, DeviceId, StreamId, SyncType, EventId, ContextId, CorrelationId, GlobalPid, Count };
+template <>
+inline constexpr ColumnList<SyncColumn> kColumnNames<SyncColumn> = { {
+    { SyncColumn::Start, "start" },
+    { SyncColumn::End, "end" },
+    { SyncColumn::DeviceId, "deviceId" },
+    { SyncColumn::StreamId, "streamId" },
+    { SyncColumn::SyncType, "syncType" },
+    { SyncColumn::EventId, "eventId", kOptional },
+    { SyncColumn::ContextId, "contextId", kOptional },
+    { SyncColumn::CorrelationId, "correlationId", kOptional },
+    { SyncColumn::GlobalPid, "globalPid", kOptional },
+} };
+
+// CUDA_CALLCHAINS and OSRT_CALLCHAINS (one row per frame).
+enum class CallchainColumn { Id, StackDepth, Symbol, Module, Count };
+template <>
+inline constexpr ColumnList<CallchainColumn> kColumnNames<CallchainColumn> = { {
+    { CallchainColumn::Id, "id" },
+    { CallchainColumn::StackDepth, "stackDepth" },
+    { CallchainColumn::Symbol, "symbol" },
+    { CallchainColumn::Module, "module" },
 } };
 
 // NVTX_EVENTS.

@@ -157,6 +157,8 @@ public:
             readRuntime();
             stage("OS runtime calls", 600);
             readOsrt();
+            readSyncs();
+            readCallchains();
         }
         if (m_part != ReportPart::GpuAndApi) {
             stage("NVTX", 700);
@@ -776,6 +778,7 @@ private:
             std::uint32_t correlationId;
             TimeNs start, end;
             StringId name;
+            std::optional<std::int64_t> callchainId;
         };
         std::vector<Backtrace> backtraces;
         m_apiRowsTotal = tableRows(kTable);
@@ -791,11 +794,14 @@ private:
             const auto corr = std::uint32_t(row.int64(CorrelationId));
             const auto name = apiName(row.int64(NameId));
             // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
+            const auto callchainId = row.optionalInt64(CallchainId);
             if (row.int64(EventClass) == 67) {
-                backtraces.push_back({ globalTid, corr, start, end, name });
+                backtraces.push_back({ globalTid, corr, start, end, name, callchainId });
                 continue;
             }
             addCall(threadFor(globalTid), start, end, name, corr);
+            if (callchainId)
+                notePendingCallchain(globalTid, corr, *callchainId, name);
         }
         if (backtraces.empty())
             return;
@@ -822,12 +828,135 @@ private:
         }
         m_apiRowsTotal = 0; // no growth hint for these few rows
         for (const auto &b : backtraces) {
+            // The backtrace row holds the call's callchainId: it goes to the call it repeats.
+            if (b.callchainId)
+                notePendingCallchain(b.globalTid, b.correlationId, *b.callchainId, b.name);
             const auto it = std::lower_bound(keys.begin(), keys.end(), Key { b.globalTid, b.correlationId });
             if (hasCall[std::size_t(it - keys.begin())]) {
                 ++m_data.report.notes.backtraceDuplicates;
                 continue;
             }
             addCall(threadFor(b.globalTid), b.start, b.end, b.name, b.correlationId);
+        }
+    }
+
+    // A call's callchainId, resolved once CUDA_CALLCHAINS is read (readCallchains).
+    void notePendingCallchain(std::int64_t globalTid, std::uint32_t corr, std::int64_t callchainId, StringId name)
+    {
+        if (corr != 0) // a call is found by its correlation id: 0 names none
+            m_pendingCallchains.push_back({ globalTid, corr, callchainId, name });
+    }
+
+    void readSyncs()
+    {
+        static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+        if (!m_db.hasTable(kTable))
+            return;
+        using enum SyncColumn;
+        auto columns = wantedColumns<SyncColumn>(kTable);
+        if (!columns)
+            return;
+        ScanRows<SyncColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        while (row.step()) {
+            countRow();
+            TimeNs start, end;
+            if (!validInterval(row, start, end))
+                continue;
+            if (row.isNull(DeviceId) || row.isNull(StreamId) || row.isNull(SyncType) || row.isNull(EventId)
+                || row.isNull(CorrelationId)) {
+                ++m_data.report.problems.nullSyncColumn;
+                continue;
+            }
+            const auto deviceId = row.int64(DeviceId);
+            if (!validDeviceId(deviceId))
+                continue;
+            // Only a GPU with kernels or copies has gaps to explain: a device with nothing but
+            // synchronisation records (the ring exports have them) is not made a GPU.
+            const auto gpu = m_gpuIndex.find(deviceId);
+            if (gpu == m_gpuIndex.end())
+                continue;
+            auto &c = m_data.gpus[gpu->second].syncs;
+            c.start.push_back(start);
+            c.end.push_back(end);
+            c.pid.push_back(pidOf(row.int64(GlobalPid)));
+            c.streamId.push_back(row.int64(StreamId));
+            c.contextId.push_back(std::uint32_t(row.int64(ContextId)));
+            c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
+            c.eventId.push_back(std::uint32_t(row.int64(EventId)));
+            c.type.push_back(syncTypeFromExport(row.int64(SyncType)));
+        }
+    }
+
+    // CUDA_CALLCHAINS, OSRT_CALLCHAINS into the report's Callchains; then the CUDA calls'
+    // callchainIds resolved to its chains.
+    void readCallchains()
+    {
+        auto &store = m_data.report.callchains;
+        readCallchainTable("CUDA_CALLCHAINS", CallchainSource::Cuda);
+        readCallchainTable("OSRT_CALLCHAINS", CallchainSource::Osrt);
+        if (m_pendingCallchains.empty())
+            return;
+        // Some exports count the calls' callchainIds from 0 and the chains' ids from 1: of the
+        // two readings, keep the one under which more chains name their own call.
+        const auto holdsName = [&](std::uint32_t chain, StringId name) {
+            const auto stack = store.stackOf(chain);
+            const auto &wanted = m_strings.get(name);
+            return std::any_of(stack.symbol.begin(), stack.symbol.end(),
+                [&](StringId symbol) { return stripApiVersionSuffix(m_strings.get(symbol)) == wanted; });
+        };
+        std::size_t matches[2] = { 0, 0 };
+        for (const auto &p : m_pendingCallchains)
+            for (int offset = 0; offset < 2; ++offset)
+                if (const auto chain = store.find(CallchainSource::Cuda, p.callchainId + offset))
+                    matches[offset] += holdsName(chain, p.name) ? 1 : 0;
+        const int offset = matches[1] > matches[0] ? 1 : 0;
+        m_data.report.notes.callchainIdOffset = std::uint64_t(offset);
+        for (const auto &p : m_pendingCallchains) {
+            const auto chain = store.find(CallchainSource::Cuda, p.callchainId + offset);
+            if (chain == 0) {
+                ++m_data.report.problems.unknownCallchainId;
+                continue;
+            }
+            threadFor(p.globalTid).api.callchains.push_back({ p.correlationId, chain });
+        }
+    }
+
+    void readCallchainTable(std::string_view table, CallchainSource source)
+    {
+        struct Frame
+        {
+            std::int64_t id;
+            std::uint16_t depth;
+            StringId symbol, module;
+        };
+        std::vector<Frame> frames;
+        using enum CallchainColumn;
+        forEachRow<CallchainColumn>(table, [&](const SelectRows<CallchainColumn> &row) {
+            countRow();
+            const auto depth = row.optionalInt64(StackDepth);
+            if (row.isNull(Id) || !depth || row.isNull(Symbol) || row.isNull(Module) || *depth < 0
+                || *depth > std::numeric_limits<std::uint16_t>::max()) {
+                ++m_data.report.problems.nullCallchainColumn;
+                return;
+            }
+            frames.push_back(
+                { row.int64(Id), std::uint16_t(*depth), stringFor(row.int64(Symbol)), stringFor(row.int64(Module)) });
+        });
+        std::stable_sort(frames.begin(), frames.end(), [](const Frame &a, const Frame &b) { return a.id < b.id; });
+        std::vector<StringId> module, symbol;
+        std::vector<std::uint16_t> depth;
+        for (std::size_t i = 0; i < frames.size();) {
+            std::size_t j = i;
+            module.clear();
+            symbol.clear();
+            depth.clear();
+            for (; j < frames.size() && frames[j].id == frames[i].id; ++j) {
+                module.push_back(frames[j].module);
+                symbol.push_back(frames[j].symbol);
+                depth.push_back(frames[j].depth);
+            }
+            m_data.report.callchains.add(source, frames[i].id, module, symbol, depth);
+            i = j;
         }
     }
 
@@ -1136,6 +1265,14 @@ private:
     std::vector<std::int64_t> m_pendingDomains; // NVTX domain ids seen, resolved after the table
     std::uint32_t m_lastDomain = kNoIndex;
     std::uint64_t m_apiRowsTotal = 0, m_apiRowsSeen = 0; // runtime table growth hint
+    struct PendingCallchain
+    {
+        std::int64_t globalTid;
+        std::uint32_t correlationId;
+        std::int64_t callchainId;
+        StringId name;
+    };
+    std::vector<PendingCallchain> m_pendingCallchains;
     std::int64_t m_lastThreadTid = 0;
     std::uint32_t m_lastThread = kNoIndex;
     std::uint32_t m_lastGpuPid = kNoIndex;

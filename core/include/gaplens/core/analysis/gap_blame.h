@@ -7,6 +7,7 @@
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,30 @@ std::string_view osCategoryId(OsCategory category);
 
 enum class GapEndKind : std::uint8_t { Kernel, Copy, Unknown };
 
+// What the work ending a queued gap waited for, from the export's data only (first rule that
+// holds, in this order; kWaitToleranceNs below):
+// - EventWait: its stream had a cudaStreamWaitEvent in front of it: a synchronisation record
+//   of type StreamWaitEvent of the same process, GPU and stream issued after the kernel
+//   before it on that stream and before it (correlation ids are a process's issue order:
+//   previous kernel's < the record's < its own). Kernel-ended gaps only. The export names the
+//   event (eventId), not the stream that recorded it: waitStream stays unset.
+// - CopyOtherStream: a copy or memset of the same GPU on another stream (or of another
+//   process) ended within [gap.end - kWaitToleranceNs, gap.end]; the latest such end wins and
+//   waitStream is its stream id.
+// - HostSync: a synchronisation record of type EventSynchronize, StreamSynchronize or
+//   ContextSynchronize of the same process on that GPU (a synchronize call on the host)
+//   returned within [gap.end - kWaitToleranceNs, gap.end + kWaitToleranceNs]; waitStream is
+//   the record's stream for a stream synchronize.
+// - Unknown: none of these (e.g. the kernel before it on its stream ended at gap.start and
+//   nothing else is recorded: a scheduling bubble, or a copy on its own stream).
+// None for a gap whose cause is not QueuedDependencyWait.
+enum class WaitKind : std::uint8_t { None, EventWait, CopyOtherStream, HostSync, Unknown };
+// "event_wait", "copy_other_stream", "host_sync", "unknown"; "" for None.
+std::string_view waitKindId(WaitKind kind);
+// How far apart "ended when the gap ended" may be: the GPU starts queued work 1-2 us after
+// what it waited for (in the mfu exports copies end 1.0-1.7 us before the kernel after them).
+inline constexpr TimeNs kWaitToleranceNs = 2'000;
+
 struct GapBlame
 {
     std::uint32_t gpu = kNoIndex;
@@ -74,6 +99,17 @@ struct GapBlame
 
     // OS thread id of launchThread; 0 when the launch was not found.
     std::uint32_t launchTid = 0;
+    // The launching call's backtrace: a chain of the GPU's report's Callchains
+    // (TraceSet::reports[gpu.report].callchains.stackOf), 0 when the export has none.
+    std::uint32_t launchCallchain = 0;
+
+    // For QueuedDependencyWait gaps: what the ending work waited for (WaitKind), the stream
+    // that names when the data says (a stream id of the process, as Stream::streamId), and the
+    // record that shows it (index into Gpu::syncs for EventWait and HostSync, into Gpu::copies
+    // for CopyOtherStream; kNoIndex otherwise).
+    WaitKind waitedOn = WaitKind::None;
+    std::optional<std::int64_t> waitStream;
+    std::uint32_t waitRecord = kNoIndex;
 
     // Time inside the gap when a copy or memset of this GPU was running (the union of their
     // intervals clipped to the gap). Always 0 with includeCopies (copies are busy time then).
@@ -213,8 +249,17 @@ private:
         std::vector<TimeNs> start, end, coveredBefore;
         TimeNs coveredUntil(TimeNs t) const; // covered time before t
     };
+    // One GPU's records for WaitKind: stream-wait-event syncs sorted by (pid, streamId,
+    // correlationId), host synchronizes by end, copies and memsets by end (indices into
+    // Gpu::syncs and Gpu::copies).
+    struct WaitIndex
+    {
+        std::vector<std::uint32_t> streamWaits, hostSyncs, copiesByEnd;
+    };
+    void findWait(const Gpu &gpu, std::uint32_t gpuIndex, GapBlame &b) const;
     const TraceSet &m_trace;
     std::vector<CopyCover> m_copyCover; // one per TraceSet::gpus
+    std::vector<WaitIndex> m_waits; // one per TraceSet::gpus
     std::uint32_t rankOf(std::uint32_t report, std::uint32_t pid) const;
     // Without a cursor every search is a plain binary search.
     GapBlame blameWith(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor *cursor) const;

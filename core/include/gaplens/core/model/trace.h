@@ -3,6 +3,7 @@
 // The in-memory model of a capture: one or many Nsight Systems reports, their ranks,
 // GPUs, streams and CPU threads. Columnar per track, times absolute int64 ns, strings
 // interned once in TraceSet::strings. Immutable after loadTraceSet() returns.
+#include "gaplens/core/model/callchains.h"
 #include "gaplens/core/model/copy_lanes.h"
 #include "gaplens/core/model/nesting.h"
 #include "gaplens/core/model/string_pool.h"
@@ -79,6 +80,34 @@ struct CopyColumns
     std::size_t size() const { return start.size(); }
 };
 
+// A synchronisation record's syncType (ENUM_CUPTI_SYNC_TYPE, CUpti_ActivitySynchronizationType).
+enum class SyncType : std::uint8_t {
+    Unknown = 0,
+    EventSynchronize = 1, // cudaEventSynchronize / cuEventSynchronize: the host waited for an event
+    StreamWaitEvent = 2, // cudaStreamWaitEvent: later work of the stream waits for an event
+    StreamSynchronize = 3, // the host waited for a stream to drain
+    ContextSynchronize = 4, // cudaDeviceSynchronize / cuCtxSynchronize: the host waited for the GPU
+};
+// The kind a syncType value stands for; Unknown for values the enum does not define.
+SyncType syncTypeFromExport(std::int64_t value);
+
+// Synchronisation records of one GPU (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), all processes
+// (records of a device with no kernel, copy or memset are not kept),
+// sorted by (start, end desc). start/end are the host's synchronisation call (a stream wait
+// event returns at once; a synchronize returns when what it waited for finished).
+// correlationId is the call's (the process's issue order), eventId the CUDA event's.
+struct SyncColumns
+{
+    std::vector<TimeNs> start, end;
+    std::vector<std::uint32_t> pid;
+    std::vector<std::int64_t> streamId;
+    std::vector<std::uint32_t> contextId;
+    std::vector<std::uint32_t> correlationId;
+    std::vector<std::uint32_t> eventId;
+    std::vector<SyncType> type;
+    std::size_t size() const { return start.size(); }
+};
+
 // One CUDA stream of one process on one GPU: correlation and stream ids are unique per
 // process only, so the lane key is (process, device, stream).
 struct Stream
@@ -97,6 +126,7 @@ struct Gpu
     std::string name; // from TARGET_INFO_GPU when present, else empty
     std::vector<Stream> streams;
     CopyColumns copies;
+    SyncColumns syncs;
     std::vector<std::uint32_t> ranks; // ranks with work on this GPU, ascending
     std::size_t kernelCount() const;
 };
@@ -113,6 +143,17 @@ struct ApiColumns
     // Set by finalize: correlation ids never decrease (and none is 0) in start order, as in
     // every real export, so a launch is found by binary search in correlationId itself.
     bool correlationAscending = true;
+    // The calls with a backtrace (eventClass 67 rows, or a callchainId on the call's own row):
+    // (correlationId, chain id in the report's Callchains), sorted by correlationId. Sparse,
+    // since few calls have one; calls with correlation id 0 cannot be named and keep none.
+    struct CallchainRef
+    {
+        std::uint32_t correlationId = 0;
+        std::uint32_t chain = 0;
+    };
+    std::vector<CallchainRef> callchains;
+    // The chain of the call with this correlation id, 0 when none.
+    std::uint32_t callchainOf(std::uint32_t correlationId) const;
     std::size_t size() const { return start.size(); }
 };
 
@@ -189,10 +230,18 @@ struct DataProblems
     // a deviceId outside the 32-bit range of Gpu::deviceId (it would become another GPU):
     // row skipped.
     std::uint64_t deviceIdOutOfRange = 0;
+    // a synchronisation record with NULL deviceId, streamId, syncType, correlationId or
+    // eventId: row skipped.
+    std::uint64_t nullSyncColumn = 0;
+    // a CUDA_CALLCHAINS / OSRT_CALLCHAINS frame with NULL id, stackDepth, symbol or module (or
+    // a stackDepth beyond 65535): frame skipped.
+    std::uint64_t nullCallchainColumn = 0;
+    // a CUDA call's callchainId naming no chain of CUDA_CALLCHAINS: the call keeps no stack.
+    std::uint64_t unknownCallchainId = 0;
     std::uint64_t total() const
     {
         return nullEnd + endBeforeStart + nullStart + unknownStringId + timeNotInteger + timeOutOfRange
-            + deviceIdOutOfRange;
+            + deviceIdOutOfRange + nullSyncColumn + nullCallchainColumn + unknownCallchainId;
     }
     DataProblems &operator+=(const DataProblems &other)
     {
@@ -203,6 +252,9 @@ struct DataProblems
         timeNotInteger += other.timeNotInteger;
         timeOutOfRange += other.timeOutOfRange;
         deviceIdOutOfRange += other.deviceIdOutOfRange;
+        nullSyncColumn += other.nullSyncColumn;
+        nullCallchainColumn += other.nullCallchainColumn;
+        unknownCallchainId += other.unknownCallchainId;
         return *this;
     }
 };
@@ -213,6 +265,11 @@ struct LoadNotes
     std::uint64_t backtraceDuplicates = 0; // eventClass 67 runtime rows folded into their call
     std::uint64_t overlappingKernels = 0; // kernels starting before the previous one on their stream ended
     std::uint64_t rowsRead = 0;
+    // What a CUDA call's callchainId adds to name its CUDA_CALLCHAINS id: 0, or 1 in exports
+    // whose runtime ids count from 0 while the chains' count from 1 (schema 2.9.1: the chain
+    // id + 1 holds the call's own name in all 38 backtraces, id itself in 17). The reader
+    // tries both and keeps the one under which more chains hold their call's name (ties: 0).
+    std::uint64_t callchainIdOffset = 0;
 };
 
 enum class TimeBase : std::uint8_t {
@@ -253,6 +310,9 @@ struct Report
     std::vector<std::string> warnings; // e.g. a table without a column the reader needs
     bool hasCaptureMetadata = false; // a readable META_DATA_CAPTURE table (schema 3.4 and later)
     std::vector<LaunchedProgram> programs; // by PROCESS_<n> index, ascending
+    // CUDA_CALLCHAINS and OSRT_CALLCHAINS; ApiColumns::callchains and the OS runtime calls
+    // name chains in it (Callchains::find maps an export id of either table to its chain).
+    Callchains callchains;
 };
 
 enum class RankSource : std::uint8_t {

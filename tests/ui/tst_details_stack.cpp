@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The Details panel shows the call stack of a selected gap's launch and of a selected CUDA
+// call, outer to inner, as the export's CUDA_CALLCHAINS holds it (pipit's saxpy export).
+#include "gaplens/core/read/loader.h"
+#include "sqltestdb.h"
+#include "testsupport.h"
+#include "ui/detailspanel.h"
+#include "ui/timeline/hitdescriber.h"
+#include "ui/timeline/timelinedata.h"
+#include "ui/timeline/timelinemodel.h"
+
+#include <QTest>
+
+#include <fmt/format.h>
+
+using namespace gaplens;
+using namespace gaplens::ui;
+
+namespace {
+
+// The stack as detailsHtml lists it: "<li>symbol <small>(module)</small></li>" outer to inner.
+QString stackHtml(const std::vector<std::vector<std::string>> &frames)
+{
+    QString html = QStringLiteral("<p><i>Call stack (outer to inner)</i></p><ol>");
+    for (const auto &f : frames)
+        html += QStringLiteral("<li>") + QString::fromStdString(f[1]).toHtmlEscaped() + QStringLiteral(" <small>(")
+            + QString::fromStdString(f[0]).toHtmlEscaped() + QStringLiteral(")</small></li>");
+    return html + QStringLiteral("</ol>");
+}
+
+// CUDA_CALLCHAINS' frames of the call (pid, correlationId), outer to inner; the export's
+// runtime callchainId is the chain's id - 1.
+std::vector<std::vector<std::string>> sqlStack(const test::SqlTestDb &db, std::uint32_t pid, std::uint32_t corr)
+{
+    return db.rows(fmt::format("SELECT m.value, s.value FROM CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+                               "JOIN StringIds m ON m.id = c.module WHERE c.id = (SELECT callchainId + 1 FROM "
+                               "CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 67 AND correlationId = {} AND "
+                               "((globalTid >> 24) & 16777215) = {}) ORDER BY c.stackDepth DESC",
+        corr, pid));
+}
+
+} // namespace
+
+class TestDetailsStack : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aGapAndACudaCallShowTheirStack()
+    {
+        if (test::realDataDir().empty())
+            QSKIP("the real exports (../shared/nsys-real) are not here");
+        const auto path = test::realFile("pipit_saxpy_mpi_cuda_rank0.sqlite");
+        QVERIFY(!path.empty());
+        core::LoadOptions load;
+        load.files = { path };
+        const std::shared_ptr<const core::TraceSet> trace = core::loadTraceSet(load);
+        QVERIFY(trace->errors.empty());
+        TimelineModel model;
+        model.setData(prepareTimelineData(trace));
+        QVERIFY(model.waitForGaps());
+        const test::SqlTestDb db(path);
+
+        const auto &blame = model.gaps(core::GpuIndex(0)).blame;
+        QVERIFY(!blame.empty());
+        HitResult gap;
+        gap.kind = HitKind::Gap;
+        gap.gpu = core::GpuIndex(0);
+        gap.index = 0;
+        gap.start = blame[0].gap.start;
+        gap.end = blame[0].gap.end;
+        const auto gapFrames = sqlStack(db, blame[0].endPid, blame[0].endCorrelationId);
+        QCOMPARE(gapFrames.size(), std::size_t(10));
+        QCOMPARE(gapFrames.front()[1], std::string("_start"));
+        const auto gapHtml = detailsHtml(model, gap);
+        QVERIFY2(gapHtml.contains(stackHtml(gapFrames)), qPrintable(gapHtml));
+        // The stack is the panel's, not the tooltip's.
+        QVERIFY(!tooltipText(model, gap).contains(QStringLiteral("_start")));
+
+        // The first cudaMalloc (correlation 135) with its 8-frame backtrace.
+        HitResult call;
+        call.kind = HitKind::Api;
+        for (std::uint32_t t = 0; t < trace->threads.size() && call.index == core::kNoIndex; ++t) {
+            const auto &api = trace->threads[t].api;
+            for (std::uint32_t i = 0; i < api.size(); ++i)
+                if (api.correlationId[i] == 135) {
+                    call.thread = core::ThreadIndex(t);
+                    call.index = i;
+                    call.start = api.start[i];
+                    call.end = api.end[i];
+                    break;
+                }
+        }
+        QVERIFY(call.index != core::kNoIndex);
+        const auto &thread = trace->threads[call.thread.value()];
+        const auto callFrames = sqlStack(db, thread.pid, 135);
+        QCOMPARE(callFrames.size(), std::size_t(8));
+        QCOMPARE(callFrames[4][1], std::string("cudaMalloc"));
+        QVERIFY(detailsHtml(model, call).contains(stackHtml(callFrames)));
+
+        // A picture of the panel to look at, when asked for.
+        if (const auto png = qEnvironmentVariable("GAPLENS_DETAILS_PNG"); !png.isEmpty()) {
+            DetailsPanel panel(model);
+            panel.resize(900, 700);
+            panel.showHit(gap);
+            QVERIFY(panel.grab().save(png));
+        }
+    }
+};
+
+QTEST_MAIN(TestDetailsStack)
+#include "tst_details_stack.moc"
