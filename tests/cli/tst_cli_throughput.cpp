@@ -198,8 +198,9 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("window without units") << QStringList { "--window", "0:1200" } << 2
-                                              << "--window: '0' is not a duration with a unit (s, ms, us or ns)";
+        QTest::newRow("window in another unit")
+            << QStringList { "--window", "0min:1200" } << 2
+            << "--window: '0min' is not a duration (a number, then s, ms, us or ns; none is seconds)";
         QTest::newRow("window backwards")
             << QStringList { "--window", "9s:1s" } << 2 << "--window: the end must come after the start, got '9s:1s'";
         QTest::newRow("window and between")

@@ -502,16 +502,17 @@ private slots:
                                             << "350ms:2.5s" << QString();
         QTest::newRow("window no colon") << "window"
                                          << "1200s"
-                                         << "--window expects START:END with units (e.g. 0s:1200s), got '1200s'";
-        QTest::newRow("window no unit") << "window"
-                                        << "0:1200"
-                                        << "--window: '0' is not a duration with a unit (s, ms, us or ns)";
+                                         << "--window expects START:END (e.g. 0s:1200s), got '1200s'";
+        QTest::newRow("window in another unit")
+            << "window"
+            << "0min:1200"
+            << "--window: '0min' is not a duration (a number, then s, ms, us or ns; none is seconds)";
         QTest::newRow("window end first") << "window"
                                           << "5s:2s"
                                           << "--window: the end must come after the start, got '5s:2s'";
         QTest::newRow("window three parts") << "window"
                                             << "1s:2s:3s"
-                                            << "--window expects START:END with units (e.g. 0s:1200s), got '1s:2s:3s'";
+                                            << "--window expects START:END (e.g. 0s:1200s), got '1s:2s:3s'";
         QTest::newRow("between name") << "between"
                                       << "epoch" << QString();
         QTest::newRow("between colon name") << "between"

@@ -53,7 +53,7 @@ private slots:
     }
 
     // The one duration parser (--window, --interval, the GUI's durations): exact ns, no unit
-    // is seconds.
+    // is seconds, exponents allowed.
     void durationsParseExactlyWithTheirUnit_data()
     {
         QTest::addColumn<QString>("text");
@@ -72,12 +72,18 @@ private slots:
         QTest::newRow("blanks between") << QStringLiteral(" 100 us ") << true << qint64(100'000);
         QTest::newRow("other unit") << QStringLiteral("3min") << false << qint64(0);
         QTest::newRow("below 1 ns") << QStringLiteral("1.5ns") << false << qint64(0);
-        QTest::newRow("exponent") << QStringLiteral("1e3s") << false << qint64(0);
+        QTest::newRow("exponent") << QStringLiteral("1e3s") << true << qint64(1'000'000'000'000);
+        QTest::newRow("negative exponent") << QStringLiteral("1e-3") << true << qint64(1'000'000);
+        QTest::newRow("exponent and fraction") << QStringLiteral("2.5E2 us") << true << qint64(250'000);
+        QTest::newRow("exponent below 1 ns") << QStringLiteral("1e-10") << false << qint64(0);
+        QTest::newRow("zero, however small") << QStringLiteral("0.000e-20s") << true << qint64(0);
+        QTest::newRow("exponent without digits") << QStringLiteral("1es") << false << qint64(0);
         QTest::newRow("only a unit") << QStringLiteral("ms") << false << qint64(0);
         QTest::newRow("dot without digits") << QStringLiteral("1.s") << false << qint64(0);
         QTest::newRow("overflow") << QStringLiteral("9300000000s") << false << qint64(0);
         QTest::newRow("garbage") << QStringLiteral("12abcs") << false << qint64(0);
-        for (const char *text : { "", " ", "1 m", "1min", "1sec", "+1s", "inf", "nan", "1s2", "1e30s", "0x10", "1e-3" })
+        for (const char *text :
+            { "", " ", "1 m", "1min", "1sec", "+1s", "inf", "nan", "1s2", "1e30s", "0x10", "1e999" })
             QTest::addRow("malformed '%s'", text) << QString::fromLatin1(text) << false << qint64(0);
     }
     void durationsParseExactlyWithTheirUnit()

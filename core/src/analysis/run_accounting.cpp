@@ -515,13 +515,13 @@ std::optional<RunWindowSpec> parseRunWindow(std::string_view text, std::string &
 {
     const auto colon = text.find(':');
     if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
-        error = fmt::format("--window expects START:END with units (e.g. 0s:1200s), got '{}'", text);
+        error = fmt::format("--window expects START:END (e.g. 0s:1200s), got '{}'", text);
         return std::nullopt;
     }
     const auto start = parseDuration(text.substr(0, colon));
     const auto end = parseDuration(text.substr(colon + 1));
     if (!start || !end) {
-        error = fmt::format("--window: '{}' is not a duration with a unit (s, ms, us or ns)",
+        error = fmt::format("--window: '{}' is not a duration (a number, then s, ms, us or ns; none is seconds)",
             !start ? text.substr(0, colon) : text.substr(colon + 1));
         return std::nullopt;
     }

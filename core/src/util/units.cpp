@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace gaplens::core {
 
@@ -68,46 +69,77 @@ std::optional<TimeNs> parseDuration(std::string_view text)
         std::string_view suffix;
         int digits; // ns per unit = 10^digits
     };
-    // "ms", "us" and "ns" before "s", which ends all of them.
-    constexpr Unit kUnits[] = { { "ms", 6 }, { "us", 3 }, { "ns", 0 }, { "s", 9 } };
-    const Unit *unit = nullptr;
-    for (const auto &u : kUnits)
-        if (text.ends_with(u.suffix)) {
-            unit = &u;
-            break;
-        }
-    // No unit: seconds.
-    static constexpr Unit kSeconds { "", 9 };
-    if (!unit)
-        unit = &kSeconds;
+    // "ms", "us" and "ns" before "s", which ends all of them; no unit is seconds.
+    constexpr Unit kUnits[] = { { "ms", 6 }, { "us", 3 }, { "ns", 0 }, { "s", 9 }, { "", 9 } };
+    const Unit *unit = kUnits;
+    while (!text.ends_with(unit->suffix))
+        ++unit;
     text.remove_suffix(unit->suffix.size());
     trim(text);
     const bool negative = !text.empty() && text.front() == '-';
     if (negative)
         text.remove_prefix(1);
-    const auto dot = text.find('.');
-    const auto whole = text.substr(0, dot);
-    const auto fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
-    if ((whole.empty() && fraction.empty()) || (dot != std::string_view::npos && fraction.empty()))
+
+    // The mantissa's digits and where its point is, then an optional exponent: the value is
+    // digits x 10^(exponent + unit digits - digits after the point), kept exact.
+    std::string digits;
+    std::size_t i = 0, point = std::string::npos;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9')
+            digits += c;
+        else if (c == '.' && point == std::string::npos)
+            point = digits.size();
+        else
+            break;
+    }
+    if (digits.empty() || point == digits.size()) // "ms", ".", "1."
         return std::nullopt;
-    // Exact: whole * 10^digits + the fraction's digits, in unsigned 64-bit arithmetic checked
-    // against the int64 range at every step.
+    if (point == std::string::npos)
+        point = digits.size();
+    long exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool down = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+            ++i;
+        const std::size_t first = i;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            if ((exponent = exponent * 10 + (text[i] - '0')) > 100) // far beyond int64 either way
+                return std::nullopt;
+        if (i == first)
+            return std::nullopt;
+        exponent = down ? -exponent : exponent;
+    }
+    if (i != text.size())
+        return std::nullopt;
+    const long shift = exponent + unit->digits - long(digits.size() - point);
+    // Digits below 1 ns must be zeros (exact: never rounded).
+    std::size_t integerDigits = digits.size();
+    if (shift < 0) {
+        const auto drop = std::size_t(-shift);
+        if (drop > digits.size()) {
+            if (digits.find_first_not_of('0') != std::string::npos)
+                return std::nullopt;
+            return TimeNs(0);
+        }
+        integerDigits -= drop;
+        if (digits.find_first_not_of('0', integerDigits) != std::string::npos)
+            return std::nullopt;
+    }
     constexpr std::uint64_t kMax = std::uint64_t(std::numeric_limits<TimeNs>::max());
     std::uint64_t ns = 0;
     auto push = [&ns](char c) {
-        if (c < '0' || c > '9' || ns > (kMax - std::uint64_t(c - '0')) / 10)
+        if (ns > (kMax - std::uint64_t(c - '0')) / 10)
             return false;
         ns = ns * 10 + std::uint64_t(c - '0');
         return true;
     };
-    for (const char c : whole)
-        if (!push(c))
+    for (std::size_t k = 0; k < integerDigits; ++k)
+        if (!push(digits[k]))
             return std::nullopt;
-    for (int i = 0; i < unit->digits; ++i)
-        if (!push(i < int(fraction.size()) ? fraction[std::size_t(i)] : '0'))
-            return std::nullopt;
-    for (std::size_t i = std::size_t(unit->digits); i < fraction.size(); ++i)
-        if (fraction[i] != '0') // finer than 1 ns, or no digit
+    for (long k = 0; k < shift; ++k)
+        if (!push('0'))
             return std::nullopt;
     return negative ? -TimeNs(ns) : TimeNs(ns);
 }

@@ -19,10 +19,10 @@ std::string formatBandwidth(std::uint64_t bytes, TimeNs ns);
 // 12.345 -> "12.3%".
 std::string formatPercent(double percent);
 
-// The one duration parser: a decimal number and an optional unit, s, ms, us or ns (none:
-// seconds), blanks around and between allowed, as exact ns: "1200s", "350ms", "1.5 us",
-// "5ns", "-2s", "2". nullopt for anything else: another unit, an exponent, a '+', a fraction
-// of a nanosecond ("1.5ns"), a value beyond the 64-bit range.
+// The one duration parser: a decimal number (a fraction and an exponent allowed) and an
+// optional unit, s, ms, us or ns (none: seconds), blanks around and between allowed, as exact
+// ns: "1200s", "350ms", "1.5 us", "5ns", "-2s", "2", "1e-3". nullopt for anything else:
+// another unit, a '+', a fraction of a nanosecond ("1.5ns"), a value beyond the 64-bit range.
 std::optional<TimeNs> parseDuration(std::string_view text);
 
 } // namespace gaplens::core
