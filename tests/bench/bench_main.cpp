@@ -132,6 +132,8 @@ std::string phaseKey(const std::string &stage)
 {
     if (stage == "CUDA API calls")
         return "runtime";
+    if (stage == "OS runtime calls")
+        return "osrt";
     if (stage == "NVTX")
         return "nvtx";
     if (stage == "threads and processes")
@@ -531,7 +533,7 @@ int runParent(const Args &args)
     for (const auto *f : { &load1, &load2 }) {
         const bool one = f == &load1;
         row(one ? "load, 1 thread" : "load, 2 threads", f->at("load"), f->at("rows_read"), f->at("cpu_load"));
-        for (const char *phase : { "open", "strings", "kernels", "copies", "runtime", "nvtx", "threads" })
+        for (const char *phase : { "open", "strings", "kernels", "copies", "runtime", "osrt", "nvtx", "threads" })
             if (f->count(std::string("phase_") + phase))
                 row(fmt::format("  {} (thread-seconds)", phase), f->at(std::string("phase_") + phase));
         row("  merge + finalize", f->at("phase_merge_finalize"));
