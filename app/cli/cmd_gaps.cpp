@@ -44,6 +44,16 @@ const char *causeId(core::GapCause cause)
     return "unknown";
 }
 
+// A blame row's figures, after its keys: every kind of row (cause, phase, OS call) the same.
+void addBucketFigures(Json &row, const core::BlameBucket &b, core::TimeNs total)
+{
+    row["count"] = b.count;
+    row["total_ns"] = b.totalNs;
+    row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
+    row["longest_ns"] = b.longestNs;
+    row["copy_ns"] = b.copyNs;
+}
+
 Json bucketsJson(
     const CommandContext &ctx, const std::vector<core::BlameBucket> &buckets, core::TimeNs total, bool causes)
 {
@@ -57,11 +67,7 @@ Json bucketsJson(
         } else {
             row["nvtx"] = b.key;
         }
-        row["count"] = b.count;
-        row["total_ns"] = b.totalNs;
-        row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
-        row["longest_ns"] = b.longestNs;
-        row["copy_ns"] = b.copyNs;
+        addBucketFigures(row, b, total);
         rows.push_back(std::move(row));
     }
     return rows;
@@ -78,11 +84,7 @@ Json osBucketsJson(
         if (osCalls)
             row["os_call"] = b.name != core::kEmptyString ? ctx.str(b.name) : std::string();
         row["os_category"] = std::string(core::osCategoryId(b.osCategory));
-        row["count"] = b.count;
-        row["total_ns"] = b.totalNs;
-        row["pct"] = total ? 100.0 * double(b.totalNs) / double(total) : 0.0;
-        row["longest_ns"] = b.longestNs;
-        row["copy_ns"] = b.copyNs;
+        addBucketFigures(row, b, total);
         rows.push_back(std::move(row));
     }
     return rows;
