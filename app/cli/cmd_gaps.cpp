@@ -33,6 +33,20 @@ std::string causeText(const CommandContext &ctx, const core::GapBlame &gap)
     return gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string(core::gapCauseLabel(gap.cause));
 }
 
+// A call stack's frames, outer to inner, as {module, symbol} objects; [] for chain 0.
+Json stackJson(const CommandContext &ctx, std::uint32_t report, std::uint32_t chain)
+{
+    Json frames = Json::array();
+    const auto stack = ctx.t().reports[report].callchains.stackOf(chain);
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+        Json frame;
+        frame["module"] = ctx.str(stack.module[i]);
+        frame["symbol"] = ctx.str(stack.symbol[i]);
+        frames.push_back(std::move(frame));
+    }
+    return frames;
+}
+
 const char *causeId(core::GapCause cause)
 {
     switch (cause) {
@@ -137,16 +151,7 @@ int runGaps(const CommandContext &ctx)
             out["launch_tid"] = gap.launchTid;
             out["waited_on"] = std::string(core::waitKindId(gap.waitedOn));
             out["waited_on_stream"] = gap.waitStream ? Json(*gap.waitStream) : Json(nullptr);
-            Json frames = Json::array();
-            const auto &callchains = ctx.t().reports[ctx.t().gpus[gap.gpu].report].callchains;
-            const auto callStack = callchains.stackOf(gap.launchCallchain);
-            for (std::size_t i = 0; i < callStack.size(); ++i) {
-                Json frame;
-                frame["module"] = ctx.str(callStack.module[i]);
-                frame["symbol"] = ctx.str(callStack.symbol[i]);
-                frames.push_back(std::move(frame));
-            }
-            out["stack"] = std::move(frames);
+            out["stack"] = stackJson(ctx, ctx.t().gpus[gap.gpu].report, gap.launchCallchain);
             out["nvtx"] = ctx.str(gap.phase());
             Json stack = Json::array();
             for (auto name : gap.phaseStack)
@@ -154,6 +159,9 @@ int runGaps(const CommandContext &ctx)
             out["nvtx_stack"] = std::move(stack);
             out["os_call"] = gap.osCall != core::kEmptyString ? ctx.str(gap.osCall) : std::string();
             out["os_category"] = std::string(core::osCategoryId(gap.osCategory));
+            out["os_stack"] = gap.phaseThread != core::kNoIndex
+                ? stackJson(ctx, ctx.t().threads[gap.phaseThread].report, gap.osCallchain)
+                : Json::array();
             gaps.push_back(std::move(out));
         });
         doc["gaps"] = std::move(gaps);
@@ -163,14 +171,15 @@ int runGaps(const CommandContext &ctx)
     Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
         core::formatDuration(double(ctx.options.minGapNs))));
     table.addColumns({ { "rank", "rank" }, { "GPU", "device" }, { "start", "start_ns" }, { "length", "duration_ns" },
-        { "cause", "cause" }, { "NVTX phase", "nvtx_stack" } });
+        { "cause", "cause" }, { "detail", "detail" }, { "NVTX phase", "nvtx_stack" } });
     forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
         auto start = textCell(ctx.relativeTime(gap.gap.start));
         start.raw = fmt::format("{}", gap.gap.start);
         start.alignRight = true;
         table.addRow({ countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
             countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start, durationCell(double(gap.gap.duration())),
-            textCell(causeText(ctx, gap)), textCell(stackText(ctx, gap)) });
+            textCell(causeText(ctx, gap)), textCell(core::gapCauseDetail(ctx.t(), gap)),
+            textCell(stackText(ctx, gap)) });
     });
     printTables(ctx.options.format, { table });
     return 0;

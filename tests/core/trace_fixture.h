@@ -193,6 +193,18 @@ public:
     std::uint32_t backtrace(std::uint32_t thread, std::uint32_t correlationId,
         std::initializer_list<std::pair<std::string_view, std::string_view>> outerToInner)
     {
+        auto &report = m_trace->reports[m_trace->threads[thread].report];
+        const auto exportId = std::int64_t(report.callchains.chainCount()) + 1;
+        const auto chain = addChain(thread, core::CallchainSource::Cuda, exportId, outerToInner);
+        m_trace->threads[thread].api.callchains.push_back({ correlationId, chain });
+        return chain;
+    }
+
+    // A chain of the thread's report, of that source and export id (for OS runtime calls: the
+    // id their callchainId names), given outer to inner as (module, symbol); returns its chain id.
+    std::uint32_t addChain(std::uint32_t thread, core::CallchainSource source, std::int64_t exportId,
+        std::initializer_list<std::pair<std::string_view, std::string_view>> outerToInner)
+    {
         std::vector<core::StringId> module, symbol;
         std::vector<std::uint16_t> depth;
         auto d = std::uint16_t(outerToInner.size());
@@ -202,10 +214,7 @@ public:
             depth.push_back(--d);
         }
         auto &report = m_trace->reports[m_trace->threads[thread].report];
-        const auto exportId = std::int64_t(report.callchains.chainCount()) + 1;
-        const auto chain = report.callchains.add(core::CallchainSource::Cuda, exportId, module, symbol, depth);
-        m_trace->threads[thread].api.callchains.push_back({ correlationId, chain });
-        return chain;
+        return report.callchains.add(source, exportId, module, symbol, depth);
     }
 
     core::StringId intern(std::string_view text) { return m_trace->strings.intern(text); }

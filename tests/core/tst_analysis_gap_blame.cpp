@@ -753,6 +753,30 @@ private slots:
         QCOMPARE(trace->str(g.osCall), std::string("fopen"));
         QCOMPARE(g.osCategory, OsCategory::Io);
         QCOMPARE(std::string(gapOsCallKey(*trace, g)), std::string("fopen"));
+        QCOMPARE(g.osCallchain, 0u); // no OSRT_CALLCHAINS chain 6 in this report
+    }
+
+    // The OS call's stack is OSRT_CALLCHAINS' chain named by its callchainId, as exported
+    // (gpu4's 213 chains each name their own call); callchainId 0 names none.
+    void osCallCarriesItsOwnStack()
+    {
+        GapFixture f;
+        const auto t = f.b.addThread(f.rank);
+        f.b.api(t, T0 + 1800, T0 + 1900, "cudaLaunchKernel", kCorrB);
+        f.b.osrt(t, T0 + 1100, T0 + 1700, "pthread_cond_wait", 2);
+        f.b.osrt(t, T0 + 1000, T0 + 1050, "poll", 1);
+        f.b.addChain(t, CallchainSource::Osrt, 1, { { "libc.so.6", "__clone" }, { "libc.so.6", "__poll" } });
+        const auto chain = f.b.addChain(t, CallchainSource::Osrt, 2,
+            { { "libc.so.6", "__clone" }, { "train", "loader_loop" }, { "libpthread.so.0", "pthread_cond_wait" } });
+        const auto trace = f.b.finish();
+        const auto g = blameOnlyGap(*trace);
+        QCOMPARE(g.cause, GapCause::NoCudaCall);
+        QCOMPARE(trace->str(g.osCall), std::string("pthread_cond_wait"));
+        QCOMPARE(g.osCallchain, chain);
+        const auto stack = trace->reports[trace->threads[t].report].callchains.stackOf(g.osCallchain);
+        QCOMPARE(stack.size(), std::size_t(3));
+        QCOMPARE(trace->str(stack.symbol[1]), std::string("loader_loop"));
+        QCOMPARE(trace->str(stack.symbol[2]), std::string("pthread_cond_wait"));
     }
 
     void osCallEndingAtTheMidpointIsNotInProgress()

@@ -308,6 +308,43 @@ private slots:
         }
         QCOMPARE(threadsWithCalls, std::size_t(3)); // threads 36554, 36563 and 36566
     }
+
+    // gpu4's OSRT_CALLCHAINS: a call's callchainId names its own chain as exported (0: none,
+    // calls shorter than nsys' backtrace threshold). Each of the 213 calls with a stack gets
+    // SQL's frames, and its innermost frame is the call itself (glibc's name for it: __poll,
+    // __libc_write, pthread_cond_broadcast@@GLIBC_2).
+    void realCallsCarryTheirOwnStack()
+    {
+        const auto path = gaplens::test::realFile("gpu4_streams_report2.sqlite");
+        if (path.empty())
+            QSKIP("the real exports (../shared/nsys-real) are not available");
+        const auto trace = load(path, 1, true);
+        const gaplens::test::SqlTestDb db(path);
+        const auto &chains = trace->reports[0].callchains;
+        std::size_t withStack = 0;
+        for (const auto &t : trace->threads)
+            for (std::size_t i = 0; i < t.osrt.size(); ++i) {
+                const auto chain = chains.find(CallchainSource::Osrt, t.osrt.callchainId[i]);
+                QCOMPARE(chain == 0, t.osrt.callchainId[i] == 0);
+                if (chain == 0)
+                    continue;
+                ++withStack;
+                const auto frames = db.rows("SELECT m.value, s.value FROM OSRT_CALLCHAINS c JOIN StringIds s ON "
+                                            "s.id = c.symbol JOIN StringIds m ON m.id = c.module WHERE c.id = "
+                    + std::to_string(t.osrt.callchainId[i]) + " ORDER BY c.stackDepth DESC");
+                const auto stack = chains.stackOf(chain);
+                QCOMPARE(stack.size(), frames.size());
+                for (std::size_t f = 0; f < frames.size(); ++f) {
+                    QCOMPARE(trace->str(stack.module[f]), frames[f][0]);
+                    QCOMPARE(trace->str(stack.symbol[f]), frames[f][1]);
+                }
+                std::string call(trace->str(t.osrt.name[i])), inner(trace->str(stack.symbol[stack.size() - 1]));
+                if (call == "mmap64")
+                    call = "mmap";
+                QVERIFY2(inner.find(call) != std::string::npos, (call + " has the stack of " + inner).c_str());
+            }
+        QCOMPARE(withStack, std::size_t(213));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReaderOsrt)

@@ -2,6 +2,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 
 #include "blame_totals.h"
+#include "gaplens/core/util/units.h"
 #include "idle_gaps.h"
 #include "merged_intervals.h"
 #include "search_cursor.h"
@@ -114,6 +115,20 @@ std::string_view gapOsCallKey(const TraceSet &trace, const GapBlame &gap)
 std::string_view gapOsCategoryKey(const GapBlame &gap)
 {
     return gap.osCategory != OsCategory::None ? osCategoryId(gap.osCategory) : kNoPhaseLabel;
+}
+
+std::string gapCauseDetail(const TraceSet &trace, const GapBlame &gap)
+{
+    switch (gap.cause) {
+    case GapCause::ApiCall: return std::string(apiKindId(gap.apiKind));
+    case GapCause::QueuedDependencyWait: return "waited on " + std::string(waitKindId(gap.waitedOn));
+    case GapCause::Copy: return "copies " + formatDuration(double(gap.copyNs));
+    case GapCause::NoCudaCall:
+        return gap.osCall == kEmptyString
+            ? std::string()
+            : "in " + trace.str(gap.osCall) + " (" + std::string(osCategoryId(gap.osCategory)) + ")";
+    }
+    return {};
 }
 
 std::string_view gapCauseLabel(GapCause cause)
@@ -488,6 +503,8 @@ GapBlame GapBlamer::blameWith(std::uint32_t gpuIndex, TimeRange gap, bool includ
             if (!open.empty()) {
                 b.osCall = osrt.name[open.front()];
                 b.osCategory = osCategoryOf(m_trace.str(b.osCall));
+                const auto &chains = m_trace.reports[m_trace.threads[b.phaseThread].report].callchains;
+                b.osCallchain = chains.find(CallchainSource::Osrt, osrt.callchainId[open.front()]);
             }
         }
     }

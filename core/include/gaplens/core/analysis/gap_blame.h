@@ -137,6 +137,9 @@ struct GapBlame
     // no OS call was in progress or the capture has no OS runtime data.
     StringId osCall = kEmptyString;
     OsCategory osCategory = OsCategory::None;
+    // That OS call's backtrace (OSRT_CALLCHAINS; nsys records one only for calls longer than
+    // its backtrace threshold): a chain of the thread's report's Callchains, 0 when none.
+    std::uint32_t osCallchain = 0;
 };
 
 // One row of a totals table. The key is the cause label, or the API name for ApiCall
@@ -182,6 +185,10 @@ std::string_view gapPhaseKey(const TraceSet &trace, const GapBlame &gap);
 // osCategoryId(osCategory), kNoPhaseLabel when None.
 std::string_view gapOsCallKey(const TraceSet &trace, const GapBlame &gap);
 std::string_view gapOsCategoryKey(const GapBlame &gap);
+// What the cause leaves out, in words: the ApiKind of an ApiCall gap ("sync"), what a queued
+// gap waited on ("waited on event_wait"), the OS call of a NoCudaCall gap ("in
+// pthread_cond_wait (wait)", "" without one), the copy time of a Copy gap ("copies 1.2 ms").
+std::string gapCauseDetail(const TraceSet &trace, const GapBlame &gap);
 
 struct GapBlameOptions
 {
