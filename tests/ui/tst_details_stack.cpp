@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Details panel shows the call stack of a selected gap's launch and of a selected CUDA
-// call, outer to inner, as the export's CUDA_CALLCHAINS holds it (pipit's saxpy export).
+// call, outer to inner, as the export's CUDA_CALLCHAINS holds it (pipit's saxpy export), and
+// of a selected OS runtime call as OSRT_CALLCHAINS holds it (gpu4's).
 #include "gaplens/core/read/loader.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
@@ -19,9 +20,10 @@ using namespace gaplens::ui;
 namespace {
 
 // The stack as detailsHtml lists it: "<li>symbol <small>(module)</small></li>" outer to inner.
-QString stackHtml(const std::vector<std::vector<std::string>> &frames)
+QString stackHtml(
+    const std::vector<std::vector<std::string>> &frames, const QString &title = QStringLiteral("Call stack"))
 {
-    QString html = QStringLiteral("<p><i>Call stack (outer to inner)</i></p><ol>");
+    QString html = QStringLiteral("<p><i>") + title + QStringLiteral(" (outer to inner)</i></p><ol>");
     for (const auto &f : frames)
         html += QStringLiteral("<li>") + QString::fromStdString(f[1]).toHtmlEscaped() + QStringLiteral(" <small>(")
             + QString::fromStdString(f[0]).toHtmlEscaped() + QStringLiteral(")</small></li>");
@@ -73,7 +75,8 @@ private slots:
         QCOMPARE(gapFrames.size(), std::size_t(10));
         QCOMPARE(gapFrames.front()[1], std::string("_start"));
         const auto gapHtml = detailsHtml(model, gap);
-        QVERIFY2(gapHtml.contains(stackHtml(gapFrames)), qPrintable(gapHtml));
+        QVERIFY2(
+            gapHtml.contains(stackHtml(gapFrames, QStringLiteral("Call stack of the launch"))), qPrintable(gapHtml));
         // The stack is the panel's, not the tooltip's.
         QVERIFY(!tooltipText(model, gap).contains(QStringLiteral("_start")));
 
@@ -105,6 +108,49 @@ private slots:
             panel.showHit(gap);
             QVERIFY(panel.grab().save(png));
         }
+    }
+
+    void anOsRuntimeCallShowsItsStack()
+    {
+        const auto path = test::realFile("gpu4_streams_report2.sqlite");
+        QVERIFY(!path.empty());
+        core::LoadOptions load;
+        load.files = { path };
+        const std::shared_ptr<const core::TraceSet> trace = core::loadTraceSet(load);
+        QVERIFY(trace->errors.empty());
+        TimelineModel model;
+        model.setData(prepareTimelineData(trace));
+        const test::SqlTestDb db(path);
+        // The poll of chain 2 (134 ms on the CUDA event handler thread), and an fopen, whose
+        // callchainId 0 names no stack.
+        HitResult poll, fopen;
+        poll.kind = fopen.kind = HitKind::Osrt;
+        const auto pick = [](HitResult &hit, std::uint32_t thread, const core::OsrtColumns &o, std::uint32_t i) {
+            if (hit.index != core::kNoIndex)
+                return;
+            hit.thread = core::ThreadIndex(thread);
+            hit.index = i;
+            hit.start = o.start[i];
+            hit.end = o.end[i];
+        };
+        for (std::uint32_t t = 0; t < trace->threads.size(); ++t) {
+            const auto &o = trace->threads[t].osrt;
+            for (std::uint32_t i = 0; i < o.size(); ++i) {
+                if (o.callchainId[i] == 2)
+                    pick(poll, t, o, i);
+                else if (trace->str(o.name[i]) == "fopen")
+                    pick(fopen, t, o, i);
+            }
+        }
+        QVERIFY(poll.index != core::kNoIndex && fopen.index != core::kNoIndex);
+        const auto frames = db.rows("SELECT m.value, s.value FROM OSRT_CALLCHAINS c JOIN StringIds s ON s.id = "
+                                    "c.symbol JOIN StringIds m ON m.id = c.module WHERE c.id = 2 ORDER BY "
+                                    "c.stackDepth DESC");
+        QCOMPARE(frames.size(), std::size_t(7));
+        QCOMPARE(frames.back()[1], std::string("__poll"));
+        const auto html = detailsHtml(model, poll);
+        QVERIFY2(html.contains(stackHtml(frames)), qPrintable(html));
+        QVERIFY(!detailsHtml(model, fopen).contains(QStringLiteral("Call stack")));
     }
 };
 

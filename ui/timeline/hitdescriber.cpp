@@ -234,24 +234,35 @@ QString detailsHtml(const TimelineModel &model, const HitResult &hit)
                 + model.str(k.demangledName[hit.index]).toHtmlEscaped() + QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table>");
-    // The call stack of a selected CUDA call, or of the launch of a gap's ending work.
+    // Call stacks: of a selected CUDA or OS runtime call; of a gap, the launch of its ending
+    // work and, for a no-CUDA-call gap, the OS call the host was in.
     const auto *t = model.trace();
-    std::uint32_t chain = 0, report = 0;
-    if (hit.kind == HitKind::Api) {
-        const auto &thread = at(t->threads, hit.thread);
-        chain = thread.api.correlationId[hit.index] ? thread.api.callchainOf(thread.api.correlationId[hit.index]) : 0;
-        report = thread.report;
-    } else if (hit.kind == HitKind::Gap && hit.index < model.gaps(hit.gpu).blame.size()) {
-        chain = model.gaps(hit.gpu).blame[hit.index].launchCallchain;
-        report = at(t->gpus, hit.gpu).report;
-    }
-    if (chain != 0) {
+    const auto addStack = [&](const QString &title, std::uint32_t report, std::uint32_t chain) {
         const auto stack = t->reports[report].callchains.stackOf(chain);
-        html += QStringLiteral("<p><i>Call stack (outer to inner)</i></p><ol>");
+        if (stack.empty())
+            return;
+        html += QStringLiteral("<p><i>") + title + QStringLiteral(" (outer to inner)</i></p><ol>");
         for (std::size_t i = 0; i < stack.size(); ++i)
             html += QStringLiteral("<li>") + model.str(stack.symbol[i]).toHtmlEscaped() + QStringLiteral(" <small>(")
                 + model.str(stack.module[i]).toHtmlEscaped() + QStringLiteral(")</small></li>");
         html += QStringLiteral("</ol>");
+    };
+    if (hit.kind == HitKind::Api) {
+        const auto &thread = at(t->threads, hit.thread);
+        const auto correlationId = thread.api.correlationId[hit.index];
+        addStack(
+            QStringLiteral("Call stack"), thread.report, correlationId ? thread.api.callchainOf(correlationId) : 0);
+    } else if (hit.kind == HitKind::Osrt) {
+        const auto &thread = at(t->threads, hit.thread);
+        addStack(QStringLiteral("Call stack"), thread.report,
+            t->reports[thread.report].callchains.find(core::CallchainSource::Osrt, thread.osrt.callchainId[hit.index]));
+    } else if (hit.kind == HitKind::Gap && hit.index < model.gaps(hit.gpu).blame.size()) {
+        const auto &gap = model.gaps(hit.gpu).blame[hit.index];
+        const auto report = at(t->gpus, hit.gpu).report;
+        addStack(QStringLiteral("Call stack of the launch"), report, gap.launchCallchain);
+        if (gap.phaseThread != core::kNoIndex)
+            addStack(QStringLiteral("Call stack of ") + model.str(gap.osCall).toHtmlEscaped(),
+                t->threads[gap.phaseThread].report, gap.osCallchain);
     }
     return html;
 }
