@@ -168,6 +168,22 @@ private slots:
                                    .arg(QString::fromStdString(core::formatDuration(double(fixture::us(1000)))))));
     }
 
+    // The longest gaps, longest first, say what blame found: rank 0's copy gap names its copy
+    // time, as `gaplens-cli gaps` does in its detail column.
+    void captureHtmlListsTheLongestGapsWithTheirBlame()
+    {
+        const QString html = built(prepareTimelineData(fixture::buildTraceWithCopyInGap(2)))->html();
+        QVERIFY(html.contains(QStringLiteral("<h3>Longest gaps</h3>")));
+        const auto d = [](double us) { return QString::fromStdString(core::formatDuration(double(fixture::us(us)))); };
+        const QString copyRow = QStringLiteral("<td align=\"right\">0</td><td align=\"right\">0</td><td "
+                                               "align=\"right\">+%1</td><td align=\"right\">%2</td><td>copy (GPU "
+                                               "moving data)</td><td>copies %3</td>")
+                                    .arg(d(1100), d(500), d(300));
+        QVERIFY2(html.contains(copyRow), qPrintable(html));
+        // No OS runtime data: no OS call table.
+        QVERIFY(!html.contains(QStringLiteral("By OS call")));
+    }
+
     void pdfIsWrittenWithQPdfWriter()
     {
         QByteArray bytes;

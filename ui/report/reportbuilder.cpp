@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace gaplens::ui {
 
@@ -173,9 +174,43 @@ void ReportBuilder::buildCapture()
         m_byCause.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
     for (const auto &b : blame.byPhase)
         m_byPhase.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
+    m_byOsCall.clear();
+    for (const auto &b : blame.byOsCall)
+        if (b.name != core::kEmptyString)
+            m_byOsCall.push_back({ QString::fromStdString(b.key), b.count, double(b.totalNs) });
     m_gapCount = blame.gapCount;
     m_gapNs = double(blame.totalGapNs);
     m_copyNs = double(blame.copyNs);
+    collectLongestGaps();
+}
+
+void ReportBuilder::collectLongestGaps()
+{
+    const auto &t = m_derived->trace();
+    std::vector<const core::GapBlame *> gaps;
+    for (std::uint32_t g = 0; g < m_derived->gpuCount(); ++g)
+        for (const auto &gap : m_derived->gaps(core::GpuIndex(g)).blame)
+            gaps.push_back(&gap);
+    const auto shown = std::min<std::size_t>(gaps.size(), kLongestGaps);
+    std::partial_sort(gaps.begin(), gaps.begin() + std::ptrdiff_t(shown), gaps.end(), [](const auto *a, const auto *b) {
+        return std::tuple(b->gap.duration(), a->gap.start) < std::tuple(a->gap.duration(), b->gap.start);
+    });
+    m_longestGaps.clear();
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto &gap = *gaps[i];
+        QString launch;
+        if (gap.launchThread != core::kNoIndex)
+            launch = QStringLiteral("%1 (tid %2)")
+                         .arg(QString::fromStdString(t.str(t.threads[gap.launchThread].name)))
+                         .arg(gap.launchTid);
+        QStringList phase;
+        for (auto name : gap.phaseStack)
+            phase << QString::fromStdString(t.str(name));
+        m_longestGaps.push_back(
+            { t.ranks[gap.rank].rank, t.gpus[gap.gpu].deviceId, double(gap.gap.start - t.span.start),
+                double(gap.gap.duration()), QString::fromStdString(std::string(core::gapCauseKey(t, gap))),
+                QString::fromStdString(core::gapCauseDetail(t, gap)), launch, phase.join(QStringLiteral(" > ")) });
+    }
 }
 
 void ReportBuilder::buildComparison()
@@ -488,6 +523,21 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + blame(m_byCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + blame(m_byPhase, QStringLiteral("phase"));
+        if (!m_byOsCall.empty())
+            h += QStringLiteral("<h3>By OS call the host was in (gaps with no CUDA call)</h3>\n")
+                + blame(m_byOsCall, QStringLiteral("OS call"));
+        if (!m_longestGaps.empty()) {
+            std::vector<QStringList> rows;
+            for (const auto &g : m_longestGaps)
+                rows.push_back(
+                    { QString::number(g.rank), QString::number(g.device), QStringLiteral("+") + dur(g.startNs),
+                        dur(g.lengthNs), g.cause, g.detail, g.launchThread, g.phase });
+            h += QStringLiteral("<h3>Longest gaps</h3>\n")
+                + table({ QStringLiteral("rank"), QStringLiteral("GPU"), QStringLiteral("start"),
+                            QStringLiteral("length"), QStringLiteral("cause"), QStringLiteral("detail"),
+                            QStringLiteral("launched by"), QStringLiteral("NVTX phase") },
+                    rows, { 0, 1, 2, 3 });
+        }
     }
     return h;
 }

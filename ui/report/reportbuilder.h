@@ -58,6 +58,8 @@ private:
     // The document body; images referenced as <img src="prefix + name.png">.
     QString body(const QString &imagePrefix, int imageWidth, bool inlineData) const;
     void buildCapture();
+    void collectLongestGaps(); // of m_derived, into m_longestGaps
+    static constexpr std::size_t kLongestGaps = 10;
     void buildComparison();
     QImage paceChart() const;
     QImage timelinePicture(const std::shared_ptr<const TimelineData> &data, std::optional<core::TimeRange> range,
@@ -82,7 +84,16 @@ private:
         std::uint64_t count = 0;
         double totalNs = 0;
     };
-    std::vector<BlameRow> m_byCause, m_byPhase;
+    std::vector<BlameRow> m_byCause, m_byPhase, m_byOsCall; // m_byOsCall empty without OS calls
+    // The longest gaps with what each one's blame says, as the CLI's gaps table lists them.
+    struct GapRow
+    {
+        std::int32_t rank = 0;
+        std::uint32_t device = 0;
+        double startNs = 0, lengthNs = 0; // start relative to the capture's first event
+        QString cause, detail, launchThread, phase;
+    };
+    std::vector<GapRow> m_longestGaps;
     std::uint64_t m_gapCount = 0;
     double m_gapNs = 0;
     double m_copyNs = 0; // of m_gapNs, the time copies or memsets ran
