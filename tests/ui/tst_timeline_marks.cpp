@@ -31,22 +31,8 @@ constexpr int kDenseMarks = 100'000; // "dense" marks on a second thread, 100 ns
 std::shared_ptr<core::TraceSet> markTrace()
 {
     using namespace core;
-    auto t = std::make_shared<TraceSet>();
-    t->reports.push_back(Report {});
-    Rank rank;
-    rank.pid = 100;
-    t->ranks.push_back(rank);
-    Gpu gpu;
-    Stream stream;
-    stream.pid = 100;
-    stream.rank = 0;
-    fixture::pushKernel(stream.kernels, kT0, kT0 + us(10'000), t->strings.intern("long_kernel"));
-    gpu.streams.push_back(std::move(stream));
-    t->gpus.push_back(std::move(gpu));
-    Thread main;
-    main.pid = main.tid = 100;
-    main.rank = 0;
-    main.name = t->strings.intern("main");
+    auto t = fixture::oneRankTrace({ { 0, 10'000, "long_kernel" } });
+    Thread main = fixture::rankThread(*t, 100, "main");
     auto mark = [&](Thread &thread, TimeNs time, const char *name, StringId domain = kEmptyString) {
         thread.marks.time.push_back(time);
         thread.marks.name.push_back(t->strings.intern(name));
@@ -57,11 +43,7 @@ std::shared_ptr<core::TraceSet> markTrace()
         mark(main, kT0 + us(5000) + 10 * i, "tick");
     mark(main, kT0 + us(9000), "epoch_end");
     t->threads.push_back(std::move(main));
-    Thread worker;
-    worker.pid = 100;
-    worker.tid = 101;
-    worker.rank = 0;
-    worker.name = t->strings.intern("worker");
+    Thread worker = fixture::rankThread(*t, 101, "worker");
     for (int i = 0; i < kDenseMarks; ++i)
         mark(worker, kT0 + us(1000) + 100 * TimeNs(i), "dense");
     t->threads.push_back(std::move(worker));

@@ -30,40 +30,21 @@ namespace {
 std::shared_ptr<core::TraceSet> osrtTrace()
 {
     using namespace core;
-    auto t = std::make_shared<TraceSet>();
-    t->reports.push_back(Report {});
-    Rank rank;
-    rank.pid = 100;
-    t->ranks.push_back(rank);
-    Gpu gpu;
-    Stream stream;
-    stream.pid = 100;
-    stream.rank = 0;
-    fixture::pushKernel(stream.kernels, kT0, kT0 + us(1000), t->strings.intern("k1"), 1);
-    fixture::pushKernel(stream.kernels, kT0 + us(3000), kT0 + us(4000), t->strings.intern("k2"), 2);
-    gpu.streams.push_back(std::move(stream));
-    t->gpus.push_back(std::move(gpu));
+    auto t = fixture::oneRankTrace({ { 0, 1000, "k1" }, { 3000, 4000, "k2" } });
     const auto call = [&](OsrtColumns &o, double start, double end, const char *name) {
         o.start.push_back(kT0 + us(start));
         o.end.push_back(kT0 + us(end));
         o.name.push_back(t->strings.intern(name));
         o.callchainId.push_back(0);
     };
-    Thread main;
-    main.pid = main.tid = 100;
-    main.rank = 0;
-    main.name = t->strings.intern("main");
+    Thread main = fixture::rankThread(*t, 100, "main");
     main.api.start = { kT0 - us(50), kT0 + us(2800) };
     main.api.end = { kT0 - us(40), kT0 + us(2850) };
     main.api.name = { t->strings.intern("cudaLaunchKernel"), t->strings.intern("cudaLaunchKernel") };
     main.api.correlationId = { 1, 2 };
     call(main.osrt, 1200, 2500, "pthread_cond_wait");
     t->threads.push_back(std::move(main));
-    Thread loader;
-    loader.pid = 100;
-    loader.tid = 101;
-    loader.rank = 0;
-    loader.name = t->strings.intern("loader");
+    Thread loader = fixture::rankThread(*t, 101, "loader");
     call(loader.osrt, 500, 900, "fopen");
     call(loader.osrt, 600, 700, "read");
     call(loader.osrt, 3200, 3900, "poll");

@@ -199,6 +199,45 @@ inline std::shared_ptr<gaplens::core::TraceSet> buildTraceWithCopyInGap(int rank
     return trace;
 }
 
+// One rank (number 0, pid 100) of one report with one GPU of one stream (pid 100) whose
+// kernels are `kernels` (start, end in us from kT0, name; correlation ids 1, 2, ...): the
+// start of the small captures a test builds by hand. Not finalised.
+struct KernelAt
+{
+    double start, end;
+    const char *name;
+};
+inline std::shared_ptr<gaplens::core::TraceSet> oneRankTrace(std::initializer_list<KernelAt> kernels)
+{
+    using namespace gaplens::core;
+    auto t = std::make_shared<TraceSet>();
+    t->reports.push_back(Report {});
+    Rank rank;
+    rank.pid = 100;
+    t->ranks.push_back(rank);
+    Gpu gpu;
+    Stream stream;
+    stream.pid = 100;
+    stream.rank = 0;
+    std::uint32_t correlationId = 0;
+    for (const auto &k : kernels)
+        pushKernel(stream.kernels, kT0 + us(k.start), kT0 + us(k.end), t->strings.intern(k.name), ++correlationId);
+    gpu.streams.push_back(std::move(stream));
+    t->gpus.push_back(std::move(gpu));
+    return t;
+}
+
+// A thread of oneRankTrace's process (pid 100, rank 0) named `name`; the caller adds it.
+inline gaplens::core::Thread rankThread(gaplens::core::TraceSet &t, std::uint32_t tid, const char *name)
+{
+    gaplens::core::Thread thread;
+    thread.pid = 100;
+    thread.tid = tid;
+    thread.rank = 0;
+    thread.name = t.strings.intern(name);
+    return thread;
+}
+
 // Adds `count` kernels of 1 us every 2 us on a third stream of GPU 0 (for fold tests).
 inline void addDenseStream(gaplens::core::TraceSet &t, std::size_t count)
 {
