@@ -539,6 +539,7 @@ bool TimelineView::viewportEvent(QEvent *e)
 
 int TimelineView::find(const QString &pattern, bool regex)
 {
+    m_findTargets = FindKernels | FindNvtx;
     m_model->setFindPattern(pattern, regex);
     collectMatches();
     return int(m_matches.size());
@@ -546,7 +547,16 @@ int TimelineView::find(const QString &pattern, bool regex)
 
 int TimelineView::findName(core::StringId name)
 {
+    m_findTargets = FindKernels | FindNvtx;
     m_model->setFindName(name);
+    collectMatches();
+    return int(m_matches.size());
+}
+
+int TimelineView::findNames(const std::vector<core::StringId> &names, int targets)
+{
+    m_findTargets = targets;
+    m_model->setFindNames(names);
     collectMatches();
     return int(m_matches.size());
 }
@@ -558,7 +568,8 @@ void TimelineView::collectMatches()
     const auto *t = m_model->trace();
     if (t && m_model->hasFindPattern()) {
         constexpr std::size_t kMaxMatches = 2'000'000;
-        for (std::uint32_t g = 0; g < t->gpus.size() && m_matches.size() < kMaxMatches; ++g) {
+        for (std::uint32_t g = 0; (m_findTargets & FindKernels) && g < t->gpus.size() && m_matches.size() < kMaxMatches;
+             ++g) {
             const auto &gpu = t->gpus[g];
             for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                 const auto &k = gpu.streams[s].kernels;
@@ -578,7 +589,24 @@ void TimelineView::collectMatches()
                     }
             }
         }
-        for (std::uint32_t th = 0; th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
+        for (std::uint32_t th = 0; (m_findTargets & FindApi) && th < t->threads.size(); ++th) {
+            const auto &a = t->threads[th].api;
+            for (std::uint32_t i = 0; i < a.size() && m_matches.size() < kMaxMatches; ++i)
+                if (m_model->matchesName(a.name[i])) {
+                    HitResult h;
+                    h.kind = HitKind::Api;
+                    h.thread = core::ThreadIndex(th);
+                    h.rank = core::RankIndex(t->threads[th].rank);
+                    h.level = a.depth[i];
+                    h.index = i;
+                    h.count = 1;
+                    h.start = a.start[i];
+                    h.end = a.end[i];
+                    m_matches.push_back(h);
+                }
+        }
+        for (std::uint32_t th = 0;
+             (m_findTargets & FindNvtx) && th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
             const auto &n = t->threads[th].nvtx;
             for (std::uint32_t i = 0; i < n.size(); ++i)
                 if (m_model->matchesName(n.name[i])) {
