@@ -220,9 +220,9 @@ void MainWindow::createActions()
     for (auto *dock : findChildren<QDockWidget *>())
         if (dock != m_problemsDock && !m_panelDocks.contains(dock))
             view->addAction(dock->toggleViewAction());
+    view->addAction(QStringLiteral("&Ranks…"), this, &MainWindow::showRanksDialog);
     view->addSeparator();
     view->addAction(QStringLiteral("Reset Panel Layout"), this, &MainWindow::resetPanelLayout);
-    view->addAction(QStringLiteral("&Ranks…"), this, &MainWindow::showRanksDialog);
     addHelpMenu(*this);
 }
 
