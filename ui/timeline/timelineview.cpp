@@ -589,39 +589,29 @@ void TimelineView::collectMatches()
                     }
             }
         }
-        for (std::uint32_t th = 0; (m_findTargets & FindApi) && th < t->threads.size(); ++th) {
-            const auto &a = t->threads[th].api;
-            for (std::uint32_t i = 0; i < a.size() && m_matches.size() < kMaxMatches; ++i)
-                if (m_model->matchesName(a.name[i])) {
-                    HitResult h;
-                    h.kind = HitKind::Api;
-                    h.thread = core::ThreadIndex(th);
-                    h.rank = core::RankIndex(t->threads[th].rank);
-                    h.level = a.depth[i];
-                    h.index = i;
-                    h.count = 1;
-                    h.start = a.start[i];
-                    h.end = a.end[i];
-                    m_matches.push_back(h);
-                }
-        }
-        for (std::uint32_t th = 0;
-             (m_findTargets & FindNvtx) && th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
-            const auto &n = t->threads[th].nvtx;
-            for (std::uint32_t i = 0; i < n.size(); ++i)
-                if (m_model->matchesName(n.name[i])) {
-                    HitResult h;
-                    h.kind = HitKind::Nvtx;
-                    h.thread = core::ThreadIndex(th);
-                    h.rank = core::RankIndex(t->threads[th].rank);
-                    h.level = n.depth[i];
-                    h.index = i;
-                    h.count = 1;
-                    h.start = n.start[i];
-                    h.end = n.end[i];
-                    m_matches.push_back(h);
-                }
-        }
+        // The matching events of one kind of thread columns (NVTX ranges, CUDA API calls).
+        auto addThreadMatches = [&](auto columns, HitKind kind) {
+            for (std::uint32_t th = 0; th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
+                const auto &c = t->threads[th].*columns;
+                for (std::uint32_t i = 0; i < c.size(); ++i)
+                    if (m_model->matchesName(c.name[i])) {
+                        HitResult h;
+                        h.kind = kind;
+                        h.thread = core::ThreadIndex(th);
+                        h.rank = core::RankIndex(t->threads[th].rank);
+                        h.level = c.depth[i];
+                        h.index = i;
+                        h.count = 1;
+                        h.start = c.start[i];
+                        h.end = c.end[i];
+                        m_matches.push_back(h);
+                    }
+            }
+        };
+        if (m_findTargets & FindApi)
+            addThreadMatches(&core::Thread::api, HitKind::Api);
+        if (m_findTargets & FindNvtx)
+            addThreadMatches(&core::Thread::nvtx, HitKind::Nvtx);
         std::stable_sort(m_matches.begin(), m_matches.end(), [this](const HitResult &a, const HitResult &b) {
             return a.start + m_model->rankOffset(a.rank) < b.start + m_model->rankOffset(b.rank);
         });
