@@ -181,6 +181,25 @@ private slots:
             double(db.integer("SELECT sum(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
                               "s.id = r.nameId WHERE s.value = 'cudaLaunchKernel_v7000'")));
 
+        // A time selection: the ranges that start in it, as core (and `nsys stats` on a range) counts.
+        const core::TimeRange firstHalf { trace->span.start, (trace->span.start + trace->span.end) / 2 };
+        int generation = nvtx->generation();
+        w.panelContext()->setWindow(firstHalf);
+        CHECK(waitFor(nvtx, generation));
+        core::SummaryOptions windowed;
+        windowed.window = firstHalf;
+        const auto inWindow = core::summarizeNvtx(*trace, windowed);
+        QCOMPARE(nvtx->model()->rowCount(), int(inWindow.rows.size()));
+        QVERIFY(inWindow.instances < cliNvtx.instances);
+        const auto windowAdd = groupNamed(*nvtx->model(), QStringLiteral("aten::add"));
+        const auto offset = trace->reports[0].timeOffsetNs;
+        QCOMPARE(raw(windowAdd, SummaryTreeModel::CountColumn),
+            double(db.integer("SELECT count(*) FROM NVTX_EVENTS WHERE text LIKE 'aten::add, op_id = %' AND start < "
+                + std::to_string(firstHalf.end - offset))));
+        generation = nvtx->generation();
+        w.panelContext()->setWindow(std::nullopt);
+        CHECK(waitFor(nvtx, generation));
+
         // Rank scope: both panels recompute for rank 1's process alone.
         const int nvtxGeneration = nvtx->generation(), apiGeneration = api->generation();
         w.panelContext()->setRanks({ 1 });

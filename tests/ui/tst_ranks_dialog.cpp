@@ -144,6 +144,7 @@ private slots:
 
         RanksDialog *dialog = w.showRanksDialog();
         auto *model = dialog->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(model->setNumber(1, 2));
         QVERIFY(model->setNumber(2, 1));
         QCOMPARE(dialog->checkLabel()->text(), QStringLiteral("Ranks 0 to 3, each once."));
