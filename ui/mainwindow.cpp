@@ -30,6 +30,7 @@
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
@@ -51,7 +52,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -547,10 +547,10 @@ void MainWindow::exportFocusedChartOrTable()
 {
     // The chart or table that has (or last had) the focus, else the first visible panel chart.
     QChartView *chart = nullptr;
-    QTableView *table = nullptr;
+    QAbstractItemView *table = nullptr; // a panel's table or tree (the NVTX and CUDA API summaries)
     for (QWidget *p = QApplication::focusWidget(); p && !chart && !table; p = p->parentWidget()) {
         chart = qobject_cast<QChartView *>(p);
-        table = qobject_cast<QTableView *>(p);
+        table = qobject_cast<QAbstractItemView *>(p);
     }
     if (!chart && !table)
         for (auto *c : findChildren<QChartView *>())

@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include "gaplens/core/analysis/summaries.h"
+#include "ui/export/viewexporter.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/namesummarypanel.h"
 #include "ui/panels/panelcontext.h"
@@ -16,8 +17,10 @@
 #include "ui/timeline/zoomcontrol.h"
 
 #include <QAbstractItemModelTester>
+#include <QImage>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -265,6 +268,11 @@ private slots:
         api->previousInstance();
         api->previousInstance();
         QCOMPARE(view->selection().kind, HitKind::Api);
+        // The tree exports as a picture like the panels' tables (File > Export Focused Chart or Table).
+        QTemporaryDir dir;
+        const QString picture = dir.filePath(QStringLiteral("api.png"));
+        QVERIFY(ViewExporter::exportTable(*api->tree()->model(), picture, QSize(900, 400)));
+        QCOMPARE(QImage(picture).size(), QSize(900, 400));
         // The toolbar's find still looks at kernels and NVTX names only.
         QCOMPARE(view->find(QStringLiteral("cudaLaunchKernel"), false), 0);
     }
