@@ -617,6 +617,7 @@ bool MainWindow::loadSessionCaptures(const Session &s)
     if (s.before.isEmpty())
         return false;
     addRecent(s.before);
+    m_keepView.reset(); // the session says where to look
     m_loader->load(s.before, s.rankOverrides);
     return true;
 }
