@@ -9,12 +9,14 @@
 #include "ui/loading/loadcontroller.h"
 #include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
+#include "ui/panels/namesummarypanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
 #include "ui/panels/rankselector.h"
 #include "ui/panels/summarypanel.h"
 #include "ui/panels/topkernelspanel.h"
 #include "ui/problemspanel.h"
+#include "ui/ranks/ranksdialog.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -28,6 +30,7 @@
 #include "ui/workspace/windowrouter.h"
 #include "ui/workspace/workspace.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
@@ -49,9 +52,10 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
+
+#include <utility>
 
 namespace gaplens::ui {
 
@@ -216,6 +220,7 @@ void MainWindow::createActions()
     for (auto *dock : findChildren<QDockWidget *>())
         if (dock != m_problemsDock && !m_panelDocks.contains(dock))
             view->addAction(dock->toggleViewAction());
+    view->addAction(QStringLiteral("&Ranks…"), this, &MainWindow::showRanksDialog);
     view->addSeparator();
     view->addAction(QStringLiteral("Reset Panel Layout"), this, &MainWindow::resetPanelLayout);
     addHelpMenu(*this);
@@ -229,12 +234,16 @@ void MainWindow::createPanels()
     m_gapBlame = new GapBlamePanel(*m_panelContext, m_view, this);
     m_rankPace = new RankPacePanel(*m_panelContext, m_view, this);
     m_communication = new CommunicationPanel(*m_panelContext, m_view, this);
+    m_nvtxSummary = new NameSummaryPanel(NameSummaryPanel::Kind::Nvtx, *m_panelContext, m_view, this);
+    m_apiSummary = new NameSummaryPanel(NameSummaryPanel::Kind::Api, *m_panelContext, m_view, this);
     const std::pair<QWidget *, QString> panels[] = {
         { m_summary, QStringLiteral("Summary") },
         { m_topKernels, QStringLiteral("Top Kernels") },
         { m_gapBlame, QStringLiteral("Gap Blame") },
         { m_rankPace, QStringLiteral("Rank Pace") },
         { m_communication, QStringLiteral("Communication") },
+        { m_nvtxSummary, QStringLiteral("NVTX Summary") },
+        { m_apiSummary, QStringLiteral("CUDA API Summary") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);
@@ -395,6 +404,7 @@ void MainWindow::openPaths(const QStringList &paths)
     if (paths.isEmpty())
         return;
     addRecent(paths);
+    m_keepView.reset();
     m_loader->load(paths);
 }
 
@@ -417,7 +427,34 @@ void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
         runFind();
     if (m_alignMode->currentIndex() == 1)
         applyAlignment();
+    if (const auto view = std::exchange(m_keepView, std::nullopt))
+        m_view->zoom()->setWindow(view->start, view->end, false);
+    if (m_ranksDialog)
+        m_ranksDialog->setCapture(data->trace, m_loader->currentRankOverrides());
     workspace()->capturesLoaded();
+}
+
+RanksDialog *MainWindow::showRanksDialog()
+{
+    if (!m_ranksDialog) {
+        m_ranksDialog = new RanksDialog(this);
+        connect(m_ranksDialog, &RanksDialog::applyRequested, this, &MainWindow::reassignRanks);
+    }
+    m_ranksDialog->setCapture(m_panelContext->trace(), m_loader->currentRankOverrides());
+    m_ranksDialog->show();
+    m_ranksDialog->raise();
+    return m_ranksDialog;
+}
+
+void MainWindow::reassignRanks(const std::vector<core::RankOverride> &overrides)
+{
+    if (m_loader->currentPaths().isEmpty())
+        return;
+    // The ranks are sorted by number in the model, so every view is rebuilt: a reload, off this
+    // thread with its progress like any load, at the same place in time.
+    if (m_view->model()->trace())
+        m_keepView = core::TimeRange { m_view->zoom()->windowStart(), m_view->zoom()->windowEnd() };
+    m_loader->load(m_loader->currentPaths(), overrides);
 }
 
 void MainWindow::showCaptureStatus()
@@ -510,10 +547,10 @@ void MainWindow::exportFocusedChartOrTable()
 {
     // The chart or table that has (or last had) the focus, else the first visible panel chart.
     QChartView *chart = nullptr;
-    QTableView *table = nullptr;
+    QAbstractItemView *table = nullptr; // a panel's table or tree (the NVTX and CUDA API summaries)
     for (QWidget *p = QApplication::focusWidget(); p && !chart && !table; p = p->parentWidget()) {
         chart = qobject_cast<QChartView *>(p);
-        table = qobject_cast<QTableView *>(p);
+        table = qobject_cast<QAbstractItemView *>(p);
     }
     if (!chart && !table)
         for (auto *c : findChildren<QChartView *>())
@@ -580,6 +617,7 @@ bool MainWindow::loadSessionCaptures(const Session &s)
     if (s.before.isEmpty())
         return false;
     addRecent(s.before);
+    m_keepView.reset(); // the session says where to look
     m_loader->load(s.before, s.rankOverrides);
     return true;
 }

@@ -26,6 +26,8 @@ class CompareWindow;
 class DetailsPanel;
 class GapBlamePanel;
 class LoadController;
+class NameSummaryPanel;
+class RanksDialog;
 class PanelContext;
 class RankPacePanel;
 class SummaryPanel;
@@ -62,6 +64,12 @@ public:
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
     CommunicationPanel *communicationPanel() const { return m_communication; }
     SummaryPanel *summaryPanel() const { return m_summary; }
+    NameSummaryPanel *nvtxSummaryPanel() const { return m_nvtxSummary; }
+    NameSummaryPanel *apiSummaryPanel() const { return m_apiSummary; }
+    // View > Ranks…: the rank mapping, made on first use and refreshed by every load.
+    RanksDialog *showRanksDialog();
+    // Reloads the capture with these rank overrides (the Ranks dialog's Apply), keeping the view.
+    void reassignRanks(const std::vector<core::RankOverride> &overrides);
 
     // Review (issue 6). File > Compare with…: the paired CompareWindow (made if there is none)
     // with this capture as "before" (no reload) and `after` loading; empty = ask for the files.
@@ -123,6 +131,10 @@ private:
     RankPacePanel *m_rankPace = nullptr;
     CommunicationPanel *m_communication = nullptr;
     SummaryPanel *m_summary = nullptr;
+    NameSummaryPanel *m_nvtxSummary = nullptr;
+    NameSummaryPanel *m_apiSummary = nullptr;
+    RanksDialog *m_ranksDialog = nullptr;
+    std::optional<core::TimeRange> m_keepView; // the view to restore after a rank reassignment
     QList<QDockWidget *> m_panelDocks;
     QDockWidget *m_detailsDock = nullptr;
     QLabel *m_scopeLabel = nullptr;

@@ -4,6 +4,7 @@
 
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
@@ -207,22 +208,20 @@ int runSummary(const CommandContext &ctx)
 int runRanks(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
+    const auto mapping = core::rankMapping(trace); // the facts the GUI's Ranks dialog shows
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         Json ranks = Json::array();
-        for (const auto &rank : trace.ranks) {
+        for (const auto &row : mapping) {
             Json out;
-            out["rank"] = rank.rank;
-            out["file"] = trace.reports[rank.report].path;
-            out["pid"] = rank.pid;
-            out["process"] = rank.processName;
-            out["host"] = rank.host;
-            out["rank_source"] = core::rankSourceName(rank.source);
-            out["rank_detail"] = rank.sourceDetail;
-            Json deviceIds = Json::array();
-            for (auto g : rank.gpus)
-                deviceIds.push_back(trace.gpus[g].deviceId);
-            out["devices"] = std::move(deviceIds);
+            out["rank"] = row.rank;
+            out["file"] = row.file;
+            out["pid"] = row.pid;
+            out["process"] = row.process;
+            out["host"] = row.host;
+            out["rank_source"] = row.decidedBy;
+            out["rank_detail"] = row.detail;
+            out["devices"] = row.deviceIds;
             ranks.push_back(std::move(out));
         }
         doc["ranks"] = std::move(ranks);
@@ -233,14 +232,10 @@ int runRanks(const CommandContext &ctx)
     Table table("Rank mapping (override with --rank-map FILE[:PID]=RANK)");
     for (const char *h : { "rank", "file", "pid", "process", "host", "GPUs", "decided by", "detail" })
         table.addColumn(h);
-    for (const auto &rank : trace.ranks) {
-        std::string gpus;
-        for (auto g : rank.gpus)
-            gpus += (gpus.empty() ? "" : ",") + std::to_string(trace.gpus[g].deviceId);
-        table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(trace.reports[rank.report].path),
-            countCell(rank.pid), textCell(rank.processName), textCell(rank.host), textCell(gpus.empty() ? "-" : gpus),
-            textCell(std::string(core::rankSourceName(rank.source))), textCell(rank.sourceDetail) });
-    }
+    for (const auto &row : mapping)
+        table.addRow(
+            { countCell(std::uint64_t(row.rank)), textCell(row.file), countCell(row.pid), textCell(row.process),
+                textCell(row.host), textCell(row.gpus), textCell(row.decidedBy), textCell(row.detail) });
     printTables(ctx.options.format, { table });
     if (ctx.options.format == Format::Table)
         for (const auto &w : trace.warnings)

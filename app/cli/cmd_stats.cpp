@@ -54,15 +54,10 @@ struct SummaryLayout
     const char *styleHeader = nullptr; // an extra text column (NVTX push/pop or start/end)
 };
 
-const char *nvtxStyle(core::NvtxKind k)
-{
-    return k == core::NvtxKind::PushPop ? "PushPop" : "StartEnd";
-}
-
 template <typename Row> const char *styleOf(const Row &row)
 {
     if constexpr (requires { row.kind; })
-        return nvtxStyle(row.kind);
+        return core::nvtxStyleName(row.kind);
     else
         return "";
 }

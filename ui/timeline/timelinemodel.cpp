@@ -560,12 +560,19 @@ void TimelineModel::setFindPattern(const QString &pattern, bool regex)
 
 void TimelineModel::setFindName(core::StringId name)
 {
+    setFindNames({ name });
+}
+
+void TimelineModel::setFindNames(const std::vector<core::StringId> &names)
+{
     m_findMatch.clear();
     if (const auto *t = trace()) {
         m_findMatch.assign(t->strings.size(), false);
-        if (name < m_findMatch.size() && name != core::kEmptyString)
-            m_findMatch[name] = true;
-        else
+        bool any = false;
+        for (const auto name : names)
+            if (name < m_findMatch.size() && name != core::kEmptyString)
+                any = m_findMatch[name] = true;
+        if (!any)
             m_findMatch.assign(1, false); // active, matching nothing
     }
     emit findPatternChanged();

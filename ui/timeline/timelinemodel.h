@@ -150,6 +150,8 @@ public:
     void setFindPattern(const QString &pattern, bool regex);
     // Marks exactly one name (e.g. the kernel chosen in the Top kernels panel).
     void setFindName(core::StringId name);
+    // Marks these names (an NVTX group's per-call names, a CUDA API call's name).
+    void setFindNames(const std::vector<core::StringId> &names);
     bool hasFindPattern() const { return !m_findMatch.empty(); }
     bool matchesName(core::StringId id) const { return id < m_findMatch.size() && m_findMatch[id]; }
 

@@ -539,6 +539,7 @@ bool TimelineView::viewportEvent(QEvent *e)
 
 int TimelineView::find(const QString &pattern, bool regex)
 {
+    m_findTargets = FindKernels | FindNvtx;
     m_model->setFindPattern(pattern, regex);
     collectMatches();
     return int(m_matches.size());
@@ -546,7 +547,16 @@ int TimelineView::find(const QString &pattern, bool regex)
 
 int TimelineView::findName(core::StringId name)
 {
+    m_findTargets = FindKernels | FindNvtx;
     m_model->setFindName(name);
+    collectMatches();
+    return int(m_matches.size());
+}
+
+int TimelineView::findNames(const std::vector<core::StringId> &names, int targets)
+{
+    m_findTargets = targets;
+    m_model->setFindNames(names);
     collectMatches();
     return int(m_matches.size());
 }
@@ -558,7 +568,8 @@ void TimelineView::collectMatches()
     const auto *t = m_model->trace();
     if (t && m_model->hasFindPattern()) {
         constexpr std::size_t kMaxMatches = 2'000'000;
-        for (std::uint32_t g = 0; g < t->gpus.size() && m_matches.size() < kMaxMatches; ++g) {
+        for (std::uint32_t g = 0; (m_findTargets & FindKernels) && g < t->gpus.size() && m_matches.size() < kMaxMatches;
+             ++g) {
             const auto &gpu = t->gpus[g];
             for (std::uint32_t s = 0; s < gpu.streams.size(); ++s) {
                 const auto &k = gpu.streams[s].kernels;
@@ -578,22 +589,29 @@ void TimelineView::collectMatches()
                     }
             }
         }
-        for (std::uint32_t th = 0; th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
-            const auto &n = t->threads[th].nvtx;
-            for (std::uint32_t i = 0; i < n.size(); ++i)
-                if (m_model->matchesName(n.name[i])) {
-                    HitResult h;
-                    h.kind = HitKind::Nvtx;
-                    h.thread = core::ThreadIndex(th);
-                    h.rank = core::RankIndex(t->threads[th].rank);
-                    h.level = n.depth[i];
-                    h.index = i;
-                    h.count = 1;
-                    h.start = n.start[i];
-                    h.end = n.end[i];
-                    m_matches.push_back(h);
-                }
-        }
+        // The matching events of one kind of thread columns (NVTX ranges, CUDA API calls).
+        auto addThreadMatches = [&](auto columns, HitKind kind) {
+            for (std::uint32_t th = 0; th < t->threads.size() && m_matches.size() < kMaxMatches; ++th) {
+                const auto &c = t->threads[th].*columns;
+                for (std::uint32_t i = 0; i < c.size(); ++i)
+                    if (m_model->matchesName(c.name[i])) {
+                        HitResult h;
+                        h.kind = kind;
+                        h.thread = core::ThreadIndex(th);
+                        h.rank = core::RankIndex(t->threads[th].rank);
+                        h.level = c.depth[i];
+                        h.index = i;
+                        h.count = 1;
+                        h.start = c.start[i];
+                        h.end = c.end[i];
+                        m_matches.push_back(h);
+                    }
+            }
+        };
+        if (m_findTargets & FindApi)
+            addThreadMatches(&core::Thread::api, HitKind::Api);
+        if (m_findTargets & FindNvtx)
+            addThreadMatches(&core::Thread::nvtx, HitKind::Nvtx);
         std::stable_sort(m_matches.begin(), m_matches.end(), [this](const HitResult &a, const HitResult &b) {
             return a.start + m_model->rankOffset(a.rank) < b.start + m_model->rankOffset(b.rank);
         });

@@ -67,6 +67,10 @@ public:
     // Highlights every kernel (and NVTX range) named exactly `name`; findNext/Previous then
     // step through them. Returns the number of instances.
     int findName(core::StringId name);
+    // Highlights the events of `targets` (FindTarget flags) named one of `names`, for the NVTX
+    // and CUDA API summaries; findNext/Previous step through them. Returns their number.
+    enum FindTarget { FindKernels = 1, FindNvtx = 2, FindApi = 4 };
+    int findNames(const std::vector<core::StringId> &names, int targets);
 
     // Navigation hooks for the side panels (absolute times; rank offsets are applied here).
     // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;
@@ -151,6 +155,7 @@ private:
     bool m_moved = false;
     std::vector<HitResult> m_matches;
     int m_matchIndex = -1;
+    int m_findTargets = FindKernels | FindNvtx; // what find's matches are collected from
     qint64 m_lastPaintNs = 0;
     bool m_showFrameTime = false;
 };

@@ -124,6 +124,40 @@ template <typename Visit> void forEachKernel(const TraceSet &trace, const Kernel
         }
 }
 
+struct NamedDuration
+{
+    StringId name;
+    NvtxKind kind;
+    TimeNs duration;
+};
+
+// Each run of one (name, kind) in `perCall` becomes a call row of its group's row.
+void attachNvtxCalls(const TraceSet &trace, std::vector<NamedDuration> &perCall, NvtxSummary &summary)
+{
+    std::sort(perCall.begin(), perCall.end(), [](const NamedDuration &a, const NamedDuration &b) {
+        return a.name != b.name ? a.name < b.name : a.kind < b.kind;
+    });
+    std::vector<std::uint32_t> rowOfSlot(2 * trace.strings.size(), kNoIndex);
+    for (std::size_t r = 0; r < summary.rows.size(); ++r)
+        rowOfSlot[2 * std::size_t(summary.rows[r].name) + (summary.rows[r].kind == NvtxKind::StartEnd ? 1 : 0)]
+            = std::uint32_t(r);
+    std::vector<TimeNs> durations;
+    for (std::size_t i = 0; i < perCall.size();) {
+        const auto &first = perCall[i];
+        durations.clear();
+        for (; i < perCall.size() && perCall[i].name == first.name && perCall[i].kind == first.kind; ++i)
+            durations.push_back(perCall[i].duration);
+        const auto slot = 2 * std::size_t(trace.nvtxGroup(first.name)) + (first.kind == NvtxKind::StartEnd ? 1 : 0);
+        if (slot >= rowOfSlot.size() || rowOfSlot[slot] == kNoIndex)
+            continue;
+        const DurationStats stats = computeDurationStats(durations);
+        const double pct = summary.totalNs > 0 ? 100.0 * double(stats.totalNs) / double(summary.totalNs) : 0.0;
+        summary.rows[rowOfSlot[slot]].calls.push_back({ first.name, stats, pct });
+    }
+    for (auto &row : summary.rows)
+        sortRows(trace, row.calls, [](const NvtxCallRow &a, const NvtxCallRow &b) { return a.name < b.name; });
+}
+
 } // namespace
 
 KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions &options)
@@ -147,9 +181,17 @@ std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const 
     return out;
 }
 
-NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
+const char *nvtxStyleName(NvtxKind kind)
+{
+    return kind == NvtxKind::PushPop ? "PushPop" : "StartEnd";
+}
+
+NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options, NvtxCalls calls)
 {
     DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
+    // Per-call names are mostly unique (one PyTorch op_id each): a flat list sorted once, not a
+    // DurationGroups slot (and its prefaulted block) per name.
+    std::vector<NamedDuration> perCall;
     for (const auto &thread : trace.threads) {
         if (!threadSelected(thread, options.ranks))
             continue;
@@ -159,15 +201,19 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
             const StringId group = trace.nvtxGroup(n.name[i]);
             const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
             groups.add(slot, { group, n.kind[i] }, n.end[i] - n.start[i]);
+            if (calls == NvtxCalls::Listed && group != n.name[i])
+                perCall.push_back({ n.name[i], n.kind[i], n.end[i] - n.start[i] });
         }
     }
     NvtxSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
     groups.build([&](const std::pair<StringId, NvtxKind> &key, const DurationStats &stats, double pct) {
-        summary.rows.push_back({ key.first, key.second, stats, pct });
+        summary.rows.push_back({ key.first, key.second, stats, pct, {} });
     });
     sortRows(trace, summary.rows, [](const NvtxSummaryRow &a, const NvtxSummaryRow &b) { return a.kind < b.kind; });
+    if (!perCall.empty())
+        attachNvtxCalls(trace, perCall, summary);
     return summary;
 }
 

@@ -18,14 +18,90 @@ bool isDigit(char c)
     return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }
 
-bool overrideMatches(const RankOverride &o, const RankCandidate &c)
+} // namespace
+
+bool rankOverrideMatches(const RankOverride &o, const std::string &path, std::uint32_t pid)
 {
     namespace fs = std::filesystem;
-    const bool fileMatches = o.file == c.path || fs::path(c.path).filename() == fs::path(o.file).filename();
-    return fileMatches && (!o.pid || *o.pid == c.pid);
+    const bool fileMatches = o.file == path || fs::path(path).filename() == fs::path(o.file).filename();
+    return fileMatches && (!o.pid || *o.pid == pid);
 }
 
-} // namespace
+std::vector<RankMappingRow> rankMapping(const TraceSet &trace)
+{
+    std::vector<RankMappingRow> rows;
+    rows.reserve(trace.ranks.size());
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        const auto &rank = trace.ranks[r];
+        RankMappingRow row { r, rank.rank, trace.reports[rank.report].path, rank.pid, rank.processName, rank.host, {},
+            {}, std::string(rankSourceName(rank.source)), rank.sourceDetail };
+        for (auto g : rank.gpus) {
+            row.deviceIds.push_back(trace.gpus[g].deviceId);
+            row.gpus += (row.gpus.empty() ? "" : ",") + std::to_string(trace.gpus[g].deviceId);
+        }
+        if (row.gpus.empty())
+            row.gpus = "-";
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+RankNumberCheck checkRankNumbers(const std::vector<std::int32_t> &numbers)
+{
+    RankNumberCheck check;
+    std::map<std::int32_t, int> counts;
+    for (auto n : numbers)
+        ++counts[n];
+    std::int32_t expected = 0;
+    for (const auto &[number, count] : counts) {
+        if (count > 1)
+            check.duplicates.push_back(number);
+        for (; expected < number; ++expected)
+            check.missing.push_back(expected);
+        expected = number + 1;
+    }
+    return check;
+}
+
+std::string describeRankNumberCheck(const RankNumberCheck &check)
+{
+    std::vector<std::string> parts;
+    for (auto n : check.duplicates)
+        parts.push_back(fmt::format("rank {} is claimed more than once", n));
+    if (!check.missing.empty()) {
+        std::string list;
+        for (auto n : check.missing)
+            list += (list.empty() ? "" : ", ") + std::to_string(n);
+        parts.push_back(fmt::format("no rank {}", list));
+    }
+    std::string text;
+    for (const auto &p : parts)
+        text += (text.empty() ? "" : "; ") + p;
+    return text;
+}
+
+std::vector<RankOverride> reassignRanks(
+    const TraceSet &trace, const std::vector<RankOverride> &current, const std::vector<std::int32_t> &numbers)
+{
+    std::vector<RankOverride> result = current;
+    std::map<std::uint32_t, int> ranksOfReport;
+    for (const auto &rank : trace.ranks)
+        ++ranksOfReport[rank.report];
+    for (std::size_t r = 0; r < trace.ranks.size() && r < numbers.size(); ++r) {
+        const auto &rank = trace.ranks[r];
+        if (numbers[r] == rank.rank)
+            continue;
+        const auto &path = trace.reports[rank.report].path;
+        const bool alone = ranksOfReport[rank.report] == 1;
+        // An override without a pid over a report of several ranks names the others too: it stays,
+        // and the new one, applied after it, wins for this rank.
+        std::erase_if(
+            result, [&](const RankOverride &o) { return rankOverrideMatches(o, path, rank.pid) && (o.pid || alone); });
+        RankOverride pinned { path, alone ? std::nullopt : std::optional<std::uint32_t>(rank.pid), numbers[r] };
+        result.push_back(std::move(pinned));
+    }
+    return result;
+}
 
 bool naturalLess(const std::string &a, const std::string &b)
 {
@@ -132,7 +208,7 @@ std::vector<RankAssignment> assignRanks(const std::vector<RankCandidate> &candid
     for (const auto &o : overrides) {
         bool used = false;
         for (std::size_t i = 0; i < n; ++i)
-            if (overrideMatches(o, candidates[i])) {
+            if (rankOverrideMatches(o, candidates[i].path, candidates[i].pid)) {
                 result[i] = { o.rank, RankSource::Override, "set by the user" };
                 used = true;
             }

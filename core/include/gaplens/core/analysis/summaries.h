@@ -45,13 +45,29 @@ KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions
 // One summary per selected rank, ascending rank index.
 std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const KernelSummaryOptions &options = {});
 
+// One exact name inside an NVTX group row ("aten::add, op_id = 314359" under "aten::add").
+struct NvtxCallRow
+{
+    StringId name = kEmptyString;
+    DurationStats stats;
+    double percent = 0; // of the summed duration of all NVTX ranges in the selection
+};
+
 struct NvtxSummaryRow
 {
     StringId name = kEmptyString;
     NvtxKind kind = NvtxKind::PushPop;
     DurationStats stats;
     double percent = 0; // of the summed duration of all NVTX ranges in the selection
+    // With NvtxCalls::Listed: the exact names grouped here that differ from the group name,
+    // total desc, then name; their stats add up to the row's with the group name's own ranges.
+    std::vector<NvtxCallRow> calls;
 };
+
+enum class NvtxCalls { Grouped, Listed };
+
+// The style column of nsys nvtx_sum: "PushPop" or "StartEnd".
+const char *nvtxStyleName(NvtxKind kind);
 
 struct NvtxSummary
 {
@@ -62,7 +78,9 @@ struct NvtxSummary
 
 // Threads of the selected ranks (with "all": every thread). Rows group by the range's
 // nvtxGroupName (PyTorch's per-call ", op_id = N" dropped); domains are not part of the key.
-NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options = {});
+// NvtxCalls::Listed also fills each row's per-call names (a GUI tree's children).
+NvtxSummary summarizeNvtx(
+    const TraceSet &trace, const SummaryOptions &options = {}, NvtxCalls calls = NvtxCalls::Grouped);
 
 struct ApiSummaryRow
 {
