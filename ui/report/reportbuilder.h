@@ -88,8 +88,7 @@ private:
     // The longest gaps with what each one's blame says, as the CLI's gaps table lists them.
     struct GapRow
     {
-        std::int32_t rank = 0;
-        std::uint32_t device = 0;
+        std::int32_t rank = 0, device = 0;
         double startNs = 0, lengthNs = 0; // start relative to the capture's first event
         QString cause, detail, launchThread, phase;
     };
