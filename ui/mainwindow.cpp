@@ -9,6 +9,7 @@
 #include "ui/loading/loadcontroller.h"
 #include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
+#include "ui/panels/intervalspanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
 #include "ui/panels/rankselector.h"
@@ -235,6 +236,7 @@ void MainWindow::createPanels()
         { m_gapBlame, QStringLiteral("Gap Blame") },
         { m_rankPace, QStringLiteral("Rank Pace") },
         { m_communication, QStringLiteral("Communication") },
+        { new IntervalsPanel(*m_panelContext, m_view, this), QStringLiteral("Intervals") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);
