@@ -143,6 +143,10 @@ void ReportBuilder::build()
     const QString title
         = isComparison() ? QString(QStringLiteral("Before: ") + fileList(*before->trace)) : fileList(*before->trace);
     m_images.insert(QStringLiteral("timeline"), timelinePicture(before, m_request.timelineRange, title, 2));
+    if (!isComparison()) {
+        m_intervals = IntervalsSection(*m_derived, m_request.chartSize);
+        m_images.insert(m_intervals.images());
+    }
     if (isComparison() && m_request.after && m_request.after->trace)
         m_images.insert(QStringLiteral("timeline-after"),
             timelinePicture(m_request.after, m_request.timelineRange,
@@ -488,6 +492,7 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + blame(m_byCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + blame(m_byPhase, QStringLiteral("phase"));
+        h += m_intervals.html(image, table);
     }
     return h;
 }
