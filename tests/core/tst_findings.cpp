@@ -93,7 +93,7 @@ const Finding *findKind(const CaptureSummary &s, FindingKind kind)
 // Interval findings (L = 1 us intervals from T0). `spread`: rank 0 has two kernels per interval
 // for 20 intervals, of 10 and 20 ns (stddev 7.07 ns) but 10 and 110 ns (70.7 ns) in intervals
 // 12-14. `stalls`: `ranks` ranks with one kernel and a 10 ns HtoD copy in each of 10 intervals,
-// and a 300 ns copy in interval 6 on the ranks of `stallRanks`.
+// and a 300 ns copy in the intervals of `stallIntervals` on the ranks of `stallRanks`.
 constexpr TimeNs kL = 1000;
 
 std::unique_ptr<TraceSet> spreadCapture()
@@ -108,7 +108,8 @@ std::unique_ptr<TraceSet> spreadCapture()
     return b.finish();
 }
 
-std::unique_ptr<TraceSet> stallCapture(int ranks, const std::vector<int> &stallRanks)
+std::unique_ptr<TraceSet> stallCapture(
+    int ranks, const std::vector<int> &stallRanks, const std::vector<TimeNs> &stallIntervals = { 6 })
 {
     FixtureBuilder b;
     for (int r = 0; r < ranks; ++r) {
@@ -117,7 +118,9 @@ std::unique_ptr<TraceSet> stallCapture(int ranks, const std::vector<int> &stallR
         for (TimeNs i = 0; i < 10; ++i) {
             const TimeNs s = T0 + i * kL;
             b.kernel(gpu, 1, s, s + 100, "k");
-            b.copy(gpu, 2, s + 200, s + (stalls && i == 6 ? 500 : 210), 0, CopyKind::HostToDevice, 64);
+            const bool stall
+                = stalls && std::find(stallIntervals.begin(), stallIntervals.end(), i) != stallIntervals.end();
+            b.copy(gpu, 2, s + 200, s + (stall ? 500 : 210), 0, CopyKind::HostToDevice, 64);
         }
     }
     return b.finish();
@@ -520,7 +523,8 @@ private slots:
         const Finding *stall = findKind(s, FindingKind::SimultaneousCopyStalls);
         QVERIFY(stall);
         QCOMPARE(QString::fromStdString(stall->text),
-            QStringLiteral("simultaneous copy stalls on both ranks at 6-7 us (copy time 30% of the interval on each)"));
+            QStringLiteral(
+                "simultaneous copy stalls on both ranks at 6-7 us (copies starting in it ran 300 ns on each rank)"));
         QVERIFY(!findKind(s, FindingKind::AnomalousIntervals)); // one kernel per interval: no spread
 
         // Three ranks, the third without the stall: not on all ranks; ranks 0 and 1 selected: yes.
@@ -533,7 +537,13 @@ private slots:
         QCOMPARE(
             QString::fromStdString(findKind(summarizeWithIntervals(*all), FindingKind::SimultaneousCopyStalls)->text),
             QStringLiteral(
-                "simultaneous copy stalls on all 3 ranks at 6-7 us (copy time 30% of the interval on each)"));
+                "simultaneous copy stalls on all 3 ranks at 6-7 us (copies starting in it ran 300 ns on each rank)"));
+        // Two intervals are listed with the copy time per interval and rank.
+        const auto twice = stallCapture(2, { 0, 1 }, { 6, 8 });
+        QCOMPARE(
+            QString::fromStdString(findKind(summarizeWithIntervals(*twice), FindingKind::SimultaneousCopyStalls)->text),
+            QStringLiteral("simultaneous copy stalls on both ranks in 2 intervals of 1 us, at 6 and 8 us (copies "
+                           "starting in them ran 300 ns per interval and rank)"));
         // One rank alone has nothing to be simultaneous with.
         CaptureSummaryOptions one;
         one.ranks = RankSelection::only({ 0 });

@@ -481,24 +481,25 @@ void addStallFinding(const IntervalReport &report, const std::vector<std::size_t
             stalls.push_back(k);
     if (stalls.empty())
         return;
-    // Copy time as a share of the interval, lowest and highest over the ranks and intervals.
-    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = 0;
+    // The copy time of each stall (copies starting in the interval, overlapping ones each
+    // counted): lowest and highest over the ranks and intervals.
+    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = 0;
     for (const auto e : entries) {
         const auto &ri = report.ranks[e];
         for (const auto k : stalls) {
-            const auto percent = std::llround(
-                100.0 * double(ri.intervals[std::size_t(k - ri.firstIndex)].stallNs()) / double(report.intervalNs));
-            lo = std::min<std::int64_t>(lo, percent);
-            hi = std::max<std::int64_t>(hi, percent);
+            const TimeNs ns = ri.intervals[std::size_t(k - ri.firstIndex)].stallNs();
+            lo = std::min(lo, ns);
+            hi = std::max(hi, ns);
         }
     }
     const auto unit = intervalOffsetUnit(report.intervalNs).name;
     const std::string ranks = entries.size() == 2 ? "both ranks" : fmt::format("all {} ranks", entries.size());
-    const std::string share = lo == hi ? fmt::format("{}%", hi) : fmt::format("{}-{}%", lo, hi);
+    const std::string copyTime
+        = lo == hi ? formatDuration(double(hi)) : formatDuration(double(lo)) + "-" + formatDuration(double(hi));
     std::string text;
     if (stalls.size() == 1) {
-        text = fmt::format("simultaneous copy stalls on {} at {}-{} {} (copy time {} of the interval on each)", ranks,
-            offsetOf(report, stalls.front()), offsetOf(report, stalls.front() + 1), unit, share);
+        text = fmt::format("simultaneous copy stalls on {} at {}-{} {} (copies starting in it ran {} on each rank)",
+            ranks, offsetOf(report, stalls.front()), offsetOf(report, stalls.front() + 1), unit, copyTime);
     } else {
         std::string at;
         const std::size_t shown = std::min(stalls.size(), kMaxStallTimes);
@@ -507,9 +508,9 @@ void addStallFinding(const IntervalReport &report, const std::vector<std::size_t
                 offsetOf(report, stalls[i]));
         if (shown < stalls.size())
             at += ", …";
-        text = fmt::format("simultaneous copy stalls on {} in {} intervals of {} {}, at {} {} (copy time {} of the "
-                           "interval on each)",
-            ranks, stalls.size(), offsetOf(report, 1), unit, at, unit, share);
+        text = fmt::format("simultaneous copy stalls on {} in {} intervals of {} {}, at {} {} (copies starting in "
+                           "them ran {} per interval and rank)",
+            ranks, stalls.size(), offsetOf(report, 1), unit, at, unit, copyTime);
     }
     findings.push_back({ FindingKind::SimultaneousCopyStalls, std::move(text) });
 }
