@@ -6,6 +6,7 @@
 // narrows the panel, and the report carries the section.
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/intervals.h"
+#include "gaplens/core/util/units.h"
 #include "gaplens/core/write/synth.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/intervalheatmap.h"
@@ -142,6 +143,15 @@ private slots:
             }
             QVERIFY(values > 0);
             QCOMPARE(outlined, anomalies);
+            // The tooltip of rank 0's first interval gives its kernel count and busy time.
+            const auto &stats = expected.ranks.front().intervals.front();
+            const int column = int(expected.ranks.front().firstIndex - d.firstIndex);
+            const QString tip = m_panel->cellToolTip(0, column);
+            QVERIFY2(tip.contains(QStringLiteral("kernels %1,").arg(stats.kernels.count)), qPrintable(tip));
+            QVERIFY2(
+                tip.contains(
+                    QStringLiteral("busy %1;").arg(QString::fromStdString(core::formatDuration(double(stats.busyNs))))),
+                qPrintable(tip));
             QCOMPARE(m_panel->anomalyTable()->tableModel()->rowCount(), anomalies);
         }
         // The warm-up steps make the first intervals' kernel time stand out.

@@ -203,7 +203,10 @@ void IntervalsPanel::recompute()
         return;
     }
     const auto metric = core::IntervalMetric(m_metric->currentData().toInt());
-    const auto cached = m_cache.trace == trace.get() && m_cache.intervalNs == length ? m_cache.report : nullptr;
+    const bool copiesBusy = derived->options().includeCopies;
+    const auto cached = m_cache.trace == trace.get() && m_cache.intervalNs == length && m_cache.copiesBusy == copiesBusy
+        ? m_cache.report
+        : nullptr;
     const bool cachedAutomatic = m_cache.automaticLength;
     run<Result>(
         [trace, derived, length, metric, cached, cachedAutomatic, ranks = m_context.ranks(), window = shownWindow()] {
@@ -234,9 +237,9 @@ void IntervalsPanel::recompute()
             std::tie(r.first, r.last) = shownIntervals(report, r.entries, window);
             return r;
         },
-        [this, length](const Result &r) {
+        [this, length, copiesBusy](const Result &r) {
             if (r.report)
-                m_cache = { r.trace.get(), length, r.report, r.automaticLength };
+                m_cache = { r.trace.get(), length, copiesBusy, r.report, r.automaticLength };
             apply(r);
         });
 }

@@ -67,6 +67,8 @@ public:
     // Selects interval `index` of report entry `entry` on the timeline (ruler selection, the
     // view zoomed around it) and marks it here; false when out of range.
     bool selectInterval(std::size_t entry, std::int64_t index);
+    // The heat map's tooltip for a cell: its interval's figures.
+    QString cellToolTip(int row, int column) const;
     // The interval the heat map marks, if any.
     std::optional<std::int64_t> selectedInterval() const { return m_selected; }
 
@@ -76,7 +78,6 @@ protected:
 private:
     void apply(const Result &r);
     void rebuildTransfers();
-    QString cellToolTip(int row, int column) const;
     // The window this panel shows: the context's, unless it is the one a click here selected.
     core::TimeWindow shownWindow();
 
@@ -104,6 +105,7 @@ private:
     {
         const core::TraceSet *trace = nullptr;
         core::TimeNs intervalNs = 0; // 0 = automatic
+        bool copiesBusy = false; // the derived capture counts copies as busy time
         std::shared_ptr<const core::IntervalReport> report;
         bool automaticLength = false;
     } m_cache;
