@@ -133,6 +133,14 @@ IntervalsPanel::IntervalsPanel(PanelContext &context, TimelineView *view, QWidge
         if (key >= 0 && std::size_t(key) < m_anomalyRows.size())
             selectInterval(m_anomalyRows[std::size_t(key)].first, m_anomalyRows[std::size_t(key)].second);
     });
+    // The scope line says what this panel shows while its own click is the panels' window.
+    connect(this, &AnalysisPanel::updated, this, [this] {
+        if (m_ownWindow && m_selected)
+            m_scopeLabel->setText(
+                QStringLiteral("%1 · interval %2 selected on the timeline")
+                    .arg(m_baseWindow ? QStringLiteral("the earlier selection") : QStringLiteral("whole capture"))
+                    .arg(*m_selected));
+    });
     connect(&m_context, &PanelContext::dataChanged, this, [this] {
         m_cache = {};
         m_ownWindow.reset();
