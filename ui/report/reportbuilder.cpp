@@ -433,6 +433,8 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     h += QStringLiteral("<h2>Timeline</h2>\n");
     h += image(QStringLiteral("timeline"), QStringLiteral("timeline"));
     h += image(QStringLiteral("timeline-after"), QStringLiteral("timeline after"));
+    if (!isComparison())
+        h += m_intervals.html(image, table);
 
     // Top kernels.
     h += QStringLiteral("<h2>Top kernels</h2>\n");
@@ -492,7 +494,6 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + blame(m_byCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + blame(m_byPhase, QStringLiteral("phase"));
-        h += m_intervals.html(image, table);
     }
     return h;
 }
