@@ -93,7 +93,8 @@ const Finding *findKind(const CaptureSummary &s, FindingKind kind)
 // Interval findings (L = 1 us intervals from T0). `spread`: rank 0 has two kernels per interval
 // for 20 intervals, of 10 and 20 ns (stddev 7.07 ns) but 10 and 110 ns (70.7 ns) in intervals
 // 12-14. `stalls`: `ranks` ranks with one kernel and a 10 ns HtoD copy in each of 10 intervals,
-// and a 300 ns copy in the intervals of `stallIntervals` on the ranks of `stallRanks`.
+// and a 300 ns copy (rank 1: longerOnRank1 more) in the intervals of `stallIntervals` on the
+// ranks of `stallRanks`.
 constexpr TimeNs kL = 1000;
 
 std::unique_ptr<TraceSet> spreadCapture()
@@ -108,8 +109,8 @@ std::unique_ptr<TraceSet> spreadCapture()
     return b.finish();
 }
 
-std::unique_ptr<TraceSet> stallCapture(
-    int ranks, const std::vector<int> &stallRanks, const std::vector<TimeNs> &stallIntervals = { 6 })
+std::unique_ptr<TraceSet> stallCapture(int ranks, const std::vector<int> &stallRanks,
+    const std::vector<TimeNs> &stallIntervals = { 6 }, TimeNs longerOnRank1 = 0)
 {
     FixtureBuilder b;
     for (int r = 0; r < ranks; ++r) {
@@ -120,7 +121,8 @@ std::unique_ptr<TraceSet> stallCapture(
             b.kernel(gpu, 1, s, s + 100, "k");
             const bool stall
                 = stalls && std::find(stallIntervals.begin(), stallIntervals.end(), i) != stallIntervals.end();
-            b.copy(gpu, 2, s + 200, s + (stall ? 500 : 210), 0, CopyKind::HostToDevice, 64);
+            b.copy(
+                gpu, 2, s + 200, s + (stall ? 500 + (r == 1 ? longerOnRank1 : 0) : 210), 0, CopyKind::HostToDevice, 64);
         }
     }
     return b.finish();
@@ -544,6 +546,13 @@ private slots:
             QString::fromStdString(findKind(summarizeWithIntervals(*twice), FindingKind::SimultaneousCopyStalls)->text),
             QStringLiteral("simultaneous copy stalls on both ranks in 2 intervals of 1 us, at 6 and 8 us (copies "
                            "starting in them ran 300 ns per interval and rank)"));
+        // Different copy times: the lowest and the highest.
+        const auto uneven = stallCapture(2, { 0, 1 }, { 6 }, 150);
+        QCOMPARE(QString::fromStdString(
+                     findKind(summarizeWithIntervals(*uneven), FindingKind::SimultaneousCopyStalls)->text),
+            QStringLiteral(
+                "simultaneous copy stalls on both ranks at 6-7 us (copies starting in it ran 300 ns to 450 ns "
+                "on each rank)"));
         // One rank alone has nothing to be simultaneous with.
         CaptureSummaryOptions one;
         one.ranks = RankSelection::only({ 0 });

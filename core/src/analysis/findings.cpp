@@ -495,7 +495,7 @@ void addStallFinding(const IntervalReport &report, const std::vector<std::size_t
     const auto unit = intervalOffsetUnit(report.intervalNs).name;
     const std::string ranks = entries.size() == 2 ? "both ranks" : fmt::format("all {} ranks", entries.size());
     const std::string copyTime
-        = lo == hi ? formatDuration(double(hi)) : formatDuration(double(lo)) + "-" + formatDuration(double(hi));
+        = lo == hi ? formatDuration(double(hi)) : formatDuration(double(lo)) + " to " + formatDuration(double(hi));
     std::string text;
     if (stalls.size() == 1) {
         text = fmt::format("simultaneous copy stalls on {} at {}-{} {} (copies starting in it ran {} on each rank)",
