@@ -10,6 +10,7 @@
 #include "ui/panels/communicationpanel.h"
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/namesummarypanel.h"
+#include "ui/panels/intervalspanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
 #include "ui/panels/rankselector.h"
@@ -244,6 +245,7 @@ void MainWindow::createPanels()
         { m_communication, QStringLiteral("Communication") },
         { m_nvtxSummary, QStringLiteral("NVTX Summary") },
         { m_apiSummary, QStringLiteral("CUDA API Summary") },
+        { new IntervalsPanel(*m_panelContext, m_view, this), QStringLiteral("Intervals") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);

@@ -90,6 +90,62 @@ const Finding *findKind(const CaptureSummary &s, FindingKind kind)
     return gaplens::test::findFirst(s.findings, [&](const Finding &f) { return f.kind == kind; });
 }
 
+// Interval findings (L = 1 us intervals from T0). `spread`: rank 0 has two kernels per interval
+// for 20 intervals, of 10 and 20 ns (stddev 7.07 ns) but 10 and 110 ns (70.7 ns) in intervals
+// 12-14. `stalls`: `ranks` ranks with one kernel and a 10 ns HtoD copy in each of 10 intervals,
+// and a 300 ns copy (rank 1: longerOnRank1 more) in the intervals of `stallIntervals` on the
+// ranks of `stallRanks`.
+constexpr TimeNs kL = 1000;
+
+std::unique_ptr<TraceSet> spreadCapture()
+{
+    FixtureBuilder b;
+    const auto gpu = b.addGpu(b.addRank(0), 0);
+    for (TimeNs i = 0; i < 20; ++i) {
+        const TimeNs s = T0 + i * kL;
+        b.kernel(gpu, 1, s, s + 10, "k");
+        b.kernel(gpu, 1, s + 100, s + (i >= 12 && i <= 14 ? 210 : 120), "k");
+    }
+    return b.finish();
+}
+
+std::unique_ptr<TraceSet> stallCapture(int ranks, const std::vector<int> &stallRanks,
+    const std::vector<TimeNs> &stallIntervals = { 6 }, TimeNs longerOnRank1 = 0)
+{
+    FixtureBuilder b;
+    for (int r = 0; r < ranks; ++r) {
+        const auto gpu = b.addGpu(b.addRank(r), r);
+        const bool stalls = std::find(stallRanks.begin(), stallRanks.end(), r) != stallRanks.end();
+        for (TimeNs i = 0; i < 10; ++i) {
+            const TimeNs s = T0 + i * kL;
+            b.kernel(gpu, 1, s, s + 100, "k");
+            const bool stall
+                = stalls && std::find(stallIntervals.begin(), stallIntervals.end(), i) != stallIntervals.end();
+            b.copy(
+                gpu, 2, s + 200, s + (stall ? 500 + (r == 1 ? longerOnRank1 : 0) : 210), 0, CopyKind::HostToDevice, 64);
+        }
+    }
+    return b.finish();
+}
+
+// One rank with `copies` copies of 4 KiB alternating HtoD, DtoH, 100 ns apart, and a kernel.
+std::unique_ptr<TraceSet> pingPongCapture(int copies)
+{
+    FixtureBuilder b;
+    const auto gpu = b.addGpu(b.addRank(0), 0);
+    b.kernel(gpu, 1, T0, T0 + 10, "k");
+    for (int i = 0; i < copies; ++i)
+        b.copy(
+            gpu, 2, T0 + 100 * i, T0 + 100 * i + 10, 0, i % 2 ? CopyKind::DeviceToHost : CopyKind::HostToDevice, 4096);
+    return b.finish();
+}
+
+CaptureSummary summarizeWithIntervals(const TraceSet &trace, CaptureSummaryOptions o = {})
+{
+    o.intervalNs = kL;
+    return summarizeCapture(trace, o);
+}
+
 // The IdleGpu findings of `ranks` ranks (rank 1's steps rank1Tenths/10 long) at a 100 ns threshold.
 std::vector<Finding> idleFindings(int ranks, int rank1Tenths, CaptureSummary *summary = nullptr)
 {
@@ -434,6 +490,95 @@ private slots:
             QStringLiteral(
                 "rank 1 started last in 3 of 3 collectives (median skew 50 ns): the other ranks waited for it"));
         QVERIFY(!findKind(s, FindingKind::NoStraggler));
+    }
+
+    void aRunOfIntervalsWithAnUnusualKernelSpreadIsNamed()
+    {
+        const auto trace = spreadCapture();
+        const auto s = summarizeWithIntervals(*trace);
+        const Finding *spread = findKind(s, FindingKind::AnomalousIntervals);
+        QVERIFY(spread);
+        // Stddev 70.71 ns against the median interval's 7.071 ns: 10.0x.
+        QCOMPARE(QString::fromStdString(spread->text),
+            QStringLiteral("rank 0: 12-15 us anomalous (3 intervals of 1 us; kernel duration spread 10.0x the median "
+                           "interval)"));
+        QCOMPARE(spread->rank, 0u);
+        QVERIFY(!findKind(s, FindingKind::SimultaneousCopyStalls));
+        QVERIFY(!findKind(s, FindingKind::PingPong));
+        // A window on intervals 0-9 holds none of them; one on interval 13 holds the run.
+        CaptureSummaryOptions early;
+        early.window = TimeRange { T0, T0 + 10 * kL };
+        QVERIFY(!findKind(summarizeWithIntervals(*trace, early), FindingKind::AnomalousIntervals));
+        CaptureSummaryOptions late;
+        late.window = TimeRange { T0 + 13 * kL, T0 + 13 * kL + 1 };
+        QVERIFY(findKind(summarizeWithIntervals(*trace, late), FindingKind::AnomalousIntervals));
+        // Fewer than 8 intervals with a spread: no quartiles to trust, no finding.
+        CaptureSummaryOptions coarse;
+        coarse.intervalNs = 4 * kL; // 5 intervals
+        QVERIFY(!findKind(summarizeCapture(*trace, coarse), FindingKind::AnomalousIntervals));
+    }
+
+    void copyStallsOnEveryRankAtOnceAreNamed()
+    {
+        const auto both = stallCapture(2, { 0, 1 });
+        const auto s = summarizeWithIntervals(*both);
+        const Finding *stall = findKind(s, FindingKind::SimultaneousCopyStalls);
+        QVERIFY(stall);
+        QCOMPARE(QString::fromStdString(stall->text),
+            QStringLiteral(
+                "simultaneous copy stalls on both ranks at 6-7 us (copies starting in it ran 300 ns on each rank)"));
+        QVERIFY(!findKind(s, FindingKind::AnomalousIntervals)); // one kernel per interval: no spread
+
+        // Three ranks, the third without the stall: not on all ranks; ranks 0 and 1 selected: yes.
+        const auto three = stallCapture(3, { 0, 1 });
+        QVERIFY(!findKind(summarizeWithIntervals(*three), FindingKind::SimultaneousCopyStalls));
+        CaptureSummaryOptions two;
+        two.ranks = RankSelection::only({ 0, 1 });
+        QVERIFY(findKind(summarizeWithIntervals(*three, two), FindingKind::SimultaneousCopyStalls));
+        const auto all = stallCapture(3, { 0, 1, 2 });
+        QCOMPARE(
+            QString::fromStdString(findKind(summarizeWithIntervals(*all), FindingKind::SimultaneousCopyStalls)->text),
+            QStringLiteral(
+                "simultaneous copy stalls on all 3 ranks at 6-7 us (copies starting in it ran 300 ns on each rank)"));
+        // Two intervals are listed with the copy time per interval and rank.
+        const auto twice = stallCapture(2, { 0, 1 }, { 6, 8 });
+        QCOMPARE(
+            QString::fromStdString(findKind(summarizeWithIntervals(*twice), FindingKind::SimultaneousCopyStalls)->text),
+            QStringLiteral("simultaneous copy stalls on both ranks in 2 intervals of 1 us, at 6 and 8 us (copies "
+                           "starting in them ran 300 ns per interval and rank)"));
+        // Different copy times: the lowest and the highest.
+        const auto uneven = stallCapture(2, { 0, 1 }, { 6 }, 150);
+        QCOMPARE(QString::fromStdString(
+                     findKind(summarizeWithIntervals(*uneven), FindingKind::SimultaneousCopyStalls)->text),
+            QStringLiteral(
+                "simultaneous copy stalls on both ranks at 6-7 us (copies starting in it ran 300 ns to 450 ns "
+                "on each rank)"));
+        // One rank alone has nothing to be simultaneous with.
+        CaptureSummaryOptions one;
+        one.ranks = RankSelection::only({ 0 });
+        QVERIFY(!findKind(summarizeWithIntervals(*both, one), FindingKind::SimultaneousCopyStalls));
+    }
+
+    void alternatingHtoDAndDtoHCopiesAreCalledPingPong()
+    {
+        const auto trace = pingPongCapture(20);
+        const auto s = summarizeWithIntervals(*trace);
+        const Finding *pingPong = findKind(s, FindingKind::PingPong);
+        QVERIFY(pingPong);
+        QCOMPARE(QString::fromStdString(pingPong->text),
+            QStringLiteral("HtoD/DtoH ping-pong on rank 0: 20 of its 20 HtoD and DtoH copies alternate direction in "
+                           "runs of 4 or more (median 4.0 KiB): batch them"));
+        QCOMPARE(pingPong->rank, 0u);
+        // 15 copies are too few to call a pattern; so are the first 10 of 20 in a window.
+        QVERIFY(!findKind(summarizeWithIntervals(*pingPongCapture(15)), FindingKind::PingPong));
+        CaptureSummaryOptions window;
+        window.window = TimeRange { T0, T0 + 1000 };
+        QVERIFY(!findKind(summarizeWithIntervals(*trace, window), FindingKind::PingPong));
+        CaptureSummaryOptions most;
+        most.window = TimeRange { T0, T0 + 1700 }; // copies 0-16
+        QCOMPARE(QString::fromStdString(findKind(summarizeWithIntervals(*trace, most), FindingKind::PingPong)->text),
+            QStringLiteral("HtoD/DtoH ping-pong on rank 0: 17 of its 17 HtoD and DtoH copies alternate direction in "
+                           "runs of 4 or more (median 4.0 KiB): batch them"));
     }
 
     void ratiosReadAsMultiples()

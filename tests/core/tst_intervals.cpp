@@ -497,6 +497,92 @@ private slots:
         }
         QCOMPARE(computeIntervals(*wide, withLength(2)).ranks[0].intervals.size(), std::size_t(500'001));
     }
+    void defaultLengthGivesAtLeastTwentyIntervals()
+    {
+        // GPU work from T0 to T0 + 4050 ns: 200 ns gives 20 intervals, 500 ns only 8.
+        QCOMPARE(defaultIntervalLength(edgesCapture()->trace()), TimeNs(200));
+        auto spanning = [](TimeNs span) {
+            FixtureBuilder b;
+            const auto g = b.addGpu(b.addRank(0), 0);
+            b.kernel(g, 1, T0, T0 + 10, "a");
+            b.copy(g, 2, T0 + span - 10, T0 + span, 0, CopyKind::HostToDevice, 1); // the copy ends the work
+            return defaultIntervalLength(*b.finish());
+        };
+        QCOMPARE(spanning(25'000'000'000), TimeNs(1'000'000'000));
+        QCOMPARE(spanning(20'000'000'000), TimeNs(1'000'000'000));
+        QCOMPARE(spanning(19'999'999'999), TimeNs(500'000'000));
+        QCOMPARE(spanning(1'200'000'000), TimeNs(50'000'000));
+        QCOMPARE(spanning(20), TimeNs(1));
+        FixtureBuilder empty;
+        empty.addRank(0);
+        QCOMPARE(defaultIntervalLength(*empty.finish()), TimeNs(1'000'000'000));
+        QCOMPARE(std::string(intervalOffsetUnit(1'000'000'000).name), std::string("s"));
+        QCOMPARE(std::string(intervalOffsetUnit(50'000'000).name), std::string("ms"));
+        QCOMPARE(std::string(intervalOffsetUnit(500'000).name), std::string("us"));
+        QCOMPARE(std::string(intervalOffsetUnit(1500).name), std::string("ns"));
+        QCOMPARE(intervalOffsetNumber(500'000, 36), std::string("18000"));
+        QCOMPARE(intervalOffsetNumber(50'000'000, 12), std::string("600"));
+    }
+
+    void anomaliesOfAnotherMetricEqualComputingWithIt()
+    {
+        FixtureBuilder b;
+        kernelsPerInterval(b, 0, { 3, 3, 4, 3, 12, 3, 3, 0, 3, 1 });
+        kernelsPerInterval(b, 1, { 2, 2, 2, 9, 2, 2, 2, 2 });
+        const auto derived = derive(b.finish());
+        const auto stddev = computeIntervals(*derived, withLength(L));
+        for (const bool pool : { false, true })
+            for (const auto metric : { IntervalMetric::Kernels, IntervalMetric::KernelNs, IntervalMetric::Busy }) {
+                auto options = withLength(L);
+                options.metric = metric;
+                options.pool = pool;
+                const auto direct = computeIntervals(*derived, options).anomalies;
+                const auto later = findAnomalies(stddev, metric, pool, options.top);
+                QCOMPARE(later.size(), direct.size());
+                for (std::size_t g = 0; g < direct.size(); ++g) {
+                    QCOMPARE(later[g].rank, direct[g].rank);
+                    QCOMPARE(later[g].anomalous, direct[g].anomalous);
+                    QCOMPARE(later[g].fences.upper, direct[g].fences.upper);
+                    QCOMPARE(later[g].top.size(), direct[g].top.size());
+                    for (std::size_t i = 0; i < direct[g].top.size(); ++i) {
+                        QCOMPARE(later[g].top[i].index, direct[g].top[i].index);
+                        QCOMPARE(later[g].top[i].score, direct[g].top[i].score);
+                    }
+                }
+            }
+        // Rank 0's 12-kernel interval stands out by count.
+        const auto kernels = findAnomalies(stddev, IntervalMetric::Kernels, false, 5);
+        QCOMPARE(kernels[0].top.front().index, std::int64_t(4));
+        QCOMPARE(kernels[1].top.front().index, std::int64_t(3));
+    }
+
+    void copyStallsPerRankAndOnEveryRank()
+    {
+        // Ten intervals per rank, a 10 ns copy in each; longer copies: rank 0 300 ns in
+        // intervals 3 and 7, rank 1 300 ns in 7, rank 2 40 ns in 7 (above its fence, but under
+        // 5% of the interval: no stall).
+        FixtureBuilder b;
+        const std::vector<std::vector<std::pair<TimeNs, TimeNs>>> longer { { { 3, 300 }, { 7, 300 } }, { { 7, 300 } },
+            { { 7, 40 } } };
+        for (int r = 0; r < 3; ++r) {
+            const auto g = b.addGpu(b.addRank(r), r);
+            for (TimeNs i = 0; i < 10; ++i) {
+                TimeNs d = 10;
+                for (const auto &[k, ns] : longer[std::size_t(r)])
+                    if (k == i)
+                        d = ns;
+                b.copy(g, 1, T0 + i * L, T0 + i * L + d, 0, CopyKind::DeviceToHost, 8);
+            }
+        }
+        const auto report = computeIntervals(*derive(b.finish()), withLength(L));
+        QCOMPARE(copyStallIntervals(report, 0), (std::vector<std::int64_t> { 3, 7 }));
+        QCOMPARE(copyStallIntervals(report, 1), (std::vector<std::int64_t> { 7 }));
+        QVERIFY(copyStallIntervals(report, 2).empty());
+        QCOMPARE(simultaneousCopyStalls(report, { 0, 1 }), (std::vector<std::int64_t> { 7 }));
+        QVERIFY(simultaneousCopyStalls(report, { 0, 1, 2 }).empty());
+        QVERIFY(simultaneousCopyStalls(report, { 0 }).empty()); // one rank: nothing is simultaneous
+        QVERIFY(copyStallIntervals(report, 9).empty()); // no such entry
+    }
 };
 
 QTEST_APPLESS_MAIN(TestIntervals)

@@ -148,7 +148,8 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<h2>Top kernels</h2>")));
         QVERIFY(
             html.contains(QStringLiteral("ncclKernel_AllReduce")) || html.contains(QStringLiteral("ncclDevKernel")));
-        QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), 2); // pace + timeline
+        // Pace, timeline, and the Intervals section's heat map and transfers chart.
+        QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), 4);
     }
 
     void captureHtmlKeepsCopyTimeApartFromIdleTime()

@@ -118,7 +118,8 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
         item->setData(Qt::UserRole, f.rank == core::kNoIndex ? uint(core::kNoIndex) : uint(f.rank));
         if (f.kind == core::FindingKind::IdleGpu || f.kind == core::FindingKind::IdleOutsideKernels
             || f.kind == core::FindingKind::Straggler || f.kind == core::FindingKind::PageableCopies
-            || f.kind == core::FindingKind::WarmUp)
+            || f.kind == core::FindingKind::WarmUp || f.kind == core::FindingKind::AnomalousIntervals
+            || f.kind == core::FindingKind::SimultaneousCopyStalls || f.kind == core::FindingKind::PingPong)
             item->setData(kWarningRole, true);
     }
     colourWarnings();

@@ -144,6 +144,10 @@ void ReportBuilder::build()
     const QString title
         = isComparison() ? QString(QStringLiteral("Before: ") + fileList(*before->trace)) : fileList(*before->trace);
     m_images.insert(QStringLiteral("timeline"), timelinePicture(before, m_request.timelineRange, title, 2));
+    if (!isComparison()) {
+        m_intervals = IntervalsSection(*m_derived, m_request.chartSize);
+        m_images.insert(m_intervals.images());
+    }
     if (isComparison() && m_request.after && m_request.after->trace)
         m_images.insert(QStringLiteral("timeline-after"),
             timelinePicture(m_request.after, m_request.timelineRange,
@@ -464,6 +468,8 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     h += QStringLiteral("<h2>Timeline</h2>\n");
     h += image(QStringLiteral("timeline"), QStringLiteral("timeline"));
     h += image(QStringLiteral("timeline-after"), QStringLiteral("timeline after"));
+    if (!isComparison())
+        h += m_intervals.html(image, table);
 
     // Top kernels.
     h += QStringLiteral("<h2>Top kernels</h2>\n");

@@ -2,6 +2,7 @@
 #pragma once
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/findings.h"
+#include "ui/report/intervalssection.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QImage>
@@ -97,6 +98,7 @@ private:
     double m_gapNs = 0;
     double m_copyNs = 0; // of m_gapNs, the time copies or memsets ran
     QMap<QString, QImage> m_images;
+    IntervalsSection m_intervals; // a capture report's Intervals section
 };
 
 } // namespace gaplens::ui

@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
@@ -13,9 +14,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <tuple>
 
 namespace gaplens::core {
@@ -61,12 +64,9 @@ std::string gpuLabel(const TraceSet &trace, std::uint32_t rank, std::uint32_t gp
     return fmt::format("GPU {}", device);
 }
 
-// "ranks 0-5", "ranks 0, 2, 4-7": the rank numbers of the rows, ascending, runs collapsed.
-std::string describeRanks(const TraceSet &trace, const std::vector<const GpuSummaryRow *> &rows)
+// "ranks 0-5", "ranks 0, 2, 4-7": rank numbers ascending, runs collapsed.
+std::string describeRankNumbers(std::vector<std::int32_t> numbers)
 {
-    std::vector<std::int32_t> numbers;
-    for (const auto *row : rows)
-        numbers.push_back(trace.ranks[row->rank].rank);
     std::sort(numbers.begin(), numbers.end());
     numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
     std::string out = numbers.size() == 1 ? "rank " : "ranks ";
@@ -80,6 +80,15 @@ std::string describeRanks(const TraceSet &trace, const std::vector<const GpuSumm
         i = j + 1;
     }
     return out;
+}
+
+// The rank numbers of the rows.
+std::string describeRanks(const TraceSet &trace, const std::vector<const GpuSummaryRow *> &rows)
+{
+    std::vector<std::int32_t> numbers;
+    for (const auto *row : rows)
+        numbers.push_back(trace.ranks[row->rank].rank);
+    return describeRankNumbers(std::move(numbers));
 }
 
 // "rank 0 GPU 0 idle 97% of its 1.450 s capture: …" when most of a GPU's capture lies before
@@ -334,6 +343,245 @@ void addIdleGpus(const DerivedCapture &derived, const std::vector<GpuSummaryRow>
                 std::lround(options.idleFindingPercent)) });
 }
 
+// The index of the rank numbered `number`, kNoIndex when none is.
+std::uint32_t rankIndexOf(const TraceSet &trace, std::int32_t number)
+{
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
+        if (trace.ranks[r].rank == number)
+            return r;
+    return kNoIndex;
+}
+
+// Interval findings (docs/intervals.md, "Findings"): thresholds that keep them to what stands out.
+constexpr std::size_t kMinFindingIntervals = 8; // a rank's intervals with a value, for quartiles that mean something
+constexpr double kMinSpreadRatio = 2; // an anomalous interval's spread against the rank's median interval
+constexpr std::size_t kMaxAnomalyLines = 4;
+constexpr std::uint64_t kMinPingPongCopies = 16;
+constexpr std::size_t kMaxStallTimes = 5;
+
+// Interval k's start from the origin, "41" (in intervalOffsetUnit).
+std::string offsetOf(const IntervalReport &report, std::int64_t k)
+{
+    return intervalOffsetNumber(report.intervalNs, k);
+}
+
+bool inWindow(const IntervalReport &report, std::int64_t k, const TimeWindow &window)
+{
+    const TimeNs start = report.originNs + k * report.intervalNs;
+    return !window || (start < window->end && start + report.intervalNs > window->start);
+}
+
+// One rank's run of anomalous intervals: consecutive intervals above the upper fence of the
+// kernel duration spread with at least kMinSpreadRatio times the rank's median interval,
+// around the highest-scoring one.
+struct SpreadRun
+{
+    std::int32_t rankNumber = 0;
+    std::int64_t first = 0, last = 0;
+    double ratio = 0; // the run's highest spread over the rank's median interval
+    double score = 0; // the highest-scoring interval's
+};
+
+std::optional<SpreadRun> spreadRunOf(
+    const TraceSet &trace, const IntervalReport &report, std::size_t entry, const TimeWindow &window)
+{
+    const auto &ri = report.ranks[entry];
+    const auto &group = report.anomalies[entry];
+    if (group.fences.n < kMinFindingIntervals)
+        return std::nullopt;
+    std::vector<double> values;
+    for (const auto &stats : ri.intervals)
+        if (const auto v = intervalMetricValue(stats, report.metric))
+            values.push_back(*v);
+    const double median = medianOf(values);
+    if (median <= 0)
+        return std::nullopt;
+    std::map<std::int64_t, double> qualifying; // interval -> value
+    for (const auto &a : group.top)
+        if (a.value > group.fences.upper && a.value >= kMinSpreadRatio * median && inWindow(report, a.index, window))
+            qualifying.emplace(a.index, a.value);
+    const Anomaly *best = nullptr;
+    for (const auto &a : group.top) // highest score first
+        if (qualifying.count(a.index)) {
+            best = &a;
+            break;
+        }
+    if (!best)
+        return std::nullopt;
+    SpreadRun run { trace.ranks[ri.rank].rank, best->index, best->index, best->value / median, best->score };
+    while (qualifying.count(run.first - 1))
+        --run.first;
+    while (qualifying.count(run.last + 1))
+        ++run.last;
+    for (auto k = run.first; k <= run.last; ++k)
+        run.ratio = std::max(run.ratio, qualifying[k] / median);
+    return run;
+}
+
+void addSpreadFindings(const TraceSet &trace, const IntervalReport &report, const std::vector<std::size_t> &entries,
+    const TimeWindow &window, std::vector<Finding> &findings)
+{
+    std::vector<SpreadRun> runs;
+    for (const auto e : entries)
+        if (const auto run = spreadRunOf(trace, report, e, window))
+            runs.push_back(*run);
+    // Ranks anomalous in the same intervals are one line, the highest score first.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const SpreadRun *>> byIntervals;
+    for (const auto &run : runs)
+        byIntervals[{ run.first, run.last }].push_back(&run);
+    std::vector<std::vector<const SpreadRun *>> lines;
+    for (auto &[key, group] : byIntervals)
+        lines.push_back(group);
+    auto bestScore = [](const std::vector<const SpreadRun *> &line) {
+        double best = 0;
+        for (const auto *run : line)
+            best = std::max(best, run->score);
+        return best;
+    };
+    std::stable_sort(
+        lines.begin(), lines.end(), [&](const auto &a, const auto &b) { return bestScore(a) > bestScore(b); });
+    const auto unit = intervalOffsetUnit(report.intervalNs).name;
+    std::size_t told = 0;
+    for (std::size_t i = 0; i < lines.size() && i < kMaxAnomalyLines; ++i) {
+        const auto &line = lines[i];
+        std::vector<std::int32_t> numbers;
+        double lo = line.front()->ratio, hi = lo;
+        for (const auto *run : line) {
+            numbers.push_back(run->rankNumber);
+            lo = std::min(lo, run->ratio);
+            hi = std::max(hi, run->ratio);
+        }
+        const auto &run = *line.front();
+        const auto count = run.last - run.first + 1;
+        const std::string ratio = fmt::format("{:.1f}", lo) == fmt::format("{:.1f}", hi)
+            ? fmt::format("{:.1f}x", hi)
+            : fmt::format("{:.1f}-{:.1f}x", lo, hi);
+        findings.push_back({ FindingKind::AnomalousIntervals,
+            fmt::format(
+                "{}: {}-{} {} anomalous ({} interval{} of {} {}; kernel duration spread {} the median interval)",
+                describeRankNumbers(numbers), offsetOf(report, run.first), offsetOf(report, run.last + 1), unit, count,
+                count == 1 ? "" : "s", offsetOf(report, 1), unit, ratio),
+            line.size() == 1 ? rankIndexOf(trace, run.rankNumber) : kNoIndex });
+        told += line.size();
+    }
+    if (runs.size() > told)
+        findings.push_back({ FindingKind::AnomalousIntervals,
+            fmt::format("… and {} more ranks with anomalous intervals", runs.size() - told) });
+}
+
+void addStallFinding(const IntervalReport &report, const std::vector<std::size_t> &entries, const TimeWindow &window,
+    std::vector<Finding> &findings)
+{
+    for (const auto e : entries)
+        if (report.ranks[e].intervals.size() < kMinFindingIntervals)
+            return;
+    std::vector<std::int64_t> stalls;
+    for (const auto k : simultaneousCopyStalls(report, entries))
+        if (inWindow(report, k, window))
+            stalls.push_back(k);
+    if (stalls.empty())
+        return;
+    // The copy time of each stall (copies starting in the interval, overlapping ones each
+    // counted): lowest and highest over the ranks and intervals.
+    TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = 0;
+    for (const auto e : entries) {
+        const auto &ri = report.ranks[e];
+        for (const auto k : stalls) {
+            const TimeNs ns = ri.intervals[std::size_t(k - ri.firstIndex)].stallNs();
+            lo = std::min(lo, ns);
+            hi = std::max(hi, ns);
+        }
+    }
+    const auto unit = intervalOffsetUnit(report.intervalNs).name;
+    const std::string ranks = entries.size() == 2 ? "both ranks" : fmt::format("all {} ranks", entries.size());
+    const std::string copyTime
+        = lo == hi ? formatDuration(double(hi)) : formatDuration(double(lo)) + " to " + formatDuration(double(hi));
+    std::string text;
+    if (stalls.size() == 1) {
+        text = fmt::format("simultaneous copy stalls on {} at {}-{} {} (copies starting in it ran {} on each rank)",
+            ranks, offsetOf(report, stalls.front()), offsetOf(report, stalls.front() + 1), unit, copyTime);
+    } else {
+        std::string at;
+        const std::size_t shown = std::min(stalls.size(), kMaxStallTimes);
+        for (std::size_t i = 0; i < shown; ++i)
+            at += fmt::format("{}{}", i == 0 ? "" : (i + 1 == shown && shown == stalls.size() ? " and " : ", "),
+                offsetOf(report, stalls[i]));
+        if (shown < stalls.size())
+            at += ", …";
+        text = fmt::format("simultaneous copy stalls on {} in {} intervals of {} {}, at {} {} (copies starting in "
+                           "them ran {} per interval and rank)",
+            ranks, stalls.size(), offsetOf(report, 1), unit, at, unit, copyTime);
+    }
+    findings.push_back({ FindingKind::SimultaneousCopyStalls, std::move(text) });
+}
+
+void addPingPongFinding(const TraceSet &trace, const IntervalReport &report, const std::vector<std::size_t> &entries,
+    const TimeWindow &window, std::vector<Finding> &findings)
+{
+    std::uint64_t copies = 0, htodDtoh = 0;
+    std::vector<TimeNs> sizes;
+    std::vector<std::int32_t> numbers;
+    for (const auto e : entries) {
+        const auto &pp = report.pingPong[e];
+        const auto rank = report.ranks[e].rank;
+        auto lo = pp.starts.begin(), hi = pp.starts.end();
+        std::uint64_t rankHtodDtoh = pp.htodDtohCopies;
+        if (window) {
+            lo = std::lower_bound(pp.starts.begin(), pp.starts.end(), window->start);
+            hi = std::lower_bound(lo, pp.starts.end(), window->end);
+            rankHtodDtoh = 0;
+            for (const auto g : copyGpusOfRank(trace, rank)) {
+                const auto &c = trace.gpus[g].copies;
+                for (std::size_t i = 0; i < c.size(); ++i)
+                    if (c.pid[i] == trace.ranks[rank].pid && window->contains(c.start[i])
+                        && (c.kind[i] == CopyKind::HostToDevice || c.kind[i] == CopyKind::DeviceToHost))
+                        ++rankHtodDtoh;
+            }
+        }
+        if (lo == hi)
+            continue;
+        numbers.push_back(trace.ranks[rank].rank);
+        copies += std::uint64_t(hi - lo);
+        htodDtoh += rankHtodDtoh;
+        for (auto it = lo; it != hi; ++it)
+            sizes.push_back(TimeNs(pp.bytes[std::size_t(it - pp.starts.begin())]));
+    }
+    if (copies < kMinPingPongCopies || 2 * copies < htodDtoh)
+        return;
+    std::sort(sizes.begin(), sizes.end());
+    findings.push_back({ FindingKind::PingPong,
+        fmt::format("HtoD/DtoH ping-pong on {}: {} of {} {} HtoD and DtoH copies alternate direction in runs of {} or "
+                    "more (median {}): batch them",
+            describeRankNumbers(numbers), copies, numbers.size() == 1 ? "its" : "their", htodDtoh, kPingPongMinRun,
+            formatBytes(std::uint64_t(sortedMedian(sizes)))),
+        numbers.size() == 1 ? rankIndexOf(trace, numbers.front()) : kNoIndex });
+}
+
+// Anomalous kernel duration spread, simultaneous copy stalls and ping-pong over the selected
+// ranks, for the intervals overlapping the window (fences of the whole capture).
+void addIntervalFindings(
+    const DerivedCapture &derived, const CaptureSummaryOptions &options, std::vector<Finding> &findings)
+{
+    const TraceSet &trace = derived.trace();
+    IntervalOptions io;
+    io.intervalNs = options.intervalNs.value_or(defaultIntervalLength(trace));
+    io.metric = IntervalMetric::Stddev;
+    io.top = std::numeric_limits<std::size_t>::max();
+    IntervalReport report;
+    try {
+        report = computeIntervals(derived, io);
+    } catch (const std::invalid_argument &) {
+        return; // an interval too short for the capture: no interval findings
+    }
+    std::vector<std::size_t> entries;
+    for (std::size_t e = 0; e < report.ranks.size(); ++e)
+        if (options.ranks.includes(report.ranks[e].rank))
+            entries.push_back(e);
+    addSpreadFindings(trace, report, entries, options.window, findings);
+    addStallFinding(report, entries, options.window, findings);
+    addPingPongFinding(trace, report, entries, options.window, findings);
+}
+
 } // namespace
 
 CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options)
@@ -526,6 +774,8 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
             fmt::format("asynchronous copies {} pageable memory: {} calls, {} (they block the host; pin the buffers)",
                 fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
                 formatDuration(double(pageableNs))));
+
+    addIntervalFindings(derived, options, out.findings);
 
     if (!pace.straggler && !lastToCollectives && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
         add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));

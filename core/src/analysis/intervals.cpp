@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
@@ -292,12 +293,12 @@ struct Candidate
     std::size_t entry = 0, position = 0; // where its stats are: report.ranks[entry].intervals[position]
 };
 
-std::vector<Candidate> candidatesOf(const IntervalReport &report, std::size_t entry)
+std::vector<Candidate> candidatesOf(const IntervalReport &report, std::size_t entry, IntervalMetric metric)
 {
     std::vector<Candidate> out;
     const auto &ri = report.ranks[entry];
     for (std::size_t i = 0; i < ri.intervals.size(); ++i)
-        if (const auto v = intervalMetricValue(ri.intervals[i], report.metric)) {
+        if (const auto v = intervalMetricValue(ri.intervals[i], metric)) {
             const std::int64_t index = ri.firstIndex + std::int64_t(i);
             out.push_back({ *v, ri.rank, index, report.originNs + index * report.intervalNs, entry, i });
         }
@@ -348,7 +349,7 @@ Variability variabilityOf(const IntervalReport &report, double topPercent)
     v.topPercent = topPercent;
     std::vector<Candidate> all;
     for (std::size_t e = 0; e < report.ranks.size(); ++e) {
-        auto c = candidatesOf(report, e);
+        auto c = candidatesOf(report, e, report.metric);
         all.insert(all.end(), c.begin(), c.end());
     }
     std::sort(all.begin(), all.end(), [](const Candidate &a, const Candidate &b) {
@@ -415,6 +416,96 @@ Variability variabilityOf(const IntervalReport &report, double topPercent)
 
 } // namespace
 
+std::vector<AnomalyGroup> findAnomalies(const IntervalReport &report, IntervalMetric metric, bool pool, std::size_t top)
+{
+    std::vector<AnomalyGroup> groups;
+    if (pool) {
+        std::vector<Candidate> all;
+        for (std::size_t e = 0; e < report.ranks.size(); ++e) {
+            auto c = candidatesOf(report, e, metric);
+            all.insert(all.end(), c.begin(), c.end());
+        }
+        groups.push_back(anomaliesOf(all, kNoIndex, top));
+    } else {
+        for (std::size_t e = 0; e < report.ranks.size(); ++e)
+            groups.push_back(anomaliesOf(candidatesOf(report, e, metric), report.ranks[e].rank, top));
+    }
+    return groups;
+}
+
+IntervalOffsetUnit intervalOffsetUnit(TimeNs intervalNs)
+{
+    if (intervalNs % 1'000'000'000 == 0)
+        return { 1e9, "s" };
+    if (intervalNs % 1'000'000 == 0)
+        return { 1e6, "ms" };
+    if (intervalNs % 1'000 == 0)
+        return { 1e3, "us" };
+    return { 1, "ns" };
+}
+
+std::string intervalOffsetNumber(TimeNs intervalNs, std::int64_t k)
+{
+    return fmt::format("{:g}", double(k) * double(intervalNs) / intervalOffsetUnit(intervalNs).ns);
+}
+
+TimeNs defaultIntervalLength(const TraceSet &trace)
+{
+    constexpr TimeNs kSecond = 1'000'000'000;
+    const auto origin = intervalOrigin(trace);
+    if (!origin)
+        return kSecond;
+    TimeNs last = *origin;
+    for (const auto &gpu : trace.gpus) {
+        for (const auto &s : gpu.streams)
+            for (const auto end : s.kernels.end)
+                last = std::max(last, end);
+        for (const auto end : gpu.copies.end)
+            last = std::max(last, end);
+    }
+    const TimeNs span = last - *origin;
+    if (span >= kMinDefaultIntervals * kSecond)
+        return kSecond;
+    // 1-2-5 steps downwards from 500 ms: the first that fits kMinDefaultIntervals times.
+    for (TimeNs decade = 100'000'000; decade >= 1; decade /= 10)
+        for (const TimeNs step : { 5 * decade, 2 * decade, decade })
+            if (span >= kMinDefaultIntervals * step)
+                return step;
+    return 1;
+}
+
+std::vector<std::int64_t> copyStallIntervals(const IntervalReport &report, std::size_t entry)
+{
+    std::vector<std::int64_t> out;
+    if (entry >= report.ranks.size())
+        return out;
+    const auto &ri = report.ranks[entry];
+    std::vector<double> values;
+    values.reserve(ri.intervals.size());
+    for (const auto &stats : ri.intervals)
+        values.push_back(double(stats.stallNs()));
+    const Fences fences = iqrFences(values);
+    const double minimum = kMinStallPercent / 100.0 * double(report.intervalNs);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i] > fences.upper && values[i] >= minimum)
+            out.push_back(ri.firstIndex + std::int64_t(i));
+    return out;
+}
+
+std::vector<std::int64_t> simultaneousCopyStalls(const IntervalReport &report, const std::vector<std::size_t> &entries)
+{
+    if (entries.size() < 2)
+        return {};
+    std::vector<std::int64_t> common = copyStallIntervals(report, entries.front());
+    for (std::size_t k = 1; k < entries.size() && !common.empty(); ++k) {
+        const auto stalls = copyStallIntervals(report, entries[k]);
+        std::vector<std::int64_t> both;
+        std::set_intersection(common.begin(), common.end(), stalls.begin(), stalls.end(), std::back_inserter(both));
+        common = std::move(both);
+    }
+    return common;
+}
+
 IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options)
 {
     if (options.intervalNs <= 0)
@@ -474,17 +565,7 @@ IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOpt
     parallelFor(report.ranks.size(), threads,
         [&](std::size_t e) { report.pingPong[e] = findPingPong(trace, report.ranks[e].rank); });
 
-    if (options.pool) {
-        std::vector<Candidate> all;
-        for (std::size_t e = 0; e < report.ranks.size(); ++e) {
-            auto c = candidatesOf(report, e);
-            all.insert(all.end(), c.begin(), c.end());
-        }
-        report.anomalies.push_back(anomaliesOf(all, kNoIndex, options.top));
-    } else {
-        for (std::size_t e = 0; e < report.ranks.size(); ++e)
-            report.anomalies.push_back(anomaliesOf(candidatesOf(report, e), report.ranks[e].rank, options.top));
-    }
+    report.anomalies = findAnomalies(report, options.metric, options.pool, options.top);
     report.variability = variabilityOf(report, options.topPercent);
     return report;
 }

@@ -61,6 +61,9 @@ enum class FindingKind : std::uint8_t {
     Straggler, // one rank is consistently the slowest, or the one the others wait for at collectives
     NoStraggler, // several ranks compared, none consistently the slowest
     NoStepRange, // no NVTX range looks like a training step (step_range.h)
+    AnomalousIntervals, // a run of intervals whose kernel duration spread stands out (intervals.h)
+    SimultaneousCopyStalls, // copy stalls in the same interval on every selected rank
+    PingPong, // most HtoD and DtoH copies alternate direction (transfers.h)
 };
 
 struct Finding
@@ -79,6 +82,8 @@ struct CaptureSummaryOptions
     std::optional<std::string> stepRange; // NVTX step range; nullopt = proposePaceRangeName()
     double idleFindingPercent = 10; // report a GPU idle at least this share of each step
     std::size_t maxIdleFindings = 6; // idle lines (a group of GPUs is one); more are summed up in one line
+    // Interval length of the interval findings; nullopt = defaultIntervalLength (intervals.h).
+    std::optional<TimeNs> intervalNs;
 };
 
 struct CaptureSummary

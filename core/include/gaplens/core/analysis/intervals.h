@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -149,6 +150,38 @@ struct IntervalReport
 
 // The capture's earliest kernel, copy or memset start; nullopt when it has none.
 std::optional<TimeNs> intervalOrigin(const TraceSet &trace);
+
+// The interval length the GUI and the findings use unless told: 1 s when the GPU work (the
+// origin to the last kernel, copy or memset end) spans at least kMinDefaultIntervals of them,
+// else the longest 1-2-5 length (1, 2, 5, 10, 20, ... ns) that gives that many. 1 s without GPU work.
+inline constexpr std::int64_t kMinDefaultIntervals = 20;
+TimeNs defaultIntervalLength(const TraceSet &trace);
+
+// The unit interval offsets from the origin are told in: the largest of s, ms, us, ns that
+// divides the length, so "41-46 s" and "600-750 ms" need no decimals.
+struct IntervalOffsetUnit
+{
+    double ns = 1;
+    const char *name = "ns";
+};
+IntervalOffsetUnit intervalOffsetUnit(TimeNs intervalNs);
+// Interval k's start from the origin in that unit, without it: "41", "600".
+std::string intervalOffsetNumber(TimeNs intervalNs, std::int64_t k);
+
+// The anomalies of `metric` over the report's statistics, found as computeIntervals finds
+// those of options.metric (one group per entry of report.ranks, or one pool): another metric
+// without computing the statistics again.
+std::vector<AnomalyGroup> findAnomalies(
+    const IntervalReport &report, IntervalMetric metric, bool pool, std::size_t top);
+
+// Copy stalls of one rank (report.ranks[entry]): intervals whose stall_ns is above the rank's
+// upper IQR fence of the stall metric and at least kMinStallPercent of the interval (a
+// few microseconds of copies in an idle second are no stall). Interval indices, ascending.
+inline constexpr double kMinStallPercent = 5;
+std::vector<std::int64_t> copyStallIntervals(const IntervalReport &report, std::size_t entry);
+// The intervals in which every rank of `entries` (indices into report.ranks) has a copy stall;
+// empty for fewer than two entries.
+std::vector<std::int64_t> simultaneousCopyStalls(const IntervalReport &report, const std::vector<std::size_t> &entries);
 
 // At most this many intervals per rank (about 0.4 GiB of statistics): a longer interval is asked for.
 inline constexpr std::int64_t kMaxIntervalsPerRank = 1'000'000;
