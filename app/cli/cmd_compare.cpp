@@ -65,6 +65,8 @@ Cell metricValueCell(core::MetricUnit unit, std::optional<double> value)
     case core::MetricUnit::Duration: return durationCell(*value);
     case core::MetricUnit::Percent: return percentCell(*value);
     case core::MetricUnit::Count: return countCell(std::uint64_t(std::llround(*value)));
+    case core::MetricUnit::Rate: return { core::formatGrouped(*value, 2), fmt::format("{:.6f}", *value), true };
+    case core::MetricUnit::Ratio: return { fmt::format("{:.3f}", *value), fmt::format("{:.6f}", *value), true };
     }
     return rightText("-");
 }
@@ -75,6 +77,8 @@ std::string_view unitName(core::MetricUnit unit)
     case core::MetricUnit::Duration: return "ns";
     case core::MetricUnit::Percent: return "pct";
     case core::MetricUnit::Count: return "count";
+    case core::MetricUnit::Rate: return "per_s";
+    case core::MetricUnit::Ratio: return "ratio";
     }
     return "ns";
 }
@@ -117,6 +121,28 @@ Json figuresJson(const core::TraceSet &trace, const core::CaptureFigures &f)
     figures["gap_ns"] = f.gapNs;
     figures["step_ns"] = f.stepNs;
     return figures;
+}
+
+// Headline or sustained rows: a metric before and after, its change and noise judgement.
+Json metricsJson(const std::vector<core::MetricChange> &metrics)
+{
+    Json out = Json::array();
+    for (const auto &m : metrics) {
+        Json metric;
+        metric["key"] = m.key;
+        metric["label"] = m.label;
+        metric["unit"] = unitName(m.unit);
+        metric["higher_is_better"] = m.higherIsBetter;
+        metric["before"] = numberOrNull(m.before);
+        metric["after"] = numberOrNull(m.after);
+        metric["delta"] = numberOrNull(m.delta);
+        metric["change_pct"] = numberOrNull(m.changePercent);
+        metric["judgement"] = judgementName(m.judgement);
+        metric["noise_pct"] = numberOrNull(m.noisePercent);
+        metric["p_value"] = numberOrNull(m.pValue);
+        out.push_back(std::move(metric));
+    }
+    return out;
 }
 
 template <typename Row> Json idleRowsJson(const std::vector<Row> &rows)
@@ -170,23 +196,7 @@ void printDiffJson(
     doc["verdict_text"] = c.verdictText;
     doc["verdict_detail"] = c.verdictDetail;
     doc["noise_method"] = c.noiseMethod;
-    Json headline = Json::array();
-    for (const auto &m : c.headline) {
-        Json metric;
-        metric["key"] = m.key;
-        metric["label"] = m.label;
-        metric["unit"] = unitName(m.unit);
-        metric["higher_is_better"] = m.higherIsBetter;
-        metric["before"] = numberOrNull(m.before);
-        metric["after"] = numberOrNull(m.after);
-        metric["delta"] = numberOrNull(m.delta);
-        metric["change_pct"] = numberOrNull(m.changePercent);
-        metric["judgement"] = judgementName(m.judgement);
-        metric["noise_pct"] = numberOrNull(m.noisePercent);
-        metric["p_value"] = numberOrNull(m.pValue);
-        headline.push_back(std::move(metric));
-    }
-    doc["headline"] = std::move(headline);
+    doc["headline"] = metricsJson(c.headline);
     Json work;
     work["basis"] = core::workBasisName(c.work.basis);
     work["differs"] = c.work.differs;
@@ -229,6 +239,12 @@ void printDiffJson(
         nvtx.push_back(namedChangeJson(n, "instances", n.instancesBefore, n.instancesAfter));
     }
     doc["nvtx"] = std::move(nvtx);
+    Json sustained;
+    sustained["step_range"] = c.sustained.empty() ? Json(nullptr) : Json(c.stepRange);
+    sustained["work_unit"] = c.sustainedWorkUnit;
+    sustained["error"] = c.sustainedError;
+    sustained["metrics"] = metricsJson(c.sustained);
+    doc["sustained"] = std::move(sustained);
     doc["warnings"] = c.warnings;
     printJson(doc);
 }
@@ -258,6 +274,18 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
             changeCell(m.changePercent), noise, textCell(judged) });
     }
     tables.push_back(std::move(headline));
+
+    Table sustained(c.sustained.empty()
+            ? fmt::format("Sustained throughput: none ({})", c.sustainedError)
+            : fmt::format("Sustained throughput side by side (run accounting of '{}', default window; the "
+                          "partition: every instant of the window in one state)",
+                c.stepRange));
+    sustained.addColumns(
+        { { "metric", "metric" }, { "before", "before" }, { "after", "after" }, { "change", "change_pct" } });
+    for (const auto &m : c.sustained)
+        sustained.addRow({ textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
+            changeCell(m.changePercent) });
+    tables.push_back(std::move(sustained));
 
     Table perCall("Largest changes per call (kernels in both, beyond the noise rule)");
     perCall.addColumns({ { "kernel", "name" }, { "change", "direction" }, { "calls before", "calls_before" },
@@ -614,6 +642,8 @@ std::string_view statusName(CheckStatus status)
 
 int runCheck(const Options &options)
 {
+    if (options.minSustainedGainPercent)
+        return runSustainedGainCheck(options);
     Baseline baseline;
     try {
         baseline = readBaseline(options.baselinePath);

@@ -83,5 +83,7 @@ int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);
+// check --min-sustained-gain: the sustained-gain rule over --before and --after.
+int runSustainedGainCheck(const Options &options);
 
 } // namespace gaplens::cli
