@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/util/units.h"
@@ -176,6 +177,9 @@ void ReportBuilder::buildCapture()
     m_gapCount = blame.gapCount;
     m_gapNs = double(blame.totalGapNs);
     m_copyNs = double(blame.copyNs);
+    core::RunAccountingOptions accounting;
+    accounting.stepRange = m_summary.stepRange;
+    m_scorecard = core::buildRunScorecard(t, core::computeRunAccounting(t, accounting), m_request.meta);
 }
 
 void ReportBuilder::buildComparison()
@@ -421,6 +425,8 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     if (isComparison())
         h += findings(m_afterSummary, QStringLiteral("After"));
 
+    h += scorecardSection();
+
     // Pace chart and timeline picture.
     if (m_images.contains(QStringLiteral("pace"))) {
         h += QStringLiteral("<h2>Pace</h2>\n");
@@ -488,6 +494,48 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
         };
         h += QStringLiteral("<h3>By cause</h3>\n") + blame(m_byCause, QStringLiteral("cause"));
         h += QStringLiteral("<h3>By NVTX phase</h3>\n") + blame(m_byPhase, QStringLiteral("phase"));
+    }
+    return h;
+}
+
+QString ReportBuilder::scorecardSection() const
+{
+    QString h = QStringLiteral("<h2>Run scorecard</h2>\n");
+    auto meta = [&] {
+        std::vector<QStringList> rows;
+        for (const auto &m : m_request.meta)
+            rows.push_back({ QString::fromStdString(m.key), QString::fromStdString(m.value) });
+        return rows.empty() ? QString()
+                            : QStringLiteral("<h3>%1</h3>\n").arg(esc(std::string(core::kScorecardSupplied)))
+                + table({ QStringLiteral("item"), QStringLiteral("value") }, rows);
+    };
+    if (isComparison()) {
+        if (!m_comparison)
+            return {};
+        const auto &c = *m_comparison;
+        if (c.sustained.empty())
+            return h + QStringLiteral("<p>No run accounting to compare: %1.</p>\n").arg(esc(c.sustainedError)) + meta();
+        h += QStringLiteral("<p>Work per second of step time (active) and of wall time (sustained) over each "
+                            "capture's default window, and where that window went (docs/run-accounting.md).</p>\n");
+        std::vector<QStringList> rows;
+        for (const auto &m : c.sustained)
+            rows.push_back({ QString::fromStdString(m.label), ComparisonModel::formatMetric(m.unit, m.before),
+                ComparisonModel::formatMetric(m.unit, m.after), ComparisonModel::formatChange(m.changePercent) });
+        return h
+            + table({ QStringLiteral("metric"), QStringLiteral("before"), QStringLiteral("after"),
+                        QStringLiteral("change") },
+                rows, { 1, 2, 3 })
+            + meta();
+    }
+    if (!m_scorecard.unavailable.empty())
+        h += QStringLiteral("<p>No run scorecard: %1.</p>\n").arg(esc(m_scorecard.unavailable));
+    for (const auto &section : m_scorecard.sections) {
+        std::vector<QStringList> rows;
+        for (const auto &r : section.rows)
+            rows.push_back(
+                { QString::fromStdString(r.item), QString::fromStdString(r.value), QString::fromStdString(r.how) });
+        h += QStringLiteral("<h3>%1</h3>\n").arg(esc(section.title))
+            + table({ QStringLiteral("item"), QStringLiteral("value"), QStringLiteral("how") }, rows);
     }
     return h;
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/analysis/run_scorecard.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QImage>
@@ -33,6 +34,7 @@ public:
         // step range (aligned on step 2 in both captures), else the whole capture.
         std::optional<core::TimeRange> timelineRange;
         QString title;
+        std::vector<core::RunMeta> meta; // --meta facts for the run scorecard
         int topKernels = 15;
         QSize chartSize { 1200, 420 };
         QSize timelineSize { 1400, 560 };
@@ -53,6 +55,8 @@ public:
     const core::Comparison *comparison() const { return m_comparison.get(); }
     const core::CaptureSummary &summary() const { return m_summary; }
     const QMap<QString, QImage> &images() const { return m_images; } // "pace", "timeline", "timeline-after"
+    // The capture report's run scorecard (core::buildRunScorecard); empty for a comparison.
+    const core::RunScorecard &scorecard() const { return m_scorecard; }
 
 private:
     // The document body; images referenced as <img src="prefix + name.png">.
@@ -60,6 +64,8 @@ private:
     void buildCapture();
     void buildComparison();
     QImage paceChart() const;
+    // The run scorecard section (a capture), or the sustained rate side by side (a comparison).
+    QString scorecardSection() const;
     QImage timelinePicture(const std::shared_ptr<const TimelineData> &data, std::optional<core::TimeRange> range,
         const QString &title, int alignOccurrence) const;
 
@@ -68,6 +74,7 @@ private:
     std::shared_ptr<const core::DerivedCapture> m_derived, m_afterDerived;
     std::shared_ptr<const core::Comparison> m_comparison;
     core::CaptureSummary m_summary, m_afterSummary;
+    core::RunScorecard m_scorecard;
     QString m_stepRange;
     struct KernelRow
     {

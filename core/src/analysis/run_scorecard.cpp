@@ -23,9 +23,15 @@ std::string amount(double value)
 
 // Durations in the formulas are in seconds, as the rates are per second; to the microsecond
 // below 100 s, where milliseconds would hide a short capture's figures.
+// `scale` picks the decimals, so two times of one row share them.
+std::string seconds(double ns, double scale)
+{
+    return formatGrouped(ns / 1e9, std::fabs(scale) >= 1e11 ? 3 : 6) + " s";
+}
+
 std::string seconds(double ns)
 {
-    return formatGrouped(ns / 1e9, std::fabs(ns) >= 1e11 ? 3 : 6) + " s";
+    return seconds(ns, ns);
 }
 
 std::string rate(std::optional<double> value, const std::string &unit)
@@ -156,9 +162,9 @@ ScorecardSection window(const TraceSet &trace, const RunAccounting &a)
     const auto &w = a.overall.window;
     const auto &rank = trace.ranks[a.slowestRank];
     const TimeNs zero = trace.reports[rank.report].timeZero();
-    s.rows.push_back(
-        { "window", fmt::format("{} to {}", seconds(double(w.start - zero)), seconds(double(w.end - zero))),
-            fmt::format("rank {}, from its session start (the time zero nsys shows)", rank.rank) });
+    s.rows.push_back({ "window",
+        fmt::format("{} to {}", seconds(double(w.start - zero), double(w.end - zero)), seconds(double(w.end - zero))),
+        fmt::format("rank {}, from its session start (the time zero nsys shows)", rank.rank) });
     s.rows.push_back({ "length", seconds(double(a.overall.windowNs())),
         a.ranks.size() > 1 ? "the longest rank window: the overall figures take it" : "" });
     std::string source;
@@ -241,7 +247,7 @@ std::optional<RunMeta> parseRunMeta(std::string_view text, std::string &error)
     };
     const auto key = eq == std::string_view::npos ? std::string_view() : trim(text.substr(0, eq));
     if (key.empty()) {
-        error = fmt::format("--meta expects KEY=VALUE (e.g. model=llama-70b), got '{}'", text);
+        error = fmt::format("--meta expects KEY=VALUE (e.g. model=llama-8b), got '{}'", text);
         return std::nullopt;
     }
     return RunMeta { std::string(key), std::string(trim(text.substr(eq + 1))) };

@@ -2,6 +2,7 @@
 #include "gaplens/core/analysis/sustained_gain.h"
 
 #include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 
@@ -136,10 +137,10 @@ SustainedGainCheck checkSustainedGain(
         failures.push_back("no sustained-rate gain to judge: a capture has no comparable window with work");
     } else {
         if (!c.aboveThreshold)
-            failures.push_back(fmt::format("sustained-rate gain {} (median {:.2f} -> {:.2f} {}/s) is not above the "
+            failures.push_back(fmt::format("sustained-rate gain {} (median {} -> {} {}/s) is not above the "
                                            "threshold {}",
-                percentText(*c.gain), *c.medianBefore, *c.medianAfter, c.after.whole.workUnit,
-                percentText(options.minGain)));
+                percentText(*c.gain), formatGrouped(*c.medianBefore, 2), formatGrouped(*c.medianAfter, 2),
+                c.after.whole.workUnit, percentText(options.minGain)));
         if (!c.aboveNoise && c.significant)
             failures.push_back(fmt::format("the sustained rate fell: gain {} beyond run-to-run noise (+-{:.2f}%, "
                                            "rank-sum p = {:.3g})",
