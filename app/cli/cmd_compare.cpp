@@ -365,14 +365,9 @@ void printPerCallChanges(const core::Comparison &c)
 
 int runDiff(const Options &options)
 {
-    const auto before = loadCapture(options, options.beforeFiles, "before: ");
-    const auto after = loadCapture(options, options.afterFiles, "after: ");
-    for (const auto &[trace, which, count] : { std::tuple { before.get(), "before", options.beforeFiles.size() },
-             std::tuple { after.get(), "after", options.afterFiles.size() } })
-        if (trace->ranks.empty()) {
-            std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
-            return 1;
-        }
+    const auto [before, after] = loadBeforeAfter(options);
+    if (!before)
+        return 1;
     core::CompareOptions compare;
     compare.rangeName = options.range.value_or(std::string());
     compare.minGapNs = options.minGapNs;

@@ -50,14 +50,9 @@ Cell okCell(bool ok)
 
 int runSustainedGainCheck(const Options &options)
 {
-    const auto before = loadCapture(options, options.beforeFiles, "before: ");
-    const auto after = loadCapture(options, options.afterFiles, "after: ");
-    for (const auto &[trace, which, count] : { std::tuple { before.get(), "before", options.beforeFiles.size() },
-             std::tuple { after.get(), "after", options.afterFiles.size() } })
-        if (trace->ranks.empty()) {
-            std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
-            return 1;
-        }
+    const auto [before, after] = loadBeforeAfter(options);
+    if (!before)
+        return 1;
     core::SustainedGainOptions rule;
     if (options.range)
         rule.accounting.stepRange = *options.range;

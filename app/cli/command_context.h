@@ -53,6 +53,14 @@ struct CommandContext
 std::shared_ptr<core::TraceSet> loadCapture(
     const Options &options, const std::vector<std::string> &files, const char *label = "");
 
+// The two captures of diff and check --min-sustained-gain (--before and --after). Both null,
+// after saying so on stderr, when either loaded no file at all.
+struct BeforeAfter
+{
+    std::shared_ptr<core::TraceSet> before, after;
+};
+BeforeAfter loadBeforeAfter(const Options &options);
+
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.

@@ -15,8 +15,9 @@
 namespace gaplens::ui {
 
 // A one-file review report of a capture, or of a before/after comparison: headline numbers
-// (and the verdict with its noise method), findings in plain words, top kernels, gap blame by
-// cause and phase, the pace chart and a timeline picture of a chosen range. HTML with the
+// (and the verdict with its noise method), findings in plain words, the run scorecard (or the
+// sustained rate side by side), top kernels, gap blame by cause and phase, the pace chart and
+// a timeline picture of a chosen range. HTML with the
 // pictures inline (data: URIs), or PDF through QTextDocument + QPdfWriter. Analyses come from
 // core (the comparison is core::compareTraces, reused when given); pictures are painted with
 // widgets, so build() runs on the GUI thread.
