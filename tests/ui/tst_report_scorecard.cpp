@@ -94,9 +94,9 @@ private slots:
                  row({ "validation", "210.000 s (17.5%)", "no step open; a range matching 'valid|eval' open" }),
                  row({ "cadence", "855.000 s", "median interval between checkpoint starts" }),
                  row({ "chosen by", "default (state_span)", "from the first to the last instant of any state range" }),
-                 row({ "model", "llama-8b", "" }),
-                 row({ "precision", "bf16", "" }),
-                 row({ "global batch", "1024", "" }),
+                 row({ "model", "llama-8b" }),
+                 row({ "precision", "bf16" }),
+                 row({ "global batch", "1024" }),
              })
             QVERIFY2(html.contains(expected), qPrintable(expected));
         for (const char *title : { "Throughput", "Where the window went", "Checkpoints", "Exclusions", "Window",

@@ -75,13 +75,16 @@ QString fileList(const core::TraceSet &t)
     return names.join(QStringLiteral(", "));
 }
 
-// A table: header cells, then rows; numeric columns (by index) right-aligned.
-QString table(const QStringList &header, const std::vector<QStringList> &rows, const QList<int> &numeric = {})
+// A table: header cells, then rows; numeric columns (by index) right-aligned; `widths` in
+// percent per column, when given (tables of one kind then line up one under another).
+QString table(const QStringList &header, const std::vector<QStringList> &rows, const QList<int> &numeric = {},
+    const QList<int> &widths = {})
 {
     QString out = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">\n<tr>");
     for (int c = 0; c < header.size(); ++c)
-        out += QStringLiteral("<th%1>%2</th>")
-                   .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(header[c]));
+        out += QStringLiteral("<th%1%2>%3</th>")
+                   .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(),
+                       c < widths.size() ? QStringLiteral(" width=\"%1%\"").arg(widths[c]) : QString(), esc(header[c]));
     out += QStringLiteral("</tr>\n");
     for (const auto &row : rows) {
         out += QStringLiteral("<tr>");
@@ -530,12 +533,20 @@ QString ReportBuilder::scorecardSection() const
     if (!m_scorecard.unavailable.empty())
         h += QStringLiteral("<p>No run scorecard: %1.</p>\n").arg(esc(m_scorecard.unavailable));
     for (const auto &section : m_scorecard.sections) {
+        // A section that says nothing about how (the --meta facts) has no such column.
+        const bool how
+            = std::any_of(section.rows.begin(), section.rows.end(), [](const auto &r) { return !r.how.empty(); });
         std::vector<QStringList> rows;
-        for (const auto &r : section.rows)
-            rows.push_back(
-                { QString::fromStdString(r.item), QString::fromStdString(r.value), QString::fromStdString(r.how) });
+        for (const auto &r : section.rows) {
+            rows.push_back({ QString::fromStdString(r.item), QString::fromStdString(r.value) });
+            if (how)
+                rows.back() << QString::fromStdString(r.how);
+        }
+        QStringList header { QStringLiteral("item"), QStringLiteral("value") };
+        if (how)
+            header << QStringLiteral("how");
         h += QStringLiteral("<h3>%1</h3>\n").arg(esc(section.title))
-            + table({ QStringLiteral("item"), QStringLiteral("value"), QStringLiteral("how") }, rows);
+            + table(header, rows, {}, how ? QList<int> { 20, 25, 55 } : QList<int> { 20, 80 });
     }
     return h;
 }
