@@ -275,17 +275,17 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
     }
     tables.push_back(std::move(headline));
 
-    Table sustained(c.sustained.empty()
-            ? fmt::format("Sustained throughput: none ({})", c.sustainedError)
-            : fmt::format("Sustained throughput side by side (run accounting of '{}', default window; the "
-                          "partition: every instant of the window in one state)",
-                c.stepRange));
-    sustained.addColumns(
-        { { "metric", "metric" }, { "before", "before" }, { "after", "after" }, { "change", "change_pct" } });
-    for (const auto &m : c.sustained)
-        sustained.addRow({ textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
-            changeCell(m.changePercent) });
-    tables.push_back(std::move(sustained));
+    if (!c.sustained.empty()) {
+        Table sustained(fmt::format("Sustained throughput side by side (run accounting of '{}', default window; "
+                                    "the partition: every instant of the window in one state)",
+            c.stepRange));
+        sustained.addColumns(
+            { { "metric", "metric" }, { "before", "before" }, { "after", "after" }, { "change", "change_pct" } });
+        for (const auto &m : c.sustained)
+            sustained.addRow({ textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
+                changeCell(m.changePercent) });
+        tables.push_back(std::move(sustained));
+    }
 
     Table perCall("Largest changes per call (kernels in both, beyond the noise rule)");
     perCall.addColumns({ { "kernel", "name" }, { "change", "direction" }, { "calls before", "calls_before" },
@@ -403,6 +403,8 @@ int runDiff(const Options &options)
             std::printf("detail:  %s\n", c.verdictDetail.c_str());
         printPerCallChanges(c);
         std::printf("work:    %s\n", c.work.text.c_str());
+        if (c.sustained.empty())
+            std::printf("sustained: none (%s)\n", c.sustainedError.c_str());
         std::printf("noise:   %s\n", c.noiseMethod.c_str());
         if (c.hasSteps)
             std::printf("steps:   NVTX range '%s', %s (choose another with --range NAME)\n", c.stepRange.c_str(),
@@ -410,6 +412,8 @@ int runDiff(const Options &options)
     } else if (options.format == Format::Markdown) {
         std::printf("\n_Work: %s._\n\n_Noise test: %s._\n\n_Per-call changes: %s._\n", c.work.text.c_str(),
             c.noiseMethod.c_str(), c.perCallRule.c_str());
+        if (c.sustained.empty())
+            std::printf("\n_Sustained throughput: none (%s)._\n", c.sustainedError.c_str());
     }
     if (options.format != Format::Csv)
         for (const auto &w : c.warnings)

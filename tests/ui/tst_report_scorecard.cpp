@@ -176,6 +176,8 @@ private slots:
         const int tab = tabs->indexOf(panel.tableView(Table::Sustained));
         QVERIFY(tab >= 0);
         QCOMPARE(tabs->tabText(tab), QStringLiteral("Sustained"));
+        QVERIFY(panel.tableView(Table::Sustained)->isColumnHidden(ComparisonModel::NoiseColumn));
+        QVERIFY(panel.tableView(Table::Sustained)->isColumnHidden(ComparisonModel::JudgementColumn));
         QVERIFY(tabs->tabToolTip(tab).startsWith(QStringLiteral("Work per second of step time")));
     }
 };

@@ -87,6 +87,9 @@ ComparePanel::ComparePanel(QWidget *parent)
     m_tabs->addTab(m_views[int(Table::Nvtx)], QStringLiteral("NVTX ranges"));
     m_tabs->addTab(m_views[int(Table::Sustained)], QStringLiteral("Sustained"));
     m_views[int(Table::Sustained)]->setSortingEnabled(false); // core's order: rates, then the partition
+    // One value per capture: nothing to judge noise by, so no noise or judgement column.
+    m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::NoiseColumn, true);
+    m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::JudgementColumn, true);
     auto *headline = m_views[int(Table::Headline)];
     headline->setSortingEnabled(false); // core's order: per-step rows, then totals
     headline->setMinimumHeight(120);
