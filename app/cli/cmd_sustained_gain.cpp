@@ -54,12 +54,7 @@ int runSustainedGainCheck(const Options &options)
     if (!before)
         return 1;
     core::SustainedGainOptions rule;
-    if (options.range)
-        rule.accounting.stepRange = *options.range;
-    rule.accounting.patterns = options.statePatterns;
-    rule.accounting.window = options.runWindow;
-    rule.accounting.workPerStep = options.workPerStep;
-    rule.accounting.workUnit = options.workUnit;
+    rule.accounting = runAccountingOptions(options);
     rule.split = options.windowCount > 0 ? core::WindowSplit::Equal : core::WindowSplit::CheckpointCommits;
     rule.windowCount = options.windowCount;
     rule.minGain = *options.minSustainedGainPercent / 100.0;

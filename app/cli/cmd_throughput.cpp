@@ -132,13 +132,7 @@ void printScorecard(const core::RunScorecard &card)
 int runThroughput(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
-    core::RunAccountingOptions options;
-    if (ctx.options.range)
-        options.stepRange = *ctx.options.range;
-    options.patterns = ctx.options.statePatterns;
-    options.window = ctx.options.runWindow;
-    options.workPerStep = ctx.options.workPerStep;
-    options.workUnit = ctx.options.workUnit;
+    auto options = runAccountingOptions(ctx.options);
     options.ranks = ctx.rankSelection();
     const auto a = core::computeRunAccounting(trace, options);
     if (ctx.options.format == Format::Markdown)

@@ -40,6 +40,17 @@ BeforeAfter loadBeforeAfter(const Options &options)
     return captures;
 }
 
+core::RunAccountingOptions runAccountingOptions(const Options &options)
+{
+    core::RunAccountingOptions accounting;
+    accounting.stepRange = options.range.value_or(std::string());
+    accounting.patterns = options.statePatterns;
+    accounting.window = options.runWindow;
+    accounting.workPerStep = options.workPerStep;
+    accounting.workUnit = options.workUnit;
+    return accounting;
+}
+
 core::RankSelection CommandContext::rankSelection() const
 {
     if (options.rankNumbers.empty())

@@ -61,6 +61,10 @@ struct BeforeAfter
 };
 BeforeAfter loadBeforeAfter(const Options &options);
 
+// Run accounting as --range, --window/--between, --state, --work-per-step and --work-unit
+// ask (every rank; throughput narrows them to --ranks).
+core::RunAccountingOptions runAccountingOptions(const Options &options);
+
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.
