@@ -9,10 +9,16 @@
 #include "gaplens/core/util/units.h"
 
 #include "run_fixture.h"
+#include "sqltestdb.h"
 #include "testsupport.h"
+#include "trace_counts.h"
 #include "trace_fixture.h"
 
 #include <QTest>
+
+#include <fmt/format.h>
+
+#include <map>
 
 using namespace gaplens::core;
 using gaplens::test::FixtureBuilder;
@@ -147,6 +153,41 @@ private slots:
         QCOMPARE(card.row(kScorecardRates, "work")->value, std::string("4 steps"));
         QCOMPARE(rowText(card, kScorecardCheckpoints, "checkpoints"),
             QStringLiteral("none | no range matching 'checkpoint|ckpt|save' starts in the window"));
+    }
+
+    void realCaptureKnowsItsGpusAsSqlCountsThem()
+    {
+        if (gaplens::test::realDataDir().empty())
+            QSKIP("../shared/nsys-real is not available");
+        const auto dir = gaplens::test::realFile("ring_6ranks");
+        QVERIFY(!dir.empty());
+        const auto trace = gaplens::test::load({ dir });
+        QVERIFY(trace->errors.empty());
+        RunAccountingOptions options;
+        options.stepRange = "ncclNetRecvTest()";
+        const auto card = scorecardOf(*trace, options);
+        // Independently: per file, the devices its kernels ran on and their TARGET_INFO_GPU names.
+        std::map<std::int64_t, int> ranksByGpuCount;
+        std::map<std::string, int> names;
+        int gpus = 0;
+        for (const auto &report : trace->reports) {
+            gaplens::test::SqlTestDb db(report.path);
+            const auto devices = db.rows("SELECT DISTINCT k.deviceId, g.name FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                         "LEFT JOIN TARGET_INFO_GPU g ON g.id = k.deviceId");
+            ++ranksByGpuCount[std::int64_t(devices.size())];
+            for (const auto &d : devices) {
+                ++names[d[1]];
+                ++gpus;
+            }
+        }
+        QCOMPARE(ranksByGpuCount.size(), std::size_t(1));
+        const auto [perRank, ranks] = *ranksByGpuCount.begin();
+        QCOMPARE(names.size(), std::size_t(1));
+        QCOMPARE(rowText(card, kScorecardCapture, "GPUs per rank"),
+            QString::fromStdString(fmt::format("{} ranks x {} GPU | {} GPUs: {} x {}", ranks, perRank, gpus,
+                names.begin()->second, names.begin()->first)));
+        QCOMPARE(card.row(kScorecardCapture, "ranks")->value,
+            fmt::format("{} (ranks 0 to {})", trace->reports.size(), trace->reports.size() - 1));
     }
 
     void withoutAStepRangeTheScorecardSaysSo()
