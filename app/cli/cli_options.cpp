@@ -688,7 +688,7 @@ Options parseOptions(int argc, char **argv)
                "\n"
                "Exit status: 0 on success; 1 when an input file could not be loaded (the others are still\n"
                "reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a\n"
-               "regression.");
+               "regression or the sustained-gain rule is not met.");
     addAnalysisCommands(app, o);
     addSynthCommand(app, o);
     addDiffCommand(app, o);
