@@ -20,6 +20,7 @@ namespace gaplens::cli {
 namespace {
 
 constexpr const char *kProgram = "gaplens-cli";
+constexpr std::uint32_t kMaxSustainedWindows = 10'000;
 
 template <typename T> T parseNumber(const std::string &text, const std::string &option)
 {
@@ -634,8 +635,10 @@ void addCheckCommand(CLI::App &app, Options &o)
     sustainedOnly.push_back(addValueOption(check, "--windows", "N",
         "split each window into N equal ones (default: at checkpoint commits)", [&o](const std::string &text) {
             o.windowCount = parseNumber<std::uint32_t>(text, "--windows");
-            if (o.windowCount == 0)
-                throw UsageError { "--windows must be at least 1" };
+            // Each window is accounted on its own: a bound keeps a typo from running for hours.
+            if (o.windowCount == 0 || o.windowCount > kMaxSustainedWindows)
+                throw UsageError { fmt::format(
+                    "--windows must be from 1 to {}, got '{}'", kMaxSustainedWindows, text) };
         }));
     for (auto *option : addRunAccountingOptions(check, o))
         sustainedOnly.push_back(option);

@@ -361,6 +361,9 @@ private slots:
             QStringLiteral("--before"), m_base });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("check --min-sustained-gain needs --before FILES... and --after FILES..."));
+        run = check(m_base, m_faster, { QStringLiteral("--windows"), QStringLiteral("10001") });
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--windows must be from 1 to 10000, got '10001'"));
         run = runCli({ QStringLiteral("check"), QStringLiteral("--help") });
         QVERIFY(run.out.contains("--min-sustained-gain P[%]"));
         QVERIFY(
