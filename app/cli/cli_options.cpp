@@ -20,6 +20,7 @@ namespace gaplens::cli {
 namespace {
 
 constexpr const char *kProgram = "gaplens-cli";
+constexpr std::uint32_t kMaxSustainedWindows = 10'000;
 
 template <typename T> T parseNumber(const std::string &text, const std::string &option)
 {
@@ -93,7 +94,7 @@ void addFormatOption(CLI::App &command, Options &o, bool markdownAllowed)
             else if (name == "md" && markdownAllowed)
                 o.format = Format::Markdown;
             else if (name == "md")
-                throw UsageError { "--format md is for diff and check only" };
+                throw UsageError { "--format md is for diff, check and throughput only" };
             else
                 throw UsageError { fmt::format("--format must be {}, not '{}'", choices, name) };
         });
@@ -215,12 +216,12 @@ CLI::App &addCommand(CLI::App &app, const std::string &name, const std::string &
 
 // A command that analyses one capture given as FILES. Its help lists FILES and --format
 // first, then the command's own options, then (addRankAndLoadOptions) the common tail.
-CLI::App &addAnalysisCommand(
-    CLI::App &app, Options &o, const std::string &name, const std::string &description, const std::string &footer)
+CLI::App &addAnalysisCommand(CLI::App &app, Options &o, const std::string &name, const std::string &description,
+    const std::string &footer, bool markdownAllowed = false)
 {
     auto &command = addCommand(app, name, description, footer);
     addInputFiles(command, o);
-    addFormatOption(command, o, false);
+    addFormatOption(command, o, markdownAllowed);
     requireInputFiles(command, o);
     return command;
 }
@@ -263,27 +264,11 @@ void addNcuCommand(CLI::App &app, Options &o)
     });
 }
 
-// `throughput`: run accounting (docs/run-accounting.md).
-void addThroughputCommand(CLI::App &app, Options &o)
+// What run accounting reads besides the step range: the window (--window or --between),
+// the state patterns and the work (throughput, and check --min-sustained-gain).
+std::vector<CLI::Option *> addRunAccountingOptions(CLI::App &command, Options &o)
 {
-    auto &throughput = addAnalysisCommand(app, o, "throughput",
-        "active and sustained throughput: where a window's wall time went (steps, checkpoints, ...)",
-        "Every instant of the window is in one state: active where a step range is open on any\n"
-        "thread of the rank; else the first open of checkpoint, validation, data_wait, barrier\n"
-        "(NVTX group names matched by a regex, any case); else unexplained. Active rate = work /\n"
-        "active time; sustained rate = work / window time. Work: the step ranges' NVTX payload,\n"
-        "else --work-per-step, else the step count. Times of --window are relative to the\n"
-        "report's session start (the time zero nsys shows) and need a unit (s, ms, us, ns).\n"
-        "Default window: the first to the last instant of any state range. Default patterns:\n"
-        "  checkpoint=checkpoint|ckpt|save  validation=valid|eval\n"
-        "  data_wait=data_wait|dataloader|next_batch  barrier=barrier|wait_for_peers\n"
-        "\n"
-        "Examples:\n"
-        "  gaplens-cli throughput runs/\n"
-        "  gaplens-cli throughput --window 0s:1200s --work-per-step 524288 runs/\n"
-        "  gaplens-cli throughput --between epoch:1:3 --state checkpoint='^ckpt' --format json runs/");
-    addRangeOption(throughput, o, "the step range (default: the step-like one, as pace proposes)");
-    auto *window = addValueOption(throughput, "--window", "START:END",
+    auto *window = addValueOption(command, "--window", "START:END",
         "the window, relative to the session start, e.g. 0s:1200s", [&o](const std::string &text) {
             std::string error;
             const auto spec = core::parseRunWindow(text, error);
@@ -291,7 +276,7 @@ void addThroughputCommand(CLI::App &app, Options &o)
                 throw UsageError { error };
             o.runWindow = *spec;
         });
-    auto *between = addValueOption(throughput, "--between", "NAME[:K:M]",
+    auto *between = addValueOption(command, "--between", "NAME[:K:M]",
         "from the end of the K-th to the end of the M-th NAME range (default K=1, M=last)",
         [&o](const std::string &text) {
             std::string error;
@@ -301,7 +286,7 @@ void addThroughputCommand(CLI::App &app, Options &o)
             o.runWindow = *spec;
         });
     window->excludes(between);
-    addValueOption(throughput, "--state", "STATE=REGEX",
+    auto *stateOption = addValueOption(command, "--state", "STATE=REGEX",
         "the pattern of checkpoint, validation, data_wait or barrier; repeatable", [&o](const std::string &text) {
             const auto eq = text.find('=');
             if (eq == std::string::npos || eq == 0)
@@ -326,19 +311,58 @@ void addThroughputCommand(CLI::App &app, Options &o)
             }
             o.statePatterns[std::size_t(it - core::kPatternStates.begin())] = regex;
         });
-    addValueOption(
-        throughput, "--work-per-step", "N", "units of work of a step without a payload", [&o](const std::string &text) {
+    auto *workPerStep = addValueOption(
+        command, "--work-per-step", "N", "units of work of a step without a payload", [&o](const std::string &text) {
             const double n = parseDouble(text, "--work-per-step");
             if (!(n > 0) || !std::isfinite(n))
                 throw UsageError { fmt::format("--work-per-step must be a positive number, got '{}'", text) };
             o.workPerStep = n;
         });
-    addValueOption(throughput, "--work-unit", "UNIT",
+    auto *workUnit = addValueOption(command, "--work-unit", "UNIT",
         "the unit of work (default: tokens with a payload or --work-per-step, else steps)",
         [&o](const std::string &text) {
             if (text.empty())
                 throw UsageError { "--work-unit needs a name" };
             o.workUnit = text;
+        });
+    return { window, between, stateOption, workPerStep, workUnit };
+}
+
+// `throughput`: run accounting (docs/run-accounting.md).
+void addThroughputCommand(CLI::App &app, Options &o)
+{
+    auto &throughput = addAnalysisCommand(app, o, "throughput",
+        "active and sustained throughput: where a window's wall time went (steps, checkpoints, ...)",
+        "Every instant of the window is in one state: active where a step range is open on any\n"
+        "thread of the rank; else the first open of checkpoint, validation, data_wait, barrier\n"
+        "(NVTX group names matched by a regex, any case); else unexplained. Active rate = work /\n"
+        "active time; sustained rate = work / window time. Work: the step ranges' NVTX payload,\n"
+        "else --work-per-step, else the step count. Times of --window are relative to the\n"
+        "report's session start (the time zero nsys shows) and need a unit (s, ms, us, ns).\n"
+        "Default window: the first to the last instant of any state range. Default patterns:\n"
+        "  checkpoint=checkpoint|ckpt|save  validation=valid|eval\n"
+        "  data_wait=data_wait|dataloader|next_batch  barrier=barrier|wait_for_peers\n"
+        "--format md starts with the scorecard: work, the partition, both formulas with their\n"
+        "numbers, checkpoint health, exclusions, the window, the capture's ranks and GPUs, and\n"
+        "the --meta facts.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli throughput runs/\n"
+        "  gaplens-cli throughput --window 0s:1200s --work-per-step 524288 runs/\n"
+        "  gaplens-cli throughput --between epoch:1:3 --state checkpoint='^ckpt' --format json runs/\n"
+        "  gaplens-cli throughput --format md --meta model=llama-8b --meta precision=bf16 \\\n"
+        "      --meta 'global batch=1024' runs/ > scorecard.md",
+        true);
+    addRangeOption(throughput, o, "the step range (default: the step-like one, as pace proposes)");
+    addRunAccountingOptions(throughput, o);
+    addValueOption(throughput, "--meta", "KEY=VALUE",
+        "a fact for the scorecard (--format md): model, precision, global batch...; repeatable",
+        [&o](const std::string &text) {
+            std::string error;
+            const auto meta = core::parseRunMeta(text, error);
+            if (!meta)
+                throw UsageError { error };
+            o.meta.push_back(*meta);
         });
     addRankAndLoadOptions(throughput, o);
 }
@@ -501,6 +525,29 @@ void addSynthCommand(CLI::App &app, Options &o)
     });
 }
 
+// --before FILES... and --after FILES... (diff, check --min-sustained-gain). Shells expand
+// `--before runs/base/*.sqlite` into many words: take them all, and the words of a repeated
+// --before too. None at all is allowed here to say so in requireCaptureWords.
+std::pair<CLI::Option *, CLI::Option *> addBeforeAfter(CLI::App &command, Options &o)
+{
+    auto addCapture = [&command](const std::string &name, std::vector<std::string> &files, const std::string &what) {
+        return command.add_option(name, files, what)
+            ->type_name("FILES")
+            ->expected(0, CLI::detail::expected_max_vector_size)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    };
+    return { addCapture("--before", o.beforeFiles, "the capture before the change (files or folders)"),
+        addCapture("--after", o.afterFiles, "the capture after the change (files or folders)") };
+}
+
+// CLI11 records a use without any word as an empty word; no file or folder has that name.
+void requireCaptureWords(const Options &o, const CLI::Option *before, const CLI::Option *after)
+{
+    for (const auto &[option, files] : { std::pair { before, &o.beforeFiles }, std::pair { after, &o.afterFiles } })
+        if (std::find(files->begin(), files->end(), std::string()) != files->end())
+            throw UsageError { fmt::format("{} needs at least one file or folder", option->get_name()) };
+}
+
 void addDiffCommand(CLI::App &app, Options &o)
 {
     auto &diff = addCommand(app, "diff",
@@ -511,16 +558,7 @@ void addDiffCommand(CLI::App &app, Options &o)
         "Examples:\n"
         "  gaplens-cli diff --before runs/base/*.sqlite --after runs/new/*.sqlite\n"
         "  gaplens-cli diff --before base/ --after new/ --format md --top 10 > review.md");
-    // Shells expand `--before runs/base/*.sqlite` into many words: take them all, and the words
-    // of a repeated --before too. None at all is allowed here to say so in the check below.
-    auto addCapture = [&diff](const std::string &name, std::vector<std::string> &files, const std::string &what) {
-        return diff.add_option(name, files, what)
-            ->type_name("FILES")
-            ->expected(0, CLI::detail::expected_max_vector_size)
-            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    };
-    auto *before = addCapture("--before", o.beforeFiles, "the capture before the change (files or folders)");
-    auto *after = addCapture("--after", o.afterFiles, "the capture after the change (files or folders)");
+    auto [before, after] = addBeforeAfter(diff, o);
     addFormatOption(diff, o, true);
     addRangeOption(diff, o, "NVTX range whose iterations are the steps (default: the step-like one)");
     addGapOptions(diff, o);
@@ -534,10 +572,7 @@ void addDiffCommand(CLI::App &app, Options &o)
             (extra.size() > 1 && extra.front() == '-' ? unknownOptions : strayFiles).push_back(extra);
         if (!unknownOptions.empty())
             throw CLI::ExtrasError(diff.get_name(), unknownOptions);
-        // CLI11 records a use without any word as an empty word; no file or folder has that name.
-        for (const auto &[option, files] : { std::pair { before, &o.beforeFiles }, std::pair { after, &o.afterFiles } })
-            if (std::find(files->begin(), files->end(), std::string()) != files->end())
-                throw UsageError { fmt::format("{} needs at least one file or folder", option->get_name()) };
+        requireCaptureWords(o, before, after);
         if (o.beforeFiles.empty() || o.afterFiles.empty())
             throw UsageError { "diff needs --before FILES... and --after FILES..." };
         if (!strayFiles.empty())
@@ -548,16 +583,26 @@ void addDiffCommand(CLI::App &app, Options &o)
 
 void addCheckCommand(CLI::App &app, Options &o)
 {
-    auto &check
-        = addCommand(app, "check", "regression check of a capture against a stored `gaplens-cli summary --format json`",
-            "Exit status 3 when a GPU's busy % fell or a rank's median step time rose by more than\n"
-            "the tolerance (a percentage of the baseline value).\n"
-            "\n"
-            "Examples:\n"
-            "  gaplens-cli summary --format json runs/base/ > baseline.json\n"
-            "  gaplens-cli check --baseline baseline.json --tolerance 3% runs/nightly/");
+    auto &check = addCommand(app, "check",
+        "regression check against a stored `gaplens-cli summary --format json`, or the sustained-gain rule",
+        "With --baseline: exit status 3 when a GPU's busy % fell or a rank's median step time rose\n"
+        "by more than the tolerance (a percentage of the baseline value).\n"
+        "With --min-sustained-gain: the decision rule of a change meant to speed a run up. Each\n"
+        "capture's window (run accounting: default or --window/--between) is split at checkpoint\n"
+        "commits (one window per commit-to-commit interval) or into --windows N equal ones; a\n"
+        "window with at least one step is comparable. Exit status 3, with one line per failed\n"
+        "condition, unless both captures have at least --min-windows comparable windows, no rank\n"
+        "of the after capture has a growing checkpoint backlog, and the gain of the median\n"
+        "sustained rate (after / before - 1) is above the threshold and beyond run-to-run noise\n"
+        "(bootstrap half-width and rank-sum test, as diff judges). docs/run-accounting.md.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli summary --format json runs/base/ > baseline.json\n"
+        "  gaplens-cli check --baseline baseline.json --tolerance 3% runs/nightly/\n"
+        "  gaplens-cli check --before base/ --after new/ --min-sustained-gain 3% --min-windows 3\n"
+        "  gaplens-cli check --before base/ --after new/ --min-sustained-gain 2% --windows 8 --format json");
     addInputFiles(check, o);
-    addValueOption(check, "--baseline", "BASELINE.json", "a `gaplens-cli summary --format json` document (required)",
+    addValueOption(check, "--baseline", "BASELINE.json", "a `gaplens-cli summary --format json` document",
         [&o](const std::string &path) { o.baselinePath = path; });
     addValueOption(
         check, "--tolerance", "P[%]", "allowed change, % of the baseline value (default: 3%)", [&o](std::string text) {
@@ -570,10 +615,53 @@ void addCheckCommand(CLI::App &app, Options &o)
     addFormatOption(check, o, true);
     addRangeOption(check, o, "NVTX range of the step check (default: the baseline's step_range)");
     addWithCopiesFlag(check, o);
+    auto [before, after] = addBeforeAfter(check, o);
+    std::vector<CLI::Option *> sustainedOnly { before, after };
+    sustainedOnly.push_back(addValueOption(check, "--min-sustained-gain", "P[%]",
+        "the sustained-gain rule: the median sustained rate must rise by more than P%", [&o](std::string text) {
+            if (!text.empty() && text.back() == '%')
+                text.pop_back();
+            const double p = parseDouble(text, "--min-sustained-gain");
+            if (!std::isfinite(p))
+                throw UsageError { "--min-sustained-gain must be a finite percentage" };
+            o.minSustainedGainPercent = p;
+        }));
+    sustainedOnly.push_back(addValueOption(check, "--min-windows", "N",
+        "comparable windows each capture needs (default: 3)", [&o](const std::string &text) {
+            o.minWindows = parseNumber<std::size_t>(text, "--min-windows");
+            if (o.minWindows == 0)
+                throw UsageError { "--min-windows must be at least 1" };
+        }));
+    sustainedOnly.push_back(addValueOption(check, "--windows", "N",
+        "split each window into N equal ones (default: at checkpoint commits)", [&o](const std::string &text) {
+            o.windowCount = parseNumber<std::uint32_t>(text, "--windows");
+            // Each window is accounted on its own: a bound keeps a typo from running for hours.
+            if (o.windowCount == 0 || o.windowCount > kMaxSustainedWindows)
+                throw UsageError { fmt::format(
+                    "--windows must be from 1 to {}, got '{}'", kMaxSustainedWindows, text) };
+        }));
+    for (auto *option : addRunAccountingOptions(check, o))
+        sustainedOnly.push_back(option);
     addLoadOptions(check, o);
-    check.callback([&o] {
+    check.callback([&o, before, after, sustainedOnly] {
+        if (o.minSustainedGainPercent) {
+            requireCaptureWords(o, before, after);
+            if (!o.baselinePath.empty())
+                throw UsageError { "check takes --baseline or --min-sustained-gain, not both" };
+            if (o.beforeFiles.empty() || o.afterFiles.empty())
+                throw UsageError { "check --min-sustained-gain needs --before FILES... and --after FILES..." };
+            if (!o.files.empty())
+                throw UsageError { fmt::format(
+                    "check --min-sustained-gain takes its files after --before and --after, not '{}'",
+                    o.files.front()) };
+            return;
+        }
+        for (const auto *option : sustainedOnly)
+            if (option->count() > 0)
+                throw UsageError { fmt::format("{} is for check --min-sustained-gain", option->get_name()) };
         if (o.baselinePath.empty())
-            throw UsageError { "check needs --baseline BASELINE.json (from `gaplens-cli summary --format json`)" };
+            throw UsageError { "check needs --baseline BASELINE.json (from `gaplens-cli summary --format json`) or "
+                               "--min-sustained-gain P% with --before and --after" };
         if (o.files.empty())
             throw UsageError { "no input files" };
     });
@@ -603,7 +691,7 @@ Options parseOptions(int argc, char **argv)
                "\n"
                "Exit status: 0 on success; 1 when an input file could not be loaded (the others are still\n"
                "reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a\n"
-               "regression.");
+               "regression or the sustained-gain rule is not met.");
     addAnalysisCommands(app, o);
     addSynthCommand(app, o);
     addDiffCommand(app, o);

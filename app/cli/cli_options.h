@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/run_accounting.h"
+#include "gaplens/core/analysis/run_scorecard.h"
 #include "gaplens/core/model/time.h"
 #include "gaplens/core/read/loader.h"
 
@@ -11,7 +12,7 @@
 
 namespace gaplens::cli {
 
-enum class Format { Table, Csv, Json, Markdown }; // Markdown: diff and check only
+enum class Format { Table, Csv, Json, Markdown }; // Markdown: diff, check and throughput only
 
 // Thrown for a malformed command line; main prints it with a hint to the help of
 // `command` (empty: the global help), exit code 2.
@@ -68,6 +69,13 @@ struct Options
     std::array<std::string, 4> statePatterns; // kPatternStates order; empty = the default
     std::optional<double> workPerStep;
     std::string workUnit;
+    // throughput: --meta KEY=VALUE (repeatable, in order): facts for the scorecard
+    std::vector<core::RunMeta> meta;
+    // check --before A --after B: --min-sustained-gain P% (set: the sustained-gain rule instead
+    // of --baseline), --min-windows N, --windows N (0: split at checkpoint commits)
+    std::optional<double> minSustainedGainPercent;
+    std::size_t minWindows = 3;
+    std::uint32_t windowCount = 0;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

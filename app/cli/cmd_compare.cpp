@@ -65,6 +65,8 @@ Cell metricValueCell(core::MetricUnit unit, std::optional<double> value)
     case core::MetricUnit::Duration: return durationCell(*value);
     case core::MetricUnit::Percent: return percentCell(*value);
     case core::MetricUnit::Count: return countCell(std::uint64_t(std::llround(*value)));
+    case core::MetricUnit::Rate: return { core::formatGrouped(*value, 2), fmt::format("{:.6f}", *value), true };
+    case core::MetricUnit::Ratio: return { fmt::format("{:.3f}", *value), fmt::format("{:.6f}", *value), true };
     }
     return rightText("-");
 }
@@ -75,6 +77,8 @@ std::string_view unitName(core::MetricUnit unit)
     case core::MetricUnit::Duration: return "ns";
     case core::MetricUnit::Percent: return "pct";
     case core::MetricUnit::Count: return "count";
+    case core::MetricUnit::Rate: return "per_s";
+    case core::MetricUnit::Ratio: return "ratio";
     }
     return "ns";
 }
@@ -117,6 +121,28 @@ Json figuresJson(const core::TraceSet &trace, const core::CaptureFigures &f)
     figures["gap_ns"] = f.gapNs;
     figures["step_ns"] = f.stepNs;
     return figures;
+}
+
+// Headline or sustained rows: a metric before and after, its change and noise judgement.
+Json metricsJson(const std::vector<core::MetricChange> &metrics)
+{
+    Json out = Json::array();
+    for (const auto &m : metrics) {
+        Json metric;
+        metric["key"] = m.key;
+        metric["label"] = m.label;
+        metric["unit"] = unitName(m.unit);
+        metric["higher_is_better"] = m.higherIsBetter;
+        metric["before"] = numberOrNull(m.before);
+        metric["after"] = numberOrNull(m.after);
+        metric["delta"] = numberOrNull(m.delta);
+        metric["change_pct"] = numberOrNull(m.changePercent);
+        metric["judgement"] = judgementName(m.judgement);
+        metric["noise_pct"] = numberOrNull(m.noisePercent);
+        metric["p_value"] = numberOrNull(m.pValue);
+        out.push_back(std::move(metric));
+    }
+    return out;
 }
 
 template <typename Row> Json idleRowsJson(const std::vector<Row> &rows)
@@ -170,23 +196,7 @@ void printDiffJson(
     doc["verdict_text"] = c.verdictText;
     doc["verdict_detail"] = c.verdictDetail;
     doc["noise_method"] = c.noiseMethod;
-    Json headline = Json::array();
-    for (const auto &m : c.headline) {
-        Json metric;
-        metric["key"] = m.key;
-        metric["label"] = m.label;
-        metric["unit"] = unitName(m.unit);
-        metric["higher_is_better"] = m.higherIsBetter;
-        metric["before"] = numberOrNull(m.before);
-        metric["after"] = numberOrNull(m.after);
-        metric["delta"] = numberOrNull(m.delta);
-        metric["change_pct"] = numberOrNull(m.changePercent);
-        metric["judgement"] = judgementName(m.judgement);
-        metric["noise_pct"] = numberOrNull(m.noisePercent);
-        metric["p_value"] = numberOrNull(m.pValue);
-        headline.push_back(std::move(metric));
-    }
-    doc["headline"] = std::move(headline);
+    doc["headline"] = metricsJson(c.headline);
     Json work;
     work["basis"] = core::workBasisName(c.work.basis);
     work["differs"] = c.work.differs;
@@ -229,6 +239,12 @@ void printDiffJson(
         nvtx.push_back(namedChangeJson(n, "instances", n.instancesBefore, n.instancesAfter));
     }
     doc["nvtx"] = std::move(nvtx);
+    Json sustained;
+    sustained["step_range"] = c.sustained.empty() ? Json(nullptr) : Json(c.stepRange);
+    sustained["work_unit"] = c.sustainedWorkUnit;
+    sustained["error"] = c.sustainedError;
+    sustained["metrics"] = metricsJson(c.sustained);
+    doc["sustained"] = std::move(sustained);
     doc["warnings"] = c.warnings;
     printJson(doc);
 }
@@ -258,6 +274,18 @@ std::vector<Table> diffTables(const Options &options, const core::Comparison &c)
             changeCell(m.changePercent), noise, textCell(judged) });
     }
     tables.push_back(std::move(headline));
+
+    if (!c.sustained.empty()) {
+        Table sustained(fmt::format("Sustained throughput side by side (run accounting of '{}', default window; "
+                                    "the partition: every instant of the window in one state)",
+            c.stepRange));
+        sustained.addColumns(
+            { { "metric", "metric" }, { "before", "before" }, { "after", "after" }, { "change", "change_pct" } });
+        for (const auto &m : c.sustained)
+            sustained.addRow({ textCell(m.label), metricValueCell(m.unit, m.before), metricValueCell(m.unit, m.after),
+                changeCell(m.changePercent) });
+        tables.push_back(std::move(sustained));
+    }
 
     Table perCall("Largest changes per call (kernels in both, beyond the noise rule)");
     perCall.addColumns({ { "kernel", "name" }, { "change", "direction" }, { "calls before", "calls_before" },
@@ -337,14 +365,9 @@ void printPerCallChanges(const core::Comparison &c)
 
 int runDiff(const Options &options)
 {
-    const auto before = loadCapture(options, options.beforeFiles, "before: ");
-    const auto after = loadCapture(options, options.afterFiles, "after: ");
-    for (const auto &[trace, which, count] : { std::tuple { before.get(), "before", options.beforeFiles.size() },
-             std::tuple { after.get(), "after", options.afterFiles.size() } })
-        if (trace->ranks.empty()) {
-            std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
-            return 1;
-        }
+    const auto [before, after] = loadBeforeAfter(options);
+    if (!before)
+        return 1;
     core::CompareOptions compare;
     compare.rangeName = options.range.value_or(std::string());
     compare.minGapNs = options.minGapNs;
@@ -380,6 +403,8 @@ int runDiff(const Options &options)
             std::printf("detail:  %s\n", c.verdictDetail.c_str());
         printPerCallChanges(c);
         std::printf("work:    %s\n", c.work.text.c_str());
+        if (c.sustained.empty())
+            std::printf("sustained: none (%s)\n", c.sustainedError.c_str());
         std::printf("noise:   %s\n", c.noiseMethod.c_str());
         if (c.hasSteps)
             std::printf("steps:   NVTX range '%s', %s (choose another with --range NAME)\n", c.stepRange.c_str(),
@@ -387,6 +412,8 @@ int runDiff(const Options &options)
     } else if (options.format == Format::Markdown) {
         std::printf("\n_Work: %s._\n\n_Noise test: %s._\n\n_Per-call changes: %s._\n", c.work.text.c_str(),
             c.noiseMethod.c_str(), c.perCallRule.c_str());
+        if (c.sustained.empty())
+            std::printf("\n_Sustained throughput: none (%s)._\n", c.sustainedError.c_str());
     }
     if (options.format != Format::Csv)
         for (const auto &w : c.warnings)
@@ -614,6 +641,8 @@ std::string_view statusName(CheckStatus status)
 
 int runCheck(const Options &options)
 {
+    if (options.minSustainedGainPercent)
+        return runSustainedGainCheck(options);
     Baseline baseline;
     try {
         baseline = readBaseline(options.baselinePath);

@@ -4,6 +4,7 @@
 #include "command_context.h"
 
 #include "gaplens/core/analysis/run_accounting.h"
+#include "gaplens/core/analysis/run_scorecard.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
@@ -108,20 +109,34 @@ std::string windowDescription(const core::RunAccounting &a)
     return "first to last instant of any state range (default)";
 }
 
+// The scorecard as Markdown: one table per section (item, value, how it is made).
+void printScorecard(const core::RunScorecard &card)
+{
+    std::printf("## Run scorecard\n\n");
+    if (!card.unavailable.empty())
+        std::printf("No run scorecard: %s.\n\n", card.unavailable.c_str());
+    std::vector<Table> tables;
+    for (const auto &section : card.sections) {
+        Table table(section.title);
+        table.addColumns({ { "item", "item" }, { "value", "value" }, { "how", "how" } });
+        for (const auto &row : section.rows)
+            table.addRow({ textCell(row.item), textCell(row.value), textCell(row.how) });
+        tables.push_back(std::move(table));
+    }
+    printTables(Format::Markdown, tables);
+    std::printf("\n");
+}
+
 } // namespace
 
 int runThroughput(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
-    core::RunAccountingOptions options;
-    if (ctx.options.range)
-        options.stepRange = *ctx.options.range;
-    options.patterns = ctx.options.statePatterns;
-    options.window = ctx.options.runWindow;
-    options.workPerStep = ctx.options.workPerStep;
-    options.workUnit = ctx.options.workUnit;
+    auto options = runAccountingOptions(ctx.options);
     options.ranks = ctx.rankSelection();
     const auto a = core::computeRunAccounting(trace, options);
+    if (ctx.options.format == Format::Markdown)
+        printScorecard(core::buildRunScorecard(trace, a, ctx.options.meta));
     if (!a.error.empty()) {
         std::fprintf(stderr, "gaplens-cli: error: %s\n", a.error.c_str());
         return 1;
@@ -138,6 +153,10 @@ int runThroughput(const CommandContext &ctx)
         for (std::size_t i = 0; i < core::kPatternStates.size(); ++i)
             patterns[std::string(core::runStateName(core::kPatternStates[i]))] = a.patterns[i];
         doc["patterns"] = std::move(patterns);
+        Json meta = Json::array();
+        for (const auto &m : ctx.options.meta)
+            meta.push_back({ { "key", m.key }, { "value", m.value } });
+        doc["meta"] = std::move(meta);
         Json ranks = Json::array();
         for (const auto &r : a.ranks) {
             Json out;
@@ -222,6 +241,8 @@ int runThroughput(const CommandContext &ctx)
     std::vector<Table> tables { rates, partition, steps };
     if (!checkpoints.empty())
         tables.push_back(checkpoints);
+    if (ctx.options.format == Format::Markdown)
+        std::printf("## Per rank\n\n");
     printTables(ctx.options.format, tables);
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 namespace gaplens::cli {
 
@@ -23,6 +24,31 @@ std::shared_ptr<core::TraceSet> loadCapture(
     for (const auto &error : trace->errors)
         std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());
     return trace;
+}
+
+BeforeAfter loadBeforeAfter(const Options &options)
+{
+    BeforeAfter captures { loadCapture(options, options.beforeFiles, "before: "),
+        loadCapture(options, options.afterFiles, "after: ") };
+    for (const auto &[trace, which, count] :
+        { std::tuple { captures.before.get(), "before", options.beforeFiles.size() },
+            std::tuple { captures.after.get(), "after", options.afterFiles.size() } })
+        if (trace->ranks.empty()) {
+            std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
+            return {};
+        }
+    return captures;
+}
+
+core::RunAccountingOptions runAccountingOptions(const Options &options)
+{
+    core::RunAccountingOptions accounting;
+    accounting.stepRange = options.range.value_or(std::string());
+    accounting.patterns = options.statePatterns;
+    accounting.window = options.runWindow;
+    accounting.workPerStep = options.workPerStep;
+    accounting.workUnit = options.workUnit;
+    return accounting;
 }
 
 core::RankSelection CommandContext::rankSelection() const

@@ -53,6 +53,18 @@ struct CommandContext
 std::shared_ptr<core::TraceSet> loadCapture(
     const Options &options, const std::vector<std::string> &files, const char *label = "");
 
+// The two captures of diff and check --min-sustained-gain (--before and --after). Both null,
+// after saying so on stderr, when either loaded no file at all.
+struct BeforeAfter
+{
+    std::shared_ptr<core::TraceSet> before, after;
+};
+BeforeAfter loadBeforeAfter(const Options &options);
+
+// Run accounting as --range, --window/--between, --state, --work-per-step and --work-unit
+// ask (every rank; throughput narrows them to --ranks).
+core::RunAccountingOptions runAccountingOptions(const Options &options);
+
 // Prints tables, CSV or Markdown (several tables are separated by a blank line) to stdout.
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.
@@ -83,5 +95,7 @@ int runSynth(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);
+// check --min-sustained-gain: the sustained-gain rule over --before and --after.
+int runSustainedGainCheck(const Options &options);
 
 } // namespace gaplens::cli

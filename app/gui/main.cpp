@@ -65,6 +65,9 @@ struct GuiOptions
         QStringLiteral("Idle-gap threshold, e.g. 100us (default)."), QStringLiteral("DURATION") };
     QCommandLineOption step { QStringLiteral("step-range"),
         QStringLiteral("NVTX range whose iterations are the steps (report)."), QStringLiteral("NAME") };
+    QCommandLineOption meta { QStringLiteral("meta"),
+        QStringLiteral("A fact for the report's run scorecard (model, precision, global batch...); repeatable."),
+        QStringLiteral("KEY=VALUE") };
     QCommandLineOption theme { QStringLiteral("theme"),
         QStringLiteral("light, dark, presentation-light or presentation-dark."), QStringLiteral("THEME") };
     QCommandLineOption grabWindow = hidden({ QStringLiteral("grab-window"),
@@ -86,11 +89,12 @@ struct GuiOptions
                            "  gaplens --before base/ --after new/\n"
                            "  gaplens --render view.png --size 1600x900 --range 5ms:7.5ms runs/\n"
                            "  gaplens --render gpus.png --lanes gpu runs/\n"
-                           "  gaplens --report review.pdf --before base/ --after new/"));
+                           "  gaplens --report review.pdf --before base/ --after new/\n"
+                           "  gaplens --report run.pdf --meta model=llama-8b --meta precision=bf16 runs/"));
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions(
-            { render, report, session, before, after, range, size, lanes, fit, gap, step, theme, grabWindow });
+            { render, report, session, before, after, range, size, lanes, fit, gap, step, meta, theme, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
             QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
     }
@@ -262,6 +266,7 @@ int main(int argc, char *argv[])
         request.after = after;
         request.gapThresholdNs = gap;
         request.stepRange = parser.value(options.step);
+        request.meta = parser.values(options.meta);
         QString error;
         const int rc = gaplens::ui::runReport(request, &error);
         if (rc != 0)

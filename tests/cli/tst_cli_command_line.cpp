@@ -49,7 +49,8 @@ private slots:
                 QVERIFY2(help.contains(QStringLiteral("\n  %1 ").arg(command)), qPrintable(command));
             QVERIFY(help.contains(QStringLiteral("idle time totals by cause and by NVTX phase")));
             QVERIFY(help.contains(QStringLiteral("Exit status: 0 on success")));
-            QVERIFY(help.contains(QStringLiteral("3 when check finds a\nregression.")));
+            QVERIFY(help.contains(
+                QStringLiteral("3 when check finds a\nregression or the sustained-gain rule is not met.")));
         }
     }
 

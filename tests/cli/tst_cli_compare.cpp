@@ -241,7 +241,7 @@ private slots:
         QVERIFY(run.err.contains("--before needs at least one file or folder"));
         run = runCli({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("md"), m_base });
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(run.err.contains("--format md is for diff and check only"));
+        QVERIFY(run.err.contains("--format md is for diff, check and throughput only"));
         run = runCli({ QStringLiteral("summary"), QStringLiteral("--before"), m_base });
         QCOMPARE(run.exitCode, 2);
     }

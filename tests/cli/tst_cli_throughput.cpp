@@ -4,6 +4,7 @@
 // the tokens as NVTX payloads and with --work-per-step, --window and --between, the CSV, and
 // the messages for bad input.
 #include "cli_runner.h"
+#include "run_exports.h"
 #include "testsupport.h"
 
 #include "gaplens/core/write/export_writer.h"
@@ -22,40 +23,7 @@ using gaplens::core::TimeNs;
 namespace {
 
 constexpr TimeNs kSecond = 1'000'000'000;
-constexpr TimeNs kSessionStart = 1'700'000'000'000'000'000;
-
-// 32 steps, checkpoint, 32 steps, validation, 32 steps, checkpoint; session time 0 to 1,200 s.
-void writeTwentyMinutes(const std::string &path, bool payload)
-{
-    ExportWriter::Options options;
-    options.sessionStartUtcNs = kSessionStart;
-    ExportWriter w(path, options);
-    w.addProcess(42, "python");
-    constexpr TimeNs kStep = 9'375'000'000;
-    TimeNs at = 0;
-    auto range = [&](const std::string &name, TimeNs length, bool tokens) {
-        ExportWriter::NvtxRange r;
-        r.start = at;
-        r.end = at + length;
-        r.pid = 42;
-        r.tid = 42;
-        r.text = name;
-        if (tokens)
-            r.int64Value = 100'000;
-        w.addNvtx(r);
-        at += length;
-    };
-    auto steps = [&] {
-        for (int i = 0; i < 32; ++i)
-            range("train_step", kStep, payload);
-    };
-    steps();
-    range("save_checkpoint", 45 * kSecond, false);
-    steps();
-    range("validation", 210 * kSecond, false);
-    steps();
-    range("checkpoint", 45 * kSecond, false);
-}
+constexpr TimeNs kSessionStart = kRunSessionStart;
 
 double round2(double v)
 {

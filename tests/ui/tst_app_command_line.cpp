@@ -38,7 +38,7 @@ private slots:
             QVERIFY2(run.out.startsWith(QStringLiteral("Usage: ")), qPrintable(run.out + run.err));
             for (const auto &option :
                 { "--render", "--report", "--session", "--before", "--after", "--range", "--size", "--lanes <all|gpu>",
-                    "--fit <shrink|grow>", "--gap-threshold", "--step-range", "--theme", "--version" })
+                    "--fit <shrink|grow>", "--gap-threshold", "--step-range", "--meta", "--theme", "--version" })
                 QVERIFY2(run.out.contains(QLatin1String(option)), option);
             QVERIFY(run.out.contains(QStringLiteral("gaplens --before base/ --after new/"))); // an example
         }

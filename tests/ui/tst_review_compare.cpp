@@ -91,7 +91,8 @@ int rowOf(const ComparisonModel &m, const QString &key)
 std::vector<std::unique_ptr<QAbstractItemModelTester>> modelTesters(const ComparePanel &panel)
 {
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-    for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+    for (Table t :
+        { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx, Table::Sustained })
         testers.push_back(std::make_unique<QAbstractItemModelTester>(
             panel.model(t), QAbstractItemModelTester::FailureReportingMode::QtTest));
     return testers;

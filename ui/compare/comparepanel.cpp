@@ -78,12 +78,18 @@ ComparePanel::ComparePanel(QWidget *parent)
     stepRow->addWidget(new QLabel(QStringLiteral("Steps = NVTX range:"), this));
     stepRow->addWidget(m_stepRange, 1);
 
-    for (Table t : { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx })
+    for (Table t :
+        { Table::Headline, Table::Kernels, Table::IdleByCause, Table::IdleByPhase, Table::Nvtx, Table::Sustained })
         addTable(t);
     m_tabs->addTab(m_views[int(Table::Kernels)], QStringLiteral("Kernels"));
     m_tabs->addTab(m_views[int(Table::IdleByCause)], QStringLiteral("Idle by cause"));
     m_tabs->addTab(m_views[int(Table::IdleByPhase)], QStringLiteral("Idle by phase"));
     m_tabs->addTab(m_views[int(Table::Nvtx)], QStringLiteral("NVTX ranges"));
+    m_tabs->addTab(m_views[int(Table::Sustained)], QStringLiteral("Sustained"));
+    m_views[int(Table::Sustained)]->setSortingEnabled(false); // core's order: rates, then the partition
+    // One value per capture: nothing to judge noise by, so no noise or judgement column.
+    m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::NoiseColumn, true);
+    m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::JudgementColumn, true);
     auto *headline = m_views[int(Table::Headline)];
     headline->setSortingEnabled(false); // core's order: per-step rows, then totals
     headline->setMinimumHeight(120);
@@ -163,7 +169,8 @@ void ComparePanel::activateRow(Table table, int row)
     case Table::IdleByCause: emit causeActivated(key); break;
     case Table::IdleByPhase: emit phaseActivated(key); break;
     case Table::Nvtx: emit nvtxActivated(key); break;
-    case Table::Headline: break;
+    case Table::Headline:
+    case Table::Sustained: break;
     }
 }
 
@@ -214,6 +221,11 @@ void ComparePanel::setComparison(std::shared_ptr<const core::Comparison> compari
     m_perCall->setText(perCallHtml(c));
     fitTablesWidth();
     m_noise->setText(QStringLiteral("Noise test: ") + QString::fromStdString(c.noiseMethod));
+    // The sustained tab says what it holds, or why it is empty.
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_views[int(Table::Sustained)]),
+        c.sustained.empty() ? QStringLiteral("No run accounting: %1").arg(QString::fromStdString(c.sustainedError))
+                            : QStringLiteral("Work per second of step time and of wall time over the default window "
+                                             "(docs/run-accounting.md), and where the window went"));
     const QString range = QString::fromStdString(c.stepRange);
     if (!range.isEmpty() && m_stepRange->findText(range) < 0)
         m_stepRange->insertItem(0, range);

@@ -16,8 +16,9 @@ namespace gaplens::ui {
 
 // The compare panel: the plain verdict ("after is 7.9% faster per step (noise ±1.2%)") with
 // the numbers behind it and the noise method in words, the headline table (before, after,
-// change, noise, judgement), and tabs of kernels, idle time by cause and by NVTX phase, and
-// NVTX ranges. Clicking a row asks for it to be highlighted on both timelines.
+// change, noise, judgement), and tabs of kernels, idle time by cause and by NVTX phase, NVTX
+// ranges, and the sustained rate with its partition side by side. Clicking a row asks for
+// it to be highlighted on both timelines.
 class ComparePanel : public QWidget
 {
     Q_OBJECT

@@ -94,6 +94,7 @@ int ComparisonModel::rowCount(const QModelIndex &parent) const
     case Table::IdleByCause: return int(c.idleByCause.size());
     case Table::IdleByPhase: return int(c.idleByPhase.size());
     case Table::Nvtx: return int(c.nvtx.size());
+    case Table::Sustained: return int(c.sustained.size());
     }
     return 0;
 }
@@ -103,7 +104,8 @@ int ComparisonModel::columnCount(const QModelIndex &parent) const
     if (parent.isValid())
         return 0;
     switch (m_table) {
-    case Table::Headline: return HeadlineColumnCount;
+    case Table::Headline:
+    case Table::Sustained: return HeadlineColumnCount;
     case Table::Kernels: return KernelColumnCount;
     case Table::IdleByCause:
     case Table::IdleByPhase: return IdleColumnCount;
@@ -123,6 +125,7 @@ QString ComparisonModel::key(int row) const
     case Table::IdleByCause: return QString::fromStdString(c.idleByCause[row].key);
     case Table::IdleByPhase: return QString::fromStdString(c.idleByPhase[row].key);
     case Table::Nvtx: return QString::fromStdString(c.nvtx[row].name);
+    case Table::Sustained: return QString::fromStdString(c.sustained[row].key);
     }
     return {};
 }
@@ -135,6 +138,8 @@ QString ComparisonModel::formatMetric(core::MetricUnit unit, std::optional<doubl
     case core::MetricUnit::Duration: return dur(*value);
     case core::MetricUnit::Percent: return QString::fromStdString(core::formatPercent(*value));
     case core::MetricUnit::Count: return count(std::uint64_t(std::llround(*value)));
+    case core::MetricUnit::Rate: return QString::fromStdString(core::formatGrouped(*value, 2));
+    case core::MetricUnit::Ratio: return QString::number(*value, 'f', 3);
     }
     return QStringLiteral("-");
 }
@@ -212,6 +217,7 @@ QVariant ComparisonModel::cell(int row, int column, int role) const
     QString key;
     switch (m_table) {
     case Table::Headline: return headlineData(c.headline[row], column, role);
+    case Table::Sustained: return headlineData(c.sustained[row], column, role);
     case Table::Kernels: {
         const auto &k = c.kernels[row];
         presence = k.presence;
@@ -314,7 +320,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
         return {};
     switch (m_table) {
-    case Table::Headline: {
+    case Table::Headline:
+    case Table::Sustained: {
         static const char *const kTitles[] = { "Metric", "Before", "After", "Change", "Noise", "Judgement" };
         return QString::fromLatin1(kTitles[section]);
     }

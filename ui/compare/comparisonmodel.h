@@ -18,7 +18,9 @@ class ComparisonModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum class Table { Headline, Kernels, IdleByCause, IdleByPhase, Nvtx };
+    // Sustained: core's run accounting side by side (Comparison::sustained), in the
+    // headline's columns (noise and judgement "-": one value per capture).
+    enum class Table { Headline, Kernels, IdleByCause, IdleByPhase, Nvtx, Sustained };
     enum Role { SortRole = Qt::UserRole + 1, KeyRole, PresenceRole };
     enum HeadlineColumn {
         MetricColumn,

@@ -4,6 +4,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/panel_data.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/util/units.h"
@@ -75,13 +76,16 @@ QString fileList(const core::TraceSet &t)
     return names.join(QStringLiteral(", "));
 }
 
-// A table: header cells, then rows; numeric columns (by index) right-aligned.
-QString table(const QStringList &header, const std::vector<QStringList> &rows, const QList<int> &numeric = {})
+// A table: header cells, then rows; numeric columns (by index) right-aligned; `widths` in
+// percent per column, when given (tables of one kind then line up one under another).
+QString table(const QStringList &header, const std::vector<QStringList> &rows, const QList<int> &numeric = {},
+    const QList<int> &widths = {})
 {
     QString out = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">\n<tr>");
     for (int c = 0; c < header.size(); ++c)
-        out += QStringLiteral("<th%1>%2</th>")
-                   .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(), esc(header[c]));
+        out += QStringLiteral("<th%1%2>%3</th>")
+                   .arg(numeric.contains(c) ? QStringLiteral(" align=\"right\"") : QString(),
+                       c < widths.size() ? QStringLiteral(" width=\"%1%\"").arg(widths[c]) : QString(), esc(header[c]));
     out += QStringLiteral("</tr>\n");
     for (const auto &row : rows) {
         out += QStringLiteral("<tr>");
@@ -185,6 +189,9 @@ void ReportBuilder::buildCapture()
     m_gapCount = blame.gapCount;
     m_gapNs = double(blame.totalGapNs);
     m_copyNs = double(blame.copyNs);
+    core::RunAccountingOptions accounting;
+    accounting.stepRange = m_summary.stepRange;
+    m_scorecard = core::buildRunScorecard(t, core::computeRunAccounting(t, accounting), m_request.meta);
     collectLongestGaps();
 }
 
@@ -460,6 +467,8 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     if (isComparison())
         h += findings(m_afterSummary, QStringLiteral("After"));
 
+    h += scorecardSection();
+
     // Pace chart and timeline picture.
     if (m_images.contains(QStringLiteral("pace"))) {
         h += QStringLiteral("<h2>Pace</h2>\n");
@@ -544,6 +553,56 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
                             QStringLiteral("launched by"), QStringLiteral("NVTX phase") },
                     rows, { 0, 1, 2, 3 });
         }
+    }
+    return h;
+}
+
+QString ReportBuilder::scorecardSection() const
+{
+    QString h = QStringLiteral("<h2>Run scorecard</h2>\n");
+    auto meta = [&] {
+        std::vector<QStringList> rows;
+        for (const auto &m : m_request.meta)
+            rows.push_back({ QString::fromStdString(m.key), QString::fromStdString(m.value) });
+        return rows.empty() ? QString()
+                            : QStringLiteral("<h3>%1</h3>\n").arg(esc(std::string(core::kScorecardSupplied)))
+                + table({ QStringLiteral("item"), QStringLiteral("value") }, rows);
+    };
+    if (isComparison()) {
+        if (!m_comparison)
+            return {};
+        const auto &c = *m_comparison;
+        if (c.sustained.empty())
+            return h + QStringLiteral("<p>No run accounting to compare: %1.</p>\n").arg(esc(c.sustainedError)) + meta();
+        h += QStringLiteral("<p>Work per second of step time (active) and of wall time (sustained) over each "
+                            "capture's default window, and where that window went (docs/run-accounting.md).</p>\n");
+        std::vector<QStringList> rows;
+        for (const auto &m : c.sustained)
+            rows.push_back({ QString::fromStdString(m.label), ComparisonModel::formatMetric(m.unit, m.before),
+                ComparisonModel::formatMetric(m.unit, m.after), ComparisonModel::formatChange(m.changePercent) });
+        return h
+            + table({ QStringLiteral("metric"), QStringLiteral("before"), QStringLiteral("after"),
+                        QStringLiteral("change") },
+                rows, { 1, 2, 3 })
+            + meta();
+    }
+    if (!m_scorecard.unavailable.empty())
+        h += QStringLiteral("<p>No run scorecard: %1.</p>\n").arg(esc(m_scorecard.unavailable));
+    for (const auto &section : m_scorecard.sections) {
+        // A section that says nothing about how (the --meta facts) has no such column.
+        const bool how
+            = std::any_of(section.rows.begin(), section.rows.end(), [](const auto &r) { return !r.how.empty(); });
+        std::vector<QStringList> rows;
+        for (const auto &r : section.rows) {
+            rows.push_back({ QString::fromStdString(r.item), QString::fromStdString(r.value) });
+            if (how)
+                rows.back() << QString::fromStdString(r.how);
+        }
+        QStringList header { QStringLiteral("item"), QStringLiteral("value") };
+        if (how)
+            header << QStringLiteral("how");
+        h += QStringLiteral("<h3>%1</h3>\n").arg(esc(section.title))
+            + table(header, rows, {}, how ? QList<int> { 20, 25, 55 } : QList<int> { 20, 80 });
     }
     return h;
 }

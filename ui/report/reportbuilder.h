@@ -2,6 +2,7 @@
 #pragma once
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/analysis/run_scorecard.h"
 #include "ui/report/intervalssection.h"
 #include "ui/timeline/timelinedata.h"
 
@@ -15,8 +16,9 @@
 namespace gaplens::ui {
 
 // A one-file review report of a capture, or of a before/after comparison: headline numbers
-// (and the verdict with its noise method), findings in plain words, top kernels, gap blame by
-// cause and phase, the pace chart and a timeline picture of a chosen range. HTML with the
+// (and the verdict with its noise method), findings in plain words, the run scorecard (or the
+// sustained rate side by side), top kernels, gap blame by cause and phase, the pace chart and
+// a timeline picture of a chosen range. HTML with the
 // pictures inline (data: URIs), or PDF through QTextDocument + QPdfWriter. Analyses come from
 // core (the comparison is core::compareTraces, reused when given); pictures are painted with
 // widgets, so build() runs on the GUI thread.
@@ -34,6 +36,7 @@ public:
         // step range (aligned on step 2 in both captures), else the whole capture.
         std::optional<core::TimeRange> timelineRange;
         QString title;
+        std::vector<core::RunMeta> meta; // --meta facts for the run scorecard
         int topKernels = 15;
         QSize chartSize { 1200, 420 };
         QSize timelineSize { 1400, 560 };
@@ -54,6 +57,8 @@ public:
     const core::Comparison *comparison() const { return m_comparison.get(); }
     const core::CaptureSummary &summary() const { return m_summary; }
     const QMap<QString, QImage> &images() const { return m_images; } // "pace", "timeline", "timeline-after"
+    // The capture report's run scorecard (core::buildRunScorecard); empty for a comparison.
+    const core::RunScorecard &scorecard() const { return m_scorecard; }
 
 private:
     // The document body; images referenced as <img src="prefix + name.png">.
@@ -63,6 +68,8 @@ private:
     static constexpr std::size_t kLongestGaps = 10;
     void buildComparison();
     QImage paceChart() const;
+    // The run scorecard section (a capture), or the sustained rate side by side (a comparison).
+    QString scorecardSection() const;
     QImage timelinePicture(const std::shared_ptr<const TimelineData> &data, std::optional<core::TimeRange> range,
         const QString &title, int alignOccurrence) const;
 
@@ -71,6 +78,7 @@ private:
     std::shared_ptr<const core::DerivedCapture> m_derived, m_afterDerived;
     std::shared_ptr<const core::Comparison> m_comparison;
     core::CaptureSummary m_summary, m_afterSummary;
+    core::RunScorecard m_scorecard;
     QString m_stepRange;
     struct KernelRow
     {

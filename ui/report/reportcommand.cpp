@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/report/reportcommand.h"
 
+#include "gaplens/core/analysis/run_scorecard.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/report/reportbuilder.h"
 
@@ -23,8 +24,15 @@ int runReport(const ReportCommandRequest &request, QString *error)
     for (const auto &f : request.files + request.before + request.after)
         if (!QFileInfo::exists(f))
             return fail(QStringLiteral("%1: no such file or folder").arg(f), 2);
-    auto load = [](const QStringList &files) { return LoadController::loadNow(files); };
     ReportBuilder::Request r;
+    for (const auto &text : request.meta) {
+        std::string metaError;
+        const auto meta = core::parseRunMeta(text.toStdString(), metaError);
+        if (!meta)
+            return fail(QString::fromStdString(metaError), 2);
+        r.meta.push_back(*meta);
+    }
+    auto load = [](const QStringList &files) { return LoadController::loadNow(files); };
     r.capture = load(compare ? request.before : request.files);
     if (compare)
         r.after = load(request.after);

@@ -17,6 +17,7 @@ struct ReportCommandRequest
     QStringList after;
     std::int64_t gapThresholdNs = 0; // 0 = default
     QString stepRange;
+    QStringList meta; // --meta KEY=VALUE, in order: the run scorecard's supplied facts
 };
 
 // Loads on the calling thread, builds and writes the report. 0 on success, else non-zero

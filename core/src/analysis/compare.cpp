@@ -8,6 +8,7 @@
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/noise.h"
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/util/units.h"
 
@@ -253,6 +254,48 @@ const MetricChange *Comparison::metric(std::string_view key) const
     return nullptr;
 }
 
+namespace {
+
+// The sustained rate and its partition of both captures, side by side (Comparison::sustained).
+void compareRunAccounting(const TraceSet &before, const TraceSet &after, Comparison &c)
+{
+    if (c.stepRange.empty()) {
+        c.sustainedError = "no step range";
+        return;
+    }
+    RunAccountingOptions options;
+    options.stepRange = c.stepRange;
+    const auto x = computeRunAccounting(before, options);
+    const auto y = computeRunAccounting(after, options);
+    for (const auto &[a, which] : { std::pair { &x, "before" }, std::pair { &y, "after" } })
+        if (!a->error.empty()) {
+            c.sustainedError = fmt::format("{}: {}", which, a->error);
+            return;
+        }
+    c.sustainedWorkUnit = x.workUnit;
+    const auto &b = x.overall, &a = y.overall;
+    const auto unit = x.workUnit == y.workUnit ? x.workUnit : fmt::format("{} / {}", x.workUnit, y.workUnit);
+    auto ns = [](TimeNs v) { return std::optional<double>(double(v)); };
+    c.sustained.push_back(
+        makeMetric("window_ns", "window", MetricUnit::Duration, false, ns(b.windowNs()), ns(a.windowNs())));
+    c.sustained.push_back(
+        makeMetric("active_ns", "active time", MetricUnit::Duration, false, ns(b.activeNs()), ns(a.activeNs())));
+    c.sustained.push_back(makeMetric("work", fmt::format("work ({})", unit), MetricUnit::Count, true, b.work, a.work));
+    c.sustained.push_back(makeMetric("active_rate", fmt::format("active rate ({}/s) = work / active time", unit),
+        MetricUnit::Rate, true, b.activeRate, a.activeRate));
+    c.sustained.push_back(makeMetric("sustained_rate", fmt::format("sustained rate ({}/s) = work / window", unit),
+        MetricUnit::Rate, true, b.sustainedRate, a.sustainedRate));
+    c.sustained.push_back(makeMetric("sustained_over_active", "sustained / active", MetricUnit::Ratio, true,
+        b.sustainedOverActive, a.sustainedOverActive));
+    for (std::size_t s = 0; s < kRunStateCount; ++s) {
+        const auto name = runStateName(RunState(s));
+        c.sustained.push_back(makeMetric(fmt::format("partition_{}", name), fmt::format("in {}", name),
+            MetricUnit::Duration, RunState(s) == RunState::Active, ns(b.partitionNs[s]), ns(a.partitionNs[s])));
+    }
+}
+
+} // namespace
+
 Comparison compareTraces(const TraceSet &before, const TraceSet &after, const CompareOptions &options)
 {
     DerivedOptions derivedOptions;
@@ -405,6 +448,8 @@ Comparison compareTraces(
     c.idleByPhase = matchByName<IdleChange>(b.phases, a.phases, idleRow);
     sortByAbsoluteDelta(c.idleByCause, [](const IdleChange &r) -> const std::string & { return r.key; });
     sortByAbsoluteDelta(c.idleByPhase, [](const IdleChange &r) -> const std::string & { return r.key; });
+
+    compareRunAccounting(before, after, c);
 
     c.nvtx = matchByName<NvtxChange>(
         b.nvtx, a.nvtx, [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {

@@ -119,4 +119,23 @@ BootstrapInterval bootstrapDifference(
     return interval;
 }
 
+MedianShift judgeMedianShift(const std::vector<double> &first, const std::vector<double> &second, double alpha,
+    std::size_t resamples, std::uint64_t seed)
+{
+    MedianShift shift;
+    shift.firstMedian = sampleStatistic(first, BootstrapStatistic::Median);
+    shift.secondMedian = sampleStatistic(second, BootstrapStatistic::Median);
+    shift.difference = shift.secondMedian - shift.firstMedian;
+    if (first.empty() || second.empty())
+        return shift;
+    BootstrapOptions bootstrap;
+    bootstrap.statistic = BootstrapStatistic::Median;
+    bootstrap.resamples = resamples;
+    bootstrap.seed = seed;
+    shift.halfWidth = bootstrapDifference(first, second, bootstrap).halfWidth();
+    shift.pValue = mannWhitneyU(first, second).pValue;
+    shift.significant = std::fabs(shift.difference) > shift.halfWidth && shift.pValue < alpha;
+    return shift;
+}
+
 } // namespace gaplens::core

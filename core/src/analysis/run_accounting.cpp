@@ -199,6 +199,9 @@ std::optional<CheckpointHealth> checkpointHealth(
     // Backlog: earlier staging ranges (blocking checkpoints without staging) still open at
     // each one's start; the list is in start order.
     const auto &pipeline = staging.empty() ? blocking : staging;
+    for (const auto &c : pipeline)
+        h.commitsNs.push_back(c.end);
+    std::sort(h.commitsNs.begin(), h.commitsNs.end());
     std::vector<std::uint32_t> backlog;
     std::vector<TimeNs> openEnds;
     for (const auto &c : pipeline) {
@@ -388,18 +391,11 @@ public:
         row.outside = groupStats(outside);
         if (inside.empty() || outside.empty())
             return row;
-        // compare's rule for a per-step median: the difference beyond the bootstrap half-width
-        // and the rank-sum test rejecting "same distribution" at alpha.
-        const std::vector<double> a(outside.begin(), outside.end()), b(inside.begin(), inside.end());
-        BootstrapOptions bootstrap;
-        bootstrap.statistic = BootstrapStatistic::Median;
-        bootstrap.resamples = m_options.bootstrapResamples;
-        bootstrap.seed = m_options.bootstrapSeed;
-        const auto interval = bootstrapDifference(a, b, bootstrap);
-        const auto test = mannWhitneyU(a, b);
-        row.pValue = test.pValue;
-        row.significant = std::fabs(row.inside.medianNs - row.outside.medianNs) > interval.halfWidth()
-            && test.pValue < m_options.alpha;
+        // compare's rule for a per-step median.
+        const auto shift = judgeMedianShift({ outside.begin(), outside.end() }, { inside.begin(), inside.end() },
+            m_options.alpha, m_options.bootstrapResamples, m_options.bootstrapSeed);
+        row.pValue = shift.pValue;
+        row.significant = shift.significant;
         return row;
     }
 
@@ -422,6 +418,8 @@ public:
             if (s.end > w.start && s.end <= w.end) {
                 counted.push_back(s);
                 out.work += stepWork(s, out.stepsWithoutPayload);
+            } else {
+                ++out.stepsOutsideWindow;
             }
         out.steps = counted.size();
         setRates(out);
@@ -621,14 +619,17 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
         if (r.windowNs() > slowest->windowNs())
             slowest = &r;
     out.overall = *slowest;
+    out.slowestRank = slowest->rank;
     out.overall.rank = kNoIndex;
     out.overall.work = 0;
     out.overall.steps = 0;
     out.overall.stepsWithoutPayload = 0;
+    out.overall.stepsOutsideWindow = 0;
     for (const auto &r : out.ranks) {
         out.overall.work += r.work;
         out.overall.steps += r.steps;
         out.overall.stepsWithoutPayload += r.stepsWithoutPayload;
+        out.overall.stepsOutsideWindow += r.stepsOutsideWindow;
     }
     setRates(out.overall);
     return out;

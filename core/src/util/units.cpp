@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -53,6 +54,17 @@ std::string formatBandwidth(std::uint64_t bytes, TimeNs ns)
 std::string formatPercent(double percent)
 {
     return std::isfinite(percent) ? fmt::format("{:.1f}%", percent) : std::string("-");
+}
+
+std::string formatGrouped(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return "-";
+    std::string text = fmt::format("{:.{}f}", std::fabs(value), std::max(decimals, 0));
+    const auto point = text.find('.');
+    for (auto at = point == std::string::npos ? text.size() : point; at > 3; at -= 3)
+        text.insert(at - 3, 1, ',');
+    return (value < 0 && text.find_first_not_of("0.,") != std::string::npos ? "-" : "") + text;
 }
 
 std::optional<TimeNs> parseDuration(std::string_view text)

@@ -29,7 +29,8 @@ struct CompareOptions
     std::uint64_t bootstrapSeed = 0x6761706C656E73ull;
 };
 
-enum class MetricUnit : std::uint8_t { Duration, Percent, Count };
+// Rate: units of work per second (the unit named beside it); Ratio: a plain number.
+enum class MetricUnit : std::uint8_t { Duration, Percent, Count, Rate, Ratio };
 
 enum class NoiseJudgement : std::uint8_t {
     NotJudged, // no steps (or too few) to measure the noise by
@@ -166,6 +167,13 @@ struct Comparison
     // largest impact first, at most kTopPerCallChanges of each.
     std::vector<PerCallChange> regressions, improvements;
     std::string perCallRule; // the noise rule in words
+    // Run accounting side by side (run_accounting.h with the step range above, default window
+    // and patterns): window, active time, work, active and sustained rate, their ratio, then
+    // each part of the partition (keys "partition_<state>"). Not judged for noise (one value
+    // per capture). Empty, with sustainedError saying why, when either capture has none.
+    std::vector<MetricChange> sustained;
+    std::string sustainedWorkUnit; // the unit of "work" and of the rates (the before capture's)
+    std::string sustainedError;
 
     const MetricChange *metric(std::string_view key) const;
 };

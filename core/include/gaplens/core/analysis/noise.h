@@ -56,4 +56,19 @@ BootstrapInterval bootstrapDifference(
 // The statistic on its own (what bootstrapDifference resamples); 0 for an empty sample.
 double sampleStatistic(std::vector<double> values, BootstrapStatistic statistic);
 
+// Compare's rule for a shift of the median between two samples (run to run noise):
+// significant when |median(second) - median(first)| exceeds the half-width of the seeded
+// bootstrap interval of that difference AND the rank-sum test rejects "same distribution" at
+// alpha. Not significant when either sample is empty.
+struct MedianShift
+{
+    double firstMedian = 0, secondMedian = 0;
+    double difference = 0; // secondMedian - firstMedian
+    double halfWidth = 0; // of the bootstrap interval of the difference
+    double pValue = 1; // two-sided rank-sum p
+    bool significant = false;
+};
+MedianShift judgeMedianShift(const std::vector<double> &first, const std::vector<double> &second, double alpha,
+    std::size_t resamples, std::uint64_t seed);
+
 } // namespace gaplens::core

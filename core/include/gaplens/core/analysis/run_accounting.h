@@ -113,6 +113,9 @@ struct CheckpointHealth
     double backlogSecondHalf = 0;
     std::uint32_t backlogMax = 0;
     bool backlogGrowing = false;
+    // When each checkpoint was committed, ascending: the ends of the staging ranges (of the
+    // blocking checkpoints when there is no staging). Where check splits windows.
+    std::vector<TimeNs> commitsNs;
 };
 
 struct RankRunAccounting
@@ -125,6 +128,7 @@ struct RankRunAccounting
     TimeNs activeNs() const { return partitionNs[0]; }
     std::uint64_t steps = 0; // steps ending in (window.start, window.end]
     std::uint64_t stepsWithoutPayload = 0; // of them, with WorkSource::Payload, without one
+    std::uint64_t stepsOutsideWindow = 0; // steps of the rank ending outside the window: not counted
     double work = 0;
     std::optional<double> activeRate; // work per second of active time
     std::optional<double> sustainedRate; // work per second of window time
@@ -145,6 +149,7 @@ struct RunAccounting
     // Work and steps summed over the ranks; window, partition, active time and step times of
     // the slowest rank (the longest window; ties: the lower rank); rates from the summed work.
     RankRunAccounting overall;
+    std::uint32_t slowestRank = kNoIndex; // the rank (index into TraceSet::ranks) whose window overall takes
     // Why nothing could be computed ("no step range ...", a bad pattern, a --between range a
     // rank lacks); empty on success.
     std::string error;

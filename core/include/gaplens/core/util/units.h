@@ -18,6 +18,9 @@ std::string formatBytes(std::uint64_t bytes);
 std::string formatBandwidth(std::uint64_t bytes, TimeNs ns);
 // 12.345 -> "12.3%".
 std::string formatPercent(double percent);
+// A number with thousands separated by commas: (9600000, 0) -> "9,600,000",
+// (10666.666, 2) -> "10,666.67"; "-" when not finite.
+std::string formatGrouped(double value, int decimals);
 
 // The one duration parser: a decimal number (a fraction and an exponent allowed) and an
 // optional unit, s, ms, us or ns (none: seconds), blanks around and between allowed, as exact
