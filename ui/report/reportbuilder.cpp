@@ -478,7 +478,10 @@ QString ReportBuilder::body(const QString &imagePrefix, int imageWidth, bool inl
     h += image(QStringLiteral("timeline"), QStringLiteral("timeline"));
     h += image(QStringLiteral("timeline-after"), QStringLiteral("timeline after"));
     if (!isComparison())
-        h += m_intervals.html(image, table);
+        h += m_intervals.html(
+            image, [](const QStringList &header, const std::vector<QStringList> &rows, const QList<int> &numeric) {
+                return table(header, rows, numeric);
+            });
 
     // Top kernels.
     h += QStringLiteral("<h2>Top kernels</h2>\n");
