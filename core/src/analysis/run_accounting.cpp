@@ -91,12 +91,23 @@ bool overlapsUnion(const std::vector<TimeRange> &u, TimeNs a, TimeNs b)
 
 // Partition of `window` by the unions (indexed by RunState, Unexplained unused): a sweep over
 // their endpoints, each instant to the first open state in RunState order, else Unexplained.
+// `spans` receives the same segments in time order, runs of one state joined.
 std::array<TimeNs, kRunStateCount> partition(
-    const std::array<std::vector<TimeRange>, kRunStateCount> &unions, TimeRange window)
+    const std::array<std::vector<TimeRange>, kRunStateCount> &unions, TimeRange window, RunStateSpans &spans)
 {
     std::array<TimeNs, kRunStateCount> parts {};
     if (window.end <= window.start)
         return parts;
+    auto give = [&](std::size_t state, TimeNs from, TimeNs to) {
+        parts[state] += to - from;
+        if (!spans.state.empty() && spans.state.back() == RunState(state)) {
+            spans.end.back() = to;
+            return;
+        }
+        spans.start.push_back(from);
+        spans.end.push_back(to);
+        spans.state.push_back(RunState(state));
+    };
     struct Edge
     {
         TimeNs time;
@@ -123,12 +134,13 @@ std::array<TimeNs, kRunStateCount> partition(
     TimeNs at = window.start;
     for (const auto &e : edges) {
         if (e.time > at) {
-            parts[top()] += e.time - at;
+            give(top(), at, e.time);
             at = e.time;
         }
         open[e.state] += e.delta;
     }
-    parts[top()] += window.end - at;
+    if (window.end > at)
+        give(top(), at, window.end);
     return parts;
 }
 
@@ -142,6 +154,9 @@ StepTimeGroup groupStats(std::vector<TimeNs> durations)
     g.medianNs = sortedMedian(durations);
     g.p95Ns = sortedPercentileNearestRank(durations, 95.0);
     g.maxNs = durations.back();
+    g.minNs = durations.front();
+    g.q1Ns = sortedPercentileNearestRank(durations, 25.0);
+    g.q3Ns = sortedPercentileNearestRank(durations, 75.0);
     return g;
 }
 
@@ -350,6 +365,7 @@ public:
             out = { found[k - 1].end, found[m - 1].end };
             return true;
         }
+        case RunWindowRule::Absolute: out = { spec.startNs, spec.endNs }; return true;
         case RunWindowRule::StateSpan: break;
         }
         bool any = false;
@@ -414,7 +430,7 @@ public:
         std::array<std::vector<TimeRange>, kRunStateCount> unions;
         for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
             unions[s] = unionOf(ranges.byState[s]);
-        out.partitionNs = partition(unions, w);
+        out.partitionNs = partition(unions, w, out.spans);
 
         const auto steps = outermost(ranges.byState[std::size_t(RunState::Active)]);
         std::vector<RangeRef> counted;
@@ -497,6 +513,7 @@ std::string_view runWindowRuleName(RunWindowRule rule)
     case RunWindowRule::StateSpan: return "state_span";
     case RunWindowRule::Explicit: return "explicit";
     case RunWindowRule::Between: return "between";
+    case RunWindowRule::Absolute: return "absolute";
     }
     return "state_span";
 }
@@ -582,7 +599,7 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
     for (std::size_t i = 0; i < kPatternStates.size(); ++i)
         out.patterns[i] = options.patterns[i].empty() ? std::string(kDefaultPatterns[i]) : options.patterns[i];
     out.windowRule = options.window.rule;
-    if (options.window.rule == RunWindowRule::Explicit)
+    if (options.window.rule == RunWindowRule::Explicit || options.window.rule == RunWindowRule::Absolute)
         out.windowText = fmt::format("{}ns:{}ns", options.window.startNs, options.window.endNs);
     else if (options.window.rule == RunWindowRule::Between)
         out.windowText = options.window.toOccurrence
