@@ -28,6 +28,7 @@ class GapBlamePanel;
 class LoadController;
 class PanelContext;
 class RankPacePanel;
+class RunAccountingPanel;
 class SummaryPanel;
 class TopKernelsPanel;
 class ProblemsPanel;
@@ -61,6 +62,7 @@ public:
     GapBlamePanel *gapBlamePanel() const { return m_gapBlame; }
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
     CommunicationPanel *communicationPanel() const { return m_communication; }
+    RunAccountingPanel *runAccountingPanel() const { return m_runAccounting; }
     SummaryPanel *summaryPanel() const { return m_summary; }
 
     // Review (issue 6). File > Compare with…: the paired CompareWindow (made if there is none)
@@ -122,6 +124,7 @@ private:
     GapBlamePanel *m_gapBlame = nullptr;
     RankPacePanel *m_rankPace = nullptr;
     CommunicationPanel *m_communication = nullptr;
+    RunAccountingPanel *m_runAccounting = nullptr;
     SummaryPanel *m_summary = nullptr;
     QList<QDockWidget *> m_panelDocks;
     QDockWidget *m_detailsDock = nullptr;

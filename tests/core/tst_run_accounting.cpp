@@ -220,6 +220,7 @@ private slots:
         QCOMPARE(a.ranks[1].windowNs(), 900 * kSecond);
         QCOMPARE(*a.ranks[1].sustainedOverActive, 1.0);
         QCOMPARE(a.overall.rank, kNoIndex);
+        QCOMPARE(a.overallRank, 0u); // the longer window
         QCOMPARE(a.overall.window, a.ranks[0].window);
         QCOMPARE(a.overall.windowNs(), 1200 * kSecond);
         QCOMPARE(a.overall.work, 19'200'000.0);
@@ -326,6 +327,7 @@ private slots:
         }
         // The overall copies the slowest rank's spans.
         QCOMPARE(a.overall.spans.state, spans.state);
+        QCOMPARE(a.overallRank, 0u);
 
         // A window cutting ranges cuts the spans; a window past every range is one unexplained span.
         auto options = withRange("step");
@@ -337,6 +339,16 @@ private slots:
         a = computeRunAccounting(*trace, options);
         QCOMPARE(a.ranks[0].spans.state, std::vector<RunState> { RunState::Unexplained });
         QCOMPARE(a.ranks[0].spans.end[0] - a.ranks[0].spans.start[0], TimeNs(200));
+    }
+
+    void patternErrorsAreTheCompilersOwn()
+    {
+        QCOMPARE(runStatePatternError("checkpoint|ckpt|save"), std::string());
+        QVERIFY(!runStatePatternError("save(").empty());
+        auto options = withRange("step");
+        options.patterns[0] = "save(";
+        const auto a = computeRunAccounting(*edgeCases(), options);
+        QVERIFY(a.error.find(runStatePatternError("save(")) != std::string::npos);
     }
 
     // The GUI's time selection: absolute times, the same for every rank, whatever its time zero.

@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
+#include "ui/panels/steprangechooser.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
@@ -172,14 +173,7 @@ void RankPacePanel::apply(const Result &r)
     m_result = r;
     const auto &pace = m_result.pace;
     if (r.namesValid) {
-        m_range->clear();
-        for (const auto &n : r.choice->candidates)
-            m_range->addItem(QStringLiteral("%1  (%2× on %3 rank%4)")
-                                 .arg(QString::fromStdString(n.name))
-                                 .arg(n.count)
-                                 .arg(n.ranks)
-                                 .arg(n.ranks == 1 ? QString() : QStringLiteral("s")),
-                QString::fromStdString(n.name));
+        fillStepRangeChooser(m_range, *r.choice);
         m_namesValid = true;
     }
     if (!r.trace) {

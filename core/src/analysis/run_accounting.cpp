@@ -37,6 +37,12 @@ std::optional<std::uint32_t> parseOccurrence(std::string_view text)
     return value;
 }
 
+// Found anywhere in a group name, ignoring case; throws std::regex_error for bad text.
+std::regex compileStatePattern(const std::string &text)
+{
+    return std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+}
+
 // An NVTX range of a rank: its interval, thread and index.
 struct RangeRef
 {
@@ -251,7 +257,7 @@ public:
         for (std::size_t i = 0; i < kPatternStates.size(); ++i) {
             const auto &text = m_out.patterns[i];
             try {
-                m_patterns[i] = std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+                m_patterns[i] = compileStatePattern(text);
             } catch (const std::regex_error &e) {
                 m_out.error = fmt::format("the pattern of state {} is not a regular expression: '{}' ({})",
                     kStateNames[i + 1], text, e.what());
@@ -507,6 +513,16 @@ std::string_view defaultRunStatePattern(RunState state)
     return {};
 }
 
+std::string runStatePatternError(const std::string &regex)
+{
+    try {
+        compileStatePattern(regex);
+    } catch (const std::regex_error &e) {
+        return e.what();
+    }
+    return {};
+}
+
 std::string_view runWindowRuleName(RunWindowRule rule)
 {
     switch (rule) {
@@ -638,6 +654,7 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
         if (r.windowNs() > slowest->windowNs())
             slowest = &r;
     out.overall = *slowest;
+    out.overallRank = slowest->rank;
     out.overall.rank = kNoIndex;
     out.overall.work = 0;
     out.overall.steps = 0;

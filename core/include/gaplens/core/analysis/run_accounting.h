@@ -31,6 +31,9 @@ std::string_view runStateName(RunState state);
 std::optional<RunState> runStateFromName(std::string_view name);
 // The default pattern of a pattern state ("checkpoint|ckpt|save", ...); empty for the others.
 std::string_view defaultRunStatePattern(RunState state);
+// Why `regex` cannot be a state pattern (not an ECMAScript regular expression), or empty when
+// it can: the GUI says so while it is typed.
+std::string runStatePatternError(const std::string &regex);
 
 enum class RunWindowRule : std::uint8_t {
     StateSpan, // from the first to the last instant covered by any state range of the rank
@@ -159,6 +162,7 @@ struct RunAccounting
     // Work and steps summed over the ranks; window, partition, active time and step times of
     // the slowest rank (the longest window; ties: the lower rank); rates from the summed work.
     RankRunAccounting overall;
+    std::uint32_t overallRank = kNoIndex; // the rank whose window `overall` takes
     // Why nothing could be computed ("no step range ...", a bad pattern, a --between range a
     // rank lacks); empty on success.
     std::string error;
