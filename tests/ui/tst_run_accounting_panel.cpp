@@ -8,6 +8,7 @@
 #include "gaplens/core/util/units.h"
 #include "gaplens/core/write/synth.h"
 #include "testsupport.h"
+#include "ui/mainwindow.h"
 #include "ui/panels/paneltable.h"
 #include "ui/panels/runaccountingpanel.h"
 #include "ui/session/session.h"
@@ -16,6 +17,7 @@
 #include "ui/timeline/hitdescriber.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/zoomcontrol.h"
+#include "ui/workspace/workspace.h"
 #include "ui_fixture.h"
 
 #include <QAbstractItemModelTester>
@@ -29,6 +31,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -118,6 +122,7 @@ class TestRunAccountingPanel : public QObject
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         core::SynthOptions o;
         o.ranks = 2;
@@ -505,6 +510,51 @@ private slots:
         QCOMPARE(h.panel.patterns(), patterns);
         QCOMPARE(h.panel.patternEdit(core::RunState::DataWait)->text(), QStringLiteral("data_wait|prefetch"));
         QCOMPARE(h.panel.accounting()->patterns[0], std::string("ckpt_stage"));
+    }
+
+    // The main window saves the panel's range and patterns and a reopened session restores
+    // them: the panel and the lanes are computed with them again.
+    void mainWindowSessionRestoresRangeAndPatterns()
+    {
+        const QString path = m_dir.path() + QStringLiteral("/main.gaplens.json");
+        const RunAccountingPanel::Patterns patterns { QStringLiteral("^save_checkpoint$"), {}, {},
+            QStringLiteral("wait_for_peers") };
+        {
+            MainWindow w;
+            QSignalSpy loaded(w.loadController(), &LoadController::loadFinished);
+            w.openPaths({ m_dir.path() });
+            QVERIFY(loaded.wait(30000));
+            auto *panel = w.runAccountingPanel();
+            QVERIFY(QTest::qWaitFor([&] { return panel->accounting() && !panel->isComputing(); }, 30000));
+            const int before = panel->generation();
+            panel->setPatterns(patterns);
+            panel->setRangeName(QStringLiteral("train_step"));
+            QVERIFY(QTest::qWaitFor([&] { return panel->generation() > before && !panel->isComputing(); }, 30000));
+            QString error;
+            QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+        }
+        MainWindow w;
+        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
+        QString error;
+        QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
+        QVERIFY(applied.wait(30000));
+        auto *panel = w.runAccountingPanel();
+        QCOMPARE(panel->patterns(), patterns);
+        QCOMPARE(panel->rangeName(), QStringLiteral("train_step"));
+        QCOMPARE(panel->patternEdit(core::RunState::Barrier)->text(), QStringLiteral("wait_for_peers"));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !panel->isComputing() && panel->accounting()
+                    && panel->accounting()->patterns[0] == "^save_checkpoint$";
+            },
+            30000));
+        auto options = trainStep();
+        options.patterns = { "^save_checkpoint$", "", "", "wait_for_peers" };
+        const auto expected = core::computeRunAccounting(trace(), options);
+        // Only the blocking checkpoints now: the staging ranges are no checkpoint.
+        QCOMPARE(expected.overall.checkpoint->stagingCount, std::uint64_t(0));
+        QCOMPARE(panel->accounting()->ranks[0].partitionNs, expected.ranks[0].partitionNs);
+        QCOMPARE(w.timelineView()->model()->stateLanes()->spans(0)->state, expected.ranks[0].spans.state);
     }
 };
 
