@@ -26,6 +26,7 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -555,6 +556,16 @@ private slots:
         QCOMPARE(expected.overall.checkpoint->stagingCount, std::uint64_t(0));
         QCOMPARE(panel->accounting()->ranks[0].partitionNs, expected.ranks[0].partitionNs);
         QCOMPARE(w.timelineView()->model()->stateLanes()->spans(0)->state, expected.ranks[0].spans.state);
+        if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR")) {
+            auto *dock = w.findChild<QDockWidget *>(QStringLiteral("runaccountingDock"));
+            QVERIFY(dock);
+            w.resize(1600, 1000);
+            w.show();
+            dock->raise();
+            panel->stepState(0, core::RunState::Checkpoint);
+            QTest::qWait(200);
+            w.grab().save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/mainwindow.png"));
+        }
     }
 };
 
