@@ -36,6 +36,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -335,6 +336,17 @@ private slots:
         QVERIFY(h.view.zoom()->windowEnd() >= spans->end[checkpoints[0]]);
         QVERIFY(h.panel.stepText().startsWith(
             QStringLiteral("checkpoint on rank 1: span 1 of %1 · ").arg(checkpoints.size())));
+        // Hovering a bar names the state, the rank and its share of the window.
+        emit barSet(h.panel.partitionChart(), core::RunState::Checkpoint)->hovered(true, 0);
+        const auto &rank1 = h.panel.accounting()->ranks[1];
+        QCOMPARE(QToolTip::text(),
+            QStringLiteral("checkpoint on rank 1: %1 (%2% of the window); click to step through its spans")
+                .arg(QString::fromStdString(
+                         core::formatDuration(double(rank1.partitionNs[ix(core::RunState::Checkpoint)]))),
+                    QLocale(QLocale::English)
+                        .toString(100.0 * double(rank1.partitionNs[ix(core::RunState::Checkpoint)])
+                                / double(rank1.windowNs()),
+                            'f', 1)));
         // Again: the next one; back: the first.
         emit barSet(h.panel.partitionChart(), core::RunState::Checkpoint)->clicked(0);
         QCOMPARE(selected().index, checkpoints[1]);

@@ -18,6 +18,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCursor>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
@@ -28,6 +29,7 @@
 #include <QPen>
 #include <QPushButton>
 #include <QSplitter>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <QVBoxLayout>
@@ -496,11 +498,27 @@ void RunAccountingPanel::rebuildPartitionChart()
         categories << rankLabel(it->rank);
         rankOfCategory.push_back(it->rank);
     }
-    for (std::size_t s = 0; s < core::kRunStateCount; ++s)
+    for (std::size_t s = 0; s < core::kRunStateCount; ++s) {
         connect(sets[qsizetype(s)], &QBarSet::clicked, this, [this, s, rankOfCategory](int index) {
             if (index >= 0 && index < int(rankOfCategory.size()))
                 stepState(rankOfCategory[std::size_t(index)], core::RunState(s));
         });
+        // "checkpoint on rank 0: 54.220 ms (28.8% of the window)" under the pointer.
+        connect(sets[qsizetype(s)], &QBarSet::hovered, this,
+            [this, s, scoped = m_result.scoped, rankOfCategory](bool on, int index) {
+                if (!on || index < 0 || index >= int(rankOfCategory.size())) {
+                    QToolTip::hideText();
+                    return;
+                }
+                const auto rank = rankOfCategory[std::size_t(index)];
+                for (const auto &r : scoped->ranks)
+                    if (r.rank == rank && r.windowNs() > 0)
+                        QToolTip::showText(QCursor::pos(),
+                            QStringLiteral("%1 on %2: %3 (%4% of the window); click to step through its spans")
+                                .arg(stateName(core::RunState(s)), rankLabel(rank), duration(double(r.partitionNs[s])),
+                                    number(100.0 * double(r.partitionNs[s]) / double(r.windowNs()), 1)));
+            });
+    }
     auto *series = new QHorizontalStackedBarSeries;
     series->append(sets);
     series->setBarWidth(0.7);
