@@ -144,6 +144,8 @@ private slots:
         QVERIFY(shown);
         QCOMPARE(shown->stepRange, std::string("train_step")); // proposed, as Rank Pace proposes it
         QCOMPARE(h.panel.rangeChooser()->currentData().toString(), QStringLiteral("train_step"));
+        // The candidates were counted once for the capture, for Rank Pace and this panel.
+        QCOMPARE(h.panel.result().choice, h.context.stepRangeChoices()->get());
         QCOMPARE(shown->windowRule, core::RunWindowRule::StateSpan);
         QCOMPARE(shown->ranks.size(), expected.ranks.size());
 

@@ -150,11 +150,11 @@ void RankPacePanel::recompute()
     // every NVTX range; later runs reuse them.
     std::shared_ptr<const core::StepRangeChoice> choice = needNames ? nullptr : m_result.choice;
     run<Result>(
-        [trace, options, choice, window = m_context.window()]() mutable {
+        [trace, options, choice, choices = m_context.stepRangeChoices(), window = m_context.window()]() mutable {
             Result r;
             r.trace = trace;
             r.namesValid = !choice;
-            r.choice = choice ? choice : std::make_shared<const core::StepRangeChoice>(core::chooseStepRange(*trace));
+            r.choice = choice ? choice : choices->get();
             // Without a requested range, the proposal: no step-like range means no pace (the
             // verdict names the candidates) rather than a guess.
             if (options.rangeName.empty())

@@ -238,14 +238,14 @@ void RunAccountingPanel::recompute()
     for (std::size_t i = 0; i < m_patterns.size(); ++i)
         options.patterns[i] = m_patterns[i].toStdString();
     run<Result>(
-        [trace, choice, lanes, stateLanes, lanesKey, options, patterns = m_patterns,
-            requested = m_requestedRange.toStdString(), ranks = m_context.ranks(),
+        [trace, choice, choices = m_context.stepRangeChoices(), lanes, stateLanes, lanesKey, options,
+            patterns = m_patterns, requested = m_requestedRange.toStdString(), ranks = m_context.ranks(),
             window = m_context.window()]() mutable {
             Result r;
             r.trace = trace;
             r.namesValid = !choice;
-            // The chooser's names and proposal are counted once per capture, as Rank Pace's.
-            r.choice = choice ? choice : std::make_shared<const core::StepRangeChoice>(core::chooseStepRange(*trace));
+            // The chooser's names and proposal: counted once per capture for Rank Pace and us.
+            r.choice = choice ? choice : choices->get();
             r.stepRange = requested.empty() ? r.choice->proposed.value_or(std::string()) : requested;
             if (r.stepRange.empty())
                 return r;

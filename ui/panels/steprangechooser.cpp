@@ -3,7 +3,22 @@
 
 #include <QComboBox>
 
+#include <utility>
+
 namespace gaplens::ui {
+
+StepRangeChoices::StepRangeChoices(std::shared_ptr<const core::TraceSet> trace)
+    : m_trace(std::move(trace))
+{
+}
+
+std::shared_ptr<const core::StepRangeChoice> StepRangeChoices::get()
+{
+    const std::lock_guard lock(m_mutex);
+    if (!m_choice && m_trace)
+        m_choice = std::make_shared<const core::StepRangeChoice>(core::chooseStepRange(*m_trace));
+    return m_choice;
+}
 
 void fillStepRangeChooser(QComboBox *box, const core::StepRangeChoice &choice)
 {
