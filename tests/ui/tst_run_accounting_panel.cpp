@@ -193,8 +193,9 @@ private slots:
                                        .arg(work, QString::fromStdString(core::formatDuration(double(o.windowNs()))),
                                            en.toString(*o.sustainedRate, 'f', 2))),
             qPrintable(headline));
-        QVERIFY(headline.contains(
-            QStringLiteral("Sustained / active = %1").arg(en.toString(*o.sustainedOverActive, 'f', 3))));
+        QVERIFY(headline.contains(QStringLiteral("Sustained / active = %1 / %2 = %3")
+                                      .arg(en.toString(*o.sustainedRate, 'f', 2), en.toString(*o.activeRate, 'f', 2),
+                                          en.toString(*o.sustainedOverActive, 'f', 3))));
         QVERIFY(headline.contains(QStringLiteral("state span")));
         QVERIFY(headline.contains(QStringLiteral("Checkpoints: %1 blocking, %2 staging")
                                       .arg(o.checkpoint->count)

@@ -337,8 +337,11 @@ QString RunAccountingPanel::headlineText() const
                  .arg(work, duration(double(o.activeNs())), rateText(o.activeRate, unit));
     lines << QStringLiteral("Sustained rate = work / window time = %1 / %2 = %3")
                  .arg(work, duration(double(o.windowNs())), rateText(o.sustainedRate, unit));
-    lines << QStringLiteral("Sustained / active = %1 (active time / window time)")
-                 .arg(o.sustainedOverActive ? number(*o.sustainedOverActive, 3) : QStringLiteral("-"));
+    if (o.sustainedOverActive)
+        lines << QStringLiteral("Sustained / active = %1 / %2 = %3 (= active time / window time)")
+                     .arg(number(*o.sustainedRate, 2), number(*o.activeRate, 2), number(*o.sustainedOverActive, 3));
+    else
+        lines << QStringLiteral("Sustained / active: - (no active time)");
     const QString source = a.workSource == core::WorkSource::Payload ? QStringLiteral("the NVTX payloads")
         : a.workSource == core::WorkSource::PerStep                  ? QStringLiteral("the work per step")
                                                                      : QStringLiteral("one unit per step");
