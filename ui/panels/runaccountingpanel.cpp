@@ -569,7 +569,7 @@ void RunAccountingPanel::rebuildStepChart()
     auto *inside = new QBoxPlotSeries;
     inside->setName(QStringLiteral("steps overlapping the state"));
     inside->setBrush(QColor(75, 85, 125)); // dark slate
-    inside->setPen(QPen(QColor(40, 45, 70), 2));
+    inside->setPen(QPen(QColor(120, 130, 200), 2)); // reads on light and dark charts
     auto *outside = new QBoxPlotSeries;
     outside->setName(QStringLiteral("the other steps"));
     outside->setBrush(QColor(175, 180, 190)); // light grey
