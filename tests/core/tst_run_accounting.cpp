@@ -220,7 +220,7 @@ private slots:
         QCOMPARE(a.ranks[1].windowNs(), 900 * kSecond);
         QCOMPARE(*a.ranks[1].sustainedOverActive, 1.0);
         QCOMPARE(a.overall.rank, kNoIndex);
-        QCOMPARE(a.overallRank, 0u); // the longer window
+        QCOMPARE(a.slowestRank, 0u); // the longer window
         QCOMPARE(a.overall.window, a.ranks[0].window);
         QCOMPARE(a.overall.windowNs(), 1200 * kSecond);
         QCOMPARE(a.overall.work, 19'200'000.0);
@@ -327,7 +327,7 @@ private slots:
         }
         // The overall copies the slowest rank's spans.
         QCOMPARE(a.overall.spans.state, spans.state);
-        QCOMPARE(a.overallRank, 0u);
+        QCOMPARE(a.slowestRank, 0u);
 
         // A window cutting ranges cuts the spans; a window past every range is one unexplained span.
         auto options = withRange("step");

@@ -320,8 +320,8 @@ QString RunAccountingPanel::headlineText() const
     QStringList lines;
     const bool several = a.ranks.size() > 1;
     const QString whose = several
-        ? QStringLiteral("%1's state span (the longest of %2 ranks)").arg(rankLabel(a.overallRank)).arg(a.ranks.size())
-        : rankLabel(a.overallRank) + QStringLiteral("'s state span");
+        ? QStringLiteral("%1's state span (the longest of %2 ranks)").arg(rankLabel(a.slowestRank)).arg(a.ranks.size())
+        : rankLabel(a.slowestRank) + QStringLiteral("'s state span");
     if (r.selectionWindow) {
         const auto origin = r.trace->span.start;
         lines << QStringLiteral("Window: %1, the time selection (%2 to %3 from the capture start).")
@@ -348,7 +348,7 @@ QString RunAccountingPanel::headlineText() const
     lines << QStringLiteral("%1 steps of \"%2\" end in the window%3; work from %4%5.")
                  .arg(number(double(o.steps), 0), QString::fromStdString(a.stepRange),
                      several ? QStringLiteral(" (work summed over the ranks, times from %1's window)")
-                                   .arg(rankLabel(a.overallRank))
+                                   .arg(rankLabel(a.slowestRank))
                              : QString(),
                      source,
                      o.stepsWithoutPayload
@@ -428,7 +428,7 @@ void RunAccountingPanel::rebuildTables()
             rows.back()[0].raw = m_result.trace->ranks[r.rank].rank;
         }
         if (a->ranks.size() > 1) {
-            addRow(QStringLiteral("overall (%1's window)").arg(rankLabel(a->overallRank)), a->overall, -1);
+            addRow(QStringLiteral("overall (%1's window)").arg(rankLabel(a->slowestRank)), a->overall, -1);
             rows.back()[0].raw = std::numeric_limits<int>::max(); // last
         }
     }
@@ -557,7 +557,7 @@ void RunAccountingPanel::rebuildStepChart()
             shown.push_back(&s);
             largest = std::max({ largest, s.inside.maxNs, s.outside.maxNs });
         }
-    const QString whose = a->ranks.size() > 1 ? QStringLiteral(", ") + rankLabel(a->overallRank) : QString();
+    const QString whose = a->ranks.size() > 1 ? QStringLiteral(", ") + rankLabel(a->slowestRank) : QString();
     if (shown.empty()) {
         m_stepChart->setTitle(
             QStringLiteral("Step time%1: no state that some steps overlap and others do not").arg(whose));

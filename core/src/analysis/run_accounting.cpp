@@ -654,7 +654,7 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
         if (r.windowNs() > slowest->windowNs())
             slowest = &r;
     out.overall = *slowest;
-    out.overallRank = slowest->rank;
+    out.slowestRank = slowest->rank;
     out.overall.rank = kNoIndex;
     out.overall.work = 0;
     out.overall.steps = 0;

@@ -162,7 +162,7 @@ struct RunAccounting
     // Work and steps summed over the ranks; window, partition, active time and step times of
     // the slowest rank (the longest window; ties: the lower rank); rates from the summed work.
     RankRunAccounting overall;
-    std::uint32_t overallRank = kNoIndex; // the rank whose window `overall` takes
+    std::uint32_t slowestRank = kNoIndex; // the rank (index into TraceSet::ranks) whose window overall takes
     // Why nothing could be computed ("no step range ...", a bad pattern, a --between range a
     // rank lacks); empty on success.
     std::string error;
