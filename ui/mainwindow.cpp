@@ -14,6 +14,7 @@
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
 #include "ui/panels/rankselector.h"
+#include "ui/panels/runaccountingpanel.h"
 #include "ui/panels/summarypanel.h"
 #include "ui/panels/topkernelspanel.h"
 #include "ui/problemspanel.h"
@@ -237,6 +238,7 @@ void MainWindow::createPanels()
     m_communication = new CommunicationPanel(*m_panelContext, m_view, this);
     m_nvtxSummary = new NameSummaryPanel(NameSummaryPanel::Kind::Nvtx, *m_panelContext, m_view, this);
     m_apiSummary = new NameSummaryPanel(NameSummaryPanel::Kind::Api, *m_panelContext, m_view, this);
+    m_runAccounting = new RunAccountingPanel(*m_panelContext, m_view, this);
     const std::pair<QWidget *, QString> panels[] = {
         { m_summary, QStringLiteral("Summary") },
         { m_topKernels, QStringLiteral("Top Kernels") },
@@ -246,6 +248,7 @@ void MainWindow::createPanels()
         { m_nvtxSummary, QStringLiteral("NVTX Summary") },
         { m_apiSummary, QStringLiteral("CUDA API Summary") },
         { new IntervalsPanel(*m_panelContext, m_view, this), QStringLiteral("Intervals") },
+        { m_runAccounting, QStringLiteral("Run Accounting") },
     };
     for (const auto &[widget, title] : panels) {
         auto *dock = new QDockWidget(title, this);
@@ -612,6 +615,11 @@ void MainWindow::captureOwnSession(Session &s) const
     s.alignOccurrence = m_alignOccurrence->value();
     SessionView::capture(*m_view, s, 0);
     s.findText = m_find->text();
+    s.runStateRange = m_runAccounting->rangeName();
+    const auto patterns = m_runAccounting->patterns();
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+        if (!patterns[i].isEmpty())
+            s.runStatePatterns.insert(QLatin1String(core::runStateName(core::kPatternStates[i]).data()), patterns[i]);
 }
 
 bool MainWindow::loadSessionCaptures(const Session &s)
@@ -635,6 +643,11 @@ void MainWindow::applyOwnSession(const Session &s)
     applyAlignment();
     m_find->setText(s.findText);
     SessionView::apply(*m_view, s, 0);
+    RunAccountingPanel::Patterns patterns;
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+        patterns[i] = s.runStatePatterns.value(QLatin1String(core::runStateName(core::kPatternStates[i]).data()));
+    m_runAccounting->setPatterns(patterns);
+    m_runAccounting->setRangeName(s.runStateRange);
 }
 
 void MainWindow::applyGapThreshold(core::TimeNs ns)

@@ -30,6 +30,7 @@ class NameSummaryPanel;
 class RanksDialog;
 class PanelContext;
 class RankPacePanel;
+class RunAccountingPanel;
 class SummaryPanel;
 class TopKernelsPanel;
 class ProblemsPanel;
@@ -63,6 +64,7 @@ public:
     GapBlamePanel *gapBlamePanel() const { return m_gapBlame; }
     RankPacePanel *rankPacePanel() const { return m_rankPace; }
     CommunicationPanel *communicationPanel() const { return m_communication; }
+    RunAccountingPanel *runAccountingPanel() const { return m_runAccounting; }
     SummaryPanel *summaryPanel() const { return m_summary; }
     NameSummaryPanel *nvtxSummaryPanel() const { return m_nvtxSummary; }
     NameSummaryPanel *apiSummaryPanel() const { return m_apiSummary; }
@@ -130,6 +132,7 @@ private:
     GapBlamePanel *m_gapBlame = nullptr;
     RankPacePanel *m_rankPace = nullptr;
     CommunicationPanel *m_communication = nullptr;
+    RunAccountingPanel *m_runAccounting = nullptr;
     SummaryPanel *m_summary = nullptr;
     NameSummaryPanel *m_nvtxSummary = nullptr;
     NameSummaryPanel *m_apiSummary = nullptr;

@@ -104,6 +104,7 @@ std::string windowDescription(const core::RunAccounting &a)
     case core::RunWindowRule::Explicit: return fmt::format("--window {} (from the session start)", a.windowText);
     case core::RunWindowRule::Between:
         return fmt::format("--between {} (end of the K-th to end of the M-th occurrence)", a.windowText);
+    case core::RunWindowRule::Absolute: return fmt::format("{} (absolute times)", a.windowText);
     case core::RunWindowRule::StateSpan: break;
     }
     return "first to last instant of any state range (default)";

@@ -190,6 +190,7 @@ private slots:
         QCOMPARE(a.ranks[1].windowNs(), 900 * kSecond);
         QCOMPARE(*a.ranks[1].sustainedOverActive, 1.0);
         QCOMPARE(a.overall.rank, kNoIndex);
+        QCOMPARE(a.slowestRank, 0u); // the longer window
         QCOMPARE(a.overall.window, a.ranks[0].window);
         QCOMPARE(a.overall.windowNs(), 1200 * kSecond);
         QCOMPARE(a.overall.work, 19'200'000.0);
@@ -275,6 +276,91 @@ private slots:
         QCOMPARE(r.stepTimeByState[2].inside.count, std::uint64_t(1));
         QCOMPARE(r.stepTimeByState[2].outside.count, std::uint64_t(1));
         QCOMPARE(r.stepTimeByState[3].inside.count, std::uint64_t(0));
+    }
+
+    // The partition as spans in time order (the GUI's state lane): runs of one state joined,
+    // tiling the window, each state's spans summing to its part.
+    void spansArePartitionInTimeOrder()
+    {
+        const auto trace = edgeCases();
+        auto a = computeRunAccounting(*trace, withRange("step"));
+        const auto &spans = a.ranks[0].spans;
+        const std::vector<TimeNs> start { 0, 100, 150, 200, 210, 250, 300 };
+        const std::vector<TimeNs> end { 100, 150, 200, 210, 250, 300, 400 };
+        const std::vector<RunState> state { RunState::Active, RunState::Checkpoint, RunState::Validation,
+            RunState::Unexplained, RunState::Barrier, RunState::DataWait, RunState::Active };
+        QCOMPARE(spans.size(), start.size());
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            QCOMPARE(spans.start[i], T0 + start[i]);
+            QCOMPARE(spans.end[i], T0 + end[i]);
+            QCOMPARE(spans.state[i], state[i]);
+        }
+        // The overall copies the slowest rank's spans.
+        QCOMPARE(a.overall.spans.state, spans.state);
+        QCOMPARE(a.slowestRank, 0u);
+
+        // A window cutting ranges cuts the spans; a window past every range is one unexplained span.
+        auto options = withRange("step");
+        options.window = explicitWindow(50, 180);
+        a = computeRunAccounting(*trace, options);
+        QCOMPARE(a.ranks[0].spans.start, (std::vector<TimeNs> { T0 + 50, T0 + 100, T0 + 150 }));
+        QCOMPARE(a.ranks[0].spans.end, (std::vector<TimeNs> { T0 + 100, T0 + 150, T0 + 180 }));
+        options.window = explicitWindow(500, 700);
+        a = computeRunAccounting(*trace, options);
+        QCOMPARE(a.ranks[0].spans.state, std::vector<RunState> { RunState::Unexplained });
+        QCOMPARE(a.ranks[0].spans.end[0] - a.ranks[0].spans.start[0], TimeNs(200));
+    }
+
+    void patternErrorsAreTheCompilersOwn()
+    {
+        QCOMPARE(runStatePatternError("checkpoint|ckpt|save"), std::string());
+        QVERIFY(!runStatePatternError("save(").empty());
+        auto options = withRange("step");
+        options.patterns[0] = "save(";
+        const auto a = computeRunAccounting(*edgeCases(), options);
+        QVERIFY(a.error.find(runStatePatternError("save(")) != std::string::npos);
+    }
+
+    // The GUI's time selection: absolute times, the same for every rank, whatever its time zero.
+    void absoluteWindowIsTheSameForEveryRank()
+    {
+        const auto trace = edgeCases();
+        auto options = withRange("step");
+        options.window.rule = RunWindowRule::Absolute;
+        options.window.startNs = T0 + 50;
+        options.window.endNs = T0 + 180;
+        const auto a = computeRunAccounting(*trace, options);
+        QCOMPARE(a.error, std::string());
+        QCOMPARE(a.windowRule, RunWindowRule::Absolute);
+        QCOMPARE(runWindowRuleName(a.windowRule), std::string_view("absolute"));
+        QCOMPARE(a.ranks[0].window, (TimeRange { T0 + 50, T0 + 180 }));
+        QCOMPARE(a.ranks[0].partitionNs[ix(RunState::Validation)], TimeNs(30));
+    }
+
+    // The box plot's figures: smallest, nearest-rank quartiles.
+    void stepTimeGroupsHaveQuartiles()
+    {
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto main = b.addThread(r);
+        TimeNs at = T0;
+        // Eight steps of 10, 20, ..., 80 ns; the barrier overlaps the last two.
+        for (int i = 1; i <= 8; ++i) {
+            b.nvtx(main, at, at + 10 * i, "step");
+            at += 10 * i;
+        }
+        const auto other = b.addThread(r, 5);
+        b.nvtx(other, at - 100, at, "barrier");
+        const auto trace = b.finish();
+        const auto a = computeRunAccounting(*trace, withRange("step"));
+        const auto &barrier = a.ranks[0].stepTimeByState[3];
+        QCOMPARE(barrier.state, RunState::Barrier);
+        QCOMPARE(barrier.outside.count, std::uint64_t(6));
+        QCOMPARE(barrier.outside.minNs, TimeNs(10));
+        QCOMPARE(barrier.outside.q1Ns, TimeNs(20)); // ceil(0.25 * 6) = 2nd
+        QCOMPARE(barrier.outside.q3Ns, TimeNs(50)); // ceil(0.75 * 6) = 5th
+        QCOMPARE(barrier.inside.minNs, TimeNs(70));
+        QCOMPARE(barrier.inside.q3Ns, TimeNs(80));
     }
 
     void windowCutsRangesAndCountsStepsEndingInIt()

@@ -98,6 +98,12 @@ private slots:
         for (std::size_t a = 1; a < std::size(categories); ++a)
             for (std::size_t b = a + 1; b < std::size(categories); ++b)
                 QVERIFY(distance(osCategoryColor(categories[a]), osCategoryColor(categories[b])) >= 30);
+        // Run-accounting states: no cause colour, each told apart from the others.
+        for (std::size_t a = 0; a < core::kRunStateCount; ++a) {
+            QVERIFY2(!isCauseHue(runStateColor(core::RunState(a))), core::runStateName(core::RunState(a)).data());
+            for (std::size_t b = a + 1; b < core::kRunStateCount; ++b)
+                QVERIFY(distance(runStateColor(core::RunState(a)), runStateColor(core::RunState(b))) >= 90);
+        }
         // A unified-memory migration is told apart from the program's own copy in that direction.
         QVERIFY(copyColor(core::CopyKind::UnifiedHostToDevice) != copyColor(core::CopyKind::HostToDevice));
         QVERIFY(copyColor(core::CopyKind::UnifiedDeviceToHost) != copyColor(core::CopyKind::DeviceToHost));

@@ -46,6 +46,7 @@ PanelContext::~PanelContext()
 void PanelContext::setData(std::shared_ptr<const TimelineData> data)
 {
     m_data = std::move(data);
+    m_stepRangeChoices = std::make_shared<StepRangeChoices>(trace());
     m_ranks = {};
     m_window.reset();
     // A shared source has the capture already when the timeline got it first.

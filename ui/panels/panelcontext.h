@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/selection.h"
 #include "ui/loading/derivedsource.h"
+#include "ui/panels/steprangechooser.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QObject>
@@ -48,6 +49,10 @@ public:
     void setGapThreshold(core::TimeNs ns);
     core::TimeNs gapThreshold() const { return m_gapThreshold; }
 
+    // The current capture's step range candidates, counted once for every panel (a new
+    // object per capture; a job captures it and calls get()).
+    const std::shared_ptr<StepRangeChoices> &stepRangeChoices() const { return m_stepRangeChoices; }
+
     // "all ranks · whole capture", "ranks 0, 3 · selection 12.3 ms".
     QString scopeText() const;
     QThreadPool *pool() { return &m_pool; }
@@ -62,6 +67,7 @@ signals:
 
 private:
     std::shared_ptr<const TimelineData> m_data;
+    std::shared_ptr<StepRangeChoices> m_stepRangeChoices = std::make_shared<StepRangeChoices>(nullptr);
     core::RankSelection m_ranks;
     core::TimeWindow m_window;
     core::TimeNs m_gapThreshold = core::kDefaultMinGapNs;

@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/paneltable.h"
+#include "ui/panels/steprangechooser.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
@@ -149,11 +150,11 @@ void RankPacePanel::recompute()
     // every NVTX range; later runs reuse them.
     std::shared_ptr<const core::StepRangeChoice> choice = needNames ? nullptr : m_result.choice;
     run<Result>(
-        [trace, options, choice, window = m_context.window()]() mutable {
+        [trace, options, choice, choices = m_context.stepRangeChoices(), window = m_context.window()]() mutable {
             Result r;
             r.trace = trace;
             r.namesValid = !choice;
-            r.choice = choice ? choice : std::make_shared<const core::StepRangeChoice>(core::chooseStepRange(*trace));
+            r.choice = choice ? choice : choices->get();
             // Without a requested range, the proposal: no step-like range means no pace (the
             // verdict names the candidates) rather than a guess.
             if (options.rangeName.empty())
@@ -172,14 +173,7 @@ void RankPacePanel::apply(const Result &r)
     m_result = r;
     const auto &pace = m_result.pace;
     if (r.namesValid) {
-        m_range->clear();
-        for (const auto &n : r.choice->candidates)
-            m_range->addItem(QStringLiteral("%1  (%2× on %3 rank%4)")
-                                 .arg(QString::fromStdString(n.name))
-                                 .arg(n.count)
-                                 .arg(n.ranks)
-                                 .arg(n.ranks == 1 ? QString() : QStringLiteral("s")),
-                QString::fromStdString(n.name));
+        fillStepRangeChooser(m_range, *r.choice);
         m_namesValid = true;
     }
     if (!r.trace) {

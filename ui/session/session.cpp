@@ -71,6 +71,7 @@ const char *hitKindName(HitKind k)
     case HitKind::Fold: return "fold";
     case HitKind::Mark: return "mark";
     case HitKind::Osrt: return "osrt";
+    case HitKind::State: return "state";
     case HitKind::None: break;
     }
     return "none";
@@ -79,7 +80,7 @@ const char *hitKindName(HitKind k)
 HitKind hitKindOf(const QString &name)
 {
     for (auto k : { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold,
-             HitKind::Mark, HitKind::Osrt })
+             HitKind::Mark, HitKind::Osrt, HitKind::State })
         if (name == QLatin1String(hitKindName(k)))
             return k;
     return HitKind::None;
@@ -127,6 +128,11 @@ QJsonObject toJson(const Session &s, const QString &sessionPath)
         QJsonObject { { QStringLiteral("mode"), s.alignMode }, { QStringLiteral("range"), s.alignName },
             { QStringLiteral("occurrence"), s.alignOccurrence } });
     o.insert(QStringLiteral("step_range"), s.stepRange);
+    QJsonObject patterns;
+    for (auto it = s.runStatePatterns.cbegin(); it != s.runStatePatterns.cend(); ++it)
+        patterns.insert(it.key(), it.value());
+    o.insert(QStringLiteral("run_states"),
+        QJsonObject { { QStringLiteral("step_range"), s.runStateRange }, { QStringLiteral("patterns"), patterns } });
     if (s.viewRange)
         o.insert(QStringLiteral("view_range"), rangeJson(*s.viewRange));
     o.insert(QStringLiteral("scroll_y"), s.scrollY);
@@ -257,6 +263,13 @@ ReadResult fromJson(const QJsonObject &o, const QString &sessionPath, const Reso
     s.alignName = align.value(QStringLiteral("range")).toString();
     s.alignOccurrence = std::max(1, align.value(QStringLiteral("occurrence")).toInt(1));
     s.stepRange = o.value(QStringLiteral("step_range")).toString();
+    // Sessions written before run accounting have none: the defaults.
+    const auto runStates = o.value(QStringLiteral("run_states")).toObject();
+    s.runStateRange = runStates.value(QStringLiteral("step_range")).toString();
+    const auto patterns = runStates.value(QStringLiteral("patterns")).toObject();
+    for (auto it = patterns.constBegin(); it != patterns.constEnd(); ++it)
+        if (it.value().isString())
+            s.runStatePatterns.insert(it.key(), it.value().toString());
     s.viewRange = rangeOf(o.value(QStringLiteral("view_range")));
     s.scrollY = o.value(QStringLiteral("scroll_y")).toInt();
     s.afterScrollY = o.value(QStringLiteral("after_scroll_y")).toInt();

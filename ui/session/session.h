@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -38,6 +39,10 @@ struct Session
     QString alignName; // NVTX range ("" = the step range in compare)
     int alignOccurrence = 1;
     QString stepRange; // compare: the step range the comparison used ("" = proposed)
+    // Run accounting panel: its step range ("" = proposed) and state patterns (by state name:
+    // checkpoint, validation, data_wait, barrier; missing or "" = core's default).
+    QString runStateRange;
+    QMap<QString, QString> runStatePatterns;
 
     std::optional<core::TimeRange> viewRange; // relative to the before capture's display origin
     int scrollY = 0, afterScrollY = 0;

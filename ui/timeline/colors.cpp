@@ -101,6 +101,19 @@ QColor osCategoryColor(core::OsCategory category)
     return QColor(130, 135, 145); // grey
 }
 
+QColor runStateColor(core::RunState state)
+{
+    switch (state) {
+    case core::RunState::Active: return QColor(70, 165, 95); // green: the steps run
+    case core::RunState::Checkpoint: return QColor(155, 70, 190); // violet
+    case core::RunState::Validation: return QColor(45, 110, 200); // blue
+    case core::RunState::DataWait: return QColor(30, 170, 180); // cyan
+    case core::RunState::Barrier: return QColor(105, 100, 150); // slate
+    case core::RunState::Unexplained: break;
+    }
+    return QColor(185, 185, 190); // light grey: nothing known
+}
+
 QColor gapCauseColor(core::GapCause cause)
 {
     // Opaque: the bands set their own alpha (Theme::gapAlpha); charts and legends draw solid.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/model/trace.h"
 
 #include <QColor>
@@ -22,6 +23,9 @@ QColor copyColor(core::CopyKind kind);
 // OS runtime calls by category (core::osCategoryOf): cool, muted hues and greys, never a
 // cause's warm hue, so an OS row under an orange "host busy" gap reads as the host's doing.
 QColor osCategoryColor(core::OsCategory category);
+// Run-accounting states (the state lanes, the Run accounting panel): greens, blues, violets and
+// a grey, never a cause's warm hue, so a checkpoint is never read as an idle-gap cause.
+QColor runStateColor(core::RunState state);
 // The one palette of gap causes: the timeline's bands, the legend, the Gap Blame chart and
 // table, the compare panel, exports and reports all take their colour from here.
 QColor gapCauseColor(core::GapCause cause);

@@ -183,6 +183,19 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
                 model.str(at(t->gpus, hit.gpu).streams[b.endStream].kernels.shortName[b.endEvent]));
         break;
     }
+    case HitKind::State: {
+        const auto &lanes = model.stateLanes();
+        const auto *spans = lanes ? lanes->spans(hit.rank.value()) : nullptr;
+        if (!spans || hit.index >= spans->size())
+            break;
+        const auto i = hit.index;
+        const auto state = core::runStateName(spans->state[i]);
+        add({}, QStringLiteral("Run state: ") + QString::fromLatin1(state.data(), qsizetype(state.size())));
+        add(QStringLiteral("Duration"), formatDuration(spans->end[i] - spans->start[i]));
+        add(QStringLiteral("Start"), timeAt(spans->start[i]));
+        add(QStringLiteral("Rank"), QString::number(at(t->ranks, hit.rank).rank));
+        break;
+    }
     case HitKind::None: break;
     }
     return l;
@@ -202,6 +215,7 @@ QString countText(std::uint64_t count, HitKind kind)
     case HitKind::Gap: return n + (one ? QStringLiteral(" gap") : QStringLiteral(" gaps"));
     case HitKind::Mark: return n + (one ? QStringLiteral(" NVTX mark") : QStringLiteral(" NVTX marks"));
     case HitKind::Osrt: return n + (one ? QStringLiteral(" OS runtime call") : QStringLiteral(" OS runtime calls"));
+    case HitKind::State: return n + (one ? QStringLiteral(" state span") : QStringLiteral(" state spans"));
     default: return n + QStringLiteral(" events");
     }
 }

@@ -5,9 +5,10 @@
 
 namespace gaplens::ui {
 
-enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark, Osrt };
+enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark, Osrt, State };
 
-// What is drawn at a pixel: one event (index into its columns; a Mark's into Thread::marks),
+// What is drawn at a pixel: one event (index into its columns; a Mark's into Thread::marks, a
+// State's into the rank's core::RunStateSpans of TimelineModel::stateLanes()),
 // a fold of events (first..last indices, count) or an idle gap (index into
 // TimelineModel::gaps(gpu).blame).
 // Times are absolute (not display) ns.

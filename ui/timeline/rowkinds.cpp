@@ -150,9 +150,28 @@ const RowKindDescriptor kMarks { RowKind::Marks, TimelineModel::kLevelHeight, 1,
         return EventLook { model.nvtxColor(name), name, {} };
     } };
 
+// A rank's run-accounting states: core's partition spans, which tile the window; a rank's
+// overview, so a collapsed rank keeps it beside its merged GPU lanes.
+const RowKindDescriptor kStates { RowKind::States, TimelineModel::kLevelHeight, 1, RowPaint::States,
+    RowDetail::Essential, HitKind::State, 0, false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        return model.stateLanes() ? model.stateLanes()->rowView(row.rank.value()) : core::RowView {};
+    },
+    noFoldIndex, [](const TimelineRow &row, const RowKey &key) { return row.rank == key.rank; },
+    [](const TimelineRow &row, const HitResult &hit) {
+        return shownKind(hit) == HitKind::State && row.rank == hit.rank;
+    },
+    noToggle,
+    [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
+        const auto state = model.stateLanes()->spans(row.rank.value())->state[ev];
+        const auto name = core::runStateName(state);
+        return EventLook { runStateColor(state), core::kEmptyString,
+            QString::fromLatin1(name.data(), qsizetype(name.size())) };
+    } };
+
 // Indexed by RowKind.
 const RowKindDescriptor *const kDescriptors[kRowKindCount]
-    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks, &kOsrt };
+    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks, &kOsrt, &kStates };
 
 } // namespace
 

@@ -28,8 +28,9 @@ enum class RowKind {
     Api, // CUDA API calls of a thread, one row per depth
     Marks, // NVTX marks (instants) of a thread, one row
     Osrt, // OS runtime calls (nsys -t osrt) of a thread, one row per depth
+    States, // run-accounting states of a rank (TimelineModel::stateLanes), one row
 };
-inline constexpr int kRowKindCount = 8;
+inline constexpr int kRowKindCount = 9;
 
 struct TimelineRow
 {
@@ -49,7 +50,7 @@ struct TimelineRow
 
 // Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
 // MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx,
-// Api and Osrt the thread and level. A valid rank restricts every kind to that rank's rows.
+// Api and Osrt the thread and level, States the rank. A valid rank restricts every kind to that rank's rows.
 struct RowKey
 {
     core::RankIndex rank;
@@ -78,6 +79,7 @@ enum class RowPaint {
     StreamLane, // one stream's kernels
     Intervals, // ranges of one nesting level, coloured per event (copies, NVTX, API)
     Instants, // events without duration, each a diamond (NVTX marks)
+    States, // spans tiling the row: each pixel column in the colour of its dominant state
 };
 
 // The look of one event of an Intervals row.

@@ -57,6 +57,7 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
     m_gapHighlight.clear();
+    m_stateLanes.reset();
     m_offsets.assign(trace() ? trace()->ranks.size() : 0, 0);
     recomputeSpan();
     rebuildRows();
@@ -145,6 +146,14 @@ void TimelineModel::rebuildRows()
             header.label = label;
             if (shows(RowKind::RankHeader))
                 add(header);
+            if (m_stateLanes && m_stateLanes->spans(ri) && shows(RowKind::States)) {
+                TimelineRow states;
+                states.kind = RowKind::States;
+                states.rank = r;
+                states.label = shows(RowKind::RankHeader) ? QStringLiteral("run states")
+                                                          : rankName + QStringLiteral(" · run states");
+                add(states);
+            }
             for (const auto gi : rank.gpus) {
                 const core::GpuIndex g(gi);
                 const auto &gpu = at(t->gpus, g);
@@ -622,10 +631,17 @@ void TimelineModel::recomputeGapHighlight()
     }
 }
 
+void TimelineModel::setStateLanes(std::shared_ptr<const StateLanes> lanes)
+{
+    m_stateLanes = std::move(lanes);
+    rebuildRows();
+}
+
 void TimelineModel::copyViewStateFrom(const TimelineModel &other)
 {
     if (other.m_data != m_data || !m_data)
         return;
+    m_stateLanes = other.m_stateLanes;
     m_offsets = other.m_offsets;
     m_collapsedRanks = other.m_collapsedRanks;
     m_expandedStreams = other.m_expandedStreams;

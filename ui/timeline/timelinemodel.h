@@ -5,6 +5,7 @@
 #include "gaplens/core/view/lod.h"
 #include "ui/loading/derivedsource.h"
 #include "ui/timeline/rowkinds.h"
+#include "ui/timeline/statelanes.h"
 #include "ui/timeline/timelinedata.h"
 
 #include <QColor>
@@ -139,6 +140,12 @@ public:
     void streamDrawList(core::GpuIndex gpu, core::StreamIndex stream, const core::ViewWindow &window,
         std::vector<core::DrawItem> &out) const;
 
+    // Run-accounting state lanes (the Run accounting panel computes them for the current
+    // data): one "run states" row per rank that has spans, under its header. Null clears them;
+    // lanes of other data are ignored. Emits rowsChanged.
+    void setStateLanes(std::shared_ptr<const StateLanes> lanes);
+    const std::shared_ptr<const StateLanes> &stateLanes() const { return m_stateLanes; }
+
     // Cached per StringId; kernel colours are stable across runs.
     QColor kernelColor(core::StringId name) const;
     QColor nvtxColor(core::StringId name) const;
@@ -212,6 +219,7 @@ private:
     GapHighlight m_gapHighlightKind = GapHighlight::None;
     QString m_gapHighlightKey;
     std::vector<std::vector<bool>> m_gapHighlight; // per GPU, per gap
+    std::shared_ptr<const StateLanes> m_stateLanes;
 };
 
 } // namespace gaplens::ui

@@ -691,6 +691,28 @@ bool TimelineView::showGap(const core::DerivedCapture &derived, core::GapId id)
     return true;
 }
 
+bool TimelineView::showStateSpan(core::RankIndex rank, std::uint32_t index)
+{
+    const auto &lanes = m_model->stateLanes();
+    const auto *spans = lanes ? lanes->spans(rank.value()) : nullptr;
+    if (!spans || index >= spans->size())
+        return false;
+    HitResult h;
+    h.kind = HitKind::State;
+    h.rank = rank;
+    h.index = index;
+    h.count = 1;
+    h.start = spans->start[index];
+    h.end = spans->end[index];
+    h.row = m_painter.rowOf(h);
+    if (h.row < 0)
+        return false; // a detail level without state lanes ("GPU lanes only")
+    frameItem(h);
+    scrollToRow(h.row);
+    setSelection(h);
+    return true;
+}
+
 void TimelineView::showRankRange(
     core::RankIndex rank, core::TimeRange range, core::ThreadIndex thread, std::uint32_t nvtxIndex)
 {

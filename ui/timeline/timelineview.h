@@ -83,6 +83,9 @@ public:
     // thread/nvtxIndex name an NVTX range it is selected too.
     void showRankRange(core::RankIndex rank, core::TimeRange range, core::ThreadIndex thread = {},
         std::uint32_t nvtxIndex = core::kNoIndex);
+    // Frames span `index` of `rank`'s state lane (model()->stateLanes()), scrolls to it and
+    // selects it; false when the lane shows no such span.
+    bool showStateSpan(core::RankIndex rank, std::uint32_t index);
     // Expands the rank and scrolls its header to the top.
     void scrollToRank(core::RankIndex rank);
 

@@ -12,6 +12,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace gaplens::ui {
@@ -150,6 +151,64 @@ void TrackPainter::paintCover(QPainter &p, const core::CoverColumns &cover, cons
             pixels[std::size_t(y) * stride + std::size_t(c)] = fill;
     }
     p.drawImage(lane.topLeft(), m_coverImage);
+}
+
+void TrackPainter::paintStates(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane)
+{
+    const auto &lanes = m_model.stateLanes();
+    const int h = lane.height();
+    if (!lanes || h <= 0)
+        return;
+    const auto rank = row.rank.value();
+    m_dominantShare.clear();
+    for (std::size_t s = 0; s < core::kRunStateCount; ++s) {
+        core::coverPerColumn(lanes->cover(rank, core::RunState(s)), w.window, m_cover);
+        if (m_dominantShare.empty()) {
+            m_dominantShare.assign(m_cover.size(), 0.0f);
+            m_dominantState.assign(m_cover.size(), 0);
+        }
+        for (std::size_t c = 0; c < m_cover.size(); ++c)
+            if (m_cover[c] > m_dominantShare[c]) {
+                m_dominantShare[c] = m_cover[c];
+                m_dominantState[c] = std::uint8_t(s);
+            }
+    }
+    const int columns = std::min(int(m_dominantShare.size()), m_zoom.width());
+    if (columns <= 0)
+        return;
+    // One image for the row, as the utilisation bars: a rectangle per column is too slow.
+    if (m_coverImage.width() != columns || m_coverImage.height() != h)
+        m_coverImage = QImage(columns, h, QImage::Format_ARGB32_Premultiplied);
+    m_coverImage.fill(Qt::transparent);
+    std::array<QRgb, core::kRunStateCount> colors {};
+    for (std::size_t s = 0; s < core::kRunStateCount; ++s)
+        colors[s] = runStateColor(core::RunState(s)).rgba();
+    const auto stride = std::size_t(m_coverImage.bytesPerLine() / 4);
+    auto *pixels = reinterpret_cast<QRgb *>(m_coverImage.bits());
+    for (int c = 0; c < columns; ++c) {
+        if (m_dominantShare[std::size_t(c)] <= 0)
+            continue;
+        const QRgb color = colors[m_dominantState[std::size_t(c)]];
+        for (int y = 0; y < h; ++y)
+            pixels[std::size_t(y) * stride + std::size_t(c)] = color;
+    }
+    p.drawImage(lane.topLeft(), m_coverImage);
+    // Names on the spans wide enough for them.
+    const auto view = m_model.rowView(row);
+    m_model.rowDrawList(row, w.window, m_items);
+    m_lastItemCount += m_items.size();
+    const auto look = describe(row).look;
+    for (const DrawItem &item : m_items) {
+        if (item.folded())
+            continue;
+        const QRect r
+            = pixelRect(xOf(item.start, w.offset), xOf(item.end, w.offset), lane.top(), lane.height(), m_zoom.width());
+        if (r.width() < kMinTextPx)
+            continue;
+        const EventLook event = look(m_model, row, view.at(item.first));
+        p.fillRect(QRect(r.right(), r.top(), 1, r.height()), darker(event.color, 130));
+        paintLabel(p, r, event.text, event.color);
+    }
 }
 
 void TrackPainter::paintFold(QPainter &p, const QRect &r, const DrawItem &item)
@@ -349,6 +408,7 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         }
         case RowPaint::Intervals: paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::Instants: paintInstants(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
+        case RowPaint::States: paintStates(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::Header: break;
         }
     }
@@ -511,7 +571,8 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         }
         break;
     }
-    case RowPaint::Intervals: {
+    case RowPaint::Intervals:
+    case RowPaint::States: {
         const auto view = m_model.rowView(row);
         m_model.rowDrawList(row, w.window, items);
         const int i = itemAt(items, w, x);

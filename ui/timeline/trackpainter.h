@@ -70,6 +70,10 @@ private:
     // An Instants row: a diamond per mark in its colour; marks closer than kMinVisiblePx fold
     // into one neutral diamond (or, when the fold is wide, a neutral band with its count).
     void paintInstants(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
+    // A States row: each pixel column in the colour of the state that covers most of it (the
+    // spans tile the row, so zoomed out it reads as the mix, never as grey folds); spans wide
+    // enough for text carry their state's name.
+    void paintStates(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
@@ -86,6 +90,8 @@ private:
     std::vector<core::DrawItem> m_gapItems;
     std::vector<float> m_cover; // busy share per pixel column of the lane being painted
     QImage m_coverImage; // its bars, drawn as one image
+    std::vector<float> m_dominantShare; // States rows: the largest state share per column so far
+    std::vector<std::uint8_t> m_dominantState; // and its state
     std::unordered_map<std::uint64_t, QRgb> m_shades; // (rgba << 16 | factor) -> darker shade
     std::unordered_map<std::uint64_t, QImage> m_markSprites; // (fill rgba << 32 | edge rgba) -> diamond
     std::size_t m_lastItemCount = 0;

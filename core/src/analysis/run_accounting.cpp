@@ -37,6 +37,12 @@ std::optional<std::uint32_t> parseOccurrence(std::string_view text)
     return value;
 }
 
+// Found anywhere in a group name, ignoring case; throws std::regex_error for bad text.
+std::regex compileStatePattern(const std::string &text)
+{
+    return std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+}
+
 // An NVTX range of a rank: its interval, thread and index.
 struct RangeRef
 {
@@ -91,12 +97,23 @@ bool overlapsUnion(const std::vector<TimeRange> &u, TimeNs a, TimeNs b)
 
 // Partition of `window` by the unions (indexed by RunState, Unexplained unused): a sweep over
 // their endpoints, each instant to the first open state in RunState order, else Unexplained.
+// `spans` receives the same segments in time order, runs of one state joined.
 std::array<TimeNs, kRunStateCount> partition(
-    const std::array<std::vector<TimeRange>, kRunStateCount> &unions, TimeRange window)
+    const std::array<std::vector<TimeRange>, kRunStateCount> &unions, TimeRange window, RunStateSpans &spans)
 {
     std::array<TimeNs, kRunStateCount> parts {};
     if (window.end <= window.start)
         return parts;
+    auto give = [&](std::size_t state, TimeNs from, TimeNs to) {
+        parts[state] += to - from;
+        if (!spans.state.empty() && spans.state.back() == RunState(state)) {
+            spans.end.back() = to;
+            return;
+        }
+        spans.start.push_back(from);
+        spans.end.push_back(to);
+        spans.state.push_back(RunState(state));
+    };
     struct Edge
     {
         TimeNs time;
@@ -123,12 +140,13 @@ std::array<TimeNs, kRunStateCount> partition(
     TimeNs at = window.start;
     for (const auto &e : edges) {
         if (e.time > at) {
-            parts[top()] += e.time - at;
+            give(top(), at, e.time);
             at = e.time;
         }
         open[e.state] += e.delta;
     }
-    parts[top()] += window.end - at;
+    if (window.end > at)
+        give(top(), at, window.end);
     return parts;
 }
 
@@ -142,6 +160,9 @@ StepTimeGroup groupStats(std::vector<TimeNs> durations)
     g.medianNs = sortedMedian(durations);
     g.p95Ns = sortedPercentileNearestRank(durations, 95.0);
     g.maxNs = durations.back();
+    g.minNs = durations.front();
+    g.q1Ns = sortedPercentileNearestRank(durations, 25.0);
+    g.q3Ns = sortedPercentileNearestRank(durations, 75.0);
     return g;
 }
 
@@ -239,7 +260,7 @@ public:
         for (std::size_t i = 0; i < kPatternStates.size(); ++i) {
             const auto &text = m_out.patterns[i];
             try {
-                m_patterns[i] = std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+                m_patterns[i] = compileStatePattern(text);
             } catch (const std::regex_error &e) {
                 m_out.error = fmt::format("the pattern of state {} is not a regular expression: '{}' ({})",
                     kStateNames[i + 1], text, e.what());
@@ -353,6 +374,7 @@ public:
             out = { found[k - 1].end, found[m - 1].end };
             return true;
         }
+        case RunWindowRule::Absolute: out = { spec.startNs, spec.endNs }; return true;
         case RunWindowRule::StateSpan: break;
         }
         bool any = false;
@@ -410,7 +432,7 @@ public:
         std::array<std::vector<TimeRange>, kRunStateCount> unions;
         for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
             unions[s] = unionOf(ranges.byState[s]);
-        out.partitionNs = partition(unions, w);
+        out.partitionNs = partition(unions, w, out.spans);
 
         const auto steps = outermost(ranges.byState[std::size_t(RunState::Active)]);
         std::vector<RangeRef> counted;
@@ -489,12 +511,23 @@ std::string_view defaultRunStatePattern(RunState state)
     return {};
 }
 
+std::string runStatePatternError(const std::string &regex)
+{
+    try {
+        compileStatePattern(regex);
+    } catch (const std::regex_error &e) {
+        return e.what();
+    }
+    return {};
+}
+
 std::string_view runWindowRuleName(RunWindowRule rule)
 {
     switch (rule) {
     case RunWindowRule::StateSpan: return "state_span";
     case RunWindowRule::Explicit: return "explicit";
     case RunWindowRule::Between: return "between";
+    case RunWindowRule::Absolute: return "absolute";
     }
     return "state_span";
 }
@@ -580,7 +613,7 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
     for (std::size_t i = 0; i < kPatternStates.size(); ++i)
         out.patterns[i] = options.patterns[i].empty() ? std::string(kDefaultPatterns[i]) : options.patterns[i];
     out.windowRule = options.window.rule;
-    if (options.window.rule == RunWindowRule::Explicit)
+    if (options.window.rule == RunWindowRule::Explicit || options.window.rule == RunWindowRule::Absolute)
         out.windowText = fmt::format("{}ns:{}ns", options.window.startNs, options.window.endNs);
     else if (options.window.rule == RunWindowRule::Between)
         out.windowText = options.window.toOccurrence

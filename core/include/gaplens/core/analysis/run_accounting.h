@@ -31,18 +31,23 @@ std::string_view runStateName(RunState state);
 std::optional<RunState> runStateFromName(std::string_view name);
 // The default pattern of a pattern state ("checkpoint|ckpt|save", ...); empty for the others.
 std::string_view defaultRunStatePattern(RunState state);
+// Why `regex` cannot be a state pattern (not an ECMAScript regular expression), or empty when
+// it can: the GUI says so while it is typed.
+std::string runStatePatternError(const std::string &regex);
 
 enum class RunWindowRule : std::uint8_t {
     StateSpan, // from the first to the last instant covered by any state range of the rank
     Explicit, // --window START:END, relative to the report's time zero
     Between, // --between NAME[:K:M]: end of the K-th to end of the M-th occurrence
+    Absolute, // startNs..endNs as absolute times, the same for every rank (the GUI's time selection)
 };
-std::string_view runWindowRuleName(RunWindowRule rule); // "state_span", "explicit", "between"
+// "state_span", "explicit", "between", "absolute".
+std::string_view runWindowRuleName(RunWindowRule rule);
 
 struct RunWindowSpec
 {
     RunWindowRule rule = RunWindowRule::StateSpan;
-    TimeNs startNs = 0, endNs = 0; // Explicit: relative to Report::timeZero()
+    TimeNs startNs = 0, endNs = 0; // Explicit: relative to Report::timeZero(); Absolute: absolute
     std::string rangeName; // Between: exact or group name
     std::uint32_t fromOccurrence = 1; // Between: K, 1-based
     std::optional<std::uint32_t> toOccurrence; // Between: M, 1-based; nullopt = the last one
@@ -80,6 +85,8 @@ struct StepTimeGroup
     double medianNs = 0; // mean of the two middle values for even counts
     TimeNs p95Ns = 0; // nearest rank
     TimeNs maxNs = 0;
+    // The rest of a box plot (the GUI's): the smallest, and the nearest-rank 25th and 75th percentiles.
+    TimeNs minNs = 0, q1Ns = 0, q3Ns = 0;
 };
 
 // Steps that overlap a range of `state` for a positive time (any thread of the rank) against
@@ -118,6 +125,15 @@ struct CheckpointHealth
     std::vector<TimeNs> commitsNs;
 };
 
+// The partition of a window as time-ordered spans: each a maximal run of one state, so
+// consecutive spans differ in state, and together they tile the window (no hole, no overlap).
+struct RunStateSpans
+{
+    std::vector<TimeNs> start, end;
+    std::vector<RunState> state;
+    std::size_t size() const { return start.size(); }
+};
+
 struct RankRunAccounting
 {
     std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
@@ -126,6 +142,7 @@ struct RankRunAccounting
     // Every instant of the window in exactly one state: indexed by RunState, sums to windowNs.
     std::array<TimeNs, kRunStateCount> partitionNs {};
     TimeNs activeNs() const { return partitionNs[0]; }
+    RunStateSpans spans; // the same partition in time order (the GUI's state lane)
     std::uint64_t steps = 0; // steps ending in (window.start, window.end]
     std::uint64_t stepsWithoutPayload = 0; // of them, with WorkSource::Payload, without one
     std::uint64_t stepsOutsideWindow = 0; // steps of the rank ending outside the window: not counted
