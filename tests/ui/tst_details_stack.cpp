@@ -47,20 +47,26 @@ class TestDetailsStack : public QObject
 {
     Q_OBJECT
 
+    // Loads a real export into `model`; `trace` stays empty when it cannot.
+    static void loadInto(const std::string &path, TimelineModel &model, std::shared_ptr<const core::TraceSet> &trace)
+    {
+        QVERIFY2(!path.empty(), "the real exports (../shared/nsys-real) are not here");
+        core::LoadOptions load;
+        load.files = { path };
+        auto loaded = core::loadTraceSet(load);
+        QVERIFY(loaded->errors.empty());
+        trace = std::move(loaded);
+        model.setData(prepareTimelineData(trace));
+    }
+
 private slots:
     void aGapAndACudaCallShowTheirStack()
     {
-        if (test::realDataDir().empty())
-            QSKIP("the real exports (../shared/nsys-real) are not here");
         const auto path = test::realFile("pipit_saxpy_mpi_cuda_rank0.sqlite");
-        QVERIFY(!path.empty());
-        core::LoadOptions load;
-        load.files = { path };
-        const std::shared_ptr<const core::TraceSet> trace = core::loadTraceSet(load);
-        QVERIFY(trace->errors.empty());
         TimelineModel model;
-        model.setData(prepareTimelineData(trace));
-        QVERIFY(model.waitForGaps());
+        std::shared_ptr<const core::TraceSet> trace;
+        loadInto(path, model, trace);
+        QVERIFY(trace && model.waitForGaps());
         const test::SqlTestDb db(path);
 
         const auto &blame = model.gaps(core::GpuIndex(0)).blame;
@@ -113,13 +119,10 @@ private slots:
     void anOsRuntimeCallShowsItsStack()
     {
         const auto path = test::realFile("gpu4_streams_report2.sqlite");
-        QVERIFY(!path.empty());
-        core::LoadOptions load;
-        load.files = { path };
-        const std::shared_ptr<const core::TraceSet> trace = core::loadTraceSet(load);
-        QVERIFY(trace->errors.empty());
         TimelineModel model;
-        model.setData(prepareTimelineData(trace));
+        std::shared_ptr<const core::TraceSet> trace;
+        loadInto(path, model, trace);
+        QVERIFY(trace);
         const test::SqlTestDb db(path);
         // The poll of chain 2 (134 ms on the CUDA event handler thread), and an fopen, whose
         // callchainId 0 names no stack.
