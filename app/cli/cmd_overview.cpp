@@ -31,6 +31,7 @@ void addProblems(Json &rank, const core::DataProblems &p, const core::LoadNotes 
     problems["null_sync_column"] = p.nullSyncColumn;
     problems["null_callchain_column"] = p.nullCallchainColumn;
     problems["unknown_callchain_id"] = p.unknownCallchainId;
+    problems["bad_memory_event"] = p.badMemoryEvent;
     problems["total"] = p.total();
     rank["problems"] = std::move(problems);
     rank["backtrace_duplicates_folded"] = notes.backtraceDuplicates;
@@ -54,6 +55,7 @@ std::string describeProblems(const core::DataProblems &p)
     add(p.nullSyncColumn, "NULL in a synchronisation record");
     add(p.nullCallchainColumn, "NULL in a callchain frame");
     add(p.unknownCallchainId, "unknown callchainId");
+    add(p.badMemoryEvent, "bad GPU memory event");
     std::string s;
     for (const auto &part : parts)
         s += (s.empty() ? "" : ", ") + part;

@@ -27,6 +27,7 @@ constexpr std::pair<const char *, std::uint64_t DataProblems::*> kProblemFields[
     { "nullSyncColumn", &DataProblems::nullSyncColumn },
     { "nullCallchainColumn", &DataProblems::nullCallchainColumn },
     { "unknownCallchainId", &DataProblems::unknownCallchainId },
+    { "badMemoryEvent", &DataProblems::badMemoryEvent },
 };
 static_assert(
     sizeof(DataProblems) == std::size(kProblemFields) * sizeof(std::uint64_t), "a DataProblems field is not compared");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/summaries.h"
 
+#include "gaplens/core/analysis/gpu_projection.h"
+
 #include "util/resident_memory.h"
 
 #include <algorithm>
@@ -168,6 +170,39 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
         summary.rows.push_back({ key.first, key.second, stats, pct });
     });
     sortRows(trace, summary.rows, [](const NvtxSummaryRow &a, const NvtxSummaryRow &b) { return a.kind < b.kind; });
+    return summary;
+}
+
+NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const SummaryOptions &options)
+{
+    const GpuProjector projector(trace);
+    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
+    std::vector<std::uint64_t> rangesOfSlot(2 * trace.strings.size(), 0);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        const auto &thread = trace.threads[t];
+        if (!threadSelected(thread, options.ranks))
+            continue;
+        const auto &n = thread.nvtx;
+        const auto [lo, hi] = startsInWindow(n.start, options.window);
+        for (std::size_t i = lo; i < hi; ++i) {
+            const StringId group = trace.nvtxGroup(n.name[i]);
+            const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
+            if (slot >= rangesOfSlot.size())
+                rangesOfSlot.resize(slot + 1, 0);
+            ++rangesOfSlot[slot];
+            if (const auto gpu = projector.project(t, { n.start[i], n.end[i] }))
+                groups.add(slot, { group, n.kind[i] }, gpu->duration());
+        }
+    }
+    NvtxProjectionSummary summary;
+    summary.totalNs = groups.total();
+    summary.instances = groups.count();
+    groups.build([&](const std::pair<StringId, NvtxKind> &key, const DurationStats &stats, double pct) {
+        const std::size_t slot = 2 * std::size_t(key.first) + (key.second == NvtxKind::StartEnd ? 1 : 0);
+        summary.rows.push_back({ key.first, key.second, rangesOfSlot[slot], stats, pct });
+    });
+    sortRows(
+        trace, summary.rows, [](const NvtxProjectionRow &a, const NvtxProjectionRow &b) { return a.kind < b.kind; });
     return summary;
 }
 
