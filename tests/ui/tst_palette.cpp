@@ -98,6 +98,7 @@ private slots:
         for (std::size_t a = 1; a < std::size(categories); ++a)
             for (std::size_t b = a + 1; b < std::size(categories); ++b)
                 QVERIFY(distance(osCategoryColor(categories[a]), osCategoryColor(categories[b])) >= 30);
+        QVERIFY(!isCauseHue(memoryCounterColor()));
         // A unified-memory migration is told apart from the program's own copy in that direction.
         QVERIFY(copyColor(core::CopyKind::UnifiedHostToDevice) != copyColor(core::CopyKind::HostToDevice));
         QVERIFY(copyColor(core::CopyKind::UnifiedDeviceToHost) != copyColor(core::CopyKind::DeviceToHost));

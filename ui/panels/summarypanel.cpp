@@ -106,6 +106,35 @@ void SummaryPanel::recompute()
         [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
 }
 
+void SummaryPanel::addMemoryLines(const core::TraceSet &trace)
+{
+    const auto derived = m_context.derived();
+    if (!derived || &derived->trace() != &trace)
+        return;
+    const auto &memory = derived->gpuMemory();
+    if (!memory.recorded()) {
+        new QListWidgetItem(QString::fromLatin1(core::kNoMemoryUsageNote) + QLatin1Char('.'), m_findings);
+        return;
+    }
+    const auto ranks = m_context.ranks();
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!ranks.includes(r))
+            continue;
+        for (const auto g : trace.ranks[r].gpus) {
+            const auto &c = memory.gpus[g];
+            auto *item
+                = new QListWidgetItem(QStringLiteral("GPU memory, rank %1 GPU %2: peak %3, %4 allocations, %5 frees")
+                                          .arg(trace.ranks[r].rank)
+                                          .arg(trace.gpus[g].deviceId)
+                                          .arg(QString::fromStdString(core::formatBytes(c.peakBytes)))
+                                          .arg(c.allocations)
+                                          .arg(c.frees),
+                    m_findings);
+            item->setData(Qt::UserRole, uint(r));
+        }
+    }
+}
+
 void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace)
 {
     m_summary = s;
@@ -124,6 +153,8 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
     colourWarnings();
     if (t && s.findings.empty())
         new QListWidgetItem(QStringLiteral("Nothing stands out in this selection."), m_findings);
+    if (t)
+        addMemoryLines(*t);
 
     const QString step = s.stepRange.empty() ? QStringLiteral("step") : QString::fromStdString(s.stepRange);
     QList<PanelColumn> columns {

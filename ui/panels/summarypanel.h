@@ -45,6 +45,8 @@ protected:
     void recompute() override;
 
 private:
+    // Each GPU's memory peak, allocations and frees, or why there are none.
+    void addMemoryLines(const core::TraceSet &trace);
     void apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace);
     void colourWarnings();
 

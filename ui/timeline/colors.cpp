@@ -101,6 +101,11 @@ QColor osCategoryColor(core::OsCategory category)
     return QColor(130, 135, 145); // grey
 }
 
+QColor memoryCounterColor()
+{
+    return QColor(40, 140, 170);
+}
+
 QColor gapCauseColor(core::GapCause cause)
 {
     // Opaque: the bands set their own alpha (Theme::gapAlpha); charts and legends draw solid.

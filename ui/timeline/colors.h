@@ -22,6 +22,8 @@ QColor copyColor(core::CopyKind kind);
 // OS runtime calls by category (core::osCategoryOf): cool, muted hues and greys, never a
 // cause's warm hue, so an OS row under an orange "host busy" gap reads as the host's doing.
 QColor osCategoryColor(core::OsCategory category);
+// A GPU's memory-in-use counter: a cool teal, apart from the causes and the kernels' greens.
+QColor memoryCounterColor();
 // The one palette of gap causes: the timeline's bands, the legend, the Gap Blame chart and
 // table, the compare panel, exports and reports all take their colour from here.
 QColor gapCauseColor(core::GapCause cause);

@@ -3,6 +3,7 @@
 // The kinds of timeline row, each described once: its height, label, events (RowView) and
 // fold index, how it is painted and what a hit on it is. The model, painter and labels ask
 // the descriptor instead of switching on the kind, so adding a kind touches this file only.
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/view/capture_fold_index.h"
 #include "gaplens/core/view/row_view.h"
@@ -28,8 +29,10 @@ enum class RowKind {
     Api, // CUDA API calls of a thread, one row per depth
     Marks, // NVTX marks (instants) of a thread, one row
     Osrt, // OS runtime calls (nsys -t osrt) of a thread, one row per depth
+    ProjectedNvtx, // NVTX ranges projected onto a GPU (core::ProjectedNvtx), one row per depth
+    GpuMemory, // a GPU's memory in use over time (core::GpuMemoryCounter), one counter row
 };
-inline constexpr int kRowKindCount = 8;
+inline constexpr int kRowKindCount = 10;
 
 struct TimelineRow
 {
@@ -38,7 +41,8 @@ struct TimelineRow
     core::GpuIndex gpu;
     core::StreamIndex stream; // StreamKernels only
     core::ThreadIndex thread;
-    std::uint32_t level = 0; // nesting depth for Nvtx / Api; Copies: the row in CopyColumns::lanes
+    // nesting depth for Nvtx / Api / Osrt / ProjectedNvtx; Copies: the row in CopyColumns::lanes
+    std::uint32_t level = 0;
     int y = 0;
     int height = 0;
     int indent = 0;
@@ -49,7 +53,8 @@ struct TimelineRow
 
 // Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
 // MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx,
-// Api and Osrt the thread and level. A valid rank restricts every kind to that rank's rows.
+// Api and Osrt the thread and level, ProjectedNvtx the GPU and level, GpuMemory the GPU. A valid rank restricts every
+// kind to that rank's rows.
 struct RowKey
 {
     core::RankIndex rank;
@@ -78,6 +83,7 @@ enum class RowPaint {
     StreamLane, // one stream's kernels
     Intervals, // ranges of one nesting level, coloured per event (copies, NVTX, API)
     Instants, // events without duration, each a diamond (NVTX marks)
+    Counter, // a value over time as a step line, the per-pixel-column maximum (GPU memory)
 };
 
 // The look of one event of an Intervals row.
@@ -100,8 +106,8 @@ struct RowKindDescriptor
     bool separatorAbove; // labels draw a line above it
     // The row's events as a draw-list row (MergedKernels: the busy intervals, once derived).
     core::RowView (*events)(const TimelineModel &model, const TimelineRow &row);
-    // Its fold index among a capture's, or null (no index, or none for this kind).
-    const core::FoldIndex *(*foldIndex)(const core::CaptureFoldIndex &folds, const TimelineRow &row);
+    // Its fold index among the derived capture's, or null (no index, or none for this kind).
+    const core::FoldIndex *(*foldIndex)(const core::DerivedCapture &derived, const TimelineRow &row);
     // Whether `row` (of this kind) is the one `key` names (findRow).
     bool (*isRow)(const TimelineRow &row, const RowKey &key);
     // Whether `row` (of this kind) shows `hit` (TrackPainter::rowOf).

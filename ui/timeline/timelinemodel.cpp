@@ -5,6 +5,7 @@
 #include "ui/timeline/colors.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/util/units.h"
 
 #include <QRegularExpression>
 #include <QSignalBlocker>
@@ -108,6 +109,8 @@ QColor TimelineModel::nvtxColor(core::StringId name) const
 void TimelineModel::rebuildRows()
 {
     m_rows.clear();
+    m_rowsProjection = derived() ? derived()->projectedNvtx().get() : nullptr;
+    m_rowsMemory = derived() ? &derived()->gpuMemory() : nullptr;
     int y = 0;
     auto add = [&](TimelineRow row) {
         const RowKindDescriptor &kind = describe(row);
@@ -181,6 +184,7 @@ void TimelineModel::rebuildRows()
                         add(row);
                     }
                 }
+                addGpuDetailRows(r, g, addLevels);
                 if (!shows(RowKind::Copies))
                     continue;
                 // A lane per stream, as Nsight draws them; on a GPU two processes share, the
@@ -228,6 +232,31 @@ void TimelineModel::rebuildRows()
     }
     m_totalHeight = y;
     emit rowsChanged();
+}
+
+template <class AddLevels>
+void TimelineModel::addGpuDetailRows(core::RankIndex rank, core::GpuIndex gpu, AddLevels addLevels)
+{
+    // Both come with the derived capture: onDerivedChanged rebuilds the rows when they arrive.
+    const RowDetail rankDetail = isRankCollapsed(rank) ? std::min(m_detail, RowDetail::Essential) : m_detail;
+    const auto &d = derived();
+    const auto deviceId = at(trace()->gpus, gpu).deviceId;
+    TimelineRow row;
+    row.rank = rank;
+    row.gpu = gpu;
+    if (d && describe(RowKind::GpuMemory).detail <= rankDetail && d->gpuMemory().recorded()
+        && inRange(d->gpuMemory().gpus, gpu) && at(d->gpuMemory().gpus, gpu).size() > 0) {
+        row.kind = RowKind::GpuMemory;
+        addLevels(row, 1,
+            QStringLiteral("GPU %1 · memory in use (peak %2)")
+                .arg(deviceId)
+                .arg(QString::fromStdString(core::formatBytes(at(d->gpuMemory().gpus, gpu).peakBytes))));
+    }
+    if (d && d->projectedNvtx() && describe(RowKind::ProjectedNvtx).detail <= rankDetail) {
+        row.kind = RowKind::ProjectedNvtx;
+        addLevels(row, at(d->projectedNvtx()->gpus, gpu).nesting.levelCount(),
+            QStringLiteral("GPU %1 · NVTX (projected)").arg(deviceId));
+    }
 }
 
 int TimelineModel::rowAt(int y) const
@@ -378,6 +407,10 @@ void TimelineModel::onDerivedChanged()
     if (!derived())
         return; // another capture's (a shared source moved on)
     recomputeGapHighlight();
+    // The projected NVTX and memory rows are the derived capture's: new ones, new rows.
+    const auto &d = derived();
+    if (d->projectedNvtx().get() != m_rowsProjection || &d->gpuMemory() != m_rowsMemory)
+        rebuildRows();
     emit gapsChanged();
 }
 
@@ -494,6 +527,12 @@ core::RowView TimelineModel::busyView(core::GpuIndex gpu) const
     return d && gpu.value() < d->gpuCount() ? d->busy(gpu).row() : core::RowView {};
 }
 
+const core::GpuMemoryCounter *TimelineModel::memoryCounter(core::GpuIndex gpu) const
+{
+    const auto &d = derived();
+    return d && inRange(d->gpuMemory().gpus, gpu) ? &at(d->gpuMemory().gpus, gpu) : nullptr;
+}
+
 core::CoverColumns TimelineModel::busyCover(core::GpuIndex gpu) const
 {
     const auto &d = derived();
@@ -509,7 +548,7 @@ core::CoverColumns TimelineModel::streamCover(core::GpuIndex gpu, core::StreamIn
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 {
     const auto &d = derived();
-    return d && d->foldIndex() ? describe(row).foldIndex(*d->foldIndex(), row) : nullptr;
+    return d ? describe(row).foldIndex(*d, row) : nullptr;
 }
 
 void TimelineModel::rowDrawList(

@@ -126,6 +126,8 @@ public:
     core::RowView rowView(const TimelineRow &row) const;
     core::RowView streamView(core::GpuIndex gpu, core::StreamIndex stream) const;
     core::RowView gapView(core::GpuIndex gpu) const;
+    // A GPU's memory-in-use counter; null until the derived capture arrives.
+    const core::GpuMemoryCounter *memoryCounter(core::GpuIndex gpu) const;
     // A GPU's merged busy intervals; empty until the derived capture arrives.
     core::RowView busyView(core::GpuIndex gpu) const;
     // The same with their prefix sums, and one stream's merged kernels: what the lanes'
@@ -189,6 +191,8 @@ signals:
 
 private:
     void rebuildRows();
+    // The GPU's memory counter row and its projected NVTX rows, once the derived capture has them.
+    template <class AddLevels> void addGpuDetailRows(core::RankIndex rank, core::GpuIndex gpu, AddLevels addLevels);
     void onDerivedChanged();
     const core::FoldIndex *foldIndex(const TimelineRow &row) const;
     void recomputeSpan();
@@ -196,6 +200,10 @@ private:
 
     std::shared_ptr<const TimelineData> m_data;
     std::vector<TimelineRow> m_rows;
+    // What the rows were built from: a derived capture with other projected rows or memory
+    // counters rebuilds them.
+    const core::ProjectedNvtx *m_rowsProjection = nullptr;
+    const core::GpuMemoryUsage *m_rowsMemory = nullptr;
     int m_totalHeight = 0;
     std::set<core::RankIndex> m_collapsedRanks;
     std::set<std::pair<core::RankIndex, core::GpuIndex>> m_expandedStreams;

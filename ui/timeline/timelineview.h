@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/kernel_histogram.h"
 #include "ui/timeline/hitresult.h"
 #include "ui/timeline/trackpainter.h"
 
@@ -67,6 +68,11 @@ public:
     // Highlights every kernel (and NVTX range) named exactly `name`; findNext/Previous then
     // step through them. Returns the number of instances.
     int findName(core::StringId name);
+    // Highlights the kernel `name` and makes `instances` (a histogram bin, the slowest) the
+    // matches findNext/Previous step through: in time order, or in the given order when
+    // `timeOrder` is false (the slowest first). Returns their count.
+    int findKernelInstances(
+        core::StringId name, const std::vector<core::KernelInstance> &instances, bool timeOrder = true);
 
     // Navigation hooks for the side panels (absolute times; rank offsets are applied here).
     // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;

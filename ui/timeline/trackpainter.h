@@ -70,6 +70,9 @@ private:
     // An Instants row: a diamond per mark in its colour; marks closer than kMinVisiblePx fold
     // into one neutral diamond (or, when the fold is wide, a neutral band with its count).
     void paintInstants(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
+    // A GPU's memory in use: per pixel column the most in use then (one O(log n) query each),
+    // a filled step line, and the peak marked and labelled where it is in view.
+    void paintCounter(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;
