@@ -36,13 +36,7 @@ std::string exportSql(bool withMemory)
         (45, 70, 59, NULL, 16777216 * 42 + 42, 4, 0), (700, 800, 59, NULL, 16777216 * 42 + 42, 5, 0);
 )";
     if (withMemory)
-        sql += R"(
-    CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
-        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL,
-        bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT,
-        correlationId INTEGER, localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER,
-        localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, importedMemoryPoolAddress INTEGER,
-        importedMemoryPoolProcessId INTEGER, streamId INTEGER);
+        sql += memoryUsageTableSql() + R"(
     INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, address, pc, bytes, memKind,
         memoryOperationType) VALUES (10, 16777216 * 42, 0, 1, 4096, 0, 100, 2, 0),
         (20, 16777216 * 42, 0, 1, 8192, 0, 300, 2, 0), (40, 16777216 * 42, 0, 1, 4096, 0, 100, 2, 1);

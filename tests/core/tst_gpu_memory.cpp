@@ -16,16 +16,6 @@ namespace {
 
 constexpr TimeNs kSessionStart = 1'000'000'000;
 
-// The 3.x table (schema 3.25), as nsys creates it.
-const char *kMemoryTableSql = R"(
-    CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
-        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL,
-        bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT,
-        correlationId INTEGER, localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER,
-        localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, importedMemoryPoolAddress INTEGER,
-        importedMemoryPoolProcessId INTEGER, streamId INTEGER);
-)";
-
 // Device 0 of pid 42 (the minimal export's GPU): device memory A (100 B) and B (300 B), pinned
 // host memory (left out), A freed, a free of memory allocated before the capture, C (50 B),
 // B freed; then four bad rows and one of device 5, which has no GPU.
@@ -75,7 +65,8 @@ private slots:
         QFETCH(bool, direct);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const auto trace = load(dir, gaplens::test::minimalExportSql() + kMemoryTableSql + memoryRowsSql(), direct);
+        const auto trace = load(
+            dir, gaplens::test::minimalExportSql() + gaplens::test::memoryUsageTableSql() + memoryRowsSql(), direct);
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->gpus.size(), std::size_t(1));
         const auto &events = trace->gpus[0].memory;
@@ -116,7 +107,7 @@ private slots:
         QCOMPARE(absent->gpus[0].memory.size(), std::size_t(0));
         QVERIFY(!computeGpuMemoryUsage(*absent).recorded());
         QTemporaryDir dir2;
-        const auto empty = load(dir2, gaplens::test::minimalExportSql() + kMemoryTableSql, true);
+        const auto empty = load(dir2, gaplens::test::minimalExportSql() + gaplens::test::memoryUsageTableSql(), true);
         QVERIFY(empty->errors.empty());
         const auto usage = computeGpuMemoryUsage(*empty);
         QVERIFY(!usage.recorded());

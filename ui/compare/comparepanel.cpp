@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -84,6 +85,21 @@ ComparePanel::ComparePanel(QWidget *parent)
     m_tabs->addTab(m_views[int(Table::IdleByCause)], QStringLiteral("Idle by cause"));
     m_tabs->addTab(m_views[int(Table::IdleByPhase)], QStringLiteral("Idle by phase"));
     m_tabs->addTab(m_views[int(Table::Nvtx)], QStringLiteral("NVTX ranges"));
+    auto *kernels = m_views[int(Table::Kernels)];
+    kernels->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(kernels, &QTableView::customContextMenuRequested, this, [this, kernels](const QPoint &pos) {
+        const auto index = kernels->indexAt(pos);
+        const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(kernels->model());
+        if (!index.isValid() || !proxy)
+            return;
+        const QString name = model(Table::Kernels)->key(proxy->mapToSource(index).row());
+        if (name.isEmpty())
+            return;
+        QMenu menu;
+        menu.addAction(QStringLiteral("Duration histogram (before and after)…"), this,
+            [this, name] { emit kernelHistogramRequested(name); });
+        menu.exec(kernels->viewport()->mapToGlobal(pos));
+    });
     auto *headline = m_views[int(Table::Headline)];
     headline->setSortingEnabled(false); // core's order: per-step rows, then totals
     headline->setMinimumHeight(120);

@@ -85,6 +85,12 @@ template <typename Row, typename Tie> void sortRows(const TraceSet &trace, std::
     });
 }
 
+// The slot of an NVTX (group name, kind) key in a DurationGroups table.
+std::size_t nvtxSlot(StringId group, NvtxKind kind)
+{
+    return 2 * std::size_t(group) + (kind == NvtxKind::StartEnd ? 1 : 0);
+}
+
 bool threadSelected(const Thread &thread, const RankSelection &ranks)
 {
     return ranks.isAll() || (thread.rank != kNoIndex && ranks.includes(thread.rank));
@@ -149,20 +155,35 @@ std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const 
     return out;
 }
 
-NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
+namespace {
+
+// Calls visit(thread index, range index, group name, kind, slot) for every NVTX range of the
+// selection: the one walk both NVTX summaries make, keyed by (group name, kind) slots.
+template <typename Visit> void forEachNvtxRange(const TraceSet &trace, const SummaryOptions &options, Visit visit)
 {
-    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
-    for (const auto &thread : trace.threads) {
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        const auto &thread = trace.threads[t];
         if (!threadSelected(thread, options.ranks))
             continue;
         const auto &n = thread.nvtx;
         const auto [lo, hi] = startsInWindow(n.start, options.window);
         for (std::size_t i = lo; i < hi; ++i) {
             const StringId group = trace.nvtxGroup(n.name[i]);
-            const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
-            groups.add(slot, { group, n.kind[i] }, n.end[i] - n.start[i]);
+            visit(t, i, group, n.kind[i], nvtxSlot(group, n.kind[i]));
         }
     }
+}
+
+} // namespace
+
+NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options)
+{
+    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
+    forEachNvtxRange(
+        trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
+            const auto &n = trace.threads[t].nvtx;
+            groups.add(slot, { group, kind }, n.end[i] - n.start[i]);
+        });
     NvtxSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
@@ -178,28 +199,20 @@ NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const Summa
     const GpuProjector projector(trace);
     DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
     std::vector<std::uint64_t> rangesOfSlot(2 * trace.strings.size(), 0);
-    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
-        const auto &thread = trace.threads[t];
-        if (!threadSelected(thread, options.ranks))
-            continue;
-        const auto &n = thread.nvtx;
-        const auto [lo, hi] = startsInWindow(n.start, options.window);
-        for (std::size_t i = lo; i < hi; ++i) {
-            const StringId group = trace.nvtxGroup(n.name[i]);
-            const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
+    forEachNvtxRange(
+        trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
             if (slot >= rangesOfSlot.size())
                 rangesOfSlot.resize(slot + 1, 0);
             ++rangesOfSlot[slot];
+            const auto &n = trace.threads[t].nvtx;
             if (const auto gpu = projector.project(t, { n.start[i], n.end[i] }))
-                groups.add(slot, { group, n.kind[i] }, gpu->duration());
-        }
-    }
+                groups.add(slot, { group, kind }, gpu->duration());
+        });
     NvtxProjectionSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
     groups.build([&](const std::pair<StringId, NvtxKind> &key, const DurationStats &stats, double pct) {
-        const std::size_t slot = 2 * std::size_t(key.first) + (key.second == NvtxKind::StartEnd ? 1 : 0);
-        summary.rows.push_back({ key.first, key.second, rangesOfSlot[slot], stats, pct });
+        summary.rows.push_back({ key.first, key.second, rangesOfSlot[nvtxSlot(key.first, key.second)], stats, pct });
     });
     sortRows(
         trace, summary.rows, [](const NvtxProjectionRow &a, const NvtxProjectionRow &b) { return a.kind < b.kind; });
