@@ -2,6 +2,7 @@
 #include "ui/panels/kernelhistogramdialog.h"
 
 #include "ui/panels/chartutil.h"
+#include "ui/theme/theme.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
@@ -184,6 +185,10 @@ void KernelHistogramDialog::redraw()
     const DurationUnit unit = durationUnitFor(double(longest));
     auto *x = log ? static_cast<QAbstractAxis *>(new QLogValueAxis) : static_cast<QAbstractAxis *>(new QValueAxis);
     x->setTitleText(QStringLiteral("launch duration (%1)").arg(QLatin1String(unit.name)));
+    if (auto *logAxis = qobject_cast<QLogValueAxis *>(x)) {
+        logAxis->setLabelFormat(QStringLiteral("%.3g"));
+        logAxis->setMinorTickCount(8); // 2, 3, ... 9 between the decades
+    }
     auto *y = new QValueAxis;
     y->setTitleText(QStringLiteral("launches"));
     y->setLabelFormat(QStringLiteral("%d"));
@@ -229,7 +234,8 @@ void KernelHistogramDialog::redraw()
                 formatDuration(core::TimeNs(std::llround(ns)))));
             line->append(xOf(ns), 0);
             line->append(xOf(ns), double(tallest) * 1.05);
-            line->setPen(QPen(c.darker(150), 2, style));
+            // Darker than the bars on a light chart, lighter on a dark one: the line stays readable.
+            line->setPen(QPen(Theme::current().isDark() ? c.lighter(150) : c.darker(150), 2, style));
             m_chart->addSeries(line);
             line->attachAxis(x);
             line->attachAxis(y);
