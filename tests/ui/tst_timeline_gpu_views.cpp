@@ -191,6 +191,35 @@ private slots:
         QVERIFY(dialog->histogram().logarithmic);
     }
 
+    void aBinHighlightsOnlyItsLaunches()
+    {
+        // Rank 1's sgemm lasts 2 ms: two bins, one launch each.
+        auto trace = fixture::buildTrace(2);
+        auto &k = trace->gpus[1].streams[0].kernels;
+        k.end[0] = k.start[0] + us(2000);
+        TimelineView view;
+        view.resize(1200, 500);
+        view.setData(prepareTimelineData(trace));
+        QVERIFY(view.model()->waitForGaps());
+        KernelHistogramDialog dialog;
+        KernelHistogramDialog::Source source;
+        source.trace = view.model()->sharedData()->trace;
+        dialog.setBins(2);
+        dialog.setKernel(QStringLiteral("sgemm_kernel"), { source }, &view);
+        QCOMPARE(dialog.selectBin(1), 1);
+        const auto *model = view.model();
+        QVERIFY(model->matchesName(trace->strings.find("sgemm_kernel")));
+        QVERIFY(model->isKernelHighlighted(core::GpuIndex(1), core::StreamIndex(0), 0));
+        QVERIFY(!model->isKernelHighlighted(core::GpuIndex(0), core::StreamIndex(0), 0));
+        QCOMPARE(view.selection().gpu.value(), 1u);
+        QCOMPARE(dialog.selectBin(0), 1);
+        QVERIFY(model->isKernelHighlighted(core::GpuIndex(0), core::StreamIndex(0), 0));
+        QVERIFY(!model->isKernelHighlighted(core::GpuIndex(1), core::StreamIndex(0), 0));
+        // A find by name highlights every launch again.
+        view.findName(trace->strings.find("sgemm_kernel"));
+        QVERIFY(model->isKernelHighlighted(core::GpuIndex(1), core::StreamIndex(0), 0));
+    }
+
     void beforeAndAfterShareOneAxis()
     {
         KernelHistogramDialog dialog;

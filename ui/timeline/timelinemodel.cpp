@@ -55,6 +55,7 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_apiColors.clear();
     m_osrtColors.clear();
     m_findMatch.clear();
+    m_kernelInstances.clear();
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
     m_gapHighlight.clear();
@@ -572,9 +573,17 @@ core::RowView TimelineModel::rowView(const TimelineRow &row) const
     return describe(row).events(*this, row);
 }
 
+void TimelineModel::setKernelInstances(std::vector<KernelRef> kernels)
+{
+    std::sort(kernels.begin(), kernels.end());
+    m_kernelInstances = std::move(kernels);
+    emit findPatternChanged();
+}
+
 void TimelineModel::setFindPattern(const QString &pattern, bool regex)
 {
     m_findMatch.clear();
+    m_kernelInstances.clear();
     const auto *t = trace();
     if (t && !pattern.isEmpty()) {
         QRegularExpression re;
@@ -600,6 +609,7 @@ void TimelineModel::setFindPattern(const QString &pattern, bool regex)
 void TimelineModel::setFindName(core::StringId name)
 {
     m_findMatch.clear();
+    m_kernelInstances.clear();
     if (const auto *t = trace()) {
         m_findMatch.assign(t->strings.size(), false);
         if (name < m_findMatch.size() && name != core::kEmptyString)
@@ -664,6 +674,7 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     m_detail = other.m_detail;
     m_rowScale = other.m_rowScale;
     m_findMatch = other.m_findMatch;
+    m_kernelInstances = other.m_kernelInstances;
     recomputeSpan();
     m_gapHighlightKind = other.m_gapHighlightKind;
     m_gapHighlightKey = other.m_gapHighlightKey;

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <vector>
@@ -154,6 +155,21 @@ public:
     void setFindName(core::StringId name);
     bool hasFindPattern() const { return !m_findMatch.empty(); }
     bool matchesName(core::StringId id) const { return id < m_findMatch.size() && m_findMatch[id]; }
+    // Narrows the find highlight of kernels to these launches (a histogram bin, the slowest);
+    // cleared by the next find. Kernel (gpu, stream, index) triples.
+    struct KernelRef
+    {
+        std::uint32_t gpu, stream, index;
+        auto operator<=>(const KernelRef &) const = default;
+    };
+    void setKernelInstances(std::vector<KernelRef> kernels);
+    // Whether a kernel matching the find is highlighted: every one, unless narrowed.
+    bool isKernelHighlighted(core::GpuIndex gpu, core::StreamIndex stream, std::uint32_t index) const
+    {
+        return m_kernelInstances.empty()
+            || std::binary_search(
+                m_kernelInstances.begin(), m_kernelInstances.end(), KernelRef { gpu.value(), stream.value(), index });
+    }
 
     // Gap highlight (the compare panel's clicked cause or phase): gaps whose blame key equals
     // `key` are outlined. Keys are core's totals keys: the cause label or the API name
@@ -215,6 +231,7 @@ private:
     QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;
     mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors, m_osrtColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
+    std::vector<KernelRef> m_kernelInstances; // sorted; empty: not narrowed
     GapHighlight m_gapHighlightKind = GapHighlight::None;
     QString m_gapHighlightKey;
     std::vector<std::vector<bool>> m_gapHighlight; // per GPU, per gap

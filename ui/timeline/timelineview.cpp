@@ -554,10 +554,15 @@ int TimelineView::findName(core::StringId name)
 int TimelineView::findKernelInstances(
     core::StringId name, const std::vector<core::KernelInstance> &instances, bool timeOrder)
 {
-    m_model->setFindName(name);
+    // An empty bin highlights nothing (an empty instance list would mean "every launch").
+    m_model->setFindName(instances.empty() ? core::kEmptyString : name);
     m_matches.clear();
     m_matchIndex = -1;
     const auto *t = m_model->trace();
+    std::vector<TimelineModel::KernelRef> refs;
+    for (const auto &k : instances)
+        refs.push_back({ k.gpu, k.stream, k.index });
+    m_model->setKernelInstances(std::move(refs));
     for (const auto &k : instances) {
         if (!t || k.gpu >= t->gpus.size() || k.stream >= t->gpus[k.gpu].streams.size())
             continue;

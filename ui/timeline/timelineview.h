@@ -68,8 +68,8 @@ public:
     // Highlights every kernel (and NVTX range) named exactly `name`; findNext/Previous then
     // step through them. Returns the number of instances.
     int findName(core::StringId name);
-    // Highlights the kernel `name` and makes `instances` (a histogram bin, the slowest) the
-    // matches findNext/Previous step through: in time order, or in the given order when
+    // Highlights exactly `instances` (launches of the kernel `name`: a histogram bin, the
+    // slowest) and makes them the matches findNext/Previous step through: in time order, or in the given order when
     // `timeOrder` is false (the slowest first). Returns their count.
     int findKernelInstances(
         core::StringId name, const std::vector<core::KernelInstance> &instances, bool timeOrder = true);

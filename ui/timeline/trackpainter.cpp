@@ -115,7 +115,7 @@ void TrackPainter::paintKernels(
         const auto name = k.shortName[item.first];
         const QColor c = m_model.kernelColor(name);
         p.fillRect(r, c);
-        if (find && m_model.matchesName(name)) {
+        if (find && m_model.matchesName(name) && m_model.isKernelHighlighted(gpu, stream, item.first)) {
             p.setPen(QPen(theme.findOutline, theme.findPenWidth));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
