@@ -458,6 +458,11 @@ void TimelineModel::recomputeSpan()
                     hi = std::max(hi, s.kernels.end.back() + off);
                 }
             addCols(t->gpus[g].copies, off);
+            // The memory lane starts at the first allocation, often before the first kernel.
+            if (const auto &memory = t->gpus[g].memory.time; !memory.empty()) {
+                lo = std::min(lo, memory.front() + off);
+                hi = std::max(hi, memory.back() + 1 + off);
+            }
         }
         for (auto th : t->ranks[r].threads) {
             addCols(t->threads[th].api, off);
