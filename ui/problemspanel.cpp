@@ -54,6 +54,7 @@ int ProblemsPanel::showProblems(const core::TraceSet &trace)
             "start or end cannot be represented once the time offset is added (beyond ±146 years around 1970; row "
             "skipped)");
         add(p.deviceIdOutOfRange, "deviceId does not fit in 32 bits (row skipped)");
+        add(p.badMemoryEvent, "GPU memory event with a missing or invalid value (row skipped)");
         for (const auto &w : r.warnings)
             new QTreeWidgetItem(item, { QString(), QString::fromStdString(w) });
         item->setExpanded(true);

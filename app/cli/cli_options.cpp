@@ -382,8 +382,19 @@ void addAnalysisCommands(CLI::App &app, Options &o)
         "top kernels (like cuda_gpu_kern_sum): calls, total, %, avg, median, min, max, stddev",
         "Examples:\n"
         "  gaplens-cli kernels --top 10 runs/\n"
-        "  gaplens-cli kernels --per-rank --demangled --format csv runs/");
+        "  gaplens-cli kernels --per-rank --demangled --format csv runs/\n"
+        "  gaplens-cli kernels --hist ampere_sgemm_128x64_nn --bins 30 --log runs/");
     kernels.add_flag("--demangled", o.demangled, "group by demangled name instead of short name");
+    auto *hist = addValueOption(kernels, "--hist", "NAME",
+        "the duration histogram of one kernel (short name, or demangled with --demangled): bins, median, p95, "
+        "slowest",
+        [&o](const std::string &name) { o.histKernel = name; });
+    addValueOption(kernels, "--bins", "N", "--hist: number of bins (default 20)", [&o](const std::string &text) {
+        o.histBins = parseNumber<std::size_t>(text, "--bins");
+        if (o.histBins == 0 || o.histBins > 10'000)
+            throw UsageError { fmt::format("--bins must be between 1 and 10000, got '{}'", text) };
+    })->needs(hist);
+    kernels.add_flag("--log", o.histLog, "--hist: bins evenly spaced on a log axis")->needs(hist);
     kernels.add_flag("--per-rank", o.perRank, "also one table per rank");
     addTopOption(kernels, o, "only the first N kernels");
     addRankAndLoadOptions(kernels, o);
@@ -474,7 +485,10 @@ void addAnalysisCommands(CLI::App &app, Options &o)
 
     auto &nvtx = addAnalysisCommand(app, o, "nvtx", "NVTX range summary (like nvtx_sum)",
         "Examples:\n"
-        "  gaplens-cli nvtx --top 20 runs/");
+        "  gaplens-cli nvtx --top 20 runs/\n"
+        "  gaplens-cli nvtx --gpu runs/    # projected time, like nvtx_gpu_proj_sum");
+    nvtx.add_flag("--gpu", o.gpuProjection,
+        "GPU-projected time: from the first start to the last end of the GPU work each range launched");
     addTopOption(nvtx, o, "only the first N ranges");
     addRankAndLoadOptions(nvtx, o);
 

@@ -34,6 +34,10 @@ struct Options
     bool demangled = false;
     bool perRank = false;
     bool gpuProjection = false;
+    // kernels --hist NAME [--bins N] [--log]: a kernel's duration histogram
+    std::optional<std::string> histKernel;
+    std::size_t histBins = 20;
+    bool histLog = false;
     std::optional<std::string> range; // pace: NVTX range name
     std::vector<std::int32_t> rankNumbers; // --ranks 0,3: restrict to these rank numbers
     std::vector<core::RankOverride> rankOverrides;

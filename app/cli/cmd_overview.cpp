@@ -32,6 +32,7 @@ void addProblems(Json &rank, const core::DataProblems &p, const core::LoadNotes 
     problems["null_sync_column"] = p.nullSyncColumn;
     problems["null_callchain_column"] = p.nullCallchainColumn;
     problems["unknown_callchain_id"] = p.unknownCallchainId;
+    problems["bad_memory_event"] = p.badMemoryEvent;
     problems["total"] = p.total();
     rank["problems"] = std::move(problems);
     rank["backtrace_duplicates_folded"] = notes.backtraceDuplicates;
@@ -55,10 +56,38 @@ std::string describeProblems(const core::DataProblems &p)
     add(p.nullSyncColumn, "NULL in a synchronisation record");
     add(p.nullCallchainColumn, "NULL in a callchain frame");
     add(p.unknownCallchainId, "unknown callchainId");
+    add(p.badMemoryEvent, "bad GPU memory event");
     std::string s;
     for (const auto &part : parts)
         s += (s.empty() ? "" : ", ") + part;
     return s.empty() ? std::string("none") : s;
+}
+
+// Per GPU of the selected ranks: the peak of memory in use, allocations and frees; or why
+// there is nothing to say.
+void printGpuMemory(const CommandContext &ctx, const core::RankSelection &selection)
+{
+    const auto &memory = ctx.derived().gpuMemory();
+    if (!memory.recorded()) {
+        std::printf("\n%s\n", core::kNoMemoryUsageNote);
+        return;
+    }
+    std::printf("\nGPU memory in use (device memory allocated during the capture):\n");
+    const auto &trace = ctx.t();
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!selection.includes(r))
+            continue;
+        for (auto g : trace.ranks[r].gpus) {
+            const auto &c = memory.gpus[g];
+            std::printf("- rank %d %s: peak %s at %s, %llu allocations, %llu frees", trace.ranks[r].rank,
+                ctx.gpuLabel(g).c_str(), core::formatBytes(c.peakBytes).c_str(), ctx.relativeTime(c.peakTime).c_str(),
+                static_cast<unsigned long long>(c.allocations), static_cast<unsigned long long>(c.frees));
+            if (c.unmatchedFrees)
+                std::printf(" (%llu of memory allocated before the capture)",
+                    static_cast<unsigned long long>(c.unmatchedFrees));
+            std::printf("\n");
+        }
+    }
 }
 
 } // namespace
@@ -100,6 +129,7 @@ int runSummary(const CommandContext &ctx)
         doc["min_gap_ns"] = ctx.options.minGapNs;
         doc["with_copies"] = ctx.options.withCopies;
         doc["step_range"] = pace ? pace->rangeName : std::string();
+        doc["gpu_memory_recorded"] = derived.gpuMemory().recorded();
         Json ranks = Json::array();
         for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
             if (!selection.includes(r))
@@ -138,6 +168,11 @@ int runSummary(const CommandContext &ctx)
                 gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
                 gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
                 gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
+                const auto &memory = derived.gpuMemory().gpus[g];
+                const bool recorded = derived.gpuMemory().recorded();
+                gpu["memory_peak_bytes"] = recorded ? Json(memory.peakBytes) : Json();
+                gpu["memory_allocations"] = recorded ? Json(memory.allocations) : Json();
+                gpu["memory_frees"] = recorded ? Json(memory.frees) : Json();
                 gpus.push_back(std::move(gpu));
             }
             out["devices"] = std::move(gpus);
@@ -196,6 +231,7 @@ int runSummary(const CommandContext &ctx)
             std::printf("\nfindings:\n");
         for (const auto &f : findings)
             std::printf("- %s\n", f.text.c_str());
+        printGpuMemory(ctx, selection);
         for (const auto &w : trace.warnings)
             std::printf("warning: %s\n", w.c_str());
         for (const auto &report : trace.reports)

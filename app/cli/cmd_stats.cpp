@@ -2,7 +2,9 @@
 // `kernels`, `nvtx` and `api`: nsys-stats-like summaries sharing one row layout.
 #include "command_context.h"
 
+#include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/summaries.h"
+#include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 
@@ -113,6 +115,124 @@ int printSummary(const CommandContext &ctx, const Summary &summary, const Summar
     return 0;
 }
 
+// `nvtx --gpu`: nvtx_gpu_proj_sum's figures; the statistics are of the projected durations.
+int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSummary &summary)
+{
+    const std::size_t shown = rowLimit(ctx, summary.rows.size());
+    if (ctx.options.format == Format::Json) {
+        auto doc = jsonDocument(ctx);
+        doc["projection"] = "gpu";
+        doc["total_ns"] = summary.totalNs;
+        doc["instances"] = summary.instances;
+        Json rows = Json::array();
+        for (std::size_t i = 0; i < shown; ++i) {
+            const auto &row = summary.rows[i];
+            Json out;
+            out["name"] = ctx.str(row.name);
+            out["style"] = nvtxStyle(row.kind);
+            out["range_instances"] = row.rangeInstances;
+            addStatsFields(out, row.stats, row.percent, "instances");
+            rows.push_back(std::move(out));
+        }
+        doc["ranges"] = std::move(rows);
+        printJson(doc);
+        return 0;
+    }
+    Table table("NVTX ranges projected onto the GPU (first start to last end of the kernels, copies and memsets "
+                "each range launched; ranges without GPU work left out; % of all projected time)");
+    table.addColumn("range", "name");
+    table.addColumn("style", "style");
+    table.addColumn("ranges", "range_instances");
+    addStatsColumns(table, "instances");
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto &row = summary.rows[i];
+        std::vector<Cell> cells { textCell(ctx.str(row.name)), textCell(nvtxStyle(row.kind)),
+            countCell(row.rangeInstances) };
+        appendStatsCells(cells, row.stats, row.percent);
+        table.addRow(std::move(cells));
+    }
+    printTables(ctx.options.format, { table });
+    return 0;
+}
+
+// `kernels --hist NAME`: the bins, then (table format) median, p95 and the slowest launches.
+int printKernelHistogram(const CommandContext &ctx)
+{
+    const auto &trace = ctx.t();
+    const std::string &name = *ctx.options.histKernel;
+    core::KernelHistogramOptions options;
+    options.ranks = ctx.rankSelection();
+    options.useDemangledName = ctx.options.demangled;
+    options.bins = ctx.options.histBins;
+    options.logarithmic = ctx.options.histLog;
+    const auto h = core::computeKernelHistogram(trace, trace.strings.find(name), options);
+    if (h.count() == 0) {
+        std::fprintf(stderr, "gaplens-cli: error: no kernel named '%s'%s (names as `kernels%s` lists them)\n",
+            name.c_str(), ctx.options.rankNumbers.empty() ? "" : " on the selected ranks",
+            ctx.options.demangled ? " --demangled" : "");
+        return 1;
+    }
+    constexpr std::size_t kSlowest = 10;
+    const auto slowest = h.slowest(kSlowest);
+    auto percentOf = [&](std::uint64_t n) { return 100.0 * double(n) / double(h.count()); };
+    if (ctx.options.format == Format::Json) {
+        auto doc = jsonDocument(ctx);
+        doc["name"] = name;
+        doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
+        doc["axis"] = h.logarithmic ? "log" : "linear";
+        doc["instances"] = std::uint64_t(h.count());
+        doc["min_ns"] = h.minNs;
+        doc["max_ns"] = h.maxNs;
+        doc["median_ns"] = h.medianNs;
+        doc["p95_ns"] = h.p95Ns;
+        Json bins = Json::array();
+        for (const auto &b : h.bins) {
+            Json out;
+            out["lo_ns"] = b.lo;
+            out["hi_ns"] = b.hi;
+            out["count"] = b.count();
+            out["pct"] = percentOf(b.count());
+            bins.push_back(std::move(out));
+        }
+        doc["bins"] = std::move(bins);
+        Json slow = Json::array();
+        for (const auto &k : slowest) {
+            Json out;
+            out["rank"] = ctx.rankNumber(trace.gpus[k.gpu].streams[k.stream].rank);
+            out["device"] = trace.gpus[k.gpu].deviceId;
+            out["stream"] = trace.gpus[k.gpu].streams[k.stream].streamId;
+            out["start_ns"] = k.start;
+            out["duration_ns"] = k.duration;
+            slow.push_back(std::move(out));
+        }
+        doc["slowest"] = std::move(slow);
+        printJson(doc);
+        return 0;
+    }
+    Table table(fmt::format("Duration histogram of {} ({} launches, {} bins on a {} axis; the last bin includes its "
+                            "upper edge)",
+        name, h.count(), h.bins.size(), h.logarithmic ? "log" : "linear"));
+    table.addColumn("from", "lo_ns");
+    table.addColumn("to", "hi_ns");
+    table.addColumn("launches", "count");
+    table.addColumn("%", "pct");
+    for (const auto &b : h.bins)
+        table.addRow(
+            { durationCell(b.lo), durationCell(b.hi), countCell(b.count()), percentCell(percentOf(b.count())) });
+    printTables(ctx.options.format, { table });
+    if (ctx.options.format != Format::Table)
+        return 0;
+    std::printf("\nmin %s, median %s, p95 %s, max %s\n", core::formatDuration(double(h.minNs)).c_str(),
+        core::formatDuration(h.medianNs).c_str(), core::formatDuration(double(h.p95Ns)).c_str(),
+        core::formatDuration(double(h.maxNs)).c_str());
+    std::printf("slowest launches:\n");
+    for (const auto &k : slowest)
+        std::printf("  %s  rank %d, %s, stream %lld, at %s\n", core::formatDuration(double(k.duration)).c_str(),
+            ctx.rankNumber(trace.gpus[k.gpu].streams[k.stream].rank), ctx.gpuLabel(k.gpu).c_str(),
+            static_cast<long long>(trace.gpus[k.gpu].streams[k.stream].streamId), ctx.relativeTime(k.start).c_str());
+    return 0;
+}
+
 constexpr SummaryLayout kKernelLayout { "kernel", "kernels", "calls" };
 constexpr SummaryLayout kNvtxLayout { "range", "ranges", "instances", "style" };
 constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
@@ -121,6 +241,8 @@ constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
 
 int runKernels(const CommandContext &ctx)
 {
+    if (ctx.options.histKernel)
+        return printKernelHistogram(ctx);
     core::KernelSummaryOptions options;
     options.ranks = ctx.rankSelection();
     options.useDemangledName = ctx.options.demangled;
@@ -160,6 +282,8 @@ int runNvtx(const CommandContext &ctx)
 {
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
+    if (ctx.options.gpuProjection)
+        return printNvtxProjection(ctx, core::summarizeNvtxProjection(ctx.t(), options));
     return printSummary(ctx, core::summarizeNvtx(ctx.t(), options), kNvtxLayout,
         "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
 }

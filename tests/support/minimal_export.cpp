@@ -49,6 +49,18 @@ std::string minimalExportSql()
 )" + minimalLaunchAndRangeSql();
 }
 
+std::string memoryUsageTableSql()
+{
+    return R"(
+    CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
+        deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL,
+        bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT,
+        correlationId INTEGER, localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER,
+        localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, importedMemoryPoolAddress INTEGER,
+        importedMemoryPoolProcessId INTEGER, streamId INTEGER);
+)";
+}
+
 std::string writeExportIn(const QTemporaryDir &dir, const std::string &name, const std::string &sql)
 {
     const auto path = pathIn(dir, name);

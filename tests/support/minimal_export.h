@@ -27,6 +27,10 @@ std::string minimalLaunchAndRangeSql();
 // correlation 5, pid 42) launched by the runtime call under the NVTX range above.
 std::string minimalExportSql();
 
+// CUDA_GPU_MEMORY_USAGE_EVENTS as nsys 3.x creates it (schema 3.25: the 2.9.1 columns, then
+// the memory-pool columns and streamId), without rows.
+std::string memoryUsageTableSql();
+
 // Creates `name` in the temporary folder from `sql`; returns its path.
 std::string writeExportIn(const QTemporaryDir &dir, const std::string &name, const std::string &sql);
 

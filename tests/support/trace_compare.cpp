@@ -27,6 +27,7 @@ constexpr std::pair<const char *, std::uint64_t DataProblems::*> kProblemFields[
     { "nullSyncColumn", &DataProblems::nullSyncColumn },
     { "nullCallchainColumn", &DataProblems::nullCallchainColumn },
     { "unknownCallchainId", &DataProblems::unknownCallchainId },
+    { "badMemoryEvent", &DataProblems::badMemoryEvent },
 };
 static_assert(
     sizeof(DataProblems) == std::size(kProblemFields) * sizeof(std::uint64_t), "a DataProblems field is not compared");
@@ -307,6 +308,10 @@ private:
             Column { "pid", &S::pid }, Column { "streamId", &S::streamId }, Column { "contextId", &S::contextId },
             Column { "correlationId", &S::correlationId }, Column { "eventId", &S::eventId },
             Column { "type", &S::type });
+        using M = MemoryUsageColumns;
+        fields(where + ".memory", a.memory, b.memory, Column { "time", &M::time }, Column { "bytes", &M::bytes },
+            Column { "address", &M::address }, Column { "pid", &M::pid }, Column { "memKind", &M::memKind },
+            Column { "operation", &M::operation });
     }
 
     void thread(const std::string &where, const Thread &a, const Thread &b)

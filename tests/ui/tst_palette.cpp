@@ -104,6 +104,7 @@ private slots:
             for (std::size_t b = a + 1; b < core::kRunStateCount; ++b)
                 QVERIFY(distance(runStateColor(core::RunState(a)), runStateColor(core::RunState(b))) >= 90);
         }
+        QVERIFY(!isCauseHue(memoryCounterColor()));
         // A unified-memory migration is told apart from the program's own copy in that direction.
         QVERIFY(copyColor(core::CopyKind::UnifiedHostToDevice) != copyColor(core::CopyKind::HostToDevice));
         QVERIFY(copyColor(core::CopyKind::UnifiedDeviceToHost) != copyColor(core::CopyKind::DeviceToHost));

@@ -61,6 +61,7 @@ private:
     {
         auto model = std::make_unique<TimelineModel>();
         model->setData(LoadController::loadNow(request.files));
+        model->waitForGaps(); // as the render does: rows such as the projected NVTX come with it
         model->setDetail(request.lanes);
         if (request.fit == ViewExporter::Fit::Shrink)
             model->fitToHeight(ViewExporter::timelineLayout(pictureSize).view.height() - TimelineView::kRulerHeight);
@@ -108,7 +109,8 @@ private slots:
 
     void aRenderOfEightRanksKeepsItsSizeAndShowsEveryRank()
     {
-        // 8 ranks need 848 px of rows; a 1600x900 picture has 788: the API rows fold away.
+        // 8 ranks need 1,104 px of rows; a 1600x900 picture has 788: the API rows fold away, then
+        // the NVTX rows (the CPU ranges and those projected onto the GPUs).
         const auto request = eightRanks(QSize(1600, 900));
         QString error;
         const QImage image = renderTimeline(request, &error);
@@ -116,7 +118,7 @@ private slots:
         QCOMPARE(image.size(), QSize(1600, 900));
         QCOMPARE(lastRenderNote(), QStringLiteral("detail rows hidden to fit"));
         const auto rows = rowsOf(request, image.size());
-        QCOMPARE(int(rows->detail()), int(RowDetail::Nvtx));
+        QCOMPARE(int(rows->detail()), int(RowDetail::Copies));
         checkEveryLane(image, *rows, 8, 1000, "sgemm_kernel");
         // Every rank's header is there too, and the title band and legend band frame the view.
         QCOMPARE(int(std::count_if(rows->rows().begin(), rows->rows().end(),
@@ -167,8 +169,9 @@ private slots:
         QString error;
         const QImage image = renderTimeline(request, &error);
         QCOMPARE(image.width(), 1600);
-        // Exactly tall enough for the ruler and all 848 px of rows.
-        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 106);
+        // Exactly tall enough for the ruler and all 1,104 px of rows (138 per rank: 106, and the
+        // two rows of NVTX ranges projected onto its GPU).
+        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 138);
         QCOMPARE(lastRenderNote(), QString());
         const auto rows = rowsOf(request, image.size());
         QCOMPARE(int(rows->detail()), int(RowDetail::All));

@@ -154,6 +154,7 @@ private slots:
         const auto layout = ViewExporter::timelineLayout(size);
         TimelineModel rows;
         rows.setData(view.model()->sharedData());
+        rows.waitForGaps(); // the export waits for the derived capture (and its projected rows) too
         rows.setRankCollapsed(core::RankIndex(2), true);
         const auto fit = rows.fitToHeight(layout.view.height() - TimelineView::kRulerHeight);
         QCOMPARE(fit.ranksShown, 8);
@@ -214,7 +215,8 @@ private slots:
         QVERIFY2(ViewExporter::exportTimeline(view, path, QSize(1600, 600), options, &error), qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.width(), 1600);
-        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 106);
+        // 138 px per rank: 106, and the two rows of NVTX ranges projected onto its GPU.
+        QCOMPARE(ViewExporter::timelineLayout(image.size()).view.height(), TimelineView::kRulerHeight + 8 * 138);
     }
 
     void timelineSvgHasTheRequestedSizeLegendAndRulerText()

@@ -33,6 +33,20 @@ int rowMiddle(const TimelineView &view, int row)
     const auto &r = view.model()->rows()[row];
     return r.y + r.height / 2 - view.verticalScrollBar()->value();
 }
+// The middle of the first row of `kind` that `key` names.
+int rowMiddle(const TimelineView &view, RowKind kind, const RowKey &key)
+{
+    return rowMiddle(view, view.model()->findRow(kind, key));
+}
+int mergedLaneMiddle(const TimelineView &view, std::uint32_t rank)
+{
+    return rowMiddle(view, RowKind::MergedKernels, { core::RankIndex(rank), core::GpuIndex(rank) });
+}
+// Rank 0's main thread (the trace's first thread).
+int threadRowMiddle(const TimelineView &view, RowKind kind, std::uint32_t level)
+{
+    return rowMiddle(view, kind, { core::RankIndex(0), {}, {}, core::ThreadIndex(0), level });
+}
 
 QColor opaque(const QColor &c)
 {
@@ -164,7 +178,7 @@ private slots:
         auto xAt = [&](double t) { return int(std::lround(zoom->timeToX(kT0 + us(t)))); };
 
         // Merged lane of GPU 0 at 500 us: sgemm (stream 7) — copy_kernel on stream 8 overlaps.
-        HitResult hit = view.hitTest({ xAt(500), rowMiddle(view, 1) });
+        HitResult hit = view.hitTest({ xAt(500), mergedLaneMiddle(view, 0) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
         QCOMPARE(view.model()->str(
                      at(at(view.model()->trace()->gpus, hit.gpu).streams, hit.stream).kernels.shortName[hit.index]),
@@ -172,13 +186,13 @@ private slots:
         QCOMPARE(hit.gpu.value(), 0u);
 
         // Rank 1's merged lane at 2000 us: the NCCL kernel on GPU 1.
-        hit = view.hitTest({ xAt(2000), rowMiddle(view, 7) });
+        hit = view.hitTest({ xAt(2000), mergedLaneMiddle(view, 1) });
         QCOMPARE(int(hit.kind), int(HitKind::Kernel));
         QCOMPARE(hit.gpu.value(), 1u);
         QCOMPARE(hit.start, kT0 + us(1600));
 
         // The idle gap [1100, 1600) us, blamed on cudaStreamSynchronize.
-        hit = view.hitTest({ xAt(1350), rowMiddle(view, 1) });
+        hit = view.hitTest({ xAt(1350), mergedLaneMiddle(view, 0) });
         QCOMPARE(int(hit.kind), int(HitKind::Gap));
         QCOMPARE(hit.start, kT0 + us(1100));
         QCOMPARE(hit.end, kT0 + us(1600));
@@ -188,19 +202,19 @@ private slots:
         QCOMPARE(view.model()->str(blame.phase()), QStringLiteral("backward"));
 
         // NVTX: depth 0 is train_step everywhere, depth 1 is forward at 500 us.
-        hit = view.hitTest({ xAt(500), rowMiddle(view, 3) });
+        hit = view.hitTest({ xAt(500), threadRowMiddle(view, RowKind::Nvtx, 0) });
         QCOMPARE(int(hit.kind), int(HitKind::Nvtx));
         QCOMPARE(view.model()->str(at(view.model()->trace()->threads, hit.thread).nvtx.name[hit.index]),
             QStringLiteral("train_step"));
-        hit = view.hitTest({ xAt(500), rowMiddle(view, 4) });
+        hit = view.hitTest({ xAt(500), threadRowMiddle(view, RowKind::Nvtx, 1) });
         QCOMPARE(view.model()->str(at(view.model()->trace()->threads, hit.thread).nvtx.name[hit.index]),
             QStringLiteral("forward"));
         // Between forward and backward (1050 us) the depth-1 row is empty.
-        hit = view.hitTest({ xAt(1050), rowMiddle(view, 4) });
+        hit = view.hitTest({ xAt(1050), threadRowMiddle(view, RowKind::Nvtx, 1) });
         QCOMPARE(int(hit.kind), int(HitKind::None));
 
         // The API row at 1350 us: the synchronize call.
-        hit = view.hitTest({ xAt(1350), rowMiddle(view, 5) });
+        hit = view.hitTest({ xAt(1350), threadRowMiddle(view, RowKind::Api, 0) });
         QCOMPARE(int(hit.kind), int(HitKind::Api));
         QCOMPARE(hit.start, kT0 + us(1100));
     }
@@ -212,7 +226,7 @@ private slots:
         view.setData(fixtureData());
         view.zoom()->setWindow(kT0, kT0 + us(3200), false);
         const int x = int(view.zoom()->timeToX(kT0 + us(2800)));
-        view.setSelection(view.hitTest({ x, rowMiddle(view, 1) })); // relu_kernel, corr 4
+        view.setSelection(view.hitTest({ x, mergedLaneMiddle(view, 0) })); // relu_kernel, corr 4
         QCOMPARE(int(view.linkedItem().kind), int(HitKind::Api));
         QCOMPARE(view.linkedItem().start, kT0 + us(1600));
         QVERIFY(!view.itemRect(view.linkedItem()).isEmpty());
@@ -270,7 +284,7 @@ private slots:
         QVERIFY(fixture::near(image.pixelColor(xAt(200), mid), kernelColor("sgemm_kernel")));
         QVERIFY(fixture::near(image.pixelColor(xAt(500), mid), kernelColor("copy_kernel"))); // stream 8 overlaps it
         // The band's edges are at the gap's times (±1 px).
-        const HitResult gap = view.hitTest({ xAt(1350) - vpLeft, rowMiddle(view, 1) });
+        const HitResult gap = view.hitTest({ xAt(1350) - vpLeft, mergedLaneMiddle(view, 0) });
         const QRectF r = view.itemRect(gap);
         QVERIFY(std::abs(r.left() - view.zoom()->timeToX(kT0 + us(1100))) <= 1.0);
         QVERIFY(std::abs(r.right() - view.zoom()->timeToX(kT0 + us(1600))) <= 1.0);

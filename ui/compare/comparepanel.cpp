@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -90,6 +91,21 @@ ComparePanel::ComparePanel(QWidget *parent)
     // One value per capture: nothing to judge noise by, so no noise or judgement column.
     m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::NoiseColumn, true);
     m_views[int(Table::Sustained)]->setColumnHidden(ComparisonModel::JudgementColumn, true);
+    auto *kernels = m_views[int(Table::Kernels)];
+    kernels->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(kernels, &QTableView::customContextMenuRequested, this, [this, kernels](const QPoint &pos) {
+        const auto index = kernels->indexAt(pos);
+        const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(kernels->model());
+        if (!index.isValid() || !proxy)
+            return;
+        const QString name = model(Table::Kernels)->key(proxy->mapToSource(index).row());
+        if (name.isEmpty())
+            return;
+        QMenu menu;
+        menu.addAction(QStringLiteral("Duration histogram (before and after)…"), this,
+            [this, name] { emit kernelHistogramRequested(name); });
+        menu.exec(kernels->viewport()->mapToGlobal(pos));
+    });
     auto *headline = m_views[int(Table::Headline)];
     headline->setSortingEnabled(false); // core's order: per-step rows, then totals
     headline->setMinimumHeight(120);

@@ -49,6 +49,8 @@ public:
 
 signals:
     void kernelActivated(const QString &name);
+    // "Duration histogram" on a kernel row's context menu: before and after over one axis.
+    void kernelHistogramRequested(const QString &name);
     void causeActivated(const QString &key);
     void phaseActivated(const QString &key);
     void nvtxActivated(const QString &name);

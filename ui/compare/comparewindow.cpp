@@ -8,6 +8,7 @@
 #include "ui/compare/comparisoncontroller.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
+#include "ui/panels/kernelhistogramdialog.h"
 #include "ui/theme/theme.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
@@ -71,6 +72,7 @@ CompareWindow::CompareWindow(QWidget *parent)
     connect(m_view->controller(), &ComparisonController::busyChanged, m_panel, &ComparePanel::setBusy);
     connect(m_view->controller(), &ComparisonController::comparisonReady, m_panel, &ComparePanel::setComparison);
     connect(m_panel, &ComparePanel::kernelActivated, m_view, &CompareView::highlightKernel);
+    connect(m_panel, &ComparePanel::kernelHistogramRequested, this, &CompareWindow::showKernelHistogram);
     connect(m_panel, &ComparePanel::nvtxActivated, m_view, &CompareView::highlightNvtx);
     connect(m_panel, &ComparePanel::causeActivated, m_view,
         [this](const QString &key) { m_view->highlightGaps(TimelineModel::GapHighlight::Cause, key); });
@@ -394,6 +396,26 @@ bool CompareWindow::exportTimelines(const QString &path, QSize size, QString *er
             p.restore();
         },
         error);
+}
+
+KernelHistogramDialog *CompareWindow::showKernelHistogram(const QString &name)
+{
+    std::vector<KernelHistogramDialog::Source> sources;
+    for (const auto &[label, view] : { std::pair(QStringLiteral("before"), m_view->beforeView()),
+             std::pair(QStringLiteral("after"), m_view->afterView()) }) {
+        const auto &data = view->model()->sharedData();
+        if (!data || !data->trace)
+            return nullptr;
+        KernelHistogramDialog::Source source;
+        source.label = label;
+        source.trace = data->trace;
+        sources.push_back(std::move(source));
+    }
+    auto *dialog = new KernelHistogramDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setKernel(name, std::move(sources), nullptr);
+    dialog->show();
+    return dialog;
 }
 
 } // namespace gaplens::ui

@@ -15,6 +15,8 @@ class QProgressBar;
 
 namespace gaplens::ui {
 
+class KernelHistogramDialog;
+
 class ComparePanel;
 class CompareView;
 class LoadController;
@@ -29,6 +31,9 @@ class CompareWindow : public QMainWindow, public WorkspaceWindow
 {
     Q_OBJECT
 public:
+    // The duration histogram of kernel `name` in both captures over one axis (the compare
+    // panel's kernel row menu); null until both captures are loaded.
+    KernelHistogramDialog *showKernelHistogram(const QString &name);
     explicit CompareWindow(QWidget *parent = nullptr);
     ~CompareWindow() override;
 

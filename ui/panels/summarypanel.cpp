@@ -52,7 +52,11 @@ SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *p
     : AnalysisPanel(context, view, DerivedUse::Reads, parent)
     , m_findings(new QListWidget(this))
     , m_table(new PanelTable(this))
+    , m_memory(new QLabel(this))
 {
+    m_memory->setWordWrap(true);
+    m_memory->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_memory->setToolTip(QStringLiteral("GPU memory in use, from the capture's --cuda-memory-usage events"));
     m_findings->setWordWrap(true);
     m_findings->setAlternatingRowColors(true);
     m_findings->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -67,6 +71,7 @@ SummaryPanel::SummaryPanel(PanelContext &context, TimelineView *view, QWidget *p
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_scopeLabel);
     layout->addWidget(split, 1);
+    layout->addWidget(m_memory);
     connect(m_findings, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
         const auto rank = item->data(Qt::UserRole).toUInt();
         if (m_view && m_trace && rank < m_trace->ranks.size())
@@ -106,6 +111,36 @@ void SummaryPanel::recompute()
         [this, trace](const core::CaptureSummary &s) { apply(s, trace); });
 }
 
+void SummaryPanel::showMemory(const core::TraceSet *trace)
+{
+    const auto derived = m_context.derived();
+    if (!trace || !derived || &derived->trace() != trace) {
+        m_memory->clear();
+        return;
+    }
+    const auto &memory = derived->gpuMemory();
+    if (!memory.recorded()) {
+        m_memory->setText(QString::fromLatin1(core::kNoMemoryUsageNote) + QLatin1Char('.'));
+        return;
+    }
+    QStringList lines;
+    const auto ranks = m_context.ranks();
+    for (std::uint32_t r = 0; r < trace->ranks.size(); ++r) {
+        if (!ranks.includes(r))
+            continue;
+        for (const auto g : trace->ranks[r].gpus) {
+            const auto &c = memory.gpus[g];
+            lines << QStringLiteral("GPU memory, rank %1 GPU %2: peak %3, %4 allocations, %5 frees")
+                         .arg(trace->ranks[r].rank)
+                         .arg(trace->gpus[g].deviceId)
+                         .arg(QString::fromStdString(core::formatBytes(c.peakBytes)))
+                         .arg(c.allocations)
+                         .arg(c.frees);
+        }
+    }
+    m_memory->setText(lines.join(QLatin1Char('\n')));
+}
+
 void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace)
 {
     m_summary = s;
@@ -125,6 +160,7 @@ void SummaryPanel::apply(const core::CaptureSummary &s, std::shared_ptr<const co
     colourWarnings();
     if (t && s.findings.empty())
         new QListWidgetItem(QStringLiteral("Nothing stands out in this selection."), m_findings);
+    showMemory(t);
 
     const QString step = s.stepRange.empty() ? QStringLiteral("step") : QString::fromStdString(s.stepRange);
     QList<PanelColumn> columns {

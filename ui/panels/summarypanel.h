@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/findings.h"
 #include "ui/panels/analysispanel.h"
 
+class QLabel;
 class QListWidget;
 
 namespace gaplens::ui {
@@ -41,15 +42,21 @@ public:
     // Set on the findings that point at a problem (drawn in the theme's warning colour).
     static constexpr int kWarningRole = Qt::UserRole + 1;
 
+    // The GPU memory line(s) under the table: peaks, or why there are none.
+    QLabel *memoryLabel() const { return m_memory; }
+
 protected:
     void recompute() override;
 
 private:
+    // Each GPU's memory peak, allocations and frees, or why there are none.
+    void showMemory(const core::TraceSet *trace);
     void apply(const core::CaptureSummary &s, std::shared_ptr<const core::TraceSet> trace);
     void colourWarnings();
 
     QListWidget *m_findings;
     PanelTable *m_table;
+    QLabel *m_memory; // GPU memory figures, or why there are none
     core::CaptureSummary m_summary;
     std::shared_ptr<const core::TraceSet> m_trace;
 };

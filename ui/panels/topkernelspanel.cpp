@@ -3,6 +3,7 @@
 
 #include "ui/panels/chartutil.h"
 #include "ui/panels/distinctlabels.h"
+#include "ui/panels/kernelhistogramdialog.h"
 #include "ui/panels/paneltable.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
@@ -42,18 +43,22 @@ TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWid
     , m_instanceLabel(new QLabel(QStringLiteral("Click a kernel to highlight its instances."), this))
     , m_prev(new QPushButton(QStringLiteral("◀ Previous"), this))
     , m_next(new QPushButton(QStringLiteral("Next ▶"), this))
+    , m_histogram(new QPushButton(QStringLiteral("Histogram…"), this))
 {
     m_topN->setRange(3, 50);
     m_topN->setValue(10);
     m_topN->setPrefix(QStringLiteral("Chart top "));
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
+    m_histogram->setEnabled(false);
+    m_histogram->setToolTip(QStringLiteral("The chosen kernel's duration distribution: median, p95, slowest launches"));
     m_prev->setToolTip(QStringLiteral("Previous instance on the timeline (Shift+F3)"));
     m_next->setToolTip(QStringLiteral("Next instance on the timeline (F3)"));
     m_instanceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     setPanelLayout(controlRow(m_scopeLabel, { m_demangled, m_topN }),
-        { adaptivePair(m_table, m_chartView, 3, 2, 0.55) }, controlRow(m_instanceLabel, { m_prev, m_next }));
+        { adaptivePair(m_table, m_chartView, 3, 2, 0.55) },
+        controlRow(m_instanceLabel, { m_histogram, m_prev, m_next }));
 
     m_chart->legend()->hide();
     connect(m_demangled, &QCheckBox::toggled, this, &AnalysisPanel::scheduleUpdate);
@@ -61,7 +66,9 @@ TopKernelsPanel::TopKernelsPanel(PanelContext &context, TimelineView *view, QWid
     connect(m_table, &PanelTable::rowClicked, this, [this](int row, int) { selectKernelRow(row); });
     connect(m_prev, &QPushButton::clicked, this, &TopKernelsPanel::previousInstance);
     connect(m_next, &QPushButton::clicked, this, &TopKernelsPanel::nextInstance);
+    connect(m_histogram, &QPushButton::clicked, this, [this] { showHistogram(m_selectedRow); });
     m_table->setRowActions([this](QMenu &menu, int row) {
+        menu.addAction(QStringLiteral("Duration histogram…"), this, [this, row] { showHistogram(row); });
         const QString command = ncuCommand(row);
         if (!command.isEmpty())
             menu.addAction(QStringLiteral("Copy Nsight Compute command"), this,
@@ -154,6 +161,8 @@ void TopKernelsPanel::apply(const core::KernelSummary &summary)
     m_table->sortByColumn(TotalColumn, Qt::DescendingOrder);
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
+    m_histogram->setEnabled(false);
+    m_selectedRow = -1;
     m_instanceLabel->setText(summary.rows.empty()
             ? (trace ? QStringLiteral("No kernels in this selection.") : QString())
             : QStringLiteral("%1 kernels, %2 instances. Click one to highlight its instances.")
@@ -240,7 +249,27 @@ int TopKernelsPanel::selectKernelRow(int sourceRow)
         QStringLiteral("%1: %2 instances highlighted on the timeline").arg(elideMiddle(text, 60)).arg(count));
     m_prev->setEnabled(count > 0);
     m_next->setEnabled(count > 0);
+    m_selectedRow = sourceRow;
+    m_histogram->setEnabled(true);
     return count;
+}
+
+KernelHistogramDialog *TopKernelsPanel::showHistogram(int sourceRow)
+{
+    if (!m_trace || sourceRow < 0 || sourceRow >= m_table->tableModel()->rowCount())
+        return nullptr;
+    if (!m_histogramDialog)
+        m_histogramDialog = new KernelHistogramDialog(this);
+    KernelHistogramDialog::Source source;
+    source.trace = m_trace;
+    source.options.ranks = m_context.ranks();
+    source.options.window = m_context.window();
+    source.options.useDemangledName = m_demangled->isChecked();
+    const auto name = core::StringId(m_table->tableModel()->rowKey(sourceRow));
+    m_histogramDialog->setKernel(QString::fromStdString(m_trace->str(name)), { source }, m_view);
+    m_histogramDialog->show();
+    m_histogramDialog->raise();
+    return m_histogramDialog;
 }
 
 void TopKernelsPanel::nextInstance()

@@ -3,6 +3,8 @@
 #include "gaplens/core/analysis/summaries.h"
 #include "ui/panels/analysispanel.h"
 
+#include <QPointer>
+
 class QChart;
 class QChartView;
 class QCheckBox;
@@ -12,6 +14,7 @@ class QSpinBox;
 
 namespace gaplens::ui {
 
+class KernelHistogramDialog;
 class PanelTable;
 
 // Top kernels as nsys cuda_gpu_kern_sum (name, calls, total, % of GPU time, avg, median, min,
@@ -54,6 +57,9 @@ public:
     // The Nsight Compute command (core::ncuCommandText) for a source row's kernel: its first
     // launch in the first rank of the scope that launched it; empty when there is none.
     QString ncuCommand(int sourceRow) const;
+    // Opens (or refreshes) the duration histogram of a source row's kernel over the panel's
+    // scope; its bars select launches on the timeline. Null for a bad row.
+    KernelHistogramDialog *showHistogram(int sourceRow);
 
 protected:
     void recompute() override;
@@ -68,7 +74,9 @@ private:
     QCheckBox *m_demangled;
     QSpinBox *m_topN;
     QLabel *m_instanceLabel;
-    QPushButton *m_prev, *m_next;
+    QPushButton *m_prev, *m_next, *m_histogram;
+    int m_selectedRow = -1;
+    QPointer<KernelHistogramDialog> m_histogramDialog;
     core::KernelSummary m_summary;
     std::shared_ptr<const core::TraceSet> m_trace; // the trace m_summary's names refer to
 };

@@ -72,6 +72,8 @@ const char *hitKindName(HitKind k)
     case HitKind::Mark: return "mark";
     case HitKind::Osrt: return "osrt";
     case HitKind::State: return "state";
+    case HitKind::ProjectedNvtx: return "projected_nvtx";
+    case HitKind::Memory: return "memory";
     case HitKind::None: break;
     }
     return "none";
@@ -80,7 +82,7 @@ const char *hitKindName(HitKind k)
 HitKind hitKindOf(const QString &name)
 {
     for (auto k : { HitKind::Kernel, HitKind::Copy, HitKind::Api, HitKind::Nvtx, HitKind::Gap, HitKind::Fold,
-             HitKind::Mark, HitKind::Osrt, HitKind::State })
+             HitKind::Mark, HitKind::Osrt, HitKind::State, HitKind::ProjectedNvtx, HitKind::Memory })
         if (name == QLatin1String(hitKindName(k)))
             return k;
     return HitKind::None;

@@ -114,6 +114,11 @@ QColor runStateColor(core::RunState state)
     return QColor(185, 185, 190); // light grey: nothing known
 }
 
+QColor memoryCounterColor()
+{
+    return QColor(40, 140, 170);
+}
+
 QColor gapCauseColor(core::GapCause cause)
 {
     // Opaque: the bands set their own alpha (Theme::gapAlpha); charts and legends draw solid.

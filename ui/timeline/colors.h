@@ -26,6 +26,8 @@ QColor osCategoryColor(core::OsCategory category);
 // Run-accounting states (the state lanes, the Run accounting panel): greens, blues, violets and
 // a grey, never a cause's warm hue, so a checkpoint is never read as an idle-gap cause.
 QColor runStateColor(core::RunState state);
+// A GPU's memory-in-use counter: a cool teal, apart from the causes and the kernels' greens.
+QColor memoryCounterColor();
 // The one palette of gap causes: the timeline's bands, the legend, the Gap Blame chart and
 // table, the compare panel, exports and reports all take their colour from here.
 QColor gapCauseColor(core::GapCause cause);

@@ -120,6 +120,36 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         addThread(thread);
         break;
     }
+    case HitKind::ProjectedNvtx: {
+        const auto &d = model.derived();
+        if (!d || !d->projectedNvtx())
+            break;
+        const auto &lane = at(d->projectedNvtx()->gpus, hit.gpu);
+        const auto i = hit.index;
+        const auto &thread = at(t->threads, core::ThreadIndex(lane.thread[i]));
+        const auto r = lane.range[i];
+        addEvent(thread.nvtx.name[r], lane.start[i], lane.end[i]);
+        add(QStringLiteral("Projected onto"), QStringLiteral("GPU %1").arg(at(t->gpus, hit.gpu).deviceId));
+        add(QStringLiteral("GPU start"), timeAt(lane.start[i]));
+        add(QStringLiteral("CPU range"),
+            timeAt(thread.nvtx.start[r]) + QStringLiteral(" for ")
+                + formatDuration(thread.nvtx.end[r] - thread.nvtx.start[r]));
+        add(QStringLiteral("Depth"), QString::number(lane.depth[i]));
+        addThread(thread);
+        break;
+    }
+    case HitKind::Memory: {
+        const auto *counter = model.memoryCounter(hit.gpu);
+        if (!counter)
+            break;
+        add({}, QStringLiteral("GPU %1 memory in use").arg(at(t->gpus, hit.gpu).deviceId));
+        add(QStringLiteral("In use"), bytesText(counter->inUseAt(hit.start)));
+        add(QStringLiteral("At"), timeAt(hit.start));
+        add(QStringLiteral("Peak"), bytesText(counter->peakBytes) + QStringLiteral(" at ") + timeAt(counter->peakTime));
+        add(QStringLiteral("Allocations"), QString::number(counter->allocations));
+        add(QStringLiteral("Frees"), QString::number(counter->frees));
+        break;
+    }
     case HitKind::Mark: {
         const auto &thread = at(t->threads, hit.thread);
         const auto &m = thread.marks;
@@ -216,6 +246,8 @@ QString countText(std::uint64_t count, HitKind kind)
     case HitKind::Mark: return n + (one ? QStringLiteral(" NVTX mark") : QStringLiteral(" NVTX marks"));
     case HitKind::Osrt: return n + (one ? QStringLiteral(" OS runtime call") : QStringLiteral(" OS runtime calls"));
     case HitKind::State: return n + (one ? QStringLiteral(" state span") : QStringLiteral(" state spans"));
+    case HitKind::ProjectedNvtx:
+        return n + (one ? QStringLiteral(" projected NVTX range") : QStringLiteral(" projected NVTX ranges"));
     default: return n + QStringLiteral(" events");
     }
 }

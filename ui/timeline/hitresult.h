@@ -5,7 +5,9 @@
 
 namespace gaplens::ui {
 
-enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark, Osrt, State };
+// ProjectedNvtx: index into core::ProjectedNvtxLane of the GPU; Memory: index of the counter's
+// sample in effect at `start` (kNoIndex before the first).
+enum class HitKind { None, Kernel, Copy, Api, Nvtx, Gap, Fold, Mark, Osrt, State, ProjectedNvtx, Memory };
 
 // What is drawn at a pixel: one event (index into its columns; a Mark's into Thread::marks, a
 // State's into the rank's core::RunStateSpans of TimelineModel::stateLanes()),

@@ -15,9 +15,21 @@ const core::FoldIndex *foldAt(
 {
     return inRange(rows, a) && b < at(rows, a).size() ? &at(rows, a)[b] : nullptr;
 }
-const core::FoldIndex *noFoldIndex(const core::CaptureFoldIndex &, const TimelineRow &)
+const core::FoldIndex *noFoldIndex(const core::DerivedCapture &, const TimelineRow &)
 {
     return nullptr;
+}
+// A fold index of the capture's CaptureFoldIndex, when the derived capture has one.
+template <class Pick> const core::FoldIndex *captureFolds(const core::DerivedCapture &derived, Pick pick)
+{
+    return derived.foldIndex() ? pick(*derived.foldIndex()) : nullptr;
+}
+// The GPU's projected NVTX lane, when the derived capture has the projection.
+const core::ProjectedNvtxLane *projectedLane(const core::DerivedCapture *derived, core::GpuIndex gpu)
+{
+    if (!derived || !derived->projectedNvtx() || !inRange(derived->projectedNvtx()->gpus, gpu))
+        return nullptr;
+    return &at(derived->projectedNvtx()->gpus, gpu);
 }
 core::RowView noEvents(const TimelineModel &, const TimelineRow &)
 {
@@ -66,8 +78,9 @@ const RowKindDescriptor kMergedKernels { RowKind::MergedKernels, TimelineModel::
 const RowKindDescriptor kStreamKernels { RowKind::StreamKernels, TimelineModel::kLaneHeight, 2, RowPaint::StreamLane,
     RowDetail::Streams, HitKind::Kernel, 0, false,
     [](const TimelineModel &model, const TimelineRow &row) { return model.streamView(row.gpu, row.stream); },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
-        return foldAt(folds.streams, row.gpu, row.stream.value());
+    [](const core::DerivedCapture &derived, const TimelineRow &row) {
+        return captureFolds(derived,
+            [&](const core::CaptureFoldIndex &folds) { return foldAt(folds.streams, row.gpu, row.stream.value()); });
     },
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.stream == key.stream; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -82,8 +95,9 @@ const RowKindDescriptor kCopies { RowKind::Copies, TimelineModel::kLevelHeight, 
         const auto &copies = at(model.trace()->gpus, row.gpu).copies;
         return core::RowView { copies.start, copies.end, copies.lanes.rows.at(row.level) };
     },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
-        return foldAt(folds.copies, row.gpu, row.level);
+    [](const core::DerivedCapture &derived, const TimelineRow &row) {
+        return captureFolds(
+            derived, [&](const core::CaptureFoldIndex &folds) { return foldAt(folds.copies, row.gpu, row.level); });
     },
     [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.level == key.level; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -106,8 +120,9 @@ constexpr RowKindDescriptor threadLevelKind()
         [](const TimelineModel &model, const TimelineRow &row) {
             return levelView(at(model.trace()->threads, row.thread).*columns, row.level);
         },
-        [](const core::CaptureFoldIndex &index, const TimelineRow &row) {
-            return foldAt(index.*folds, row.thread, row.level);
+        [](const core::DerivedCapture &derived, const TimelineRow &row) {
+            return captureFolds(derived,
+                [&](const core::CaptureFoldIndex &index) { return foldAt(index.*folds, row.thread, row.level); });
         },
         [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread && row.level == key.level; },
         [](const TimelineRow &row, const HitResult &hit) {
@@ -137,8 +152,10 @@ const RowKindDescriptor kMarks { RowKind::Marks, TimelineModel::kLevelHeight, 1,
         const auto &time = at(model.trace()->threads, row.thread).marks.time;
         return core::RowView { time, time, {} };
     },
-    [](const core::CaptureFoldIndex &folds, const TimelineRow &row) {
-        return inRange(folds.marks, row.thread) ? &at(folds.marks, row.thread) : nullptr;
+    [](const core::DerivedCapture &derived, const TimelineRow &row) {
+        return captureFolds(derived, [&](const core::CaptureFoldIndex &folds) {
+            return inRange(folds.marks, row.thread) ? &at(folds.marks, row.thread) : nullptr;
+        });
     },
     [](const TimelineRow &row, const RowKey &key) { return row.thread == key.thread; },
     [](const TimelineRow &row, const HitResult &hit) {
@@ -169,9 +186,43 @@ const RowKindDescriptor kStates { RowKind::States, TimelineModel::kLevelHeight, 
             QString::fromLatin1(name.data(), qsizetype(name.size())) };
     } };
 
+// NVTX ranges projected onto a GPU: shown with the NVTX rows, coloured like the ranges they
+// project, folded through the projection's own fold indexes.
+const RowKindDescriptor kProjectedNvtx { RowKind::ProjectedNvtx, TimelineModel::kLevelHeight, 1, RowPaint::Intervals,
+    RowDetail::Nvtx, HitKind::ProjectedNvtx, 0, false,
+    [](const TimelineModel &model, const TimelineRow &row) {
+        const auto *lane = projectedLane(model.derived().get(), row.gpu);
+        return lane && row.level < lane->nesting.levelCount() ? lane->level(row.level) : core::RowView {};
+    },
+    [](const core::DerivedCapture &derived, const TimelineRow &row) -> const core::FoldIndex * {
+        const auto *lane = projectedLane(&derived, row.gpu);
+        return lane && row.level < lane->folds.size() ? &lane->folds[row.level] : nullptr;
+    },
+    [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu && row.level == key.level; },
+    [](const TimelineRow &row, const HitResult &hit) {
+        return shownKind(hit) == HitKind::ProjectedNvtx && row.gpu == hit.gpu && row.level == hit.level
+            && sameRank(row, hit);
+    },
+    noToggle,
+    [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
+        const auto *lane = projectedLane(model.derived().get(), row.gpu);
+        const core::StringId name
+            = at(model.trace()->threads, core::ThreadIndex(lane->thread[ev])).nvtx.name[lane->range[ev]];
+        return EventLook { model.nvtxColor(name), name, {} };
+    } };
+
+// A GPU's memory in use: a counter row, drawn and hit by TrackPainter from core's counter.
+const RowKindDescriptor kGpuMemory { RowKind::GpuMemory, TimelineModel::kLaneHeight, 1, RowPaint::Counter,
+    RowDetail::Copies, HitKind::Memory, 0, false, noEvents, noFoldIndex,
+    [](const TimelineRow &row, const RowKey &key) { return row.gpu == key.gpu; },
+    [](const TimelineRow &row, const HitResult &hit) {
+        return hit.kind == HitKind::Memory && row.gpu == hit.gpu && sameRank(row, hit);
+    },
+    noToggle, noLook };
+
 // Indexed by RowKind.
-const RowKindDescriptor *const kDescriptors[kRowKindCount]
-    = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies, &kNvtx, &kApi, &kMarks, &kOsrt, &kStates };
+const RowKindDescriptor *const kDescriptors[kRowKindCount] = { &kRankHeader, &kMergedKernels, &kStreamKernels, &kCopies,
+    &kNvtx, &kApi, &kMarks, &kOsrt, &kStates, &kProjectedNvtx, &kGpuMemory };
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // The kinds of timeline row, each described once: its height, label, events (RowView) and
 // fold index, how it is painted and what a hit on it is. The model, painter and labels ask
 // the descriptor instead of switching on the kind, so adding a kind touches this file only.
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/view/capture_fold_index.h"
 #include "gaplens/core/view/row_view.h"
@@ -29,8 +30,10 @@ enum class RowKind {
     Marks, // NVTX marks (instants) of a thread, one row
     Osrt, // OS runtime calls (nsys -t osrt) of a thread, one row per depth
     States, // run-accounting states of a rank (TimelineModel::stateLanes), one row
+    ProjectedNvtx, // NVTX ranges projected onto a GPU (core::ProjectedNvtx), one row per depth
+    GpuMemory, // a GPU's memory in use over time (core::GpuMemoryCounter), one counter row
 };
-inline constexpr int kRowKindCount = 9;
+inline constexpr int kRowKindCount = 11;
 
 struct TimelineRow
 {
@@ -39,7 +42,8 @@ struct TimelineRow
     core::GpuIndex gpu;
     core::StreamIndex stream; // StreamKernels only
     core::ThreadIndex thread;
-    std::uint32_t level = 0; // nesting depth for Nvtx / Api; Copies: the row in CopyColumns::lanes
+    // nesting depth for Nvtx / Api / Osrt / ProjectedNvtx; Copies: the row in CopyColumns::lanes
+    std::uint32_t level = 0;
     int y = 0;
     int height = 0;
     int indent = 0;
@@ -50,7 +54,8 @@ struct TimelineRow
 
 // Names a row for TimelineModel::findRow by the indices its kind has: RankHeader the rank,
 // MergedKernels the GPU, StreamKernels the GPU and stream, Copies the GPU and lane row, Nvtx,
-// Api and Osrt the thread and level, States the rank. A valid rank restricts every kind to that rank's rows.
+// Api and Osrt the thread and level, States the rank, ProjectedNvtx the GPU and level, GpuMemory the GPU. A
+// valid rank restricts every kind to that rank's rows.
 struct RowKey
 {
     core::RankIndex rank;
@@ -80,6 +85,7 @@ enum class RowPaint {
     Intervals, // ranges of one nesting level, coloured per event (copies, NVTX, API)
     Instants, // events without duration, each a diamond (NVTX marks)
     States, // spans tiling the row: each pixel column in the colour of its dominant state
+    Counter, // a value over time as a step line, the per-pixel-column maximum (GPU memory)
 };
 
 // The look of one event of an Intervals row.
@@ -102,8 +108,8 @@ struct RowKindDescriptor
     bool separatorAbove; // labels draw a line above it
     // The row's events as a draw-list row (MergedKernels: the busy intervals, once derived).
     core::RowView (*events)(const TimelineModel &model, const TimelineRow &row);
-    // Its fold index among a capture's, or null (no index, or none for this kind).
-    const core::FoldIndex *(*foldIndex)(const core::CaptureFoldIndex &folds, const TimelineRow &row);
+    // Its fold index among the derived capture's, or null (no index, or none for this kind).
+    const core::FoldIndex *(*foldIndex)(const core::DerivedCapture &derived, const TimelineRow &row);
     // Whether `row` (of this kind) is the one `key` names (findRow).
     bool (*isRow)(const TimelineRow &row, const RowKey &key);
     // Whether `row` (of this kind) shows `hit` (TrackPainter::rowOf).

@@ -5,6 +5,7 @@
 #include "ui/timeline/colors.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/util/units.h"
 
 #include <QRegularExpression>
 #include <QSignalBlocker>
@@ -54,6 +55,7 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     m_apiColors.clear();
     m_osrtColors.clear();
     m_findMatch.clear();
+    m_kernelInstances.clear();
     m_gapHighlightKind = GapHighlight::None;
     m_gapHighlightKey.clear();
     m_gapHighlight.clear();
@@ -109,6 +111,8 @@ QColor TimelineModel::nvtxColor(core::StringId name) const
 void TimelineModel::rebuildRows()
 {
     m_rows.clear();
+    m_rowsProjection = derived() ? derived()->projectedNvtx().get() : nullptr;
+    m_rowsMemory = derived() ? &derived()->gpuMemory() : nullptr;
     int y = 0;
     auto add = [&](TimelineRow row) {
         const RowKindDescriptor &kind = describe(row);
@@ -190,6 +194,7 @@ void TimelineModel::rebuildRows()
                         add(row);
                     }
                 }
+                addGpuDetailRows(r, g, addLevels);
                 if (!shows(RowKind::Copies))
                     continue;
                 // A lane per stream, as Nsight draws them; on a GPU two processes share, the
@@ -237,6 +242,31 @@ void TimelineModel::rebuildRows()
     }
     m_totalHeight = y;
     emit rowsChanged();
+}
+
+template <class AddLevels>
+void TimelineModel::addGpuDetailRows(core::RankIndex rank, core::GpuIndex gpu, AddLevels addLevels)
+{
+    // Both come with the derived capture: onDerivedChanged rebuilds the rows when they arrive.
+    const RowDetail rankDetail = isRankCollapsed(rank) ? std::min(m_detail, RowDetail::Essential) : m_detail;
+    const auto &d = derived();
+    const auto deviceId = at(trace()->gpus, gpu).deviceId;
+    TimelineRow row;
+    row.rank = rank;
+    row.gpu = gpu;
+    if (d && describe(RowKind::GpuMemory).detail <= rankDetail && d->gpuMemory().recorded()
+        && inRange(d->gpuMemory().gpus, gpu) && at(d->gpuMemory().gpus, gpu).size() > 0) {
+        row.kind = RowKind::GpuMemory;
+        addLevels(row, 1,
+            QStringLiteral("GPU %1 · memory in use (peak %2)")
+                .arg(deviceId)
+                .arg(QString::fromStdString(core::formatBytes(at(d->gpuMemory().gpus, gpu).peakBytes))));
+    }
+    if (d && d->projectedNvtx() && describe(RowKind::ProjectedNvtx).detail <= rankDetail) {
+        row.kind = RowKind::ProjectedNvtx;
+        addLevels(row, at(d->projectedNvtx()->gpus, gpu).nesting.levelCount(),
+            QStringLiteral("GPU %1 · NVTX (projected)").arg(deviceId));
+    }
 }
 
 int TimelineModel::rowAt(int y) const
@@ -387,6 +417,10 @@ void TimelineModel::onDerivedChanged()
     if (!derived())
         return; // another capture's (a shared source moved on)
     recomputeGapHighlight();
+    // The projected NVTX and memory rows are the derived capture's: new ones, new rows.
+    const auto &d = derived();
+    if (d->projectedNvtx().get() != m_rowsProjection || &d->gpuMemory() != m_rowsMemory)
+        rebuildRows();
     emit gapsChanged();
 }
 
@@ -433,6 +467,11 @@ void TimelineModel::recomputeSpan()
                     hi = std::max(hi, s.kernels.end.back() + off);
                 }
             addCols(t->gpus[g].copies, off);
+            // The memory lane starts at the first allocation, often before the first kernel.
+            if (const auto &memory = t->gpus[g].memory.time; !memory.empty()) {
+                lo = std::min(lo, memory.front() + off);
+                hi = std::max(hi, memory.back() + 1 + off);
+            }
         }
         for (auto th : t->ranks[r].threads) {
             addCols(t->threads[th].api, off);
@@ -503,6 +542,12 @@ core::RowView TimelineModel::busyView(core::GpuIndex gpu) const
     return d && gpu.value() < d->gpuCount() ? d->busy(gpu).row() : core::RowView {};
 }
 
+const core::GpuMemoryCounter *TimelineModel::memoryCounter(core::GpuIndex gpu) const
+{
+    const auto &d = derived();
+    return d && inRange(d->gpuMemory().gpus, gpu) ? &at(d->gpuMemory().gpus, gpu) : nullptr;
+}
+
 core::CoverColumns TimelineModel::busyCover(core::GpuIndex gpu) const
 {
     const auto &d = derived();
@@ -518,7 +563,7 @@ core::CoverColumns TimelineModel::streamCover(core::GpuIndex gpu, core::StreamIn
 const core::FoldIndex *TimelineModel::foldIndex(const TimelineRow &row) const
 {
     const auto &d = derived();
-    return d && d->foldIndex() ? describe(row).foldIndex(*d->foldIndex(), row) : nullptr;
+    return d ? describe(row).foldIndex(*d, row) : nullptr;
 }
 
 void TimelineModel::rowDrawList(
@@ -542,9 +587,17 @@ core::RowView TimelineModel::rowView(const TimelineRow &row) const
     return describe(row).events(*this, row);
 }
 
+void TimelineModel::setKernelInstances(std::vector<KernelRef> kernels)
+{
+    std::sort(kernels.begin(), kernels.end());
+    m_kernelInstances = std::move(kernels);
+    emit findPatternChanged();
+}
+
 void TimelineModel::setFindPattern(const QString &pattern, bool regex)
 {
     m_findMatch.clear();
+    m_kernelInstances.clear();
     const auto *t = trace();
     if (t && !pattern.isEmpty()) {
         QRegularExpression re;
@@ -575,6 +628,7 @@ void TimelineModel::setFindName(core::StringId name)
 void TimelineModel::setFindNames(const std::vector<core::StringId> &names)
 {
     m_findMatch.clear();
+    m_kernelInstances.clear();
     if (const auto *t = trace()) {
         m_findMatch.assign(t->strings.size(), false);
         bool any = false;
@@ -648,6 +702,7 @@ void TimelineModel::copyViewStateFrom(const TimelineModel &other)
     m_detail = other.m_detail;
     m_rowScale = other.m_rowScale;
     m_findMatch = other.m_findMatch;
+    m_kernelInstances = other.m_kernelInstances;
     recomputeSpan();
     m_gapHighlightKind = other.m_gapHighlightKind;
     m_gapHighlightKey = other.m_gapHighlightKey;

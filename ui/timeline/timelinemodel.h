@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <vector>
@@ -127,6 +128,8 @@ public:
     core::RowView rowView(const TimelineRow &row) const;
     core::RowView streamView(core::GpuIndex gpu, core::StreamIndex stream) const;
     core::RowView gapView(core::GpuIndex gpu) const;
+    // A GPU's memory-in-use counter; null until the derived capture arrives.
+    const core::GpuMemoryCounter *memoryCounter(core::GpuIndex gpu) const;
     // A GPU's merged busy intervals; empty until the derived capture arrives.
     core::RowView busyView(core::GpuIndex gpu) const;
     // The same with their prefix sums, and one stream's merged kernels: what the lanes'
@@ -161,6 +164,21 @@ public:
     void setFindNames(const std::vector<core::StringId> &names);
     bool hasFindPattern() const { return !m_findMatch.empty(); }
     bool matchesName(core::StringId id) const { return id < m_findMatch.size() && m_findMatch[id]; }
+    // Narrows the find highlight of kernels to these launches (a histogram bin, the slowest);
+    // cleared by the next find. Kernel (gpu, stream, index) triples.
+    struct KernelRef
+    {
+        std::uint32_t gpu, stream, index;
+        auto operator<=>(const KernelRef &) const = default;
+    };
+    void setKernelInstances(std::vector<KernelRef> kernels);
+    // Whether a kernel matching the find is highlighted: every one, unless narrowed.
+    bool isKernelHighlighted(core::GpuIndex gpu, core::StreamIndex stream, std::uint32_t index) const
+    {
+        return m_kernelInstances.empty()
+            || std::binary_search(
+                m_kernelInstances.begin(), m_kernelInstances.end(), KernelRef { gpu.value(), stream.value(), index });
+    }
 
     // Gap highlight (the compare panel's clicked cause or phase): gaps whose blame key equals
     // `key` are outlined. Keys are core's totals keys: the cause label or the API name
@@ -198,6 +216,8 @@ signals:
 
 private:
     void rebuildRows();
+    // The GPU's memory counter row and its projected NVTX rows, once the derived capture has them.
+    template <class AddLevels> void addGpuDetailRows(core::RankIndex rank, core::GpuIndex gpu, AddLevels addLevels);
     void onDerivedChanged();
     const core::FoldIndex *foldIndex(const TimelineRow &row) const;
     void recomputeSpan();
@@ -205,6 +225,10 @@ private:
 
     std::shared_ptr<const TimelineData> m_data;
     std::vector<TimelineRow> m_rows;
+    // What the rows were built from: a derived capture with other projected rows or memory
+    // counters rebuilds them.
+    const core::ProjectedNvtx *m_rowsProjection = nullptr;
+    const core::GpuMemoryUsage *m_rowsMemory = nullptr;
     int m_totalHeight = 0;
     std::set<core::RankIndex> m_collapsedRanks;
     std::set<std::pair<core::RankIndex, core::GpuIndex>> m_expandedStreams;
@@ -216,6 +240,7 @@ private:
     QColor cachedColor(std::vector<QRgb> &cache, core::StringId name, QColor (*colorOf)(std::string_view)) const;
     mutable std::vector<QRgb> m_kernelColors, m_nvtxColors, m_apiColors, m_osrtColors; // 0 = not computed yet
     std::vector<bool> m_findMatch;
+    std::vector<KernelRef> m_kernelInstances; // sorted; empty: not narrowed
     GapHighlight m_gapHighlightKind = GapHighlight::None;
     QString m_gapHighlightKey;
     std::vector<std::vector<bool>> m_gapHighlight; // per GPU, per gap

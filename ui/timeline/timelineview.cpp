@@ -561,6 +561,40 @@ int TimelineView::findNames(const std::vector<core::StringId> &names, int target
     return int(m_matches.size());
 }
 
+int TimelineView::findKernelInstances(
+    core::StringId name, const std::vector<core::KernelInstance> &instances, bool timeOrder)
+{
+    // An empty bin highlights nothing (an empty instance list would mean "every launch").
+    m_model->setFindName(instances.empty() ? core::kEmptyString : name);
+    m_matches.clear();
+    m_matchIndex = -1;
+    const auto *t = m_model->trace();
+    std::vector<TimelineModel::KernelRef> refs;
+    for (const auto &k : instances)
+        refs.push_back({ k.gpu, k.stream, k.index });
+    m_model->setKernelInstances(std::move(refs));
+    for (const auto &k : instances) {
+        if (!t || k.gpu >= t->gpus.size() || k.stream >= t->gpus[k.gpu].streams.size())
+            continue;
+        HitResult h;
+        h.kind = HitKind::Kernel;
+        h.gpu = core::GpuIndex(k.gpu);
+        h.stream = core::StreamIndex(k.stream);
+        h.rank = core::RankIndex(t->gpus[k.gpu].streams[k.stream].rank);
+        h.index = k.index;
+        h.count = 1;
+        h.start = k.start;
+        h.end = k.start + k.duration;
+        m_matches.push_back(h);
+    }
+    if (timeOrder)
+        std::stable_sort(m_matches.begin(), m_matches.end(), [this](const HitResult &a, const HitResult &b) {
+            return a.start + m_model->rankOffset(a.rank) < b.start + m_model->rankOffset(b.rank);
+        });
+    emit findPositionChanged(0, int(m_matches.size()));
+    return int(m_matches.size());
+}
+
 void TimelineView::collectMatches()
 {
     m_matches.clear();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/analysis/kernel_histogram.h"
 #include "ui/timeline/hitresult.h"
 #include "ui/timeline/trackpainter.h"
 
@@ -71,6 +72,11 @@ public:
     // and CUDA API summaries; findNext/Previous step through them. Returns their number.
     enum FindTarget { FindKernels = 1, FindNvtx = 2, FindApi = 4 };
     int findNames(const std::vector<core::StringId> &names, int targets);
+    // Highlights exactly `instances` (launches of the kernel `name`: a histogram bin, the
+    // slowest) and makes them the matches findNext/Previous step through: in time order, or in the given order when
+    // `timeOrder` is false (the slowest first). Returns their count.
+    int findKernelInstances(
+        core::StringId name, const std::vector<core::KernelInstance> &instances, bool timeOrder = true);
 
     // Navigation hooks for the side panels (absolute times; rank offsets are applied here).
     // Zooms to the gap of `gpu` overlapping `gap` at the current threshold and selects it;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/timeline/trackpainter.h"
 
+#include "gaplens/core/util/units.h"
 #include "ui/theme/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeformat.h"
@@ -115,7 +116,7 @@ void TrackPainter::paintKernels(
         const auto name = k.shortName[item.first];
         const QColor c = m_model.kernelColor(name);
         p.fillRect(r, c);
-        if (find && m_model.matchesName(name)) {
+        if (find && m_model.matchesName(name) && m_model.isKernelHighlighted(gpu, stream, item.first)) {
             p.setPen(QPen(theme.findOutline, theme.findPenWidth));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
@@ -358,6 +359,47 @@ void TrackPainter::paintInstants(QPainter &p, const TimelineRow &row, const RowW
     }
 }
 
+void TrackPainter::paintCounter(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane)
+{
+    const auto *counter = m_model.memoryCounter(row.gpu);
+    if (!counter || counter->peakBytes == 0)
+        return;
+    const Theme &theme = Theme::current();
+    const QColor line = memoryCounterColor();
+    QColor fill = line;
+    fill.setAlpha(90);
+    const int width = m_zoom.width();
+    const int base = lane.bottom();
+    const double scale = double(lane.height() - 2) / double(counter->peakBytes);
+    int previousTop = base;
+    for (int x = 0; x < width; ++x) {
+        const TimeNs t0 = m_zoom.xToTime(x) - w.offset, t1 = m_zoom.xToTime(x + 1) - w.offset;
+        const std::uint64_t value = counter->maxIn(t0, std::max(t1, t0 + 1));
+        const int top = base - int(std::lround(double(value) * scale));
+        if (top < base)
+            p.fillRect(QRect(x, top, 1, base - top), fill);
+        // The step line: the top of each column, joined vertically to the previous one.
+        const int lo = std::min(top, previousTop), hi = std::max(top, previousTop);
+        p.fillRect(QRect(x, lo, 1, std::max(1, hi - lo + (x == 0 ? 0 : 1))), line);
+        previousTop = top;
+    }
+    ++m_lastItemCount;
+    const double peakX = xOf(counter->peakTime, w.offset);
+    if (peakX < 0 || peakX >= width)
+        return;
+    const QString text = QStringLiteral("peak ") + QString::fromStdString(core::formatBytes(counter->peakBytes));
+    const int px = int(std::lround(peakX));
+    p.fillRect(QRect(px - 1, lane.top(), 3, 3), theme.outline);
+    const QFontMetrics fm(p.font());
+    const int tw = fm.horizontalAdvance(text) + 6;
+    const QRect box(std::min(px + 3, width - tw), lane.top(), tw, std::min(lane.height(), fm.height() + 2));
+    QColor bg = theme.rowBackground;
+    bg.setAlpha(210);
+    p.fillRect(box, bg);
+    p.setPen(theme.labelText);
+    p.drawText(box, Qt::AlignCenter, text);
+}
+
 void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &overlay)
 {
     m_lastItemCount = 0;
@@ -409,6 +451,7 @@ void TrackPainter::paint(QPainter &p, QSize size, int scrollY, const Overlay &ov
         case RowPaint::Intervals: paintIntervals(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::Instants: paintInstants(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
         case RowPaint::States: paintStates(p, row, w, lane.adjusted(0, -1, 0, 0)); break;
+        case RowPaint::Counter: paintCounter(p, row, w, lane); break;
         case RowPaint::Header: break;
         }
     }
@@ -586,6 +629,20 @@ HitResult TrackPainter::hitTest(QPoint pos, int scrollY) const
         const int i = instantAt(items, w, x);
         if (i >= 0)
             fromItem(view, items[i], describe(row).hitKind);
+        break;
+    }
+    case RowPaint::Counter: {
+        // The value in effect at the cursor: a hit anywhere along the counter.
+        const auto *counter = m_model.memoryCounter(row.gpu);
+        if (!counter || counter->size() == 0)
+            break;
+        const TimeNs t = m_zoom.xToTime(x) - w.offset;
+        const auto it = std::upper_bound(counter->time.begin(), counter->time.end(), t);
+        hit.kind = HitKind::Memory;
+        hit.index = it == counter->time.begin() ? core::kNoIndex : std::uint32_t(it - counter->time.begin() - 1);
+        hit.count = 1;
+        hit.start = t;
+        hit.end = t + 1;
         break;
     }
     }

@@ -74,6 +74,9 @@ private:
     // spans tile the row, so zoomed out it reads as the mix, never as grey folds); spans wide
     // enough for text carry their state's name.
     void paintStates(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
+    // A GPU's memory in use: per pixel column the most in use then (one O(log n) query each),
+    // a filled step line, and the peak marked and labelled where it is in view.
+    void paintCounter(QPainter &p, const TimelineRow &row, const RowWindow &w, const QRect &lane);
     void paintLabel(QPainter &p, const QRectF &box, const QString &text, const QColor &bg);
     // Finds the drawn item (of a row's draw list) under x (±1 px), or -1.
     int itemAt(const std::vector<core::DrawItem> &items, const RowWindow &w, double x) const;

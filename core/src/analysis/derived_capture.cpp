@@ -136,6 +136,8 @@ std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<cons
         if (previous->m_options.includeCopies == options.includeCopies)
             derived->m_busy = previous->m_busy;
         derived->m_folds = previous->m_folds;
+        derived->m_projectedNvtx = previous->m_projectedNvtx;
+        derived->m_memory = previous->m_memory;
         derived->m_steps = previous->m_steps;
     }
     if (!derived->m_steps)
@@ -154,6 +156,13 @@ std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<cons
         if (!derived->m_folds)
             return nullptr;
     }
+    if (!derived->m_projectedNvtx && options.foldIndexes) {
+        derived->m_projectedNvtx = projectNvtxOntoGpus(*derived->m_trace, true, cancel);
+        if (!derived->m_projectedNvtx)
+            return nullptr;
+    }
+    if (!derived->m_memory)
+        derived->m_memory = std::make_shared<const GpuMemoryUsage>(computeGpuMemoryUsage(*derived->m_trace));
     return derived;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/summaries.h"
 
+#include "gaplens/core/analysis/gpu_projection.h"
+
 #include "util/resident_memory.h"
 
 #include <algorithm>
@@ -83,6 +85,12 @@ template <typename Row, typename Tie> void sortRows(const TraceSet &trace, std::
     });
 }
 
+// The slot of an NVTX (group name, kind) key in a DurationGroups table.
+std::size_t nvtxSlot(StringId group, NvtxKind kind)
+{
+    return 2 * std::size_t(group) + (kind == NvtxKind::StartEnd ? 1 : 0);
+}
+
 bool threadSelected(const Thread &thread, const RankSelection &ranks)
 {
     return ranks.isAll() || (thread.rank != kNoIndex && ranks.includes(thread.rank));
@@ -124,40 +132,6 @@ template <typename Visit> void forEachKernel(const TraceSet &trace, const Kernel
         }
 }
 
-struct NamedDuration
-{
-    StringId name;
-    NvtxKind kind;
-    TimeNs duration;
-};
-
-// Each run of one (name, kind) in `perCall` becomes a call row of its group's row.
-void attachNvtxCalls(const TraceSet &trace, std::vector<NamedDuration> &perCall, NvtxSummary &summary)
-{
-    std::sort(perCall.begin(), perCall.end(), [](const NamedDuration &a, const NamedDuration &b) {
-        return a.name != b.name ? a.name < b.name : a.kind < b.kind;
-    });
-    std::vector<std::uint32_t> rowOfSlot(2 * trace.strings.size(), kNoIndex);
-    for (std::size_t r = 0; r < summary.rows.size(); ++r)
-        rowOfSlot[2 * std::size_t(summary.rows[r].name) + (summary.rows[r].kind == NvtxKind::StartEnd ? 1 : 0)]
-            = std::uint32_t(r);
-    std::vector<TimeNs> durations;
-    for (std::size_t i = 0; i < perCall.size();) {
-        const auto &first = perCall[i];
-        durations.clear();
-        for (; i < perCall.size() && perCall[i].name == first.name && perCall[i].kind == first.kind; ++i)
-            durations.push_back(perCall[i].duration);
-        const auto slot = 2 * std::size_t(trace.nvtxGroup(first.name)) + (first.kind == NvtxKind::StartEnd ? 1 : 0);
-        if (slot >= rowOfSlot.size() || rowOfSlot[slot] == kNoIndex)
-            continue;
-        const DurationStats stats = computeDurationStats(durations);
-        const double pct = summary.totalNs > 0 ? 100.0 * double(stats.totalNs) / double(summary.totalNs) : 0.0;
-        summary.rows[rowOfSlot[slot]].calls.push_back({ first.name, stats, pct });
-    }
-    for (auto &row : summary.rows)
-        sortRows(trace, row.calls, [](const NvtxCallRow &a, const NvtxCallRow &b) { return a.name < b.name; });
-}
-
 } // namespace
 
 KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions &options)
@@ -181,6 +155,60 @@ std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const 
     return out;
 }
 
+namespace {
+
+// Calls visit(thread index, range index, group name, kind, slot) for every NVTX range of the
+// selection: the one walk both NVTX summaries make, keyed by (group name, kind) slots.
+template <typename Visit> void forEachNvtxRange(const TraceSet &trace, const SummaryOptions &options, Visit visit)
+{
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        const auto &thread = trace.threads[t];
+        if (!threadSelected(thread, options.ranks))
+            continue;
+        const auto &n = thread.nvtx;
+        const auto [lo, hi] = startsInWindow(n.start, options.window);
+        for (std::size_t i = lo; i < hi; ++i) {
+            const StringId group = trace.nvtxGroup(n.name[i]);
+            visit(t, i, group, n.kind[i], nvtxSlot(group, n.kind[i]));
+        }
+    }
+}
+
+struct NamedDuration
+{
+    StringId name;
+    NvtxKind kind;
+    TimeNs duration;
+};
+
+// Each run of one (name, kind) in `perCall` becomes a call row of its group's row.
+void attachNvtxCalls(const TraceSet &trace, std::vector<NamedDuration> &perCall, NvtxSummary &summary)
+{
+    std::sort(perCall.begin(), perCall.end(), [](const NamedDuration &a, const NamedDuration &b) {
+        return a.name != b.name ? a.name < b.name : a.kind < b.kind;
+    });
+    std::vector<std::uint32_t> rowOfSlot(2 * trace.strings.size(), kNoIndex);
+    for (std::size_t r = 0; r < summary.rows.size(); ++r)
+        rowOfSlot[nvtxSlot(summary.rows[r].name, summary.rows[r].kind)] = std::uint32_t(r);
+    std::vector<TimeNs> durations;
+    for (std::size_t i = 0; i < perCall.size();) {
+        const auto &first = perCall[i];
+        durations.clear();
+        for (; i < perCall.size() && perCall[i].name == first.name && perCall[i].kind == first.kind; ++i)
+            durations.push_back(perCall[i].duration);
+        const auto slot = nvtxSlot(trace.nvtxGroup(first.name), first.kind);
+        if (slot >= rowOfSlot.size() || rowOfSlot[slot] == kNoIndex)
+            continue;
+        const DurationStats stats = computeDurationStats(durations);
+        const double pct = summary.totalNs > 0 ? 100.0 * double(stats.totalNs) / double(summary.totalNs) : 0.0;
+        summary.rows[rowOfSlot[slot]].calls.push_back({ first.name, stats, pct });
+    }
+    for (auto &row : summary.rows)
+        sortRows(trace, row.calls, [](const NvtxCallRow &a, const NvtxCallRow &b) { return a.name < b.name; });
+}
+
+} // namespace
+
 const char *nvtxStyleName(NvtxKind kind)
 {
     return kind == NvtxKind::PushPop ? "PushPop" : "StartEnd";
@@ -192,19 +220,13 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options, 
     // Per-call names are mostly unique (one PyTorch op_id each): a flat list sorted once, not a
     // DurationGroups slot (and its prefaulted block) per name.
     std::vector<NamedDuration> perCall;
-    for (const auto &thread : trace.threads) {
-        if (!threadSelected(thread, options.ranks))
-            continue;
-        const auto &n = thread.nvtx;
-        const auto [lo, hi] = startsInWindow(n.start, options.window);
-        for (std::size_t i = lo; i < hi; ++i) {
-            const StringId group = trace.nvtxGroup(n.name[i]);
-            const std::size_t slot = 2 * std::size_t(group) + (n.kind[i] == NvtxKind::StartEnd ? 1 : 0);
-            groups.add(slot, { group, n.kind[i] }, n.end[i] - n.start[i]);
+    forEachNvtxRange(
+        trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
+            const auto &n = trace.threads[t].nvtx;
+            groups.add(slot, { group, kind }, n.end[i] - n.start[i]);
             if (calls == NvtxCalls::Listed && group != n.name[i])
-                perCall.push_back({ n.name[i], n.kind[i], n.end[i] - n.start[i] });
-        }
-    }
+                perCall.push_back({ n.name[i], kind, n.end[i] - n.start[i] });
+        });
     NvtxSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
@@ -214,6 +236,31 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options, 
     sortRows(trace, summary.rows, [](const NvtxSummaryRow &a, const NvtxSummaryRow &b) { return a.kind < b.kind; });
     if (!perCall.empty())
         attachNvtxCalls(trace, perCall, summary);
+    return summary;
+}
+
+NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const SummaryOptions &options)
+{
+    const GpuProjector projector(trace);
+    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
+    std::vector<std::uint64_t> rangesOfSlot(2 * trace.strings.size(), 0);
+    forEachNvtxRange(
+        trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
+            if (slot >= rangesOfSlot.size())
+                rangesOfSlot.resize(slot + 1, 0);
+            ++rangesOfSlot[slot];
+            const auto &n = trace.threads[t].nvtx;
+            if (const auto gpu = projector.project(t, { n.start[i], n.end[i] }))
+                groups.add(slot, { group, kind }, gpu->duration());
+        });
+    NvtxProjectionSummary summary;
+    summary.totalNs = groups.total();
+    summary.instances = groups.count();
+    groups.build([&](const std::pair<StringId, NvtxKind> &key, const DurationStats &stats, double pct) {
+        summary.rows.push_back({ key.first, key.second, rangesOfSlot[nvtxSlot(key.first, key.second)], stats, pct });
+    });
+    sortRows(
+        trace, summary.rows, [](const NvtxProjectionRow &a, const NvtxProjectionRow &b) { return a.kind < b.kind; });
     return summary;
 }
 

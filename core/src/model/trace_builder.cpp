@@ -87,6 +87,16 @@ void sortSyncs(SyncColumns &c)
     permuteAll(order, c.start, c.end, c.pid, c.streamId, c.contextId, c.correlationId, c.eventId, c.type);
 }
 
+// By time only, stably: an allocation and a free at one instant keep the export's order.
+void sortMemoryUsage(MemoryUsageColumns &c)
+{
+    std::vector<std::uint32_t> order(c.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return c.time[a] < c.time[b]; });
+    permuteAll(order, c.time, c.bytes, c.address, c.pid, c.memKind, c.operation);
+}
+
 void sortApi(ApiColumns &a)
 {
     const auto order = sortOrder(a.start, a.end);
@@ -269,6 +279,7 @@ void finalizeTraceSet(TraceSet &trace, unsigned threads)
             sortCopies(gpu.copies);
             span.add(gpu.copies.start, gpu.copies.end);
             sortSyncs(gpu.syncs); // host-side times: not part of the span
+            sortMemoryUsage(gpu.memory); // host-side times too
             gpu.ranks.clear();
             for (const auto &stream : gpu.streams)
                 if (stream.rank != kNoIndex)

@@ -131,6 +131,20 @@ inline constexpr ColumnList<SyncColumn> kColumnNames<SyncColumn> = { {
     { SyncColumn::GlobalPid, "globalPid", kOptional },
 } };
 
+// CUDA_GPU_MEMORY_USAGE_EVENTS (nsys --cuda-memory-usage=true; the same columns from 2.9.1 on,
+// 3.x adds streamId and the memory-pool columns, which gaplens does not read).
+enum class MemoryUsageColumn { Start, DeviceId, Bytes, Address, MemoryOperationType, GlobalPid, MemKind, Count };
+template <>
+inline constexpr ColumnList<MemoryUsageColumn> kColumnNames<MemoryUsageColumn> = { {
+    { MemoryUsageColumn::Start, "start" },
+    { MemoryUsageColumn::DeviceId, "deviceId" },
+    { MemoryUsageColumn::Bytes, "bytes" },
+    { MemoryUsageColumn::Address, "address" },
+    { MemoryUsageColumn::MemoryOperationType, "memoryOperationType" },
+    { MemoryUsageColumn::GlobalPid, "globalPid", kOptional },
+    { MemoryUsageColumn::MemKind, "memKind", kOptional },
+} };
+
 // CUDA_CALLCHAINS and OSRT_CALLCHAINS (one row per frame).
 enum class CallchainColumn { Id, StackDepth, Symbol, Module, Count };
 template <>

@@ -158,6 +158,7 @@ public:
             stage("OS runtime calls", 600);
             readOsrt();
             readSyncs();
+            readMemoryUsage();
             readCallchains();
         }
         if (m_part != ReportPart::GpuAndApi) {
@@ -884,6 +885,49 @@ private:
             c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
             c.eventId.push_back(std::uint32_t(row.int64(EventId)));
             c.type.push_back(syncTypeFromExport(row.int64(SyncType)));
+        }
+    }
+
+    // CUDA_GPU_MEMORY_USAGE_EVENTS onto the GPUs with work (as the synchronisation records);
+    // a row whose device, size, address or operation cannot be read is a data problem.
+    void readMemoryUsage()
+    {
+        static constexpr std::string_view kTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+        if (!m_db.hasTable(kTable))
+            return;
+        using enum MemoryUsageColumn;
+        auto columns = wantedColumns<MemoryUsageColumn>(kTable);
+        if (!columns)
+            return;
+        ScanRows<MemoryUsageColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        auto integer = [&](MemoryUsageColumn column) -> std::optional<std::int64_t> {
+            const auto v = row.exactInt64(column);
+            return v.kind == IntegerKind::Integer ? std::optional(v.value) : std::nullopt;
+        };
+        while (row.step()) {
+            countRow();
+            TimeNs time;
+            if (!readTime(row, Start, m_data.report.problems.nullStart, time))
+                continue;
+            const auto deviceId = integer(DeviceId), bytes = integer(Bytes), address = integer(Address),
+                       operation = integer(MemoryOperationType);
+            if (!deviceId || !bytes || !address || !operation || *bytes < 0 || (*operation != 0 && *operation != 1)) {
+                ++m_data.report.problems.badMemoryEvent;
+                continue;
+            }
+            if (!validDeviceId(*deviceId))
+                continue;
+            const auto gpu = m_gpuIndex.find(*deviceId);
+            if (gpu == m_gpuIndex.end())
+                continue;
+            auto &c = m_data.gpus[gpu->second].memory;
+            c.time.push_back(time);
+            c.bytes.push_back(std::uint64_t(*bytes));
+            c.address.push_back(std::uint64_t(*address));
+            c.pid.push_back(pidOf(row.int64(GlobalPid)));
+            const auto kind = row.optionalInt64(MemKind);
+            c.memKind.push_back(kind && *kind >= 0 && *kind < 255 ? std::uint8_t(*kind) : std::uint8_t(255));
+            c.operation.push_back(MemoryOperation(*operation));
         }
     }
 

@@ -12,6 +12,8 @@
 // gap search and the blame.
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/gpu_memory.h"
+#include "gaplens/core/analysis/nvtx_projection.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/util/cancel.h"
@@ -35,7 +37,8 @@ struct DerivedOptions
 {
     TimeNs minGapNs = kDefaultMinGapNs; // idle gaps of at least this length
     bool includeCopies = false; // copies and memsets count as busy and may end a gap
-    bool foldIndexes = true; // build the timeline's fold indexes (the CLI draws nothing)
+    // build the timeline's fold indexes and its projected NVTX rows (the CLI draws nothing)
+    bool foldIndexes = true;
 };
 
 // One GPU's merged busy intervals in columns, and its figures, exactly as computeGpuBusy
@@ -241,6 +244,13 @@ public:
     // DerivedOptions::foldIndexes = false ---
     const std::shared_ptr<const CaptureFoldIndex> &foldIndex() const { return m_folds; }
 
+    // --- NVTX ranges projected onto each GPU with their fold indexes (threshold-independent,
+    // shared); null when built with DerivedOptions::foldIndexes = false ---
+    const std::shared_ptr<const ProjectedNvtx> &projectedNvtx() const { return m_projectedNvtx; }
+
+    // --- GPU memory in use per GPU (threshold-independent, shared) ---
+    const GpuMemoryUsage &gpuMemory() const { return *m_memory; }
+
 private:
     struct StepMemo; // src/analysis/step_memo.h
     DerivedCapture();
@@ -251,6 +261,8 @@ private:
     DerivedOptions m_options;
     std::shared_ptr<const BusyLanes> m_busy;
     std::shared_ptr<const CaptureFoldIndex> m_folds;
+    std::shared_ptr<const ProjectedNvtx> m_projectedNvtx;
+    std::shared_ptr<const GpuMemoryUsage> m_memory;
     std::shared_ptr<StepMemo> m_steps;
     std::vector<GpuGapTable> m_gaps; // one per TraceSet::gpus
     std::vector<std::string> m_causeKeys, m_phaseKeys;

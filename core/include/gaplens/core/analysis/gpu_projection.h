@@ -10,6 +10,9 @@
 #include <vector>
 
 namespace gaplens::core {
+namespace detail {
+class LaunchSpans;
+}
 
 struct GpuProjectionOptions
 {
@@ -32,6 +35,7 @@ class GpuProjector
 {
 public:
     explicit GpuProjector(const TraceSet &trace, const GpuProjectionOptions &options = {});
+    ~GpuProjector();
 
     // Projection of `cpu` for calls of `thread`; nullopt when they launched nothing.
     std::optional<TimeRange> project(std::uint32_t thread, TimeRange cpu) const;
@@ -41,14 +45,8 @@ public:
     std::vector<ProjectedRange> projectNamed(StringId name) const;
 
 private:
-    struct ThreadLaunches
-    {
-        std::vector<TimeNs> callStart; // calls that launched found work, sorted by start
-        std::vector<TimeNs> minStart; // segment trees (size 2n, leaves at [n, 2n))
-        std::vector<TimeNs> maxEnd;
-    };
     const TraceSet &m_trace;
-    std::vector<ThreadLaunches> m_threads; // one per TraceSet::threads
+    std::vector<detail::LaunchSpans> m_threads; // one per TraceSet::threads
 };
 
 } // namespace gaplens::core

@@ -82,6 +82,29 @@ struct NvtxSummary
 NvtxSummary summarizeNvtx(
     const TraceSet &trace, const SummaryOptions &options = {}, NvtxCalls calls = NvtxCalls::Grouped);
 
+// The GPU projection of the NVTX ranges (nsys nvtx_gpu_proj_sum): per (group name, kind), the
+// projected durations (GpuProjector, copies and memsets included) of its ranges that launched
+// GPU work. rangeInstances counts every range of the group, projected or not; stats.count the
+// projected ones. Only groups with at least one projected range are rows.
+struct NvtxProjectionRow
+{
+    StringId name = kEmptyString;
+    NvtxKind kind = NvtxKind::PushPop;
+    std::uint64_t rangeInstances = 0;
+    DurationStats stats; // of the projected durations
+    double percent = 0; // of the summed projected duration of all rows
+};
+
+struct NvtxProjectionSummary
+{
+    TimeNs totalNs = 0; // summed projected duration
+    std::uint64_t instances = 0; // projected ranges
+    std::vector<NvtxProjectionRow> rows; // total desc, then name, then PushPop first
+};
+
+// Same selection as summarizeNvtx (a range counts when its CPU start is in the window).
+NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const SummaryOptions &options = {});
+
 struct ApiSummaryRow
 {
     StringId name = kEmptyString; // suffix-free, as in the model

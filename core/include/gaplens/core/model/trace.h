@@ -108,6 +108,25 @@ struct SyncColumns
     std::size_t size() const { return start.size(); }
 };
 
+// A row's memoryOperationType in CUDA_GPU_MEMORY_USAGE_EVENTS (nsys --cuda-memory-usage=true):
+// 0 memory was allocated, 1 it was freed (the table's DDL comment and ENUM_CUDA_DEV_MEM_EVENT_OPER).
+enum class MemoryOperation : std::uint8_t { Allocation = 0, Free = 1 };
+
+// GPU memory allocations and frees of one GPU (CUDA_GPU_MEMORY_USAGE_EVENTS), all processes,
+// sorted by time (stable: rows of one instant keep the export's order). memKind is the
+// export's value (ENUM_CUDA_MEM_KIND: 0 pageable, 1 pinned, 2 device, 3 array, 4 managed,
+// 5 device static, 6 managed static). Rows of a device with no kernel, copy or memset are not kept.
+struct MemoryUsageColumns
+{
+    std::vector<TimeNs> time;
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint64_t> address;
+    std::vector<std::uint32_t> pid;
+    std::vector<std::uint8_t> memKind;
+    std::vector<MemoryOperation> operation;
+    std::size_t size() const { return time.size(); }
+};
+
 // One CUDA stream of one process on one GPU: correlation and stream ids are unique per
 // process only, so the lane key is (process, device, stream).
 struct Stream
@@ -127,6 +146,7 @@ struct Gpu
     std::vector<Stream> streams;
     CopyColumns copies;
     SyncColumns syncs;
+    MemoryUsageColumns memory;
     std::vector<std::uint32_t> ranks; // ranks with work on this GPU, ascending
     std::size_t kernelCount() const;
 };
@@ -238,10 +258,14 @@ struct DataProblems
     std::uint64_t nullCallchainColumn = 0;
     // a CUDA call's callchainId naming no chain of CUDA_CALLCHAINS: the call keeps no stack.
     std::uint64_t unknownCallchainId = 0;
+    // a CUDA_GPU_MEMORY_USAGE_EVENTS row with a NULL or non-integer deviceId, bytes, address or
+    // memoryOperationType, negative bytes, or an operation other than 0 (alloc) and 1 (free):
+    // row skipped.
+    std::uint64_t badMemoryEvent = 0;
     std::uint64_t total() const
     {
         return nullEnd + endBeforeStart + nullStart + unknownStringId + timeNotInteger + timeOutOfRange
-            + deviceIdOutOfRange + nullSyncColumn + nullCallchainColumn + unknownCallchainId;
+            + deviceIdOutOfRange + nullSyncColumn + nullCallchainColumn + unknownCallchainId + badMemoryEvent;
     }
     DataProblems &operator+=(const DataProblems &other)
     {
@@ -255,6 +279,7 @@ struct DataProblems
         nullSyncColumn += other.nullSyncColumn;
         nullCallchainColumn += other.nullCallchainColumn;
         unknownCallchainId += other.unknownCallchainId;
+        badMemoryEvent += other.badMemoryEvent;
         return *this;
     }
 };

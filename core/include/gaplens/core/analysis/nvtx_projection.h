@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// NVTX ranges projected onto each GPU, as Nsight Systems draws "NVTX" rows under a GPU: a
+// range's projection on a GPU spans from the first start to the last end of the kernels,
+// copies and memsets that CUDA calls on the range's thread, starting within the range, launched
+// on that GPU (joined by correlation id; GpuProjector's rule, kept apart per GPU). A range that
+// launched nothing on a GPU has no projection there. Built once per trace (DerivedCapture).
+#include "gaplens/core/model/nesting.h"
+#include "gaplens/core/model/trace.h"
+#include "gaplens/core/util/cancel.h"
+#include "gaplens/core/view/fold_index.h"
+#include "gaplens/core/view/row_view.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gaplens::core {
+
+// One GPU's projected ranges, sorted by (start asc, end desc; then the range's CPU depth). A
+// nested CPU range launches a subset of its parent's work, so its projection lies inside the
+// parent's: NestingIndex puts it a level deeper. Ranges of different threads may overlap: they
+// stack the same way.
+struct ProjectedNvtxLane
+{
+    std::vector<TimeNs> start, end;
+    std::vector<std::uint32_t> thread; // index into TraceSet::threads
+    std::vector<std::uint32_t> range; // index into that thread's NvtxColumns
+    std::vector<std::uint8_t> depth;
+    NestingIndex nesting;
+    std::vector<FoldIndex> folds; // one per nesting level (empty without fold indexes)
+    std::size_t size() const { return start.size(); }
+    RowView level(std::size_t depth) const { return { start, end, nesting.level(depth) }; }
+};
+
+struct ProjectedNvtx
+{
+    std::vector<ProjectedNvtxLane> gpus; // one per TraceSet::gpus, same order
+};
+
+// Null once `cancel` (may be null) is seen cancelled. `foldIndexes`: build each level's
+// FoldIndex (the timeline's frames stay O(pixels log n)).
+std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
+    const TraceSet &trace, bool foldIndexes = true, const CancelToken *cancel = nullptr);
+
+} // namespace gaplens::core

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "gaplens/core/analysis/nvtx_projection.h"
+
+#include "launch_spans.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gaplens::core {
+namespace {
+
+struct Projected
+{
+    TimeNs start, end;
+    std::uint32_t thread, range;
+    std::uint8_t cpuDepth;
+};
+
+void finishLane(std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool foldIndexes)
+{
+    // Equal projections keep the CPU parent first, so the child nests under it.
+    std::sort(ranges.begin(), ranges.end(), [](const Projected &a, const Projected &b) {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.end != b.end)
+            return a.end > b.end;
+        if (a.thread != b.thread)
+            return a.thread < b.thread;
+        return a.cpuDepth < b.cpuDepth;
+    });
+    lane.start.reserve(ranges.size());
+    for (const auto &r : ranges) {
+        lane.start.push_back(r.start);
+        lane.end.push_back(r.end);
+        lane.thread.push_back(r.thread);
+        lane.range.push_back(r.range);
+    }
+    lane.depth = lane.nesting.build(lane.start, lane.end);
+    if (!foldIndexes)
+        return;
+    lane.folds.reserve(lane.nesting.levelCount());
+    for (std::size_t d = 0; d < lane.nesting.levelCount(); ++d)
+        lane.folds.emplace_back(lane.level(d));
+}
+
+} // namespace
+
+std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
+    const TraceSet &trace, bool foldIndexes, const CancelToken *cancel)
+{
+    auto out = std::make_shared<ProjectedNvtx>();
+    out->gpus.resize(trace.gpus.size());
+    std::vector<std::vector<Projected>> perGpu(trace.gpus.size());
+    const auto maps = detail::buildWorkMaps(trace, true, true);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        if (cancel && cancel->isCancelled())
+            return nullptr;
+        const Thread &thread = trace.threads[t];
+        if (thread.nvtx.size() == 0 || thread.report >= maps.size())
+            continue;
+        const auto &map = maps[thread.report];
+        // The thread's launches per GPU it launched on (few: usually one).
+        std::vector<std::pair<std::uint32_t, detail::LaunchSpans>> launches;
+        for (std::size_t c = 0; c < thread.api.size(); ++c) {
+            const auto corr = thread.api.correlationId[c];
+            if (corr == 0)
+                continue;
+            for (const auto &work : detail::workOf(map, launchKey(thread.pid, corr))) {
+                auto it = std::find_if(
+                    launches.begin(), launches.end(), [&](const auto &l) { return l.first == work.gpu; });
+                if (it == launches.end())
+                    it = launches.insert(launches.end(), { work.gpu, {} });
+                it->second.add(thread.api.start[c], work.start, work.end);
+            }
+        }
+        for (auto &[gpu, spans] : launches) {
+            spans.build();
+            const auto &n = thread.nvtx;
+            for (std::uint32_t i = 0; i < n.size(); ++i)
+                if (const auto gpuSpan = spans.project({ n.start[i], n.end[i] }))
+                    perGpu[gpu].push_back(
+                        { gpuSpan->start, gpuSpan->end, t, i, i < n.depth.size() ? n.depth[i] : std::uint8_t(0) });
+        }
+    }
+    for (std::size_t g = 0; g < perGpu.size(); ++g) {
+        if (cancel && cancel->isCancelled())
+            return nullptr;
+        finishLane(perGpu[g], out->gpus[g], foldIndexes);
+    }
+    return out;
+}
+
+} // namespace gaplens::core

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// NVTX ranges projected onto each GPU (the timeline's projected rows) and the projected-time
+// summary (`nvtx --gpu`), on a hand-built fixture with exact answers.
+#include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/nvtx_projection.h"
+#include "gaplens/core/analysis/summaries.h"
+#include "trace_fixture.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace gaplens::core;
+using gaplens::test::FixtureBuilder;
+using gaplens::test::T0;
+
+namespace {
+
+TimeRange at(TimeNs start, TimeNs end)
+{
+    return { T0 + start, T0 + end };
+}
+
+// One thread of rank 0 on two GPUs:
+//   step [0, 1000]  > fwd [100, 400]: launches k1 on GPU 0 at 150 (runs 200..1500, after the step ends)
+//                   > bwd [500, 900]: launches k2 on GPU 0 at 550 (1500..1700) and a copy on GPU 1
+//                                     at 600 (800..900)
+//   idle [1100, 1200]: only a synchronize, no GPU work
+//   step [2000, 3000]: launches k3 on GPU 0 at 2100 (2200..2300)
+struct Fixture
+{
+    std::shared_ptr<const TraceSet> trace;
+    std::uint32_t thread = 0;
+
+    Fixture()
+    {
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto g0 = b.addGpu(r, 0);
+        const auto g1 = b.addGpu(r, 1);
+        thread = b.addThread(r);
+        b.nvtx(thread, T0 + 0, T0 + 1000, "step");
+        b.nvtx(thread, T0 + 100, T0 + 400, "fwd");
+        b.nvtx(thread, T0 + 500, T0 + 900, "bwd");
+        b.nvtx(thread, T0 + 1100, T0 + 1200, "idle");
+        b.nvtx(thread, T0 + 2000, T0 + 3000, "step");
+        b.api(thread, T0 + 150, T0 + 160, "cudaLaunchKernel", 1);
+        b.api(thread, T0 + 550, T0 + 560, "cudaLaunchKernel", 2);
+        b.api(thread, T0 + 600, T0 + 610, "cudaMemcpyAsync", 3);
+        b.api(thread, T0 + 1150, T0 + 1190, "cudaStreamSynchronize", 0);
+        b.api(thread, T0 + 2100, T0 + 2110, "cudaLaunchKernel", 4);
+        b.kernel(g0, 7, T0 + 200, T0 + 1500, "k1", 1);
+        b.kernel(g0, 7, T0 + 1500, T0 + 1700, "k2", 2);
+        b.copy(g1, 9, T0 + 800, T0 + 900, 3);
+        b.kernel(g0, 7, T0 + 2200, T0 + 2300, "k3", 4);
+        trace = b.finish();
+    }
+
+    std::string nameOf(const ProjectedNvtxLane &lane, std::size_t i) const
+    {
+        return trace->str(trace->threads[lane.thread[i]].nvtx.name[lane.range[i]]);
+    }
+};
+
+} // namespace
+
+class TestNvtxProjection : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rangesSpanTheirGpuWorkOnEachGpu()
+    {
+        const Fixture f;
+        const auto projected = projectNvtxOntoGpus(*f.trace);
+        QVERIFY(projected);
+        QCOMPARE(projected->gpus.size(), std::size_t(2));
+
+        const auto &g0 = projected->gpus[0];
+        QCOMPARE(g0.size(), std::size_t(4)); // step, fwd, bwd, step; idle launched nothing
+        // The step's projection ends when k2 ends, 700 ns after the CPU range.
+        QCOMPARE(f.nameOf(g0, 0), std::string("step"));
+        QCOMPARE(TimeRange(g0.start[0], g0.end[0]), at(200, 1700));
+        QCOMPARE(g0.depth[0], std::uint8_t(0));
+        // Work launched from a nested range: the child lies inside its parent, a level deeper.
+        QCOMPARE(f.nameOf(g0, 1), std::string("fwd"));
+        QCOMPARE(TimeRange(g0.start[1], g0.end[1]), at(200, 1500));
+        QCOMPARE(g0.depth[1], std::uint8_t(1));
+        QCOMPARE(f.nameOf(g0, 2), std::string("bwd"));
+        QCOMPARE(TimeRange(g0.start[2], g0.end[2]), at(1500, 1700));
+        QCOMPARE(g0.depth[2], std::uint8_t(1));
+        QCOMPARE(f.nameOf(g0, 3), std::string("step"));
+        QCOMPARE(TimeRange(g0.start[3], g0.end[3]), at(2200, 2300));
+        QCOMPARE(g0.depth[3], std::uint8_t(0));
+        QCOMPARE(g0.nesting.levelCount(), std::size_t(2));
+        QCOMPARE(g0.folds.size(), std::size_t(2));
+        QCOMPARE(g0.level(1).size(), std::size_t(2));
+
+        // GPU 1 has only the copy: the step and bwd project onto it, fwd does not.
+        const auto &g1 = projected->gpus[1];
+        QCOMPARE(g1.size(), std::size_t(2));
+        QCOMPARE(f.nameOf(g1, 0), std::string("step"));
+        QCOMPARE(TimeRange(g1.start[0], g1.end[0]), at(800, 900));
+        QCOMPARE(f.nameOf(g1, 1), std::string("bwd")); // equal span: the CPU child nests under its parent
+        QCOMPARE(g1.depth[1], std::uint8_t(1));
+
+        const auto noFolds = projectNvtxOntoGpus(*f.trace, false);
+        QVERIFY(noFolds->gpus[0].folds.empty());
+        QCOMPARE(noFolds->gpus[0].size(), std::size_t(4));
+    }
+
+    void derivedCaptureHoldsTheProjectionOnlyForTheTimeline()
+    {
+        const Fixture f;
+        const auto timeline = DerivedCapture::build(f.trace, {});
+        QVERIFY(timeline->projectedNvtx());
+        QCOMPARE(timeline->projectedNvtx()->gpus[0].size(), std::size_t(4));
+        DerivedOptions other;
+        other.minGapNs = 10;
+        const auto next = DerivedCapture::build(f.trace, other, nullptr, timeline.get());
+        QCOMPARE(next->projectedNvtx(), timeline->projectedNvtx()); // shared across thresholds
+        DerivedOptions cli;
+        cli.foldIndexes = false;
+        QVERIFY(!DerivedCapture::build(f.trace, cli)->projectedNvtx());
+    }
+
+    void projectedSummaryGroupsProjectedDurations()
+    {
+        const Fixture f;
+        const auto summary = summarizeNvtxProjection(*f.trace);
+        // step: 1500 (200..1700 over both GPUs) and 100; fwd 1300; bwd 800..1700 = 900.
+        QCOMPARE(summary.rows.size(), std::size_t(3)); // idle has no projection: no row
+        QCOMPARE(summary.instances, std::uint64_t(4));
+        QCOMPARE(summary.totalNs, TimeNs(1600 + 1300 + 900));
+        const auto &step = summary.rows[0];
+        QCOMPARE(f.trace->str(step.name), std::string("step"));
+        QCOMPARE(step.rangeInstances, std::uint64_t(2));
+        QCOMPARE(step.stats.count, std::uint64_t(2));
+        QCOMPARE(step.stats.totalNs, TimeNs(1600));
+        QCOMPARE(step.stats.minNs, TimeNs(100));
+        QCOMPARE(step.stats.maxNs, TimeNs(1500));
+        QCOMPARE(step.stats.medianNs, 800.0);
+        QCOMPARE(step.stats.avgNs, 800.0);
+        QCOMPARE(step.stats.stddevNs, std::sqrt(2 * 700.0 * 700.0));
+        QCOMPARE(step.percent, 100.0 * 1600 / 3800);
+        QCOMPARE(f.trace->str(summary.rows[1].name), std::string("fwd"));
+        QCOMPARE(summary.rows[1].stats.totalNs, TimeNs(1300));
+        QCOMPARE(f.trace->str(summary.rows[2].name), std::string("bwd"));
+        QCOMPARE(summary.rows[2].stats.totalNs, TimeNs(900));
+
+        // A window holding only the second step's start.
+        SummaryOptions window;
+        window.window = at(1500, 2500);
+        const auto late = summarizeNvtxProjection(*f.trace, window);
+        QCOMPARE(late.rows.size(), std::size_t(1));
+        QCOMPARE(late.rows[0].stats.totalNs, TimeNs(100));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNvtxProjection)
+#include "tst_nvtx_projection.moc"
