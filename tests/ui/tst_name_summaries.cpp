@@ -222,6 +222,46 @@ private slots:
 
     // A group click highlights every range of the group on the timeline; Next frames them one
     // after the other; a call's row just its own. The API panel steps through CUDA calls.
+    // The NVTX summary's "GPU projection" switch shows `gaplens-cli nvtx --gpu`'s figures
+    // (core::summarizeNvtxProjection), and switching back gives the CPU-time rows again.
+    void projectionSwitchShowsTheProjectedSummary()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        auto *nvtx = w.nvtxSummaryPanel();
+        QAbstractItemModelTester tester(nvtx->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.openPaths({ m_h100 });
+        CHECK(waitFor(nvtx, 0));
+        const auto trace = w.panelContext()->trace();
+        QVERIFY(trace);
+        const int cpuRows = nvtx->model()->rowCount();
+        auto generation = nvtx->generation();
+        nvtx->setProjected(true);
+        CHECK(waitFor(nvtx, generation));
+        const auto projected = core::summarizeNvtxProjection(*trace);
+        QVERIFY(!projected.rows.empty());
+        QCOMPARE(nvtx->model()->rowCount(), int(projected.rows.size()));
+        QCOMPARE(nvtx->projectedSummary().instances, projected.instances);
+        for (const auto &row : projected.rows) {
+            const auto g = groupNamed(*nvtx->model(), QString::fromStdString(trace->str(row.name)));
+            QVERIFY(g.isValid());
+            QCOMPARE(raw(g, SummaryTreeModel::CountColumn), double(row.stats.count));
+            QCOMPARE(raw(g, SummaryTreeModel::TotalColumn), double(row.stats.totalNs));
+            QCOMPARE(raw(g, SummaryTreeModel::PercentColumn), row.percent);
+            QCOMPARE(raw(g, SummaryTreeModel::MedianColumn), row.stats.medianNs);
+            QCOMPARE(raw(g, SummaryTreeModel::MaxColumn), double(row.stats.maxNs));
+            QCOMPARE(nvtx->model()->rowCount(g), 0);
+        }
+        QCOMPARE(nvtx->model()->headerData(SummaryTreeModel::CountColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Projected"));
+        generation = nvtx->generation();
+        nvtx->setProjected(false);
+        CHECK(waitFor(nvtx, generation));
+        QCOMPARE(nvtx->model()->rowCount(), cpuRows);
+        QVERIFY(!w.apiSummaryPanel()->isProjected());
+    }
+
     void rowClickStepsThroughTheInstancesOnTheTimeline()
     {
         MainWindow w;

@@ -7,6 +7,7 @@
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,6 +36,15 @@ std::vector<SummaryTreeModel::Row> rowsOf(const core::TraceSet &trace, const cor
             row.children.push_back(rowOf(trace, c.name, c.stats, c.percent, core::nvtxStyleName(r.kind)));
         rows.push_back(std::move(row));
     }
+    return rows;
+}
+
+std::vector<SummaryTreeModel::Row> rowsOf(const core::TraceSet &trace, const core::NvtxProjectionSummary &summary)
+{
+    std::vector<SummaryTreeModel::Row> rows;
+    rows.reserve(summary.rows.size());
+    for (const auto &r : summary.rows)
+        rows.push_back(rowOf(trace, r.name, r.stats, r.percent, core::nvtxStyleName(r.kind)));
     return rows;
 }
 
@@ -76,7 +86,17 @@ NameSummaryPanel::NameSummaryPanel(Kind kind, PanelContext &context, TimelineVie
     m_next->setToolTip(QStringLiteral("Next instance on the timeline (F3)"));
     m_instanceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    setPanelLayout(controlRow(m_scopeLabel, {}), { m_tree }, controlRow(m_instanceLabel, { m_prev, m_next }));
+    if (kind == Kind::Nvtx) {
+        m_projected = new QCheckBox(QStringLiteral("GPU projection"), this);
+        m_projected->setToolTip(QStringLiteral(
+            "Each range's time on the GPU: from the first start to the last end of the kernels, copies and memsets "
+            "its CUDA calls launched (nsys nvtx_gpu_proj_sum, gaplens-cli nvtx --gpu)"));
+        connect(m_projected, &QCheckBox::toggled, this, &NameSummaryPanel::scheduleUpdate);
+    }
+    QHBoxLayout *top = controlRow(m_scopeLabel, {});
+    if (m_projected)
+        top->addWidget(m_projected);
+    setPanelLayout(top, { m_tree }, controlRow(m_instanceLabel, { m_prev, m_next }));
 
     connect(m_tree, &QTreeView::clicked, this,
         [this](const QModelIndex &index) { selectRow(m_proxy->mapToSource(index.siblingAtColumn(0))); });
@@ -98,10 +118,13 @@ void NameSummaryPanel::recompute()
     options.ranks = m_context.ranks();
     options.window = m_context.window();
     run<Result>(
-        [trace, options, kind = m_kind] {
+        [trace, options, kind = m_kind, projected = isProjected()] {
             Result r;
             r.trace = trace;
-            if (kind == Kind::Nvtx)
+            r.isProjected = projected;
+            if (projected)
+                r.projected = core::summarizeNvtxProjection(*trace, options);
+            else if (kind == Kind::Nvtx)
                 r.nvtx = core::summarizeNvtx(*trace, options, core::NvtxCalls::Listed);
             else
                 r.api = core::summarizeApi(*trace, options);
@@ -116,14 +139,23 @@ void NameSummaryPanel::apply(const Result &result)
     const bool nvtx = m_kind == Kind::Nvtx;
     std::vector<SummaryTreeModel::Row> rows;
     if (result.trace)
-        rows = nvtx ? rowsOf(*result.trace, result.nvtx) : rowsOf(*result.trace, result.api);
+        rows = result.isProjected ? rowsOf(*result.trace, result.projected)
+            : nvtx                ? rowsOf(*result.trace, result.nvtx)
+                                  : rowsOf(*result.trace, result.api);
     const std::size_t names = rows.size();
-    m_model->setRows(std::move(rows), nvtx ? QStringLiteral("Instances") : QStringLiteral("Calls"),
-        nvtx ? QStringLiteral("Share of the summed duration of all NVTX ranges in the selection (CPU time)")
-             : QStringLiteral("Share of the summed duration of all CUDA API calls in the selection"));
+    m_model->setRows(std::move(rows),
+        result.isProjected ? QStringLiteral("Projected")
+            : nvtx         ? QStringLiteral("Instances")
+                           : QStringLiteral("Calls"),
+        result.isProjected
+            ? QStringLiteral("Share of the summed GPU-projected duration of all NVTX ranges in the selection")
+            : nvtx ? QStringLiteral("Share of the summed duration of all NVTX ranges in the selection (CPU time)")
+                   : QStringLiteral("Share of the summed duration of all CUDA API calls in the selection"));
     m_prev->setEnabled(false);
     m_next->setEnabled(false);
-    const auto instances = nvtx ? result.nvtx.instances : result.api.instances;
+    const auto instances = result.isProjected ? result.projected.instances
+        : nvtx                                ? result.nvtx.instances
+                                              : result.api.instances;
     const QString what = nvtx ? QStringLiteral("NVTX ranges") : QStringLiteral("CUDA API calls");
     if (!result.trace)
         m_instanceLabel->setText(QString());
@@ -155,6 +187,17 @@ int NameSummaryPanel::selectRow(const QModelIndex &modelIndex)
     m_prev->setEnabled(count > 0);
     m_next->setEnabled(count > 0);
     return count;
+}
+
+void NameSummaryPanel::setProjected(bool on)
+{
+    if (m_projected)
+        m_projected->setChecked(on);
+}
+
+bool NameSummaryPanel::isProjected() const
+{
+    return m_projected && m_projected->isChecked();
 }
 
 void NameSummaryPanel::nextInstance()

@@ -3,6 +3,7 @@
 #include "gaplens/core/analysis/summaries.h"
 #include "ui/panels/analysispanel.h"
 
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -17,7 +18,10 @@ class SummaryTreeModel;
 // calls: instances, total, share, average, median, min, max, standard deviation per name.
 // NVTX groups PyTorch's per-call names ("aten::add, op_id = 314359") under their group name,
 // each group expandable to its calls. Clicking a row highlights its instances on the timeline
-// (a group: every per-call name of it); Previous/Next step through them.
+// (a group: every per-call name of it); Previous/Next step through them. The NVTX summary's
+// "GPU projection" switch shows the ranges' projected time instead (`gaplens-cli nvtx --gpu`,
+// nvtx_gpu_proj_sum): per group, from the first start to the last end of the GPU work its
+// calls launched.
 class NameSummaryPanel : public AnalysisPanel
 {
     Q_OBJECT
@@ -33,6 +37,10 @@ public:
     // The summaries last applied (one of them, by kind).
     const core::NvtxSummary &nvtxSummary() const { return m_result.nvtx; }
     const core::ApiSummary &apiSummary() const { return m_result.api; }
+    const core::NvtxProjectionSummary &projectedSummary() const { return m_result.projected; }
+    // NVTX only: show GPU-projected time (recomputes).
+    void setProjected(bool on);
+    bool isProjected() const;
     // Highlights the instances of a row of model() (a group: all its per-call names) on the
     // timeline; returns how many there are.
     int selectRow(const QModelIndex &modelIndex);
@@ -44,6 +52,8 @@ public:
         std::shared_ptr<const core::TraceSet> trace; // the trace the summaries' names refer to
         core::NvtxSummary nvtx;
         core::ApiSummary api;
+        core::NvtxProjectionSummary projected;
+        bool isProjected = false; // `projected` holds the answer, not `nvtx`
     };
 
 protected:
@@ -56,6 +66,7 @@ private:
     QTreeView *m_tree;
     SummaryTreeModel *m_model;
     QSortFilterProxyModel *m_proxy;
+    QCheckBox *m_projected = nullptr; // NVTX only
     QLabel *m_instanceLabel;
     QPushButton *m_prev, *m_next;
     Result m_result;
