@@ -172,11 +172,13 @@ ScorecardSection window(const TraceSet &trace, const RunAccounting &a)
     case RunWindowRule::Explicit: source = fmt::format("--window {}", a.windowText); break;
     case RunWindowRule::Between: source = fmt::format("--between {}", a.windowText); break;
     case RunWindowRule::StateSpan: source = "default (state_span)"; break;
+    case RunWindowRule::Absolute: source = "the time selection"; break;
     }
     s.rows.push_back({ "chosen by", source,
-        a.windowRule == RunWindowRule::StateSpan     ? "from the first to the last instant of any state range"
-            : a.windowRule == RunWindowRule::Between ? "from the end of the K-th to the end of the M-th occurrence"
-                                                     : "given, relative to the session start" });
+        a.windowRule == RunWindowRule::StateSpan      ? "from the first to the last instant of any state range"
+            : a.windowRule == RunWindowRule::Between  ? "from the end of the K-th to the end of the M-th occurrence"
+            : a.windowRule == RunWindowRule::Absolute ? "the same absolute times on every rank"
+                                                      : "given, relative to the session start" });
     std::string patterns;
     for (std::size_t i = 0; i < kPatternStates.size(); ++i)
         patterns += fmt::format("{}{}={}", i ? "  " : "", runStateName(kPatternStates[i]), a.patterns[i]);
