@@ -129,7 +129,7 @@ int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSum
             const auto &row = summary.rows[i];
             Json out;
             out["name"] = ctx.str(row.name);
-            out["style"] = nvtxStyle(row.kind);
+            out["style"] = core::nvtxStyleName(row.kind);
             out["range_instances"] = row.rangeInstances;
             addStatsFields(out, row.stats, row.percent, "instances");
             rows.push_back(std::move(out));
@@ -146,7 +146,7 @@ int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSum
     addStatsColumns(table, "instances");
     for (std::size_t i = 0; i < shown; ++i) {
         const auto &row = summary.rows[i];
-        std::vector<Cell> cells { textCell(ctx.str(row.name)), textCell(nvtxStyle(row.kind)),
+        std::vector<Cell> cells { textCell(ctx.str(row.name)), textCell(core::nvtxStyleName(row.kind)),
             countCell(row.rangeInstances) };
         appendStatsCells(cells, row.stats, row.percent);
         table.addRow(std::move(cells));
