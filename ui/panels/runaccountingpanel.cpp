@@ -28,6 +28,7 @@
 #include <QLocale>
 #include <QPen>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolTip>
 #include <QValueAxis>
@@ -144,7 +145,20 @@ RunAccountingPanel::RunAccountingPanel(PanelContext &context, TimelineView *view
     auto *charts = adaptivePair(m_partitionView, m_stepView, 1, 1, 0.5, true);
     auto *tables = adaptivePair(m_partition, m_steps, 3, 2, 0.6, true);
     auto *split = adaptivePair(charts, tables, 1, 1, 0.5);
-    setPanelLayout(top, { m_headline, split }, controlRow(m_stepLabel, { m_prev, m_next }));
+    // The formulas, charts and tables need more height than the other panels: they scroll, so
+    // that this panel, tabbed under the timeline with the others, never takes the timeline's
+    // height (a dock is as tall as its tallest tab's minimum).
+    auto *body = new QWidget(this);
+    auto *bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addWidget(m_headline);
+    bodyLayout->addWidget(split, 1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(body);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(120);
+    setPanelLayout(top, { scroll }, controlRow(m_stepLabel, { m_prev, m_next }));
 
     connect(m_range, &QComboBox::activated, this, [this](int) { setRangeName(m_range->currentData().toString()); });
     connect(m_partition, &PanelTable::rowClicked, this, [this](int row, int column) {
