@@ -204,14 +204,17 @@ void KernelHistogramDialog::redraw()
         if (h.bins.empty())
             continue;
         // One filled step outline per source: bars without gaps, drawn in one series.
-        auto *upper = new QLineSeries;
+        // QAreaSeries does not own its line series: parent the outline to the area, so
+        // clearChart's removeAllSeries frees both.
+        auto *area = new QAreaSeries;
+        auto *upper = new QLineSeries(area);
         upper->append(xOf(h.bins.front().lo), 0);
         for (const auto &b : h.bins) {
             upper->append(xOf(b.lo), double(b.count()));
             upper->append(xOf(b.hi), double(b.count()));
         }
         upper->append(xOf(h.bins.back().hi), 0);
-        auto *area = new QAreaSeries(upper);
+        area->setUpperSeries(upper);
         const QString label = m_sources[i].label;
         area->setName(label.isEmpty() ? QStringLiteral("launches") : label);
         QColor c = seriesColor(int(i));
