@@ -962,8 +962,7 @@ private slots:
         QFETCH(int, gaps);
         QFETCH(int, noCudaCallGaps);
         const auto path = realFile("gpu4_streams_report2.sqlite");
-        if (path.empty())
-            QSKIP("the real exports (../shared/nsys-real) are not available");
+        QVERIFY2(!path.empty(), gaplens::test::kRealDataMissing);
         LoadOptions load;
         load.files = { path };
         const auto trace = loadTraceSet(load);

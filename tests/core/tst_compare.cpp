@@ -578,8 +578,7 @@ private slots:
     {
         const auto beforePath = gaplens::test::realFile("nsysai_mfu_2gpu_before.sqlite");
         const auto afterPath = gaplens::test::realFile("nsysai_mfu_2gpu_after.sqlite");
-        if (beforePath.empty() || afterPath.empty())
-            QSKIP("the real before/after pair is not available");
+        QVERIFY2(!beforePath.empty() && !afterPath.empty(), gaplens::test::kRealDataMissing);
         const auto before = load({ beforePath });
         const auto after = load({ afterPath });
         QVERIFY(before->errors.empty() && after->errors.empty());

@@ -363,7 +363,7 @@ private slots:
     void initTestCase()
     {
         const auto dir = gaplens::test::realDataDir();
-        QVERIFY2(!dir.empty(), "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR");
+        QVERIFY2(!dir.empty(), gaplens::test::kRealDataMissing);
         for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
             if (e.path().extension() == ".sqlite")
                 m_realCaptures.push_back(e.path().string());

@@ -77,8 +77,7 @@ private slots:
 
     void everyFieldEqualsSql()
     {
-        if (gaplens::test::realDataDir().empty())
-            QSKIP("../shared/nsys-real is not available");
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
         QFETCH(QString, file);
         QFETCH(qint64, length);
         const auto path = gaplens::test::realFile(file.toStdString().c_str());
@@ -215,8 +214,7 @@ private slots:
 
     void pingPongEqualsSql()
     {
-        if (gaplens::test::realDataDir().empty())
-            QSKIP("../shared/nsys-real is not available");
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
         QFETCH(QString, file);
         const auto path = gaplens::test::realFile(file.toStdString().c_str());
         QVERIFY2(!path.empty(), qPrintable(file));

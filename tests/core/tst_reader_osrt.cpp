@@ -258,8 +258,7 @@ private slots:
     void realCallsEqualSqlRowByRow()
     {
         const auto path = gaplens::test::realFile("gpu4_streams_report2.sqlite");
-        if (path.empty())
-            QSKIP("the real exports (../shared/nsys-real) are not available");
+        QVERIFY2(!path.empty(), gaplens::test::kRealDataMissing);
         const auto trace = load(path, 1, true);
         QVERIFY(trace->errors.empty());
         QCOMPARE(trace->reports[0].problems.total(), std::uint64_t(0));
@@ -316,8 +315,7 @@ private slots:
     void realCallsCarryTheirOwnStack()
     {
         const auto path = gaplens::test::realFile("gpu4_streams_report2.sqlite");
-        if (path.empty())
-            QSKIP("the real exports (../shared/nsys-real) are not available");
+        QVERIFY2(!path.empty(), gaplens::test::kRealDataMissing);
         const auto trace = load(path, 1, true);
         const gaplens::test::SqlTestDb db(path);
         const auto &chains = trace->reports[0].callchains;

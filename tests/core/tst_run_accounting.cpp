@@ -805,8 +805,7 @@ private slots:
         QFETCH(QString, files);
         QFETCH(QString, range);
         QFETCH(bool, noPatterns);
-        if (gaplens::test::realDataDir().empty())
-            QSKIP("../shared/nsys-real is not available");
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
         const auto path = gaplens::test::realFile(files.toStdString().c_str());
         QVERIFY(!path.empty());
         const auto trace = gaplens::test::load({ path });

@@ -157,8 +157,7 @@ private slots:
 
     void realCaptureKnowsItsGpusAsSqlCountsThem()
     {
-        if (gaplens::test::realDataDir().empty())
-            QSKIP("../shared/nsys-real is not available");
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
         const auto dir = gaplens::test::realFile("ring_6ranks");
         QVERIFY(!dir.empty());
         const auto trace = gaplens::test::load({ dir });

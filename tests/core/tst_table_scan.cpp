@@ -1460,7 +1460,7 @@ private slots:
     void realExports()
     {
         QFETCH(QString, file);
-        QVERIFY2(!file.isEmpty(), "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR");
+        QVERIFY2(!file.isEmpty(), gaplens::test::kRealDataMissing);
         const auto p = file.toStdString();
         SqlTestDb sql(p);
         int big = 0;

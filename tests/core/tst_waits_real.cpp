@@ -90,11 +90,7 @@ class TestWaitsReal : public QObject
     Q_OBJECT
 
 private slots:
-    void init()
-    {
-        if (gaplens::test::realDataDir().empty())
-            QSKIP("the real exports (../shared/nsys-real) are not here");
-    }
+    void init() { QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing); }
 
     void syncCountsEqualSql_data()
     {

@@ -42,7 +42,7 @@ std::vector<std::string> realExportFiles()
 
 void listRealExports(std::vector<std::string> &files, std::size_t expectedCount)
 {
-    QVERIFY2(!realDataDir().empty(), "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR");
+    QVERIFY2(!realDataDir().empty(), gaplens::test::kRealDataMissing);
     files = realExportFiles();
     QCOMPARE(files.size(), expectedCount);
 }

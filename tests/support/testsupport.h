@@ -24,6 +24,10 @@ namespace gaplens::test {
 // Folder of the real exports (../shared/nsys-real beside the checkout), from the
 // GAPLENS_REAL_DATA_DIR environment CTest sets. Empty when it does not exist.
 std::string realDataDir();
+// Why a test that needs the real exports fails when they are absent (they are part of every
+// CI run; a missing folder is a broken checkout, not a reason to skip).
+inline constexpr const char *kRealDataMissing
+    = "the real exports (../shared/nsys-real) are missing: set GAPLENS_REAL_DATA_DIR";
 // Full path of one real export; fails the calling test (QVERIFY in the caller) when absent.
 std::string realFile(const char *relativePath);
 // Every real export (*.sqlite below realDataDir()), sorted by path; none when the folder is missing.

@@ -88,8 +88,7 @@ private slots:
         QFETCH(int, ranks);
         QFETCH(bool, nvtxOnly);
         QFETCH(QString, title);
-        if (path.isEmpty())
-            QSKIP("real exports not found (../shared/nsys-real)");
+        QVERIFY2(!path.isEmpty(), gaplens::test::kRealDataMissing);
         MainWindow w;
         w.resize(1600, 1000);
         w.show();
