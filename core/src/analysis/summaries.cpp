@@ -3,7 +3,7 @@
 
 #include "gaplens/core/analysis/gpu_projection.h"
 
-#include "util/resident_memory.h"
+#include "grouped_duration_stats.h"
 
 #include <algorithm>
 #include <limits>
@@ -20,57 +20,6 @@ std::pair<std::size_t, std::size_t> startsInWindow(const std::vector<TimeNs> &st
     const auto hi = std::lower_bound(lo, start.end(), window->end);
     return { std::size_t(lo - start.begin()), std::size_t(hi - start.begin()) };
 }
-
-// Durations grouped by a key; the only place rows are built, for all three summaries.
-// Keys are string ids (with the NVTX kind), so a key's slot indexes a flat table: no tree
-// lookup per event. Each group's durations grow in prefaulted steps (doubling fresh memory
-// page by page cost more than the statistics on captures of tens of millions of ranges).
-template <typename Key> class DurationGroups
-{
-public:
-    explicit DurationGroups(std::size_t slots)
-        : m_groupOfSlot(slots, kNoGroup)
-    {
-    }
-
-    void add(std::size_t slot, const Key &key, TimeNs duration)
-    {
-        if (slot >= m_groupOfSlot.size())
-            m_groupOfSlot.resize(slot + 1, kNoGroup);
-        auto &group = m_groupOfSlot[slot];
-        if (group == kNoGroup) {
-            group = std::uint32_t(m_keys.size());
-            m_keys.push_back(key);
-            m_durations.emplace_back();
-        }
-        auto &durations = m_durations[group];
-        if (durations.size() == durations.capacity())
-            detail::reserveResident(durations, std::max<std::size_t>(1024, 2 * durations.capacity()));
-        durations.push_back(duration);
-        m_total += duration;
-        ++m_count;
-    }
-    TimeNs total() const { return m_total; }
-    std::uint64_t count() const { return m_count; }
-
-    // Calls make(key, stats, percent) per group, in no particular order (callers sort rows).
-    template <typename Make> void build(Make make)
-    {
-        for (std::size_t g = 0; g < m_keys.size(); ++g) {
-            const DurationStats stats = computeDurationStats(m_durations[g]);
-            const double pct = m_total > 0 ? 100.0 * double(stats.totalNs) / double(m_total) : 0.0;
-            make(m_keys[g], stats, pct);
-        }
-    }
-
-private:
-    static constexpr std::uint32_t kNoGroup = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> m_groupOfSlot;
-    std::vector<Key> m_keys;
-    std::vector<std::vector<TimeNs>> m_durations;
-    TimeNs m_total = 0;
-    std::uint64_t m_count = 0;
-};
 
 // Total desc, then name (text, not id: ids depend on load order), then the row's own tiebreak.
 template <typename Row, typename Tie> void sortRows(const TraceSet &trace, std::vector<Row> &rows, Tie tie)
@@ -96,8 +45,14 @@ bool threadSelected(const Thread &thread, const RankSelection &ranks)
     return ranks.isAll() || (thread.rank != kNoIndex && ranks.includes(thread.rank));
 }
 
+// Exact per-group statistics by repeated walks over the columns (no copy of the durations);
+// a key's slot is its string id (with the NVTX kind), so groups are found without a lookup.
+using NameGroups = detail::GroupedDurationStats<StringId>;
+using NvtxGroups = detail::GroupedDurationStats<std::pair<StringId, NvtxKind>>;
+
 // A summary whose rows are keyed by name alone (kernels, CUDA API calls).
-template <typename Summary> Summary summaryByName(const TraceSet &trace, DurationGroups<StringId> &groups)
+
+template <typename Summary> Summary summaryByName(const TraceSet &trace, const NameGroups &groups)
 {
     using Row = typename decltype(Summary::rows)::value_type;
     Summary summary;
@@ -110,7 +65,7 @@ template <typename Summary> Summary summaryByName(const TraceSet &trace, Duratio
     return summary;
 }
 
-KernelSummary buildKernelSummary(const TraceSet &trace, DurationGroups<StringId> &groups, std::uint32_t rank)
+KernelSummary buildKernelSummary(const TraceSet &trace, const NameGroups &groups, std::uint32_t rank)
 {
     auto summary = summaryByName<KernelSummary>(trace, groups);
     summary.rank = rank;
@@ -136,22 +91,25 @@ template <typename Visit> void forEachKernel(const TraceSet &trace, const Kernel
 
 KernelSummary summarizeKernels(const TraceSet &trace, const KernelSummaryOptions &options)
 {
-    DurationGroups<StringId> groups(trace.strings.size());
-    forEachKernel(trace, options, [&](std::uint32_t, StringId name, TimeNs d) { groups.add(name, name, d); });
+    const NameGroups groups(trace.strings.size(), [&](auto sink) {
+        forEachKernel(trace, options, [&](std::uint32_t, StringId name, TimeNs d) { sink(name, name, d); });
+    });
     return buildKernelSummary(trace, groups, kNoIndex);
 }
 
 std::vector<KernelSummary> summarizeKernelsPerRank(const TraceSet &trace, const KernelSummaryOptions &options)
 {
-    std::vector<DurationGroups<StringId>> perRank(trace.ranks.size(), DurationGroups<StringId>(trace.strings.size()));
-    forEachKernel(trace, options, [&](std::uint32_t rank, StringId name, TimeNs d) {
-        if (rank < perRank.size())
-            perRank[rank].add(name, name, d);
-    });
     std::vector<KernelSummary> out;
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
-        if (options.ranks.includes(r))
-            out.push_back(buildKernelSummary(trace, perRank[r], r));
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        if (!options.ranks.includes(r))
+            continue;
+        auto rankOptions = options;
+        rankOptions.ranks = RankSelection::only({ r });
+        const NameGroups groups(trace.strings.size(), [&](auto sink) {
+            forEachKernel(trace, rankOptions, [&](std::uint32_t, StringId name, TimeNs d) { sink(name, name, d); });
+        });
+        out.push_back(buildKernelSummary(trace, groups, r));
+    }
     return out;
 }
 
@@ -216,17 +174,13 @@ const char *nvtxStyleName(NvtxKind kind)
 
 NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options, NvtxCalls calls)
 {
-    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
-    // Per-call names are mostly unique (one PyTorch op_id each): a flat list sorted once, not a
-    // DurationGroups slot (and its prefaulted block) per name.
-    std::vector<NamedDuration> perCall;
-    forEachNvtxRange(
-        trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
-            const auto &n = trace.threads[t].nvtx;
-            groups.add(slot, { group, kind }, n.end[i] - n.start[i]);
-            if (calls == NvtxCalls::Listed && group != n.name[i])
-                perCall.push_back({ n.name[i], kind, n.end[i] - n.start[i] });
-        });
+    const NvtxGroups groups(2 * trace.strings.size(), [&](auto sink) {
+        forEachNvtxRange(
+            trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
+                const auto &n = trace.threads[t].nvtx;
+                sink(slot, std::pair(group, kind), n.end[i] - n.start[i]);
+            });
+    });
     NvtxSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
@@ -234,15 +188,33 @@ NvtxSummary summarizeNvtx(const TraceSet &trace, const SummaryOptions &options, 
         summary.rows.push_back({ key.first, key.second, stats, pct, {} });
     });
     sortRows(trace, summary.rows, [](const NvtxSummaryRow &a, const NvtxSummaryRow &b) { return a.kind < b.kind; });
-    if (!perCall.empty())
-        attachNvtxCalls(trace, perCall, summary);
+    if (calls == NvtxCalls::Listed) {
+        // Per-call names are mostly unique (one PyTorch op_id each): a flat list sorted once.
+        std::vector<NamedDuration> perCall;
+        forEachNvtxRange(
+            trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t) {
+                const auto &n = trace.threads[t].nvtx;
+                if (group != n.name[i])
+                    perCall.push_back({ n.name[i], kind, n.end[i] - n.start[i] });
+            });
+        if (!perCall.empty())
+            attachNvtxCalls(trace, perCall, summary);
+    }
     return summary;
 }
 
 NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const SummaryOptions &options)
 {
+    // Projecting a range costs far more than walking it: project once, then group the results.
+    struct Projected
+    {
+        std::size_t slot;
+        StringId group;
+        NvtxKind kind;
+        TimeNs duration;
+    };
     const GpuProjector projector(trace);
-    DurationGroups<std::pair<StringId, NvtxKind>> groups(2 * trace.strings.size());
+    std::vector<Projected> projected;
     std::vector<std::uint64_t> rangesOfSlot(2 * trace.strings.size(), 0);
     forEachNvtxRange(
         trace, options, [&](std::uint32_t t, std::size_t i, StringId group, NvtxKind kind, std::size_t slot) {
@@ -251,8 +223,12 @@ NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const Summa
             ++rangesOfSlot[slot];
             const auto &n = trace.threads[t].nvtx;
             if (const auto gpu = projector.project(t, { n.start[i], n.end[i] }))
-                groups.add(slot, { group, kind }, gpu->duration());
+                projected.push_back({ slot, group, kind, gpu->duration() });
         });
+    const NvtxGroups groups(2 * trace.strings.size(), [&](auto sink) {
+        for (const auto &p : projected)
+            sink(p.slot, std::pair(p.group, p.kind), p.duration);
+    });
     NvtxProjectionSummary summary;
     summary.totalNs = groups.total();
     summary.instances = groups.count();
@@ -266,15 +242,16 @@ NvtxProjectionSummary summarizeNvtxProjection(const TraceSet &trace, const Summa
 
 ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options)
 {
-    DurationGroups<StringId> groups(trace.strings.size());
-    for (const auto &thread : trace.threads) {
-        if (!threadSelected(thread, options.ranks))
-            continue;
-        const auto &a = thread.api;
-        const auto [lo, hi] = startsInWindow(a.start, options.window);
-        for (std::size_t i = lo; i < hi; ++i)
-            groups.add(a.name[i], a.name[i], a.end[i] - a.start[i]);
-    }
+    const NameGroups groups(trace.strings.size(), [&](auto sink) {
+        for (const auto &thread : trace.threads) {
+            if (!threadSelected(thread, options.ranks))
+                continue;
+            const auto &a = thread.api;
+            const auto [lo, hi] = startsInWindow(a.start, options.window);
+            for (std::size_t i = lo; i < hi; ++i)
+                sink(a.name[i], a.name[i], a.end[i] - a.start[i]);
+        }
+    });
     return summaryByName<ApiSummary>(trace, groups);
 }
 
