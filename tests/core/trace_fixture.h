@@ -252,4 +252,22 @@ private:
     std::unique_ptr<core::TraceSet> m_trace;
 };
 
+// Rank 0 with GPU 0 and its main thread, the start of most one-rank fixtures:
+//   auto [b, rank, gpu, thread] = oneRankFixture();
+struct OneRankFixture
+{
+    FixtureBuilder builder;
+    std::uint32_t rank = core::kNoIndex;
+    GpuRef gpu;
+    std::uint32_t thread = core::kNoIndex;
+};
+inline OneRankFixture oneRankFixture()
+{
+    OneRankFixture f;
+    f.rank = f.builder.addRank(0);
+    f.gpu = f.builder.addGpu(f.rank, 0);
+    f.thread = f.builder.addThread(f.rank);
+    return f;
+}
+
 } // namespace gaplens::test

@@ -69,10 +69,7 @@ Capture buildCapture(int ranks = 2, int rank1Tenths = 12)
 // midpoint (launch-bound); else the launch is [S+290, S+295) (no CUDA call at the midpoint).
 std::unique_ptr<TraceSet> buildOneRank(bool copies, bool slowLaunch)
 {
-    FixtureBuilder b;
-    const auto rank = b.addRank(0);
-    const auto gpu = b.addGpu(rank, 0);
-    const auto thread = b.addThread(rank);
+    auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
     for (int i = 0; i < 6; ++i) {
         const TimeNs s = 10'000 + 1000 * i;
         b.nvtx(thread, s, s + 1000, "train_step");
@@ -394,10 +391,7 @@ private slots:
     void anNvtxMarkAfterEverythingElseEndsTheCapture()
     {
         // The capture's span, and so the idle time after the last kernel, counts marks too.
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
+        auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
         b.nvtx(thread, 1000, 2000, "step");
         b.api(thread, 1100, 1110, "cudaLaunchKernel", 1);
         b.kernel(gpu, 7, 1200, 1300, "k", 1);
