@@ -205,14 +205,8 @@ int runBlame(const CommandContext &ctx)
         Json overall;
         addTotals(overall, ctx, report.overall);
         doc["overall"] = std::move(overall);
-        Json ranks = Json::array();
-        for (const auto &r : report.perRank) {
-            Json out;
-            out["rank"] = ctx.rankNumber(r.rank);
-            addTotals(out, ctx, r.totals);
-            ranks.push_back(std::move(out));
-        }
-        doc["ranks"] = std::move(ranks);
+        doc["ranks"] = perRankJson(
+            ctx, report.perRank, [&](const auto &r, std::size_t, Json &out) { addTotals(out, ctx, r.totals); });
         Json devices = Json::array();
         for (const auto &g : report.perGpu) {
             Json out;

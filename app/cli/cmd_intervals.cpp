@@ -70,6 +70,24 @@ Cell bandwidthCell(const core::CopyFigures &f)
     return { core::formatBandwidth(f.bytes, f.ns), gib ? fmt::format("{:.3f}", *gib) : std::string(), true };
 }
 
+// The document of the intervals and transfers commands: the common fields and the interval grid.
+Json gridDocument(const CommandContext &ctx, const core::IntervalReport &report)
+{
+    auto doc = jsonDocument(ctx);
+    doc["origin_ns"] = report.originNs;
+    doc["interval_ns"] = report.intervalNs;
+    return doc;
+}
+
+// An interval's place on the grid: its index from the origin and its start.
+Json gridIntervalJson(const core::IntervalReport &report, std::int64_t index)
+{
+    Json iv;
+    iv["index"] = index;
+    iv["start_ns"] = report.originNs + index * report.intervalNs;
+    return iv;
+}
+
 Json copyJson(const core::CopyFigures &f, bool bandwidth)
 {
     Json out;
@@ -159,24 +177,15 @@ int runIntervals(const CommandContext &ctx)
     const auto &v = report.variability;
 
     if (ctx.options.format == Format::Json) {
-        auto doc = jsonDocument(ctx);
-        doc["origin_ns"] = report.originNs;
-        doc["interval_ns"] = report.intervalNs;
+        auto doc = gridDocument(ctx, report);
         doc["metric"] = metricName;
         doc["pooled"] = report.pooled;
-        Json ranks = Json::array();
-        for (std::size_t e = 0; e < report.ranks.size(); ++e) {
-            const auto &ri = report.ranks[e];
-            Json rank;
-            rank["rank"] = ctx.rankNumber(ri.rank);
+        doc["ranks"] = perRankJson(ctx, report.ranks, [&](const auto &ri, std::size_t e, Json &rank) {
             rank["events_before_origin"] = ri.eventsBeforeOrigin;
             Json intervals = Json::array();
             for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
                 const auto &s = ri.intervals[i];
-                const auto index = ri.firstIndex + std::int64_t(i);
-                Json iv;
-                iv["index"] = index;
-                iv["start_ns"] = report.originNs + index * report.intervalNs;
+                Json iv = gridIntervalJson(report, ri.firstIndex + std::int64_t(i));
                 iv["kernel_count"] = s.kernels.count;
                 iv["kernel_ns"] = core::TimeNs(s.kernels.sum);
                 iv["kernel_min_ns"] = s.kernels.min;
@@ -195,9 +204,7 @@ int runIntervals(const CommandContext &ctx)
                 rank["anomalous"] = group.anomalous;
                 rank["anomalies"] = anomaliesJson(ctx, group, false);
             }
-            ranks.push_back(std::move(rank));
-        }
-        doc["ranks"] = std::move(ranks);
+        });
         if (report.pooled) {
             Json pooled;
             const auto &group = report.anomalies.front();
@@ -305,21 +312,12 @@ int runTransfers(const CommandContext &ctx)
                 totals[e][s].merge(iv.copies[s]);
 
     if (ctx.options.format == Format::Json) {
-        auto doc = jsonDocument(ctx);
-        doc["origin_ns"] = report.originNs;
-        doc["interval_ns"] = report.intervalNs;
-        Json ranks = Json::array();
-        for (std::size_t e = 0; e < report.ranks.size(); ++e) {
-            const auto &ri = report.ranks[e];
-            Json rank;
-            rank["rank"] = ctx.rankNumber(ri.rank);
+        auto doc = gridDocument(ctx, report);
+        doc["ranks"] = perRankJson(ctx, report.ranks, [&](const auto &ri, std::size_t e, Json &rank) {
             rank["totals"] = copiesJson(totals[e], slots, true);
             Json intervals = Json::array();
             for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
-                const auto index = ri.firstIndex + std::int64_t(i);
-                Json iv;
-                iv["index"] = index;
-                iv["start_ns"] = report.originNs + index * report.intervalNs;
+                Json iv = gridIntervalJson(report, ri.firstIndex + std::int64_t(i));
                 iv["copies"] = copiesJson(ri.intervals[i].copies, slots, true);
                 intervals.push_back(std::move(iv));
             }
@@ -332,9 +330,7 @@ int runTransfers(const CommandContext &ctx)
             pingPong["median_bytes"] = numberOrNull(pp.copies > 0 ? std::optional(pp.medianBytes) : std::nullopt);
             pingPong["longest_run"] = pp.longestRun;
             rank["ping_pong"] = std::move(pingPong);
-            ranks.push_back(std::move(rank));
-        }
-        doc["ranks"] = std::move(ranks);
+        });
         printJson(doc);
         return 0;
     }

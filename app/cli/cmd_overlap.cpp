@@ -59,17 +59,12 @@ int runOverlap(const CommandContext &ctx)
             devices.push_back(std::move(out));
         }
         doc["devices"] = std::move(devices);
-        Json ranks = Json::array();
-        for (const auto &r : report.ranks) {
-            Json out;
-            out["rank"] = ctx.rankNumber(r.rank);
+        doc["ranks"] = perRankJson(ctx, report.ranks, [&](const auto &r, std::size_t, Json &out) {
             out["instances"] = r.instances;
             out["median_skew_ns"] = numberOrNull(r.instances > 0 ? std::optional(r.medianSkewNs) : std::nullopt);
             out["max_skew_ns"] = r.maxSkewNs;
             out["times_last"] = r.timesLast;
-            ranks.push_back(std::move(out));
-        }
-        doc["ranks"] = std::move(ranks);
+        });
         Json instances = Json::array();
         for (const auto &instance : report.instances) {
             Json out;

@@ -40,11 +40,7 @@ int runPace(const CommandContext &ctx)
         auto doc = jsonDocument(ctx);
         doc["range"] = pace.rangeName;
         doc["time"] = ctx.options.gpuProjection ? "gpu_projection" : "cpu";
-        Json ranks = Json::array();
-        for (std::size_t i = 0; i < pace.ranks.size(); ++i) {
-            const auto &r = pace.ranks[i];
-            Json out;
-            out["rank"] = ctx.rankNumber(r.rank);
+        doc["ranks"] = perRankJson(ctx, pace.ranks, [&](const auto &r, std::size_t i, Json &out) {
             out["median_ns"] = r.medianNs;
             out["p95_ns"] = r.p95Ns;
             out["times_slowest"] = r.timesSlowest;
@@ -65,9 +61,7 @@ int runPace(const CommandContext &ctx)
                 iterations.push_back(std::move(iteration));
             }
             out["iterations"] = std::move(iterations);
-            ranks.push_back(std::move(out));
-        }
-        doc["ranks"] = std::move(ranks);
+        });
         Json iterations = Json::array();
         for (const auto &it : pace.iterations) {
             Json out;

@@ -256,14 +256,8 @@ int runKernels(const CommandContext &ctx)
         doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
         addSummaryRows(doc, ctx, overall, kKernelLayout);
         if (ctx.options.perRank) {
-            Json ranks = Json::array();
-            for (const auto &s : perRank) {
-                Json out;
-                out["rank"] = ctx.rankNumber(s.rank);
-                addSummaryRows(out, ctx, s, kKernelLayout);
-                ranks.push_back(std::move(out));
-            }
-            doc["ranks"] = std::move(ranks);
+            doc["ranks"] = perRankJson(ctx, perRank,
+                [&](const auto &s, std::size_t, Json &out) { addSummaryRows(out, ctx, s, kKernelLayout); });
         }
         printJson(doc);
         return 0;

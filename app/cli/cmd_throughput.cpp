@@ -158,14 +158,8 @@ int runThroughput(const CommandContext &ctx)
         for (const auto &m : ctx.options.meta)
             meta.push_back({ { "key", m.key }, { "value", m.value } });
         doc["meta"] = std::move(meta);
-        Json ranks = Json::array();
-        for (const auto &r : a.ranks) {
-            Json out;
-            out["rank"] = ctx.rankNumber(r.rank);
-            out.update(rankJson(r, a));
-            ranks.push_back(std::move(out));
-        }
-        doc["ranks"] = std::move(ranks);
+        doc["ranks"]
+            = perRankJson(ctx, a.ranks, [&](const auto &r, std::size_t, Json &out) { out.update(rankJson(r, a)); });
         doc["overall"] = rankJson(a.overall, a);
         printJson(doc);
         return 0;

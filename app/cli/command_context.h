@@ -78,6 +78,21 @@ Json jsonDocument(const CommandContext &ctx);
 // A number, or null for a statistic that does not exist.
 Json numberOrNull(std::optional<double> value);
 
+// A JSON array with an object per entry of `entries` (each with a rank index `rank`): first
+// "rank", the rank's number, then what fields(entry, index of the entry, object) adds.
+template <class Entries, class Fields>
+Json perRankJson(const CommandContext &ctx, const Entries &entries, Fields fields)
+{
+    Json out = Json::array();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        Json entry;
+        entry["rank"] = ctx.rankNumber(entries[i].rank);
+        fields(entries[i], i, entry);
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
 int runSummary(const CommandContext &ctx);
 int runRanks(const CommandContext &ctx);
 int runKernels(const CommandContext &ctx);

@@ -24,6 +24,16 @@ inline CliRun runCli(const QStringList &args)
         p.readAllStandardError() };
 }
 
+// `gaplens-cli diff --before before --after after`, with `--format format` unless it is
+// empty (the table) and then `more`.
+inline CliRun runDiff(const QString &before, const QString &after, const QString &format = {}, QStringList more = {})
+{
+    QStringList args { QStringLiteral("diff"), QStringLiteral("--before"), before, QStringLiteral("--after"), after };
+    if (!format.isEmpty())
+        args << QStringLiteral("--format") << format;
+    return runCli(args + more);
+}
+
 // The stdout of a run as a JSON object; warns with the text when it is not JSON.
 inline QJsonObject json(const CliRun &run)
 {

@@ -74,8 +74,7 @@ private slots:
     void diffJsonShowsTheTwiceSlowerKernelsAndSaysSlower()
     {
         const auto base1 = capture("base_1rank", synthOptions(1, 8, -1));
-        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), base1, QStringLiteral("--after"),
-            m_slowKernels, QStringLiteral("--format"), QStringLiteral("json") });
+        const auto run = runDiff(base1, m_slowKernels, QStringLiteral("json"));
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("command")].toString(), QStringLiteral("diff"));
@@ -128,8 +127,7 @@ private slots:
         slow.stragglerRank = 0;
         slow.stragglerSlowdown = 2.0;
         const auto after = capture("work_after", slow);
-        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), before, QStringLiteral("--after"),
-            after, QStringLiteral("--format"), QStringLiteral("json") });
+        const auto run = runDiff(before, after, QStringLiteral("json"));
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         const auto work = doc[QStringLiteral("work")].toObject();
@@ -170,8 +168,7 @@ private slots:
             doc[QStringLiteral("per_call_rule")].toString().startsWith(QStringLiteral("kernels both captures ran")));
 
         // The table format says the same under the verdict.
-        const auto table
-            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), before, QStringLiteral("--after"), after });
+        const auto table = runDiff(before, after);
         QCOMPARE(table.exitCode, 0);
         const auto first = regressions[0].toObject()[QStringLiteral("text")].toString().toUtf8();
         QVERIFY2(table.out.contains("\nslower:  " + first + "\n"), table.out.constData());
@@ -182,8 +179,7 @@ private slots:
 
     void diffOfCapturesWithOtherRankCountsWarnsInTheVerdict()
     {
-        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-            m_slowKernels, QStringLiteral("--format"), QStringLiteral("json") });
+        const auto run = runDiff(m_base, m_slowKernels, QStringLiteral("json"));
         QCOMPARE(run.exitCode, 0);
         const auto doc = json(run);
         QCOMPARE(doc[QStringLiteral("comparable")].toBool(), false);
@@ -195,8 +191,7 @@ private slots:
 
     void diffOfACaptureWithItselfSaysNoSignificantChange()
     {
-        const auto run
-            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"), m_base });
+        const auto run = runDiff(m_base, m_base);
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains("verdict: no significant change\n"), run.out.constData());
         QVERIFY(run.out.contains("median step time"));
@@ -205,9 +200,8 @@ private slots:
 
     void diffMarkdownIsReadyToPasteIntoAReview()
     {
-        const auto run = runCli(
-            { QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"), m_inputBound,
-                QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--top"), QStringLiteral("3") });
+        const auto run
+            = runDiff(m_base, m_inputBound, QStringLiteral("md"), { QStringLiteral("--top"), QStringLiteral("3") });
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.startsWith("**Verdict: after is "), run.out.constData());
         QVERIFY(run.out.startsWith("**Verdict: after is 35.2% slower per step (noise +-0.0%)**\n"));
@@ -223,8 +217,7 @@ private slots:
 
     void diffCsvHasRawNumbers()
     {
-        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-            m_base, QStringLiteral("--format"), QStringLiteral("csv") });
+        const auto run = runDiff(m_base, m_base, QStringLiteral("csv"));
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("name,calls_before,calls_after,total_before_ns,total_after_ns,avg_before_ns,"
                                  "avg_after_ns,delta_ns,avg_ratio,presence\n"));
@@ -250,8 +243,7 @@ private slots:
     {
         const auto bad = m_dir.filePath(QStringLiteral("bad.sqlite"));
         QVERIFY(writeFile(bad, "not a database"));
-        const auto run
-            = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), bad, QStringLiteral("--after"), m_base });
+        const auto run = runDiff(bad, m_base);
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("before: "));
         QVERIFY(run.err.contains("none of the 1 before file(s) could be loaded"));

@@ -189,8 +189,7 @@ private slots:
 
     void diffShowsTheSustainedRateSideBySide()
     {
-        const auto run = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-            m_faster, QStringLiteral("--format"), QStringLiteral("json") });
+        const auto run = runDiff(m_base, m_faster, QStringLiteral("json"));
         QCOMPARE(run.exitCode, 0);
         const auto sustained = json(run)[QStringLiteral("sustained")].toObject();
         QCOMPARE(sustained[QStringLiteral("work_unit")].toString(), QStringLiteral("tokens"));
@@ -216,8 +215,7 @@ private slots:
         QCOMPARE(byKey[QStringLiteral("sustained_rate")][QStringLiteral("unit")].toString(), QStringLiteral("per_s"));
         QCOMPARE(byKey[QStringLiteral("sustained_rate")][QStringLiteral("judgement")].toString(),
             QStringLiteral("not_judged"));
-        const auto md = runCli({ QStringLiteral("diff"), QStringLiteral("--before"), m_base, QStringLiteral("--after"),
-            m_faster, QStringLiteral("--format"), QStringLiteral("md") });
+        const auto md = runDiff(m_base, m_faster, QStringLiteral("md"));
         QVERIFY(md.out.contains("| sustained rate (tokens/s) = work / window | 6,666.67 | 7,142.86 | +7.1% |"));
     }
 

@@ -37,6 +37,12 @@ using core::TimeNs;
 // Where the fixtures' captures start: a 2023 epoch time in ns, as real exports' timestamps are.
 inline constexpr TimeNs T0 = 1'700'000'000'000'000'000;
 
+// The absolute range [T0 + start, T0 + end): fixture times are offsets from T0.
+inline core::TimeRange at(TimeNs start, TimeNs end)
+{
+    return { T0 + start, T0 + end };
+}
+
 // A GPU as used by one rank: kernels added through it run in that rank's process.
 struct GpuRef
 {
@@ -130,9 +136,7 @@ public:
     void api(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name, std::uint32_t correlationId = 0)
     {
         auto &a = m_trace->threads[thread].api;
-        a.start.push_back(start);
-        a.end.push_back(end);
-        a.name.push_back(intern(name));
+        pushNamedSpan(a, start, end, name);
         a.correlationId.push_back(correlationId);
     }
 
@@ -140,9 +144,7 @@ public:
         core::NvtxKind kind = core::NvtxKind::PushPop)
     {
         auto &n = m_trace->threads[thread].nvtx;
-        n.start.push_back(start);
-        n.end.push_back(end);
-        n.name.push_back(intern(name));
+        pushNamedSpan(n, start, end, name);
         n.domain.push_back(core::kEmptyString);
         n.kind.push_back(kind);
     }
@@ -159,9 +161,7 @@ public:
     void osrt(std::uint32_t thread, TimeNs start, TimeNs end, std::string_view name, std::int64_t callchainId = 0)
     {
         auto &o = m_trace->threads[thread].osrt;
-        o.start.push_back(start);
-        o.end.push_back(end);
-        o.name.push_back(intern(name));
+        pushNamedSpan(o, start, end, name);
         o.callchainId.push_back(callchainId);
     }
 
@@ -241,7 +241,33 @@ private:
         return gpu.streams.back();
     }
 
+    // The columns every thread event has (API calls, NVTX ranges, OS runtime calls).
+    template <class Columns> void pushNamedSpan(Columns &c, TimeNs start, TimeNs end, std::string_view name)
+    {
+        c.start.push_back(start);
+        c.end.push_back(end);
+        c.name.push_back(intern(name));
+    }
+
     std::unique_ptr<core::TraceSet> m_trace;
 };
+
+// Rank 0 with GPU 0 and its main thread, the start of most one-rank fixtures:
+//   auto [b, rank, gpu, thread] = oneRankFixture();
+struct OneRankFixture
+{
+    FixtureBuilder builder;
+    std::uint32_t rank = core::kNoIndex;
+    GpuRef gpu;
+    std::uint32_t thread = core::kNoIndex;
+};
+inline OneRankFixture oneRankFixture()
+{
+    OneRankFixture f;
+    f.rank = f.builder.addRank(0);
+    f.gpu = f.builder.addGpu(f.rank, 0);
+    f.thread = f.builder.addThread(f.rank);
+    return f;
+}
 
 } // namespace gaplens::test

@@ -6,17 +6,9 @@
 #include <QTest>
 
 using namespace gaplens::core;
-using gaplens::test::FixtureBuilder;
-using gaplens::test::T0;
+using namespace gaplens::test;
 
 namespace {
-// Absolute times, as after loading: every fixture time is T0 + offset.
-
-TimeRange at(TimeNs start, TimeNs end)
-{
-    return { T0 + start, T0 + end };
-}
-
 struct Kernel
 {
     std::int64_t stream;

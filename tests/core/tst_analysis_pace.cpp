@@ -13,6 +13,7 @@
 #include <algorithm>
 
 using namespace gaplens::core;
+using gaplens::test::at;
 using gaplens::test::FixtureBuilder;
 using gaplens::test::GpuRef;
 using gaplens::test::T0;
@@ -70,11 +71,6 @@ struct ProjectionFixture
         trace = b.finish();
     }
 };
-
-TimeRange at(TimeNs start, TimeNs end)
-{
-    return { T0 + start, T0 + end };
-}
 
 // A step's usage the slow way: every kernel (and copy) of the rank clipped to the step, with
 // no searching, and the busy union by sorting.

@@ -15,7 +15,6 @@
 #include <vector>
 
 using namespace gaplens::core;
-using gaplens::test::FixtureBuilder;
 
 namespace {
 
@@ -30,10 +29,7 @@ constexpr TimeNs S = 10'000;
 // Every kernel is launched just before it starts, after the gap began (not queued).
 std::shared_ptr<const DerivedCapture> fourGaps()
 {
-    FixtureBuilder b;
-    const auto rank = b.addRank(0);
-    const auto gpu = b.addGpu(rank, 0);
-    const auto thread = b.addThread(rank);
+    auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
     const std::pair<TimeNs, TimeNs> kernels[]
         = { { 0, 1000 }, { 1400, 2000 }, { 2300, 3000 }, { 3500, 4000 }, { 4200, 4500 } };
     std::uint32_t correlation = 1;
@@ -122,10 +118,7 @@ private slots:
     // Without OS runtime data a no-CUDA-call gap says so at the call level.
     void aHostGapWithoutAnOsCallSaysNoneWasTraced()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
+        auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
         b.api(thread, S - 40, S - 20, "cudaLaunchKernel", 1);
         b.kernel(gpu, 7, S, S + 100, "gemm", 1);
         b.api(thread, S + 560, S + 580, "cudaLaunchKernel", 2);

@@ -29,17 +29,29 @@ namespace {
 
 using gaplens::test::load;
 
+// RANK=0 in the capture's environment: a one-rank capture.
+ExportWriter::Options rankZeroOptions()
+{
+    ExportWriter::Options options;
+    options.environment = { { "RANK", "0" } };
+    return options;
+}
+
+// The process "python3" (pid) with its main thread.
+void addPythonProcess(ExportWriter &w, std::uint32_t pid)
+{
+    w.addProcess(pid, "python3");
+    w.addThreadName(pid, pid, "python3");
+}
+
 // One rank, one GPU, `steps` train_step ranges. Each step launches "gemm_kernel" (gemmNs)
 // and then "relu_kernel" (50 us) back to back; the step ends 20 us after relu: step time =
 // 100 us + gemm + 10 us + 50 us + 20 us, exactly. A 2 ms host gap (no CUDA call) separates steps.
 void writeStepCapture(const std::string &path, TimeNs gemmNs, int steps)
 {
-    ExportWriter::Options options;
-    options.environment = { { "RANK", "0" } };
-    ExportWriter w(path, options);
+    ExportWriter w(path, rankZeroOptions());
     const std::uint32_t pid = 100;
-    w.addProcess(pid, "python3");
-    w.addThreadName(pid, pid, "python3");
+    addPythonProcess(w, pid);
     w.addGpu(0, "NVIDIA H100");
     std::uint32_t correlation = 1;
     TimeNs s = 10'000'000;
@@ -89,12 +101,9 @@ struct KernelRun
 // back to back with 50 us between kernels.
 void writeKernelCapture(const std::string &path, const std::vector<KernelRun> &runs, int gpus = 1)
 {
-    ExportWriter::Options options;
-    options.environment = { { "RANK", "0" } };
-    ExportWriter w(path, options);
+    ExportWriter w(path, rankZeroOptions());
     const std::uint32_t pid = 100;
-    w.addProcess(pid, "python3");
-    w.addThreadName(pid, pid, "python3");
+    addPythonProcess(w, pid);
     std::uint32_t correlation = 1;
     for (int g = 0; g < gpus; ++g) {
         w.addGpu(g, "NVIDIA H100");
@@ -193,6 +202,17 @@ void expectSqlRows(
 const KernelChange *findKernel(const Comparison &c, const std::string &name)
 {
     return gaplens::test::findFirst(c.kernels, [&](const KernelChange &k) { return k.name == name; });
+}
+
+// Checks work counted in `basis` that differs: `before` and `after` units, and the text.
+void checkDifferentWork(
+    const WorkComparison &work, WorkBasis basis, std::uint64_t before, std::uint64_t after, const std::string &text)
+{
+    QCOMPARE(work.basis, basis);
+    QVERIFY(work.differs);
+    QCOMPARE(work.before, before);
+    QCOMPARE(work.after, after);
+    QCOMPARE(work.text, text);
 }
 
 } // namespace
@@ -415,13 +435,9 @@ private slots:
         const auto c = compareTraces(*load({ beforePath }), *load({ afterPath }));
 
         QVERIFY(c.hasSteps);
-        QCOMPARE(c.work.basis, WorkBasis::PerStep);
-        QVERIFY(c.work.differs);
-        QCOMPARE(c.work.before, std::uint64_t(10));
-        QCOMPARE(c.work.after, std::uint64_t(8));
-        QCOMPARE(c.work.text,
+        CHECK(checkDifferentWork(c.work, WorkBasis::PerStep, 10, 8,
             std::string("different amounts of work (10 steps before, 8 after): figures are per step of NVTX range "
-                        "'train_step'; capture totals are as measured"));
+                        "'train_step'; capture totals are as measured")));
         QCOMPARE(*c.metric("kernel_total")->before, 10'500'000.0);
         QCOMPARE(*c.metric("kernel_total")->after, 10'000'000.0);
         QCOMPARE(c.metric("kernel_total")->label, std::string("kernel time (capture, as measured)"));
@@ -456,13 +472,9 @@ private slots:
         const auto c = compareTraces(*load({ beforePath }), *load({ afterPath }));
 
         QVERIFY(!c.hasSteps);
-        QCOMPARE(c.work.basis, WorkBasis::PerCall);
-        QVERIFY(c.work.differs);
-        QCOMPARE(c.work.before, std::uint64_t(134));
-        QCOMPARE(c.work.after, std::uint64_t(122));
-        QCOMPARE(c.work.text,
+        CHECK(checkDifferentWork(c.work, WorkBasis::PerCall, 134, 122,
             std::string("different amounts of work (134 calls of kernels in both before, 122 after): figures are per "
-                        "kernel call; capture totals are as measured"));
+                        "kernel call; capture totals are as measured")));
         QVERIFY(*c.metric("kernel_total")->delta < 0); // as measured: a "win"
         const auto *perCall = c.metric("kernel_per_call");
         QVERIFY(perCall);

@@ -110,10 +110,7 @@ private slots:
     {
         // Kernels every 1000 ns leave gaps; blame depends on the host, so check the rule on
         // the table's own prefix sums.
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
+        auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
         b.kernel(gpu, 7, 0, 100, "k", 1);
         b.kernel(gpu, 7, 1000, 1100, "k", 2); // gap [100, 1000): no CUDA call
         b.api(thread, 1150, 2900, "cudaDeviceSynchronize");

@@ -69,10 +69,7 @@ Capture buildCapture(int ranks = 2, int rank1Tenths = 12)
 // midpoint (launch-bound); else the launch is [S+290, S+295) (no CUDA call at the midpoint).
 std::unique_ptr<TraceSet> buildOneRank(bool copies, bool slowLaunch)
 {
-    FixtureBuilder b;
-    const auto rank = b.addRank(0);
-    const auto gpu = b.addGpu(rank, 0);
-    const auto thread = b.addThread(rank);
+    auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
     for (int i = 0; i < 6; ++i) {
         const TimeNs s = 10'000 + 1000 * i;
         b.nvtx(thread, s, s + 1000, "train_step");
@@ -88,6 +85,13 @@ std::unique_ptr<TraceSet> buildOneRank(bool copies, bool slowLaunch)
 const Finding *findKind(const CaptureSummary &s, FindingKind kind)
 {
     return gaplens::test::findFirst(s.findings, [&](const Finding &f) { return f.kind == kind; });
+}
+
+// The text of the summary's finding of `kind`; empty when it has none.
+QString findingText(const CaptureSummary &s, FindingKind kind)
+{
+    const Finding *finding = findKind(s, kind);
+    return finding ? QString::fromStdString(finding->text) : QString();
 }
 
 // Interval findings (L = 1 us intervals from T0). `spread`: rank 0 has two kernels per interval
@@ -146,13 +150,18 @@ CaptureSummary summarizeWithIntervals(const TraceSet &trace, CaptureSummaryOptio
     return summarizeCapture(trace, o);
 }
 
+// The summary of `trace` at a 100 ns gap threshold (the fixtures' idle gaps are 350 ns).
+CaptureSummary summarizeAt100ns(const TraceSet &trace, CaptureSummaryOptions o = {})
+{
+    o.minGapNs = 100;
+    return summarizeCapture(trace, o);
+}
+
 // The IdleGpu findings of `ranks` ranks (rank 1's steps rank1Tenths/10 long) at a 100 ns threshold.
 std::vector<Finding> idleFindings(int ranks, int rank1Tenths, CaptureSummary *summary = nullptr)
 {
     const auto c = buildCapture(ranks, rank1Tenths);
-    CaptureSummaryOptions o;
-    o.minGapNs = 100;
-    const auto s = summarizeCapture(*c.trace, o);
+    const auto s = summarizeAt100ns(*c.trace);
     std::vector<Finding> idle;
     for (const auto &f : s.findings)
         if (f.kind == FindingKind::IdleGpu)
@@ -179,9 +188,7 @@ private slots:
     void rowsHoldBusyGapsStepsAndCopiesPerRankAndGpu()
     {
         const auto c = buildCapture();
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*c.trace, o);
+        const auto s = summarizeAt100ns(*c.trace);
         QCOMPARE(s.stepRange, std::string("train_step"));
         QCOMPARE(s.rows.size(), std::size_t(2));
         for (std::uint32_t r = 0; r < 2; ++r) {
@@ -208,13 +215,9 @@ private slots:
     void findingsNameTheIdleCauseStragglerWarmUpAndPageableCopies()
     {
         const auto c = buildCapture();
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*c.trace, o);
-        const Finding *idle = findKind(s, FindingKind::IdleGpu);
-        QVERIFY(idle);
+        const auto s = summarizeAt100ns(*c.trace);
         // Rank 0: busy 650 of 1000 in the median step -> 35% idle, all of it at step start.
-        QCOMPARE(QString::fromStdString(idle->text),
+        QCOMPARE(findingText(s, FindingKind::IdleGpu),
             QStringLiteral("rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
                            "CUDA call, in data_loading"));
         const Finding *straggler = findKind(s, FindingKind::Straggler);
@@ -222,14 +225,10 @@ private slots:
         QCOMPARE(straggler->rank, 1u);
         QVERIFY(
             QString::fromStdString(straggler->text).startsWith(QStringLiteral("rank 1 was slowest in 6 of 6 steps")));
-        const Finding *warm = findKind(s, FindingKind::WarmUp);
-        QVERIFY(warm);
         // Iteration medians: (3000 + 3600) / 2 = 3300, then 1100 -> 3x.
-        QCOMPARE(QString::fromStdString(warm->text),
+        QCOMPARE(findingText(s, FindingKind::WarmUp),
             QStringLiteral("the first step is 3x slower than the median: the capture includes warm-up"));
-        const Finding *pageable = findKind(s, FindingKind::PageableCopies);
-        QVERIFY(pageable);
-        QVERIFY(QString::fromStdString(pageable->text)
+        QVERIFY(findingText(s, FindingKind::PageableCopies)
                     .startsWith(QStringLiteral("asynchronous copies from pageable memory: 1 calls, 100 ns")));
         QVERIFY(!findKind(s, FindingKind::SingleRank));
         QVERIFY(!findKind(s, FindingKind::NvtxOnly));
@@ -239,13 +238,9 @@ private slots:
     void gapsFilledByCopiesReadAsMovingData()
     {
         const auto trace = buildOneRank(/*copies*/ true, /*slowLaunch*/ false);
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*trace, o);
-        const Finding *idle = findKind(s, FindingKind::IdleGpu);
-        QVERIFY(idle);
+        const auto s = summarizeAt100ns(*trace);
         // Five gaps of 350 ns, 250 ns of each under a copy: 1250 of 1750 ns = 71%.
-        QCOMPARE(QString::fromStdString(idle->text),
+        QCOMPARE(findingText(s, FindingKind::IdleGpu),
             QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start moving data "
                            "(copies or memsets ran for at least half of each gap), in data_loading; copies or "
                            "memsets ran during 71% of the idle time"));
@@ -254,17 +249,13 @@ private slots:
     void aSlowLaunchIsCalledLaunchBound()
     {
         const auto trace = buildOneRank(/*copies*/ false, /*slowLaunch*/ true);
-        CaptureSummaryOptions o;
-        o.minGapNs = 100;
-        const auto s = summarizeCapture(*trace, o);
-        const Finding *idle = findKind(s, FindingKind::IdleGpu);
-        QVERIFY(idle);
-        QCOMPARE(QString::fromStdString(idle->text),
+        const auto s = summarizeAt100ns(*trace);
+        QCOMPARE(findingText(s, FindingKind::IdleGpu),
             QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start in "
                            "cudaLaunchKernel (launch-bound: the launches themselves were slow), in data_loading"));
         // Without the slow launch the same gaps had no CUDA call at their midpoint.
-        const auto plain = summarizeCapture(*buildOneRank(false, false), o);
-        QCOMPARE(QString::fromStdString(findKind(plain, FindingKind::IdleGpu)->text),
+        const auto plain = summarizeAt100ns(*buildOneRank(false, false));
+        QCOMPARE(findingText(plain, FindingKind::IdleGpu),
             QStringLiteral("GPU 0 idle 35% of each step; most idle time (100%) is at step start with no "
                            "CUDA call, in data_loading"));
     }
@@ -273,10 +264,9 @@ private slots:
     {
         const auto c = buildCapture();
         CaptureSummaryOptions o;
-        o.minGapNs = 100;
         // From the end of rank 0's step 1: four steps of each rank start after it.
         o.window = TimeRange { c.steps[0][1].end, c.steps[1][5].end + 10'000 };
-        const auto s = summarizeCapture(*c.trace, o);
+        const auto s = summarizeAt100ns(*c.trace, o);
         QVERIFY(!findKind(s, FindingKind::WarmUp));
         QVERIFY(!findKind(s, FindingKind::PageableCopies)); // the copy is in step 1
         QCOMPARE(s.rows[0].steps, std::uint64_t(4));
@@ -289,16 +279,13 @@ private slots:
     {
         const auto c = buildCapture();
         CaptureSummaryOptions o;
-        o.minGapNs = 100;
         o.ranks = RankSelection::only({ 1 });
-        const auto s = summarizeCapture(*c.trace, o);
+        const auto s = summarizeAt100ns(*c.trace, o);
         QCOMPARE(s.rows.size(), std::size_t(1));
         QCOMPARE(s.rows[0].rank, 1u);
         QVERIFY(!findKind(s, FindingKind::Straggler));
         QVERIFY(!findKind(s, FindingKind::PageableCopies)); // rank 0's copy
-        const Finding *idle = findKind(s, FindingKind::IdleGpu);
-        QVERIFY(idle);
-        QVERIFY(QString::fromStdString(idle->text).startsWith(QStringLiteral("rank 1 GPU 1 idle 29% of each step")));
+        QVERIFY(findingText(s, FindingKind::IdleGpu).startsWith(QStringLiteral("rank 1 GPU 1 idle 29% of each step")));
     }
 
     void gpusWithTheSameIdleStoryShareOneLine()
@@ -346,9 +333,7 @@ private slots:
         QCOMPARE(s.rows[0].gpu, kNoIndex);
         QCOMPARE(s.rows[0].steps, std::uint64_t(2));
         QVERIFY(!s.rows[0].medianKernelNsPerStep);
-        const Finding *nvtx = findKind(s, FindingKind::NvtxOnly);
-        QVERIFY(nvtx);
-        QVERIFY(QString::fromStdString(nvtx->text).startsWith(QStringLiteral("NVTX-only capture: no GPU lanes")));
+        QVERIFY(findingText(s, FindingKind::NvtxOnly).startsWith(QStringLiteral("NVTX-only capture: no GPU lanes")));
         QVERIFY(findKind(s, FindingKind::SingleRank));
         QCOMPARE(int(s.findings.front().kind), int(FindingKind::NvtxOnly));
     }
@@ -376,9 +361,7 @@ private slots:
         QCOMPARE(row.idleOutside.beforeNs, TimeNs(8100)); // 1000 .. 9100
         QCOMPARE(row.idleOutside.afterNs, TimeNs(1850)); // 9150 .. 11000
         // Three GPUs with the same story: one line.
-        const Finding *outside = findKind(s, FindingKind::IdleOutsideKernels);
-        QVERIFY(outside);
-        QCOMPARE(QString::fromStdString(outside->text),
+        QCOMPARE(findingText(s, FindingKind::IdleOutsideKernels),
             QStringLiteral("3 GPUs (ranks 0-2) idle 99% of their capture: their kernels ran within 50 ns of 10.000 us; "
                            "busy % counts only that time"));
         QCOMPARE(std::count_if(s.findings.begin(), s.findings.end(),
@@ -389,9 +372,7 @@ private slots:
         CaptureSummaryOptions one;
         one.ranks = RankSelection::only({ 2 });
         const auto ofOne = summarizeCapture(*trace, one);
-        const Finding *single = findKind(ofOne, FindingKind::IdleOutsideKernels);
-        QVERIFY(single);
-        QCOMPARE(QString::fromStdString(single->text),
+        QCOMPARE(findingText(ofOne, FindingKind::IdleOutsideKernels),
             QStringLiteral("rank 2 GPU 0 idle 99% of its 10.000 us capture: its kernels ran within 50 ns of it "
                            "(8.200 us idle before the first kernel, 1.750 us after the last); busy % counts only that "
                            "50 ns"));
@@ -410,10 +391,7 @@ private slots:
     void anNvtxMarkAfterEverythingElseEndsTheCapture()
     {
         // The capture's span, and so the idle time after the last kernel, counts marks too.
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
+        auto [b, rank, gpu, thread] = gaplens::test::oneRankFixture();
         b.nvtx(thread, 1000, 2000, "step");
         b.api(thread, 1100, 1110, "cudaLaunchKernel", 1);
         b.kernel(gpu, 7, 1200, 1300, "k", 1);
@@ -438,9 +416,7 @@ private slots:
         const auto trace = loadTraceSet(load);
         QVERIFY(trace && trace->errors.empty());
         const auto s = summarizeCapture(*trace);
-        const Finding *idle = findKind(s, FindingKind::IdleGpu);
-        QVERIFY(idle);
-        QCOMPARE(QString::fromStdString(idle->text),
+        QCOMPARE(findingText(s, FindingKind::IdleGpu),
             QStringLiteral("rank 0 GPU 0 idle 98% of the time between its first and last kernel; most idle time (99%) "
                            "is spent moving data (copies or memsets ran for at least half of each gap); copies or "
                            "memsets ran during 99% of the idle time"));
@@ -496,13 +472,11 @@ private slots:
     {
         const auto trace = spreadCapture();
         const auto s = summarizeWithIntervals(*trace);
-        const Finding *spread = findKind(s, FindingKind::AnomalousIntervals);
-        QVERIFY(spread);
         // Stddev 70.71 ns against the median interval's 7.071 ns: 10.0x.
-        QCOMPARE(QString::fromStdString(spread->text),
+        QCOMPARE(findingText(s, FindingKind::AnomalousIntervals),
             QStringLiteral("rank 0: 12-15 us anomalous (3 intervals of 1 us; kernel duration spread 10.0x the median "
                            "interval)"));
-        QCOMPARE(spread->rank, 0u);
+        QCOMPARE(findKind(s, FindingKind::AnomalousIntervals)->rank, 0u);
         QVERIFY(!findKind(s, FindingKind::SimultaneousCopyStalls));
         QVERIFY(!findKind(s, FindingKind::PingPong));
         // A window on intervals 0-9 holds none of them; one on interval 13 holds the run.
@@ -522,9 +496,7 @@ private slots:
     {
         const auto both = stallCapture(2, { 0, 1 });
         const auto s = summarizeWithIntervals(*both);
-        const Finding *stall = findKind(s, FindingKind::SimultaneousCopyStalls);
-        QVERIFY(stall);
-        QCOMPARE(QString::fromStdString(stall->text),
+        QCOMPARE(findingText(s, FindingKind::SimultaneousCopyStalls),
             QStringLiteral(
                 "simultaneous copy stalls on both ranks at 6-7 us (copies starting in it ran 300 ns on each rank)"));
         QVERIFY(!findKind(s, FindingKind::AnomalousIntervals)); // one kernel per interval: no spread
@@ -563,12 +535,10 @@ private slots:
     {
         const auto trace = pingPongCapture(20);
         const auto s = summarizeWithIntervals(*trace);
-        const Finding *pingPong = findKind(s, FindingKind::PingPong);
-        QVERIFY(pingPong);
-        QCOMPARE(QString::fromStdString(pingPong->text),
+        QCOMPARE(findingText(s, FindingKind::PingPong),
             QStringLiteral("HtoD/DtoH ping-pong on rank 0: 20 of its 20 HtoD and DtoH copies alternate direction in "
                            "runs of 4 or more (median 4.0 KiB): batch them"));
-        QCOMPARE(pingPong->rank, 0u);
+        QCOMPARE(findKind(s, FindingKind::PingPong)->rank, 0u);
         // 15 copies are too few to call a pattern; so are the first 10 of 20 in a window.
         QVERIFY(!findKind(summarizeWithIntervals(*pingPongCapture(15)), FindingKind::PingPong));
         CaptureSummaryOptions window;

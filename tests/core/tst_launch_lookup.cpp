@@ -109,10 +109,7 @@ private slots:
     // thread it must still give the plain answer.
     void blameWithACursorFindsLaunchesInUnorderedThreads()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto main = b.addThread(rank);
+        auto [b, rank, gpu, main] = gaplens::test::oneRankFixture();
         b.kernel(gpu, 1, T0 + 0, T0 + 1000, "A", 7);
         b.kernel(gpu, 1, T0 + 2000, T0 + 2100, "B", 2);
         b.kernel(gpu, 1, T0 + 4000, T0 + 4100, "C", 8);

@@ -34,6 +34,17 @@ Row randomRow(std::size_t n, unsigned seed, TimeNs maxLen = 5'000, TimeNs maxGap
     return row;
 }
 
+// The first event of each item drawn of `row` in `window`, in order.
+std::vector<std::uint32_t> drawnFirsts(const Row &row, const ViewWindow &window)
+{
+    std::vector<DrawItem> items;
+    buildDrawList(row.view(), window, items);
+    std::vector<std::uint32_t> firsts;
+    for (const auto &item : items)
+        firsts.push_back(item.first);
+    return firsts;
+}
+
 // Checks the draw list invariants against a brute-force scan of the row.
 void checkInvariants(const RowView &row, const ViewWindow &w, const std::vector<DrawItem> &items, double minPx)
 {
@@ -118,44 +129,29 @@ private slots:
 
     void windowEdgesExcludeEventsThatOnlyTouchThem()
     {
-        Row row;
-        row.start = { 0, 100, 200, 300 };
-        row.end = { 100, 200, 300, 400 };
-        std::vector<DrawItem> items;
+        const Row row { { 0, 100, 200, 300 }, { 100, 200, 300, 400 } };
         // [100, 300): event 0 ends at 100 (outside), event 3 starts at 300 (outside).
-        buildDrawList(row.view(), ViewWindow { 100, 300, 200 }, items);
-        QCOMPARE(items.size(), std::size_t(2));
-        QCOMPARE(items[0].first, 1u);
-        QCOMPARE(items[1].first, 2u);
+        QCOMPARE(drawnFirsts(row, { 100, 300, 200 }), (std::vector<std::uint32_t> { 1, 2 }));
         // A window inside one event shows that event alone.
+        std::vector<DrawItem> items;
         buildDrawList(row.view(), ViewWindow { 150, 160, 100 }, items);
         QCOMPARE(items.size(), std::size_t(1));
         QCOMPARE(items[0].first, 1u);
         QVERIFY(!items[0].folded());
         // A window between rows' events, before and after everything: nothing.
-        buildDrawList(row.view(), ViewWindow { -50, 0, 100 }, items);
-        QVERIFY(items.empty());
-        buildDrawList(row.view(), ViewWindow { 400, 500, 100 }, items);
-        QVERIFY(items.empty());
+        QVERIFY(drawnFirsts(row, { -50, 0, 100 }).empty());
+        QVERIFY(drawnFirsts(row, { 400, 500, 100 }).empty());
         // Degenerate windows.
-        buildDrawList(row.view(), ViewWindow { 0, 400, 0 }, items);
-        QVERIFY(items.empty());
-        buildDrawList(row.view(), ViewWindow { 300, 100, 100 }, items);
-        QVERIFY(items.empty());
+        QVERIFY(drawnFirsts(row, { 0, 400, 0 }).empty());
+        QVERIFY(drawnFirsts(row, { 300, 100, 100 }).empty());
     }
 
     void anInstantAtTheLeftEdgeIsInsideAndAtTheRightEdgeOutside()
     {
         // Marks (start == end) at 100, 200, 300 beside an interval [50, 100) ending at 100.
-        Row row;
-        row.start = { 50, 100, 200, 300 };
-        row.end = { 100, 100, 200, 300 };
-        std::vector<DrawItem> items;
+        const Row row { { 50, 100, 200, 300 }, { 100, 100, 200, 300 } };
         // [100, 300): the interval only touches it, the instant at 100 is in, the one at 300 out.
-        buildDrawList(row.view(), ViewWindow { 100, 300, 200 }, items);
-        QCOMPARE(items.size(), std::size_t(2));
-        QCOMPARE(items[0].first, 1u);
-        QCOMPARE(items[1].first, 2u);
+        QCOMPARE(drawnFirsts(row, { 100, 300, 200 }), (std::vector<std::uint32_t> { 1, 2 }));
         QCOMPARE(visibleRange(row.view(), 100, 300).first, std::size_t(1));
         QCOMPARE(visibleRange(row.view(), 100, 301).last, std::size_t(4));
         QCOMPARE(visibleRange(row.view(), 101, 301).first, std::size_t(2));

@@ -44,10 +44,7 @@ private slots:
 
     void blamePhasesGroupPerCallNames()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto t = b.addThread(rank);
+        auto [b, rank, gpu, t] = gaplens::test::oneRankFixture();
         b.kernel(gpu, 7, 0, 100, "k", 1);
         b.kernel(gpu, 7, 300000, 300100, "k", 2);
         b.kernel(gpu, 7, 600000, 600100, "k", 3);

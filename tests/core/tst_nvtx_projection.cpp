@@ -11,15 +11,9 @@
 #include <cmath>
 
 using namespace gaplens::core;
-using gaplens::test::FixtureBuilder;
-using gaplens::test::T0;
+using namespace gaplens::test;
 
 namespace {
-
-TimeRange at(TimeNs start, TimeNs end)
-{
-    return { T0 + start, T0 + end };
-}
 
 // One thread of rank 0 on two GPUs:
 //   step [0, 1000]  > fwd [100, 400]: launches k1 on GPU 0 at 150 (runs 200..1500, after the step ends)

@@ -14,23 +14,29 @@ namespace {
 
 // Rank 0 on device 0, one thread: kernel A on stream 7 (100..200 ns, launched 10..20, corr 1)
 // and kernel B on stream 7 (300..400 ns, launched 40..50, corr 3): a queued gap 200..300.
+// Other times of B's launch or start move the gap's end or make it not queued.
 struct QueuedGap
 {
     FixtureBuilder b;
     std::uint32_t rank = b.addRank(0);
     GpuRef gpu = b.addGpu(rank, 0);
     std::uint32_t thread = b.addThread(rank);
-    QueuedGap()
+    explicit QueuedGap(TimeNs launchB = 40, TimeNs startB = 300)
     {
         b.api(thread, 10, 20, "cudaLaunchKernel", 1);
         b.kernel(gpu, 7, 100, 200, "a", 1);
-        b.api(thread, 40, 50, "cudaLaunchKernel", 3);
-        b.kernel(gpu, 7, 300, 400, "b", 3);
+        b.api(thread, launchB, launchB + 10, "cudaLaunchKernel", 3);
+        b.kernel(gpu, 7, startB, startB + 100, "b", 3);
+    }
+    // The gaps of 50 ns or more, blamed.
+    GapBlameReport blame()
+    {
+        trace = b.finish();
+        return blameGaps(*trace, { .minGapNs = 50 });
     }
     GapBlame blameTheGap()
     {
-        trace = b.finish();
-        const auto report = blameGaps(*trace, { .minGapNs = 50 });
+        const auto report = blame();
         if (report.gaps.size() != 1)
             qFatal("the fixture has %zu gaps", report.gaps.size());
         return report.gaps.front();
@@ -107,21 +113,13 @@ private slots:
 
     void copyEndingBeyondTheToleranceIsNot()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
-        b.api(thread, 10, 20, "cudaLaunchKernel", 1);
-        b.kernel(gpu, 7, 100, 200, "a", 1);
-        b.api(thread, 40, 50, "cudaLaunchKernel", 3);
-        b.kernel(gpu, 7, 10'000, 10'100, "b", 3);
-        b.copy(gpu, 9, 7'000, 7'999); // ends 2001 ns before the gap's end
-        b.copy(gpu, 9, 8'001, 8'002); // ends 1998 ns before it: within the tolerance
-        auto trace = b.finish();
-        const auto report = blameGaps(*trace, { .minGapNs = 50 });
+        QueuedGap f(40, 10'000);
+        f.b.copy(f.gpu, 9, 7'000, 7'999); // ends 2001 ns before the gap's end
+        f.b.copy(f.gpu, 9, 8'001, 8'002); // ends 1998 ns before it: within the tolerance
+        const auto report = f.blame();
         QCOMPARE(report.gaps.size(), std::size_t(1));
         QCOMPARE(report.gaps[0].waitedOn, WaitKind::CopyOtherStream);
-        QCOMPARE(trace->gpus[0].copies.end[report.gaps[0].waitRecord], TimeNs(8'002));
+        QCOMPARE(f.trace->gpus[0].copies.end[report.gaps[0].waitRecord], TimeNs(8'002));
     }
 
     void synchronizeReturningAtTheGapEndIsAHostSync_data()
@@ -169,17 +167,9 @@ private slots:
 
     void onlyQueuedGapsHaveAWait()
     {
-        FixtureBuilder b;
-        const auto rank = b.addRank(0);
-        const auto gpu = b.addGpu(rank, 0);
-        const auto thread = b.addThread(rank);
-        b.api(thread, 10, 20, "cudaLaunchKernel", 1);
-        b.kernel(gpu, 7, 100, 200, "a", 1);
-        b.api(thread, 250, 260, "cudaLaunchKernel", 3); // launched inside the gap
-        b.kernel(gpu, 7, 300, 400, "b", 3);
-        b.copy(gpu, 9, 250, 299);
-        auto trace = b.finish();
-        const auto report = blameGaps(*trace, { .minGapNs = 50 });
+        QueuedGap f(250); // B launched inside the gap
+        f.b.copy(f.gpu, 9, 250, 299);
+        const auto report = f.blame();
         QCOMPARE(report.gaps.size(), std::size_t(1));
         QVERIFY(report.gaps[0].cause != GapCause::QueuedDependencyWait);
         QCOMPARE(report.gaps[0].waitedOn, WaitKind::None);

@@ -2,6 +2,8 @@
 // Review pictures: the timeline, a table and a chart exported as PNG and SVG have exactly the
 // requested size and show what they should (the merged lane's pixels, the legend and ruler
 // text in the SVG); `--render OUT.svg` writes SVG.
+#include "picture_fixture.h"
+#include "testsupport.h"
 #include "ui_fixture.h"
 
 #include "ui/compare/comparisonmodel.h"
@@ -159,26 +161,13 @@ private slots:
         const auto fit = rows.fitToHeight(layout.view.height() - TimelineView::kRulerHeight);
         QCOMPARE(fit.ranksShown, 8);
         QCOMPARE(rows.rows().front().rank.value(), 0u);
-        const int x = TimelineView::kLabelWidth + int(1000 / 3200.0 * (size.width() - TimelineView::kLabelWidth));
-        int lanes = 0;
-        for (const auto &row : rows.rows()) {
-            if (row.kind != RowKind::MergedKernels)
-                continue;
-            ++lanes;
-            const int y = layout.view.top() + TimelineView::kRulerHeight + row.y + 4;
-            QVERIFY2(near(image.pixelColor(x, y), kernelColor("sgemm_kernel")),
-                qPrintable(QStringLiteral("rank %1 (%2,%3): %4")
-                               .arg(row.rank.value())
-                               .arg(x)
-                               .arg(y)
-                               .arg(image.pixelColor(x, y).name())));
-        }
-        QCOMPARE(lanes, 8);
+        CHECK(fixture::checkSgemmOnEveryLane(image, layout.view, rows, 8));
 
         // GPU lanes only on screen: the picture too.
         view.model()->setDetail(RowDetail::GpuLanes);
         QVERIFY2(ViewExporter::exportTimeline(view, path, size, {}, &error), qPrintable(error));
         const QImage lanesOnly(path);
+        const int x = fixture::sgemmColumn(lanesOnly);
         rows.setDetail(RowDetail::GpuLanes);
         QCOMPARE(int(rows.rows().size()), 8);
         for (const auto &row : rows.rows()) {

@@ -3,6 +3,7 @@
 // panel shows them, the findings, top kernels, gap blame and the inline pictures; the capture
 // report holds core's findings and top kernels; PDF is written through QPdfWriter; the headless
 // `--report` path writes both formats.
+#include "picture_fixture.h"
 #include "testsupport.h"
 #include "ui_fixture.h"
 
@@ -78,21 +79,7 @@ private slots:
         rows.fitToHeight(layout.view.height() - TimelineView::kRulerHeight);
         QCOMPARE(int(rows.detail()), int(RowDetail::Copies));
         // The picture spans the capture (3.2 ms): sgemm_kernel alone runs at 1000 us on every rank.
-        const int x = TimelineView::kLabelWidth + int(1000 / 3200.0 * (picture.width() - TimelineView::kLabelWidth));
-        int lanes = 0;
-        for (const auto &row : rows.rows()) {
-            if (row.kind != RowKind::MergedKernels)
-                continue;
-            ++lanes;
-            const int y = layout.view.top() + TimelineView::kRulerHeight + row.y + 4;
-            QVERIFY2(fixture::near(picture.pixelColor(x, y), kernelColor("sgemm_kernel")),
-                qPrintable(QStringLiteral("rank %1 at (%2,%3): %4")
-                               .arg(row.rank.value())
-                               .arg(x)
-                               .arg(y)
-                               .arg(picture.pixelColor(x, y).name())));
-        }
-        QCOMPARE(lanes, 8);
+        CHECK(fixture::checkSgemmOnEveryLane(picture, layout.view, rows, 8));
     }
 
     void comparisonHtmlHoldsTheHeadlineNumbers()

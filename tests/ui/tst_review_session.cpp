@@ -3,6 +3,8 @@
 // and notes (compare window and main window); paths are relative to the session file; a
 // session whose files moved asks where they are (an injected resolver) and finds the rest of a
 // moved folder by itself; a missing file is reported while the rest loads.
+#include "session_fixture.h"
+#include "testsupport.h"
 #include "ui_fixture.h"
 
 #include "ui/bookmarks/bookmarkmodel.h"
@@ -124,11 +126,8 @@ private slots:
         QCOMPARE(json.value(QStringLiteral("gap_threshold_ns")).toString(), QStringLiteral("50000"));
 
         CompareWindow w;
-        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
         QSignalSpy problems(w.workspace(), &Workspace::sessionProblems);
-        QString error;
-        QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
-        QVERIFY(applied.wait(30000));
+        CHECK(fixture::openSessionAndWait(w, path));
         QCOMPARE(problems.count(), 0);
         auto *b = w.compareView()->beforeView();
         QCOMPARE(b->model()->gapThreshold(), core::TimeNs(50'000));
@@ -240,14 +239,10 @@ private slots:
             hit.end = k.end[0];
             v->setSelection(hit);
             bookmarks = w.bookmarks()->bookmarks();
-            QString error;
-            QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+            CHECK(fixture::saveSession(w, path));
         }
         MainWindow w;
-        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
-        QString error;
-        QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
-        QVERIFY(applied.wait(30000));
+        CHECK(fixture::openSessionAndWait(w, path));
         auto *v = w.timelineView();
         QCOMPARE(v->model()->trace()->reports.size(), std::size_t(2));
         QCOMPARE(v->model()->gapThreshold(), core::TimeNs(200'000));

@@ -7,6 +7,7 @@
 #include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/util/units.h"
 #include "gaplens/core/write/synth.h"
+#include "session_fixture.h"
 #include "testsupport.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/paneltable.h"
@@ -546,14 +547,10 @@ private slots:
             panel->setPatterns(patterns);
             panel->setRangeName(QStringLiteral("train_step"));
             QVERIFY(QTest::qWaitFor([&] { return panel->generation() > before && !panel->isComputing(); }, 30000));
-            QString error;
-            QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+            CHECK(fixture::saveSession(w, path));
         }
         MainWindow w;
-        QSignalSpy applied(w.workspace(), &Workspace::sessionApplied);
-        QString error;
-        QVERIFY2(w.openSession(path, {}, &error), qPrintable(error));
-        QVERIFY(applied.wait(30000));
+        CHECK(fixture::openSessionAndWait(w, path));
         auto *panel = w.runAccountingPanel();
         QCOMPARE(panel->patterns(), patterns);
         QCOMPARE(panel->rangeName(), QStringLiteral("train_step"));

@@ -4,6 +4,7 @@
 // memory counter lane (drawn only when the capture recorded memory, peak in its label, value
 // at the cursor), and the kernel duration histogram (bins select launches on the timeline,
 // the slowest one click away, before and after over one axis).
+#include "picture_fixture.h"
 #include "ui_fixture.h"
 
 #include "ui/panels/kernelhistogramdialog.h"
@@ -65,10 +66,9 @@ class TestTimelineGpuViews : public QObject
 
     QPoint at(const TimelineRow &row, core::TimeNs t, int dy = 0) const
     {
-        const QRect vp = m_view.viewport()->geometry();
-        return { vp.left() + int(std::lround(m_view.zoom()->timeToX(t))), vp.top() + row.y + row.height / 2 + dy };
+        return fixture::imagePoint(m_view, row, t, dy);
     }
-    HitResult hitAt(QPoint image) const { return m_view.hitTest(image - m_view.viewport()->geometry().topLeft()); }
+    HitResult hitAt(QPoint image) const { return fixture::hitAtImage(m_view, image); }
 
 private slots:
     void initTestCase()
@@ -77,9 +77,7 @@ private slots:
         m_view.setData(prepareTimelineData(traceWithMemory()));
         m_view.zoom()->fitAll();
         QTRY_VERIFY_WITH_TIMEOUT(m_view.model()->gapsReady(), 10000);
-        m_image = m_view.grab().toImage();
-        if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR"))
-            m_image.save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/timeline_gpu_views.png"));
+        m_image = fixture::grabTimeline(m_view, QStringLiteral("timeline_gpu_views.png"));
     }
 
     void projectedRangesAreRowsUnderTheirGpu()

@@ -2,6 +2,7 @@
 // NVTX marks (instants) are drawn: a diamond in the thread's "NVTX marks" row, in the mark's
 // colour, with its name and time in the tooltip; marks closer than a few pixels fold into
 // one neutral diamond whose tooltip counts them, so a frame stays O(pixels · log n).
+#include "picture_fixture.h"
 #include "ui_fixture.h"
 
 #include "ui/theme/theme.h"
@@ -61,30 +62,22 @@ struct Shown
 
 void showAndGrab(TimelineView &view, Shown &s)
 {
-    s.image = view.grab().toImage();
-    if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR"))
-        s.image.save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/timeline_marks.png"));
-    const QRect vp = view.viewport()->geometry();
+    s.image = fixture::grabTimeline(view, QStringLiteral("timeline_marks.png"));
     s.marks = s.denseMarks = {};
     for (const auto &row : view.model()->rows()) {
         if (row.kind != RowKind::Marks)
             continue;
-        const QRect band(vp.left(), vp.top() + row.y, vp.width(), row.height);
-        (s.marks.isNull() ? s.marks : s.denseMarks) = band;
+        (s.marks.isNull() ? s.marks : s.denseMarks) = fixture::rowBand(view, row);
     }
     // TrackPainter's lane: the band less 2 px above and 2 below, centred.
     s.centreY = s.marks.top() + 2 + (s.marks.height() - 4 - 1) / 2;
 }
 
-int imageX(const TimelineView &view, core::TimeNs t)
-{
-    return view.viewport()->geometry().left() + int(std::lround(view.zoom()->timeToX(t)));
-}
+using fixture::imageX;
 
-HitResult hitAt(const TimelineView &view, int imageX, int imageY)
+HitResult hitAt(const TimelineView &view, int x, int y)
 {
-    const QRect vp = view.viewport()->geometry();
-    return view.hitTest({ imageX - vp.left(), imageY - vp.top() });
+    return fixture::hitAtImage(view, { x, y });
 }
 
 } // namespace

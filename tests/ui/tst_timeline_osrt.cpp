@@ -3,6 +3,7 @@
 // hidden with a collapsed rank, each call in its category's colour (never a cause colour),
 // named with its category in the tooltip; a no-CUDA-call gap's tooltip names the OS call the
 // launching thread was in.
+#include "picture_fixture.h"
 #include "ui_fixture.h"
 
 #include "ui/timeline/colors.h"
@@ -72,11 +73,7 @@ class TestTimelineOsrt : public QObject
     QImage m_image;
 
     // The centre of `row`'s lane at time t, in image coordinates.
-    QPoint at(const TimelineRow &row, core::TimeNs t) const
-    {
-        const QRect vp = m_view.viewport()->geometry();
-        return { vp.left() + int(std::lround(m_view.zoom()->timeToX(t))), vp.top() + row.y + row.height / 2 };
-    }
+    QPoint at(const TimelineRow &row, core::TimeNs t) const { return fixture::imagePoint(m_view, row, t); }
     const TimelineRow &osrtRow(int n) const
     {
         int seen = 0;
@@ -85,11 +82,7 @@ class TestTimelineOsrt : public QObject
                 return row;
         qFatal("no OS runtime row %d", n);
     }
-    HitResult hitAt(QPoint image) const
-    {
-        const QRect vp = m_view.viewport()->geometry();
-        return m_view.hitTest(image - vp.topLeft());
-    }
+    HitResult hitAt(QPoint image) const { return fixture::hitAtImage(m_view, image); }
 
 private slots:
     void initTestCase()
@@ -98,9 +91,7 @@ private slots:
         m_view.setData(prepareTimelineData(osrtTrace()));
         m_view.zoom()->fitAll();
         QTRY_VERIFY_WITH_TIMEOUT(m_view.model()->gapsReady(), 10000);
-        m_image = m_view.grab().toImage();
-        if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR"))
-            m_image.save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/timeline_osrt.png"));
+        m_image = fixture::grabTimeline(m_view, QStringLiteral("timeline_osrt.png"));
     }
 
     void eachThreadHasARowPerDepthHiddenWithACollapsedRank()

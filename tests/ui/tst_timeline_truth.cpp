@@ -2,6 +2,7 @@
 // The timeline tells the truth zoomed out: a GPU lane shows how busy each pixel column was
 // (not one arbitrary kernel per fold), idle gaps keep their bands and cause colour at every
 // zoom, and a fold of many NVTX ranges never looks like one range.
+#include "picture_fixture.h"
 #include "ui_fixture.h"
 
 #include "ui/theme/theme.h"
@@ -88,19 +89,15 @@ Shown showFittedAndGrab(TimelineView &view)
     view.zoom()->fitAll();
     [&] { QTRY_VERIFY_WITH_TIMEOUT(view.model()->gapsReady(), 10000); }();
     Shown s;
-    s.image = view.grab().toImage();
-    if (qEnvironmentVariableIsSet("GAPLENS_SCREENSHOT_DIR"))
-        s.image.save(qEnvironmentVariable("GAPLENS_SCREENSHOT_DIR") + QStringLiteral("/timeline_truth.png"));
-    const QRect vp = view.viewport()->geometry();
-    const auto &rows = view.model()->rows();
-    for (const auto &row : rows) {
-        const QRect band(vp.left(), vp.top() + row.y, vp.width(), row.height);
+    s.image = fixture::grabTimeline(view, QStringLiteral("timeline_truth.png"));
+    for (const auto &row : view.model()->rows()) {
+        const QRect band = fixture::rowBand(view, row);
         if (row.kind == RowKind::MergedKernels)
             s.lane = band.adjusted(0, 2, 0, -1);
         if (row.kind == RowKind::Nvtx && s.nvtx.isNull())
             s.nvtx = band;
     }
-    s.xAt = [&view, left = vp.left()](double t) { return left + int(std::lround(view.zoom()->timeToX(kT0 + us(t)))); };
+    s.xAt = [&view](double t) { return fixture::imageX(view, kT0 + us(t)); };
     return s;
 }
 

@@ -71,6 +71,14 @@ void AnalysisPanel::awaitDerived()
     setComputing(true);
 }
 
+std::shared_ptr<const core::DerivedCapture> AnalysisPanel::derivedOrAwait()
+{
+    auto derived = m_context.derived();
+    if (!derived)
+        awaitDerived();
+    return derived;
+}
+
 void AnalysisPanel::addAdaptiveSplitter(QSplitter *splitter, bool inverse, double firstShare)
 {
     m_splitters.append({ splitter, inverse, firstShare });

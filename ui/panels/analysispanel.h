@@ -65,9 +65,28 @@ protected:
     }
     // Applies "nothing loaded" at once and drops running jobs.
     void cancelJobs();
-    // The derived capture for the current threshold is still being built: drops running jobs
-    // and shows "computing…" until derivedChanged schedules the panel again.
-    void awaitDerived();
+    // The capture to compute over. With none loaded: drops running jobs, calls clear() to show
+    // the empty panel and returns null, so recompute() has nothing more to do.
+    template <class Clear> std::shared_ptr<const core::TraceSet> traceOrClear(Clear clear)
+    {
+        auto trace = m_context.trace();
+        if (!trace) {
+            cancelJobs();
+            clear();
+        }
+        return trace;
+    }
+    // The derived capture for the current threshold; while it is being built, awaitDerived()
+    // and null (derivedChanged schedules the panel again).
+    std::shared_ptr<const core::DerivedCapture> derivedOrAwait();
+    // The options of an analysis scoped as the panel: the chosen ranks and the selected window.
+    template <class Options> Options scopedOptions() const
+    {
+        Options options;
+        options.ranks = m_context.ranks();
+        options.window = m_context.window();
+        return options;
+    }
     // The splitter lays out side by side when the panel is wide (docked under the timeline)
     // and stacked when it is tall (docked at the side); `inverse` does the opposite (nested).
     // firstShare = the first widget's share of the space whenever the orientation changes.
@@ -87,6 +106,9 @@ protected:
     QLabel *m_scopeLabel; // "all ranks · whole capture" + "computing…"; subclasses place it
 
 private:
+    // The derived capture for the current threshold is still being built: drops running jobs
+    // and shows "computing…" until derivedChanged schedules the panel again.
+    void awaitDerived();
     void setComputing(bool on);
     void finishJob();
 

@@ -71,25 +71,17 @@ QString CommunicationPanel::gpuLabel(std::uint32_t gpu) const
 
 void CommunicationPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        m_trace.reset();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}, nullptr); });
+    if (!trace)
         return;
-    }
-    core::OverlapOptions options;
-    options.ranks = m_context.ranks();
-    options.window = m_context.window();
-    run<core::OverlapReport>([trace, options] { return core::computeOverlap(*trace, options); },
-        [this, trace](const core::OverlapReport &report) {
-            m_trace = trace;
-            apply(report);
-        });
+    run<core::OverlapReport>(
+        [trace, options = scopedOptions<core::OverlapOptions>()] { return core::computeOverlap(*trace, options); },
+        [this, trace](const core::OverlapReport &report) { apply(report, trace); });
 }
 
-void CommunicationPanel::apply(const core::OverlapReport &report)
+void CommunicationPanel::apply(const core::OverlapReport &report, std::shared_ptr<const core::TraceSet> trace)
 {
+    m_trace = std::move(trace);
     m_report = report;
     const QList<PanelColumn> overlapColumns {
         { QStringLiteral("Rank"), true, {}, {} },

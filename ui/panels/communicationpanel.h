@@ -45,7 +45,8 @@ protected:
     void recompute() override;
 
 private:
-    void apply(const core::OverlapReport &report);
+    // Shows `report`, computed on `trace` (null: nothing loaded).
+    void apply(const core::OverlapReport &report, std::shared_ptr<const core::TraceSet> trace);
     void updateChart();
     QString rankLabel(std::uint32_t rank) const;
     QString gpuLabel(std::uint32_t gpu) const;

@@ -149,19 +149,16 @@ void GapBlamePanel::setSplitBy(SplitBy s)
 
 void GapBlamePanel::recompute()
 {
-    const auto trace = m_context.trace();
     m_threshold->setText(QStringLiteral("gaps ≥ %1").arg(formatDuration(m_context.gapThreshold(), 0)));
-    if (!trace) {
-        cancelJobs();
+    const auto trace = traceOrClear([this] {
         m_result = {};
         rebuildTable();
+    });
+    if (!trace)
         return;
-    }
-    const auto derived = m_context.derived();
-    if (!derived) {
-        awaitDerived();
+    const auto derived = derivedOrAwait();
+    if (!derived)
         return;
-    }
     run<Result>([derived, ranks = m_context.ranks(),
                     window = m_context.window()] { return computeBlame(derived, ranks, window); },
         [this](const Result &r) {

@@ -189,17 +189,12 @@ core::TimeWindow IntervalsPanel::shownWindow()
 
 void IntervalsPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}); });
+    if (!trace)
         return;
-    }
-    const auto derived = m_context.derived();
-    if (!derived) {
-        awaitDerived();
+    const auto derived = derivedOrAwait();
+    if (!derived)
         return;
-    }
     core::TimeNs length = 0;
     const QString text = m_interval->text().trimmed();
     if (!text.isEmpty() && text != QStringLiteral("auto") && (!parseDuration(text, length) || length <= 0)) {

@@ -108,17 +108,11 @@ NameSummaryPanel::NameSummaryPanel(Kind kind, PanelContext &context, TimelineVie
 
 void NameSummaryPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}); });
+    if (!trace)
         return;
-    }
-    core::SummaryOptions options;
-    options.ranks = m_context.ranks();
-    options.window = m_context.window();
     run<Result>(
-        [trace, options, kind = m_kind, projected = isProjected()] {
+        [trace, options = scopedOptions<core::SummaryOptions>(), kind = m_kind, projected = isProjected()] {
             Result r;
             r.trace = trace;
             r.isProjected = projected;

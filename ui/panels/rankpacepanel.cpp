@@ -135,12 +135,9 @@ void RankPacePanel::setUseGpuProjection(bool on)
 
 void RankPacePanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}); });
+    if (!trace)
         return;
-    }
     const bool needNames = !m_namesValid;
     core::PaceOptions options;
     options.rangeName = m_requestedRange.toStdString();

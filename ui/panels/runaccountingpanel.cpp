@@ -237,12 +237,9 @@ QString RunAccountingPanel::rankLabel(std::uint32_t rank) const
 
 void RunAccountingPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}); });
+    if (!trace)
         return;
-    }
     const bool sameTrace = m_result.trace == trace;
     std::shared_ptr<const core::StepRangeChoice> choice = m_namesValid && sameTrace ? m_result.choice : nullptr;
     std::shared_ptr<const core::RunAccounting> lanes = sameTrace ? m_result.lanes : nullptr;

@@ -91,20 +91,13 @@ void SummaryPanel::colourWarnings()
 
 void SummaryPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        apply({}, nullptr);
+    const auto trace = traceOrClear([this] { apply({}, nullptr); });
+    if (!trace)
         return;
-    }
-    const auto derived = m_context.derived();
-    if (!derived) {
-        awaitDerived();
+    const auto derived = derivedOrAwait();
+    if (!derived)
         return;
-    }
-    core::CaptureSummaryOptions options;
-    options.ranks = m_context.ranks();
-    options.window = m_context.window();
+    auto options = scopedOptions<core::CaptureSummaryOptions>();
     options.minGapNs = m_context.gapThreshold();
     // Busy time, gaps and blame are read from the derived capture the timeline shows.
     run<core::CaptureSummary>([derived, options] { return core::summarizeCapture(*derived, options); },

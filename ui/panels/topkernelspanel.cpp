@@ -109,26 +109,18 @@ void TopKernelsPanel::setTopN(int n)
 
 void TopKernelsPanel::recompute()
 {
-    const auto trace = m_context.trace();
-    if (!trace) {
-        cancelJobs();
-        m_trace.reset();
-        apply({});
+    const auto trace = traceOrClear([this] { apply({}, nullptr); });
+    if (!trace)
         return;
-    }
-    core::KernelSummaryOptions options;
-    options.ranks = m_context.ranks();
-    options.window = m_context.window();
+    auto options = scopedOptions<core::KernelSummaryOptions>();
     options.useDemangledName = m_demangled->isChecked();
     run<core::KernelSummary>([trace, options] { return core::summarizeKernels(*trace, options); },
-        [this, trace](const core::KernelSummary &s) {
-            m_trace = trace;
-            apply(s);
-        });
+        [this, trace](const core::KernelSummary &s) { apply(s, trace); });
 }
 
-void TopKernelsPanel::apply(const core::KernelSummary &summary)
+void TopKernelsPanel::apply(const core::KernelSummary &summary, std::shared_ptr<const core::TraceSet> trace)
 {
+    m_trace = trace;
     m_summary = summary;
     const QList<PanelColumn> columns {
         { QStringLiteral("Name"), false, {}, {} },
@@ -146,7 +138,6 @@ void TopKernelsPanel::apply(const core::KernelSummary &summary)
     std::vector<std::vector<PanelCell>> rows;
     std::vector<qint64> keys;
     rows.reserve(summary.rows.size());
-    const auto &trace = m_trace;
     for (const auto &r : summary.rows) {
         const QString name = trace ? QString::fromStdString(trace->str(r.name)) : QString();
         PanelCell nameCell = PanelCell::text(name);
@@ -262,8 +253,7 @@ KernelHistogramDialog *TopKernelsPanel::showHistogram(int sourceRow)
         m_histogramDialog = new KernelHistogramDialog(this);
     KernelHistogramDialog::Source source;
     source.trace = m_trace;
-    source.options.ranks = m_context.ranks();
-    source.options.window = m_context.window();
+    source.options = scopedOptions<core::KernelHistogramOptions>();
     source.options.useDemangledName = m_demangled->isChecked();
     const auto name = core::StringId(m_table->tableModel()->rowKey(sourceRow));
     m_histogramDialog->setKernel(QString::fromStdString(m_trace->str(name)), { source }, m_view);

@@ -65,7 +65,8 @@ protected:
     void recompute() override;
 
 private:
-    void apply(const core::KernelSummary &summary);
+    // Shows `summary`, computed on `trace` (null: nothing loaded).
+    void apply(const core::KernelSummary &summary, std::shared_ptr<const core::TraceSet> trace);
     void updateChart();
 
     PanelTable *m_table;
