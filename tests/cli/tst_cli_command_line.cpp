@@ -16,10 +16,11 @@ using namespace gaplens::test;
 
 namespace {
 
-const QStringList kCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
-    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
-    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"),
-    QStringLiteral("transfers"), QStringLiteral("synth"), QStringLiteral("diff"), QStringLiteral("check") };
+const QStringList kCommands
+    = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"), QStringLiteral("blame"),
+          QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"), QStringLiteral("api"),
+          QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"), QStringLiteral("transfers"),
+          QStringLiteral("throughput"), QStringLiteral("synth"), QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 
@@ -47,6 +48,14 @@ private slots:
             QVERIFY(help.contains(QStringLiteral("Commands:")));
             for (const auto &command : kCommands)
                 QVERIFY2(help.contains(QStringLiteral("\n  %1 ").arg(command)), qPrintable(command));
+            // And no command that the list above (and so every per-command check) misses.
+            const auto listed = help.section(QStringLiteral("Commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+            QStringList names;
+            for (const auto &line : listed.split(QLatin1Char('\n')))
+                names << line.section(QLatin1Char(' '), 2, 2);
+            QCOMPARE(names.size(), kCommands.size());
+            for (const auto &name : names)
+                QVERIFY2(kCommands.contains(name), qPrintable(name));
             QVERIFY(help.contains(QStringLiteral("idle time totals by cause and by NVTX phase")));
             QVERIFY(help.contains(QStringLiteral("Exit status: 0 on success")));
             QVERIFY(help.contains(

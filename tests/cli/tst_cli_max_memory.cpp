@@ -23,10 +23,10 @@ using namespace gaplens::test;
 
 namespace {
 
-const QStringList kLoadingCommands
-    = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"), QStringLiteral("blame"),
-          QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"), QStringLiteral("api"),
-          QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("diff"), QStringLiteral("check") };
+const QStringList kLoadingCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
+    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
+    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"),
+    QStringLiteral("transfers"), QStringLiteral("throughput"), QStringLiteral("diff"), QStringLiteral("check") };
 
 } // namespace
 
