@@ -102,7 +102,7 @@ std::unique_ptr<TraceSet> skewFixture()
     return b.finish();
 }
 
-// Three ranks of one AllReduce each at the given starts (relative to T0), one instance per column.
+// A rank per entry of `starts`, with an AllReduce at each of its starts (relative to T0).
 std::unique_ptr<TraceSet> collectivesStartingAt(const std::vector<std::vector<TimeNs>> &starts)
 {
     FixtureBuilder b;
@@ -337,6 +337,27 @@ private slots:
         QCOMPARE(two.ranks[0].timesLast, std::uint64_t(1));
         QCOMPARE(two.ranks[1].medianSkewNs, 100.0);
         QCOMPARE(two.ranks[1].timesLast, std::uint64_t(2));
+    }
+
+    // Two runs opened together (ranks 0-1 an hour before ranks 2-3): each run's collectives are
+    // matched among its own ranks, so no skew spans the hour between them.
+    void runsApartInTimeAreMatchedSeparately()
+    {
+        constexpr TimeNs kHour = 3'600'000'000'000;
+        const auto trace = collectivesStartingAt(
+            { { 1000, 2000 }, { 1300, 2100 }, { kHour + 1000, kHour + 2000 }, { kHour + 1000, kHour + 2500 } });
+        const auto report = computeOverlap(*trace);
+        const char *allReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+        QCOMPARE(report.instances.size(), std::size_t(4));
+        CHECK(compareInstance(*trace, report.instances[0], allReduce, 0, { 0, 1 }, { 1000, 1300 }, { 0, 300 }, 1));
+        CHECK(compareInstance(*trace, report.instances[1], allReduce, 1, { 0, 1 }, { 2000, 2100 }, { 0, 100 }, 1));
+        CHECK(compareInstance(
+            *trace, report.instances[2], allReduce, 0, { 2, 3 }, { kHour + 1000, kHour + 1000 }, { 0, 0 }, kNoIndex));
+        CHECK(compareInstance(
+            *trace, report.instances[3], allReduce, 1, { 2, 3 }, { kHour + 2000, kHour + 2500 }, { 0, 500 }, 3));
+        const TimeNs maxima[] = { 0, 300, 0, 500 };
+        for (std::uint32_t r = 0; r < 4; ++r)
+            QCOMPARE(report.ranks[r].maxSkewNs, maxima[r]);
     }
 
     // The one the others waited for started last in more than half of its instances, and in at

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -73,12 +74,40 @@ TimeNs intersectionNs(const std::vector<TimeRange> &a, const std::vector<TimeRan
     return total;
 }
 
-// A rank's communication kernel, for the skew matching: unclipped start.
+// A rank's communication kernel, for the skew matching: unclipped start and end.
 struct CommKernel
 {
     TimeNs start = 0;
+    TimeNs end = 0;
     StringId name = kEmptyString;
 };
+
+// A collective's kernel runs until its peers have joined, so the ranks of one job have
+// communication spans (first collective start to last collective end) that overlap. Ranks
+// whose spans do not are separate jobs (two runs opened together, say): matching the k-th
+// collective across them would invent skews of hours. Each rank's job number: ranks sorted by
+// first start, a new job wherever one starts after all before it have ended. Kernels sorted.
+std::vector<std::uint32_t> jobsByCommunicationSpan(const std::vector<std::vector<CommKernel>> &commByRank)
+{
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank)
+        if (!commByRank[rank].empty())
+            order.push_back(rank);
+    std::sort(order.begin(), order.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return commByRank[a].front().start < commByRank[b].front().start; });
+    std::vector<std::uint32_t> jobOfRank(commByRank.size(), 0);
+    std::uint32_t job = 0;
+    TimeNs jobEnd = std::numeric_limits<TimeNs>::min();
+    for (const auto rank : order) {
+        const auto &kernels = commByRank[rank];
+        if (jobEnd != std::numeric_limits<TimeNs>::min() && kernels.front().start > jobEnd)
+            ++job;
+        jobOfRank[rank] = job;
+        for (const auto &kernel : kernels)
+            jobEnd = std::max(jobEnd, kernel.end);
+    }
+    return jobOfRank;
+}
 
 } // namespace
 
@@ -149,7 +178,7 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
                     ++totals.calls;
                     totals.totalNs += r.duration();
                     if (row.rank != kNoIndex)
-                        commByRank[row.rank].push_back({ k.start[i], k.shortName[i] });
+                        commByRank[row.rank].push_back({ k.start[i], k.end[i], k.shortName[i] });
                 } else {
                     compute[s].start.push_back(r.start);
                     compute[s].end.push_back(r.end);
@@ -173,20 +202,22 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
         report.rows.push_back(std::move(row));
     }
 
-    // Matching by order: the k-th kernel of a name on each rank. Per rank, its kernels of all
-    // GPUs and streams in start order (ties by name, so the order never depends on the streams').
-    // (name, k) -> the instance's index in report.instances.
-    std::map<std::pair<StringId, std::uint32_t>, std::size_t> instanceOf;
-    std::vector<CollectiveInstance> instances;
-    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
-        auto &kernels = commByRank[rank];
+    // Matching by order: the k-th kernel of a name on each rank of one job. Per rank, its
+    // kernels of all GPUs and streams in start order (ties by name, so the order never depends
+    // on the streams').
+    for (auto &kernels : commByRank)
         std::sort(kernels.begin(), kernels.end(), [](const CommKernel &a, const CommKernel &b) {
             return std::tie(a.start, a.name) < std::tie(b.start, b.name);
         });
+    const auto jobOfRank = jobsByCommunicationSpan(commByRank);
+    // (job, name, k) -> the instance's index in report.instances.
+    std::map<std::tuple<std::uint32_t, StringId, std::uint32_t>, std::size_t> instanceOf;
+    std::vector<CollectiveInstance> instances;
+    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
         std::map<StringId, std::uint32_t> seen;
-        for (const auto &kernel : kernels) {
+        for (const auto &kernel : commByRank[rank]) {
             const std::uint32_t k = seen[kernel.name]++;
-            auto [it, added] = instanceOf.try_emplace({ kernel.name, k }, instances.size());
+            auto [it, added] = instanceOf.try_emplace({ jobOfRank[rank], kernel.name, k }, instances.size());
             if (added) {
                 CollectiveInstance instance;
                 instance.name = kernel.name;

@@ -67,7 +67,8 @@ struct OverlapRow
     std::vector<CollectiveTotals> collectives;
 };
 
-// The k-th communication kernel of one name on each rank that has one.
+// The k-th communication kernel of one name on each rank of one job that has one. Ranks whose
+// collectives do not overlap in time (first start to last end) are separate jobs, matched apart.
 struct CollectiveInstance
 {
     StringId name = kEmptyString; // short name
