@@ -24,13 +24,14 @@ namespace fs = std::filesystem;
 using detail::ReportData;
 
 // Reads every report, several at once: each worker opens its own read-only connection.
-// With fewer files than a few per core, each file is read as two parts (GPU + CUDA API
-// tables, NVTX table) on two connections, so one or two big files also keep every core
-// busy; the parts are joined afterwards.
-std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, bool directTableScan,
+// With fewer files than a few per core, each file that is to have its NVTX table read is
+// read as two parts (GPU + CUDA API tables, NVTX table) on two connections, so one or two
+// big files also keep every core busy; the parts are joined afterwards.
+std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
 {
-    const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
+    const bool split
+        = threads > 1 && files.size() < 4 * std::size_t(threads) && options.tables.contains(ExportTable::Nvtx);
     struct Item
     {
         std::size_t file;
@@ -65,7 +66,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     parallelFor(items.size(), threads, [&](std::size_t i) {
         results[i] = detail::readReport(
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
-            items[i].part, directTableScan);
+            items[i].part, options.directTableScan, options.tables);
         report(i, "done", 1000);
     });
     if (!split)
@@ -407,7 +408,7 @@ std::shared_ptr<TraceSet> loadTraceSet(
         return trace;
     }
     try {
-        auto reports = readReports(files, threads, options.directTableScan, trace->strings, progress, cancel);
+        auto reports = readReports(files, threads, options, trace->strings, progress, cancel);
         mergeIntoTrace(*trace, reports, options);
     } catch (const detail::CancelledError &) {
         auto cancelled = std::make_shared<TraceSet>();

@@ -124,13 +124,14 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-        ReportPart part, bool directScan)
+        ReportPart part, bool directScan, TableSet tables)
         : m_db(path)
         , m_strings(strings)
         , m_stage(stage)
         , m_cancel(cancel)
         , m_part(part)
         , m_directScan(directScan)
+        , m_tables(withDependencies(tables))
     {
         m_data.report.path = path;
     }
@@ -153,15 +154,24 @@ public:
             stage("copies", 350);
             readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
             readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
+            // Without GPU work the rank is the process with the most CUDA calls and NVTX
+            // events (collectPids): a file without any is read as a full read reads it.
+            if (m_pidsWithGpuWork.empty())
+                m_tables |= ExportTable::CudaApi | ExportTable::Nvtx;
             stage("CUDA API calls", 450);
-            readRuntime();
+            if (reads(ExportTable::CudaApi))
+                readRuntime();
             stage("OS runtime calls", 600);
-            readOsrt();
-            readSyncs();
-            readMemoryUsage();
-            readCallchains();
+            if (reads(ExportTable::OsRuntime))
+                readOsrt();
+            if (reads(ExportTable::Syncs))
+                readSyncs();
+            if (reads(ExportTable::GpuMemory))
+                readMemoryUsage();
+            if (reads(ExportTable::Callchains))
+                readCallchains();
         }
-        if (m_part != ReportPart::GpuAndApi) {
+        if (m_part != ReportPart::GpuAndApi && reads(ExportTable::Nvtx)) {
             stage("NVTX", 700);
             readNvtx();
         }
@@ -176,6 +186,8 @@ public:
     }
 
 private:
+    bool reads(ExportTable table) const { return m_tables.contains(table); }
+
     void stage(const char *name, int permille)
     {
         checkCancel();
@@ -589,12 +601,18 @@ private:
 
     // Scans a table of GPU activity (kernels, copies, memsets), counting every row; those
     // with a valid interval and device id go to onRow(row, start, end, deviceId, remaining,
-    // seen), the last two being makeRoom's growth hint.
-    template <typename Column, typename OnRow> void scanDeviceActivity(std::string_view table, OnRow onRow)
+    // seen), the last two being makeRoom's growth hint. A table outside the set is scanned
+    // for its devices and processes only (which GPUs and ranks exist), its rows not kept.
+    template <typename Column, typename OnRow>
+    void scanDeviceActivity(std::string_view table, ExportTable kept, OnRow onRow)
     {
         auto columns = wantedColumns<Column>(table);
         if (!columns)
             return;
+        if (!reads(kept)) {
+            scanDevicesAndProcesses<Column>(table, std::move(*columns));
+            return;
+        }
         const auto rows = tableRows(table);
         std::uint64_t seen = 0;
         ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan);
@@ -611,6 +629,29 @@ private:
         }
     }
 
+    // The rows' devices become GPUs and their processes GPU processes, exactly as reading
+    // them would make them; only the columns that decide it are decoded (the others read as
+    // NULL), and nothing else is kept.
+    template <typename Column> void scanDevicesAndProcesses(std::string_view table, std::vector<ScanColumn> columns)
+    {
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            if (Column(c) != Column::Start && Column(c) != Column::End && Column(c) != Column::DeviceId
+                && Column(c) != Column::GlobalPid)
+                columns[c].name.clear();
+        ScanRows<Column> row(m_db, table, std::move(columns), m_directScan);
+        while (row.step()) {
+            countRow();
+            TimeNs start, end;
+            if (!validInterval(row, start, end))
+                continue;
+            const auto deviceId = row.int64(Column::DeviceId);
+            if (!validDeviceId(deviceId))
+                continue;
+            gpuFor(deviceId);
+            noteGpuPid(pidOf(row.int64(Column::GlobalPid)));
+        }
+    }
+
     void readKernels()
     {
         static constexpr std::string_view kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
@@ -620,7 +661,7 @@ private:
             return;
         }
         using enum KernelColumn;
-        scanDeviceActivity<KernelColumn>(kTable,
+        scanDeviceActivity<KernelColumn>(kTable, ExportTable::Kernels,
             [&](const ScanRows<KernelColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 const auto pid = pidOf(row.int64(GlobalPid));
@@ -692,7 +733,7 @@ private:
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
         using enum CopyColumn;
-        scanDeviceActivity<CopyColumn>(table,
+        scanDeviceActivity<CopyColumn>(table, ExportTable::Copies,
             [&](const ScanRows<CopyColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 auto &c = gpuFor(deviceId).copies;
@@ -1287,6 +1328,7 @@ private:
     const CancelToken *m_cancel;
     ReportPart m_part;
     bool m_directScan; // big tables through TableScan's own page decoding
+    TableSet m_tables; // what is read (with its dependencies, and what a file without GPU work needs)
     ReportData m_data;
     // META_DATA_CAPTURE's programs while their rows are read (rows come in any order).
     struct PendingProgram
@@ -1344,13 +1386,13 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part, bool directTableScan)
+    ReportPart part, bool directTableScan, TableSet tables)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel, part, directTableScan);
+        Reader reader(path, strings, stage, cancel, part, directTableScan, tables);
         return reader.run();
     } catch (const CancelledError &) {
         throw;

@@ -2,6 +2,7 @@
 #pragma once
 // Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
 // Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/cancel.h"
@@ -32,6 +33,12 @@ struct LoadOptions
     // anything it does not decode itself. false: every row through SQLite statements, for
     // tests that compare the two and for the benchmark.
     bool directTableScan = true;
+    // The activity tables read (model/table_set.h); the others leave their columns empty.
+    // Ranks, GPUs and processes are those of a full load whatever the set (the kernel, copy
+    // and memset tables are scanned for devices and processes when they are not read), so an
+    // analysis gives the same answer on any set holding the tables it declares. The GUI reads
+    // everything; each gaplens-cli command reads what its analyses declare.
+    TableSet tables = TableSet::all();
 };
 
 // What loading the files would take, from the exact row count of each table the reader
