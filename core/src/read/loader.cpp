@@ -205,19 +205,22 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
 // 8 ranks x 1M kernels, rounded up: columns, nesting indices, vector slack and, for files
 // whose rows are not in start order, the sort's temporary order and copies. Strings: pool
 // entry + hash node + text.
+// Only the tables a load reads count (kept: nullopt for the string table, always read).
 struct TableCost
 {
     const char *table;
     std::uint64_t bytesPerRow;
+    std::optional<ExportTable> kept;
 };
 constexpr TableCost kTableCosts[] = {
-    { "CUPTI_ACTIVITY_KIND_KERNEL", 64 },
-    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56 },
-    { "CUPTI_ACTIVITY_KIND_MEMSET", 56 },
-    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40 },
-    { "NVTX_EVENTS", 40 },
-    { "OSRT_API", 48 }, // not measured: the columns (33 bytes) and vector slack, like the API table's
-    { "StringIds", 96 },
+    { "CUPTI_ACTIVITY_KIND_KERNEL", 64, ExportTable::Kernels },
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", 56, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40, ExportTable::CudaApi },
+    { "NVTX_EVENTS", 40, ExportTable::Nvtx },
+    // not measured: the columns (33 bytes) and vector slack, like the API table's
+    { "OSRT_API", 48, ExportTable::OsRuntime },
+    { "StringIds", 96, std::nullopt },
 };
 
 constexpr auto kMaxBytes = std::numeric_limits<std::uint64_t>::max();
@@ -259,8 +262,10 @@ std::uint64_t rowidSpan(const detail::Database &db, const char *table)
 }
 
 // The rows and bytes of the tables the reader keeps, each table's rows as `rowsOf` counts them.
-template <typename RowsOf> LoadEstimate estimateWith(const std::vector<std::string> &files, RowsOf rowsOf)
+template <typename RowsOf>
+LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf)
 {
+    tables = withDependencies(tables);
     LoadEstimate estimate;
     for (const auto &file : files) {
         try {
@@ -268,8 +273,8 @@ template <typename RowsOf> LoadEstimate estimateWith(const std::vector<std::stri
             if (!fs::is_regular_file(file, ec))
                 continue;
             detail::Database db(file);
-            for (const auto &[table, bytesPerRow] : kTableCosts) {
-                if (!db.hasTable(table))
+            for (const auto &[table, bytesPerRow, kept] : kTableCosts) {
+                if ((kept && !tables.contains(*kept)) || !db.hasTable(table))
                     continue;
                 const auto rows = rowsOf(db, table);
                 estimate.rows = saturatingAdd(estimate.rows, rows);
@@ -296,9 +301,9 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
     const auto limit = userLimitIsTightest ? options.memoryLimitBytes : processHeadroom->bytes;
     // The rowid bound settles every capture that fits in milliseconds; only one the bound puts
     // over the limit pays for exact counts, which decide (a sparse rowid cannot refuse a file).
-    if (estimateWith(files, rowidSpan).bytes <= limit)
+    if (estimateWith(files, options.tables, rowidSpan).bytes <= limit)
         return std::nullopt;
-    const auto estimate = estimateLoad(files);
+    const auto estimate = estimateLoad(files, options.tables);
     if (estimate.bytes <= limit)
         return std::nullopt;
     std::string names;
@@ -317,9 +322,9 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
 
 } // namespace
 
-LoadEstimate estimateLoad(const std::vector<std::string> &files)
+LoadEstimate estimateLoad(const std::vector<std::string> &files, TableSet tables)
 {
-    return estimateWith(files, exactRowCount);
+    return estimateWith(files, tables, exactRowCount);
 }
 
 namespace {

@@ -45,12 +45,13 @@ struct LoadOptions
 // keeps (count(*), answered from the table b-trees without decoding a row: about 0.1 s per
 // 10M rows once the file is cached, the cost of reading its pages otherwise). Files that
 // cannot be opened count as zero (loading them reports the real problem). Sums saturate.
+// Only the tables in `tables` count, with the string table (LoadOptions::tables).
 struct LoadEstimate
 {
     std::uint64_t rows = 0; // kernels, copies, memsets, runtime calls, NVTX events, strings
     std::uint64_t bytes = 0; // rows times the model's measured bytes per row of each kind
 };
-LoadEstimate estimateLoad(const std::vector<std::string> &files);
+LoadEstimate estimateLoad(const std::vector<std::string> &files, TableSet tables = TableSet::all());
 
 struct LoadProgress
 {
