@@ -61,6 +61,9 @@ QList<QStringList> commandVariants(const QString &kernel)
         variants << QStringList { QStringLiteral("kernels"), QStringLiteral("--hist"), kernel };
         variants << QStringList { QStringLiteral("kernels"), QStringLiteral("--hist"), kernel } + json;
         variants << QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel"), kernel };
+        // A name in the string table that no NVTX range has: read or not, it names no range.
+        variants << QStringList { QStringLiteral("pace"), QStringLiteral("--range"), kernel } + json;
+        variants << QStringList { QStringLiteral("throughput"), QStringLiteral("--range"), kernel } + json;
     }
     return variants;
 }

@@ -111,11 +111,18 @@ private slots:
         }
         QCOMPARE(gaplens::test::copyCount(*full),
             std::size_t(count("CUPTI_ACTIVITY_KIND_MEMCPY") + count("CUPTI_ACTIVITY_KIND_MEMSET")));
-        // The rows it went through: the strings, the kernels, and the copies and memsets
-        // scanned for their devices and processes; not one of the CUDA API or NVTX table.
+        // The rows it went through: the kernels' names (no other string), the kernels, and the
+        // copies and memsets scanned for their devices and processes; not one row of the CUDA
+        // API or NVTX table.
+        const auto kernelNames
+            = std::uint64_t(db.integer("SELECT count(*) FROM StringIds WHERE id IN (SELECT shortName "
+                                       "FROM CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT demangledName "
+                                       "FROM CUPTI_ACTIVITY_KIND_KERNEL)"));
+        QVERIFY(kernelNames > 0 && kernelNames < count("StringIds"));
         QCOMPARE(rowsRead(*partial),
-            count("StringIds") + count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY")
+            kernelNames + count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY")
                 + count("CUPTI_ACTIVITY_KIND_MEMSET"));
+        QCOMPARE(partial->strings.size(), std::size_t(1 + kernelNames)); // and the empty string
         QVERIFY(rowsRead(*full) > rowsRead(*partial) + count("NVTX_EVENTS"));
         CHECK(compareRanks(*partial, *full));
         QCOMPARE(partial->ranks.size(), std::size_t(2));

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -145,7 +146,12 @@ public:
         readMetadata();
         stage("strings", 50);
         const auto rowsBeforeStrings = m_data.report.notes.rowsRead;
-        readStrings();
+        // A full read reads the string table in one pass; a read of some tables looks up
+        // only the names their rows use, as they come.
+        if (m_tables.isAll())
+            readStrings();
+        else
+            prepareStringLookup();
         if (m_part == ReportPart::Nvtx) // the other part counts the string table's rows
             m_data.report.notes.rowsRead = rowsBeforeStrings;
         if (m_part != ReportPart::Nvtx) {
@@ -500,17 +506,62 @@ private:
     {
         forEachRow<StringColumn>("StringIds", [&](const SelectRows<StringColumn> &row) {
             countRow();
-            const auto id = row.int64(StringColumn::Id);
-            const auto sid = m_strings.intern(row.text(StringColumn::Value));
-            // Ids are dense from 0 or 1 in real files; a map covers anything else.
-            if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
-                if (std::size_t(id) >= m_stringIds.size())
-                    m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
-                m_stringIds[std::size_t(id)] = sid;
-            } else {
-                m_sparseStringIds.emplace(id, sid);
-            }
+            rememberString(row.int64(StringColumn::Id), m_strings.intern(row.text(StringColumn::Value)));
         });
+    }
+
+    // Looks strings up by id when the id is the table's key (INTEGER PRIMARY KEY, every
+    // export's): one b-tree descent per distinct id. Otherwise the table is read at once.
+    void prepareStringLookup()
+    {
+        static constexpr std::string_view kTable = "StringIds";
+        if (!m_db.hasTable(kTable) || !wantedColumns<StringColumn>(kTable))
+            return; // as readStrings: no strings (and the same warning)
+        bool idIsKey = false;
+        int keyColumns = 0;
+        Statement info(m_db.handle(), fmt::format("PRAGMA table_info(\"{}\")", kTable));
+        while (info.step()) {
+            if (info.int64(5) == 0)
+                continue;
+            ++keyColumns;
+            std::string type(info.text(2));
+            std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::toupper(c); });
+            idIsKey = info.text(1) == "id" && type == "INTEGER";
+        }
+        if (!idIsKey || keyColumns != 1) {
+            readStrings();
+            return;
+        }
+        m_stringLookup = std::make_unique<Statement>(
+            m_db.handle(), fmt::format("SELECT \"value\" FROM \"{}\" WHERE \"id\" = ?1", kTable));
+    }
+
+    // The string of `id` from the lookup statement, interned and remembered; nullopt when
+    // strings are not looked up, or the table has no such id.
+    std::optional<StringId> lookUpString(std::int64_t id)
+    {
+        if (!m_stringLookup || m_unknownStringIds.count(id))
+            return std::nullopt;
+        m_stringLookup->reset();
+        m_stringLookup->bindInt64(1, id);
+        if (!m_stringLookup->step())
+            return std::nullopt;
+        countRow();
+        const auto sid = m_strings.intern(m_stringLookup->text(0));
+        rememberString(id, sid);
+        return sid;
+    }
+
+    void rememberString(std::int64_t id, StringId sid)
+    {
+        // Ids are dense from 0 or 1 in real files; a map covers anything else.
+        if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
+            if (std::size_t(id) >= m_stringIds.size())
+                m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
+            m_stringIds[std::size_t(id)] = sid;
+        } else {
+            m_sparseStringIds.emplace(id, sid); // the first of duplicate ids, as a full read keeps it
+        }
     }
 
     StringId stringFor(std::int64_t id)
@@ -519,6 +570,8 @@ private:
             return m_stringIds[std::size_t(id)];
         if (auto it = m_sparseStringIds.find(id); it != m_sparseStringIds.end())
             return it->second;
+        if (const auto looked = lookUpString(id))
+            return *looked;
         // Every reference to a missing id is counted, so the count says how many names are wrong.
         ++m_data.report.problems.unknownStringId;
         auto [it, inserted] = m_unknownStringIds.try_emplace(id, kEmptyString);
@@ -1344,6 +1397,7 @@ private:
 
     std::vector<StringId> m_stringIds;
     std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
+    std::unique_ptr<Statement> m_stringLookup; // set when strings are looked up by id
     std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
     std::unordered_map<std::int64_t, StringId> m_apiNames;
     std::vector<StringId> m_apiNameByDenseId; // nameId -> m_apiNames' value, kNoIndex = not yet
