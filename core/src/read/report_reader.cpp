@@ -655,18 +655,21 @@ private:
     // Scans a table of GPU activity (kernels, copies, memsets), counting every row; those
     // with a valid interval and device id go to onRow(row, start, end, deviceId, remaining,
     // seen), the last two being makeRoom's growth hint. A table outside the set is scanned
-    // for its devices and processes only (which GPUs and ranks exist), its rows not kept.
+    // for its devices and processes only: they become GPUs and GPU processes exactly as
+    // reading it would make them (which GPUs and ranks exist), and no row is kept.
     template <typename Column, typename OnRow>
     void scanDeviceActivity(std::string_view table, ExportTable kept, OnRow onRow)
     {
         auto columns = wantedColumns<Column>(table);
         if (!columns)
             return;
-        if (!reads(kept)) {
-            scanDevicesAndProcesses<Column>(table, std::move(*columns));
-            return;
-        }
-        const auto rows = tableRows(table);
+        const bool keep = reads(kept);
+        if (!keep) // only the columns that decide it are decoded; the others read as NULL
+            for (std::size_t c = 0; c < columns->size(); ++c)
+                if (Column(c) != Column::Start && Column(c) != Column::End && Column(c) != Column::DeviceId
+                    && Column(c) != Column::GlobalPid)
+                    (*columns)[c].name.clear();
+        const auto rows = keep ? tableRows(table) : 0;
         std::uint64_t seen = 0;
         ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan);
         while (row.step()) {
@@ -678,30 +681,12 @@ private:
             const auto deviceId = row.int64(Column::DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
-        }
-    }
-
-    // The rows' devices become GPUs and their processes GPU processes, exactly as reading
-    // them would make them; only the columns that decide it are decoded (the others read as
-    // NULL), and nothing else is kept.
-    template <typename Column> void scanDevicesAndProcesses(std::string_view table, std::vector<ScanColumn> columns)
-    {
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            if (Column(c) != Column::Start && Column(c) != Column::End && Column(c) != Column::DeviceId
-                && Column(c) != Column::GlobalPid)
-                columns[c].name.clear();
-        ScanRows<Column> row(m_db, table, std::move(columns), m_directScan);
-        while (row.step()) {
-            countRow();
-            TimeNs start, end;
-            if (!validInterval(row, start, end))
-                continue;
-            const auto deviceId = row.int64(Column::DeviceId);
-            if (!validDeviceId(deviceId))
-                continue;
-            gpuFor(deviceId);
-            noteGpuPid(pidOf(row.int64(Column::GlobalPid)));
+            if (keep) {
+                onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
+            } else {
+                gpuFor(deviceId);
+                noteGpuPid(pidOf(row.int64(Column::GlobalPid)));
+            }
         }
     }
 
