@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// LoadOptions::tables: a table outside the set is not read at all (its columns stay empty and
-// the reader goes through none of its rows), while ranks, their processes and GPUs stay those
+// LoadOptions::tables: a table outside the set is not read at all (its columns stay empty, the
+// reader goes through none of its rows, and it cannot fail the file), while ranks, their processes and GPUs stay those
 // of a full load: the kernel, copy and memset tables are scanned for devices and processes,
 // and a file without GPU work reads what decides its rank (its CUDA calls and NVTX events).
 #include "gaplens/core/analysis/summaries.h"
@@ -8,6 +8,7 @@
 #include "gaplens/core/write/export_writer.h"
 
 #include "sqltestdb.h"
+#include "test_files.h"
 #include "testsupport.h"
 #include "trace_counts.h"
 
@@ -201,6 +202,48 @@ private slots:
         QCOMPARE(partial->gpus.size(), std::size_t(2));
         QCOMPARE(gaplens::test::copyCount(*partial), std::size_t(0));
         QCOMPARE(gaplens::test::copyCount(*full), std::size_t(1));
+    }
+
+    // A corrupt NVTX table fails a full load of the file; a kernels load never reads it.
+    void aTableNotReadCannotFailTheFile()
+    {
+        const auto file = m_dir.filePath(QStringLiteral("bad_nvtx.sqlite")).toStdString();
+        {
+            ExportWriter writer(file, {});
+            writer.addProcess(100, "trainer");
+            for (int i = 0; i < 3; ++i) {
+                ExportWriter::Kernel kernel;
+                kernel.start = 1'000 + i * 10'000;
+                kernel.end = kernel.start + 4'000;
+                kernel.pid = 100;
+                kernel.shortName = "gemm";
+                writer.addKernel(kernel);
+                ExportWriter::NvtxRange range;
+                range.start = kernel.start;
+                range.end = kernel.end;
+                range.pid = 100;
+                range.tid = 100;
+                range.text = "step";
+                writer.addNvtx(range);
+            }
+            writer.finish();
+        }
+        std::uint64_t root = 0, pageSize = 0;
+        {
+            SqlTestDb db(file);
+            root = std::uint64_t(db.integer("SELECT rootpage FROM sqlite_master WHERE name = 'NVTX_EVENTS'"));
+            pageSize = std::uint64_t(db.integer("PRAGMA page_size"));
+        }
+        QVERIFY(root > 1);
+        gaplens::test::patchFile(file, (root - 1) * pageSize, std::string(1, '\x00')); // no b-tree page type
+        const auto full = gaplens::test::load({ file });
+        QCOMPARE(full->errors.size(), std::size_t(1));
+        QVERIFY2(
+            full->errors.front().message.find("corrupt") != std::string::npos, full->errors.front().message.c_str());
+        const auto kernels = loadTables(file, kKernelSummaryTables);
+        QCOMPARE(kernels->errors.size(), std::size_t(0));
+        QCOMPARE(gaplens::test::kernelCount(*kernels), std::size_t(3));
+        QCOMPARE(kernels->ranks.size(), std::size_t(1));
     }
 
     // The memory guard counts what the set reads, with the string table.

@@ -36,8 +36,9 @@ struct LoadOptions
     // The activity tables read (model/table_set.h); the others leave their columns empty.
     // Ranks, GPUs and processes are those of a full load whatever the set (the kernel, copy
     // and memset tables are scanned for devices and processes when they are not read), so an
-    // analysis gives the same answer on any set holding the tables it declares. The GUI reads
-    // everything; each gaplens-cli command reads what its analyses declare.
+    // analysis gives the same answer on any set holding the tables it declares. A table not
+    // read cannot fail a file either (a corrupt NVTX table does not stop `kernels`). The GUI
+    // reads everything; each gaplens-cli command reads what its analyses declare.
     TableSet tables = TableSet::all();
 };
 
