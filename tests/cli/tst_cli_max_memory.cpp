@@ -3,9 +3,11 @@
 // SIZE is a usage error, exit 2; a capture over it is refused with the guard's message, exit 1),
 // and the process's own limit (ulimit -v) is respected without any option.
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/ncu_command.h"
 #include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/read/rank_identity.h"
@@ -54,6 +56,12 @@ TableSet tablesOf(const QString &command)
         return kRankMappingTables;
     if (command == QLatin1String("ncu"))
         return kNcuCommandTables;
+    if (command == QLatin1String("intervals"))
+        return kIntervalTables | kCaptureSpanTables;
+    if (command == QLatin1String("transfers"))
+        return kTransferTables | kCaptureSpanTables;
+    if (command == QLatin1String("throughput"))
+        return kStepRangeTables | kRunAccountingTables;
     return TableSet::all(); // summary, diff and check
 }
 
