@@ -129,6 +129,9 @@ void addLoadOptions(CLI::App &command, Options &o)
                 throw UsageError { fmt::format("--max-memory must be at least 1 byte, got '{}'", text) };
             o.maxMemoryBytes = *bytes;
         });
+    // Hidden (no group): every table read whatever the command needs, so the tests can check
+    // that a command's own table set answers exactly as everything does.
+    command.add_flag("--all-tables", o.allTables, "read every table of the exports")->group("");
 }
 
 void addRankSelection(CLI::App &command, Options &o)

@@ -13,10 +13,11 @@
 namespace gaplens::cli {
 
 std::shared_ptr<core::TraceSet> loadCapture(
-    const Options &options, const std::vector<std::string> &files, const char *label)
+    const Options &options, const std::vector<std::string> &files, const char *label, core::TableSet tables)
 {
     core::LoadOptions load;
     load.files = files;
+    load.tables = tables;
     load.rankOverrides = options.rankOverrides;
     load.threads = options.threads;
     load.memoryLimitBytes = options.maxMemoryBytes;

@@ -7,6 +7,7 @@
 
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -48,10 +49,10 @@ struct CommandContext
     mutable std::shared_ptr<const core::DerivedCapture> derivedCache, derivedKernelsOnlyCache;
 };
 
-// Loads `files` with the options' rank map, threads and memory limit; prints each input that
-// failed on stderr, its message after `label` ("before: " for diff's first capture).
-std::shared_ptr<core::TraceSet> loadCapture(
-    const Options &options, const std::vector<std::string> &files, const char *label = "");
+// Loads `tables` of `files` with the options' rank map, threads and memory limit; prints each
+// input that failed on stderr, its message after `label` ("before: " for diff's first capture).
+std::shared_ptr<core::TraceSet> loadCapture(const Options &options, const std::vector<std::string> &files,
+    const char *label = "", core::TableSet tables = core::TableSet::all());
 
 // The two captures of diff and check --min-sustained-gain (--before and --after). Both null,
 // after saying so on stderr, when either loaded no file at all.

@@ -2,6 +2,7 @@
 // gaplens-cli: the headless front end. Loads the capture once, runs one command, prints
 // a table, CSV or JSON. Bad files are reported on stderr; the good ones are still analysed.
 #include "command_context.h"
+#include "command_tables.h"
 
 #include <cstdio>
 #include <exception>
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
         if (options.command == "check")
             return cli::runCheck(options);
 
-        cli::CommandContext ctx { options, cli::loadCapture(options, options.files) };
+        // Only the tables the command's analyses read.
+        cli::CommandContext ctx { options, cli::loadCapture(options, options.files, "", cli::commandTables(options)) };
         if (ctx.t().ranks.empty()) {
             std::fprintf(
                 stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n", options.files.size());

@@ -5,6 +5,8 @@
 // next. Prints a table and optionally JSON; every time is also given as a ratio to the floor.
 // Usage: see --help and docs/PERFORMANCE.md.
 #include "bench_floor.h"
+#include "bench_process.h"
+#include "bench_top_kernels.h"
 
 #include "gaplens/core/analysis/analysis.h"
 #include "gaplens/core/analysis/intervals.h"
@@ -15,8 +17,6 @@
 #include <fmt/format.h>
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,7 +29,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -321,49 +320,9 @@ int childLoad(
 // measurement, so VmHWM is that measurement's peak alone.
 Figures runChild(const std::vector<std::string> &args)
 {
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0)
-        throw std::runtime_error("pipe failed");
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipeFds[1], STDOUT_FILENO);
-        close(pipeFds[0]);
-        close(pipeFds[1]);
-        std::vector<char *> argv;
-        std::string self = "/proc/self/exe";
-        argv.push_back(self.data());
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        execv("/proc/self/exe", argv.data());
-        _exit(127);
-    }
-    close(pipeFds[1]);
-    std::string text;
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(pipeFds[0], buffer, sizeof buffer)) > 0)
-        text.append(buffer, std::size_t(n));
-    close(pipeFds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error(fmt::format("measurement `{}` failed", args.front()));
-    Figures figures;
-    std::istringstream in(text);
-    std::string key;
-    double value;
-    while (in >> key >> value)
-        figures[key] = value;
-    return figures;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    std::vector<std::string> argv { "/proc/self/exe" };
+    argv.insert(argv.end(), args.begin(), args.end());
+    return parseFigures(runProcess(argv).out);
 }
 
 // Runs every measurement `runs` times, round-robin (all of them once, then all again), so a
@@ -395,19 +354,22 @@ struct Args
     int runs = 3;
     int scale = 10; // the small capture for the n log n check has 1/scale of the events
     bool skipScaling = false;
+    bool topKernelsOnly = false; // only the top-kernels figure (one file)
 };
 
 void usage()
 {
     fmt::print("usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
                "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
-               "                     [--json FILE]\n"
+               "                     [--top-kernels-only] [--json FILE]\n"
                "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
                "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
                "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
                "  --dir DIR                   where captures are written and reused (default /tmp/gaplens-bench)\n"
                "  --runs N                    repetitions of every measurement; medians are reported (3)\n"
-               "  --scale N                   the n log n check compares with a capture N times smaller (10)\n");
+               "  --scale N                   the n log n check compares with a capture N times smaller (10)\n"
+               "  --top-kernels-only          only `kernels --top 15` against the sqlite3 shell's SQL (needs\n"
+               "                              one file: --from-real; measured after the rest otherwise)\n");
 }
 
 // Writes the capture unless DIR already holds one made with the same parameters.
@@ -474,10 +436,27 @@ std::string jsonObject(const Figures &f)
     return s + "}";
 }
 
+// The top-kernels figure of one file, alone: `--top-kernels-only`.
+int runTopKernelsOnly(const Args &args, const std::vector<std::string> &files)
+{
+    if (files.size() != 1)
+        throw std::runtime_error("--top-kernels-only compares with the sqlite3 shell on one file: use --from-real");
+    const auto figures = measureTopKernels(files.front(), args.runs);
+    if (!args.json.empty()) {
+        std::ofstream out(args.json);
+        out << fmt::format("{{\n  \"file\": \"{}\", \"file_bytes\": {}, \"runs\": {},\n  \"top_kernels\": {}\n}}\n",
+            files.front(), fs::file_size(files.front()), args.runs, jsonObject(figures));
+        fmt::print("\nJSON written to {}\n", args.json);
+    }
+    return 0;
+}
+
 int runParent(const Args &args)
 {
     double genSeconds = 0, smallGenSeconds = 0;
     const auto files = ensureCapture(args, args.dir, 1, genSeconds);
+    if (args.topKernelsOnly)
+        return runTopKernelsOnly(args, files);
     std::uint64_t fileBytes = 0;
     for (const auto &f : files)
         fileBytes += fs::file_size(f);
@@ -604,6 +583,9 @@ int runParent(const Args &args)
         table("every analysis from cold caches", smallCold, largeCold, "_cold");
     }
 
+    // Issue #19's target 1, on one file only: the shell's SQL reads one file.
+    const Figures topKernels = files.size() == 1 ? measureTopKernels(files.front(), args.runs) : Figures {};
+
     if (!args.json.empty()) {
         std::ofstream out(args.json);
         out << "{\n";
@@ -633,6 +615,7 @@ int runParent(const Args &args)
         out << "  \"small\": " << jsonObject(small) << ",\n";
         out << "  \"large_cold_caches\": " << jsonObject(largeCold) << ",\n";
         out << "  \"small_cold_caches\": " << jsonObject(smallCold) << ",\n";
+        out << "  \"top_kernels\": " << jsonObject(topKernels) << ",\n";
         out << "  \"scaling\": " << jsonObject(scaling) << "\n}\n";
         fmt::print("\nJSON written to {}\n", args.json);
     }
@@ -647,6 +630,8 @@ int main(int argc, char **argv)
     using namespace gaplens::bench;
     std::vector<std::string> a(argv + 1, argv + argc);
     try {
+        if (!a.empty() && a[0] == "--child-top-kernels") // THREADS FILE
+            return childTopKernels(unsigned(std::stoul(a.at(1))), a.at(2));
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
             if (a[0] == "--child-floor")
                 return childFloor({ a.begin() + 1, a.end() });
@@ -683,6 +668,8 @@ int main(int argc, char **argv)
                 args.scale = std::max(2, std::stoi(next()));
             else if (a[i] == "--no-scaling")
                 args.skipScaling = true;
+            else if (a[i] == "--top-kernels-only")
+                args.topKernelsOnly = true;
             else {
                 usage();
                 return a[i] == "--help" || a[i] == "-h" ? 0 : 2;

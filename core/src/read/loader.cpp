@@ -24,13 +24,14 @@ namespace fs = std::filesystem;
 using detail::ReportData;
 
 // Reads every report, several at once: each worker opens its own read-only connection.
-// With fewer files than a few per core, each file is read as two parts (GPU + CUDA API
-// tables, NVTX table) on two connections, so one or two big files also keep every core
-// busy; the parts are joined afterwards.
-std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, bool directTableScan,
+// With fewer files than a few per core, each file that is to have its NVTX table read is
+// read as two parts (GPU + CUDA API tables, NVTX table) on two connections, so one or two
+// big files also keep every core busy; the parts are joined afterwards.
+std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
 {
-    const bool split = threads > 1 && files.size() < 4 * std::size_t(threads);
+    const bool split
+        = threads > 1 && files.size() < 4 * std::size_t(threads) && options.tables.contains(ExportTable::Nvtx);
     struct Item
     {
         std::size_t file;
@@ -65,7 +66,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     parallelFor(items.size(), threads, [&](std::size_t i) {
         results[i] = detail::readReport(
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
-            items[i].part, directTableScan);
+            items[i].part, options.directTableScan, options.tables);
         report(i, "done", 1000);
     });
     if (!split)
@@ -204,19 +205,22 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
 // 8 ranks x 1M kernels, rounded up: columns, nesting indices, vector slack and, for files
 // whose rows are not in start order, the sort's temporary order and copies. Strings: pool
 // entry + hash node + text.
+// Only the tables a load reads count (kept: nullopt for the string table, always read).
 struct TableCost
 {
     const char *table;
     std::uint64_t bytesPerRow;
+    std::optional<ExportTable> kept;
 };
 constexpr TableCost kTableCosts[] = {
-    { "CUPTI_ACTIVITY_KIND_KERNEL", 64 },
-    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56 },
-    { "CUPTI_ACTIVITY_KIND_MEMSET", 56 },
-    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40 },
-    { "NVTX_EVENTS", 40 },
-    { "OSRT_API", 48 }, // not measured: the columns (33 bytes) and vector slack, like the API table's
-    { "StringIds", 96 },
+    { "CUPTI_ACTIVITY_KIND_KERNEL", 64, ExportTable::Kernels },
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", 56, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40, ExportTable::CudaApi },
+    { "NVTX_EVENTS", 40, ExportTable::Nvtx },
+    // not measured: the columns (33 bytes) and vector slack, like the API table's
+    { "OSRT_API", 48, ExportTable::OsRuntime },
+    { "StringIds", 96, std::nullopt },
 };
 
 constexpr auto kMaxBytes = std::numeric_limits<std::uint64_t>::max();
@@ -258,8 +262,10 @@ std::uint64_t rowidSpan(const detail::Database &db, const char *table)
 }
 
 // The rows and bytes of the tables the reader keeps, each table's rows as `rowsOf` counts them.
-template <typename RowsOf> LoadEstimate estimateWith(const std::vector<std::string> &files, RowsOf rowsOf)
+template <typename RowsOf>
+LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf)
 {
+    tables = withDependencies(tables);
     LoadEstimate estimate;
     for (const auto &file : files) {
         try {
@@ -267,8 +273,8 @@ template <typename RowsOf> LoadEstimate estimateWith(const std::vector<std::stri
             if (!fs::is_regular_file(file, ec))
                 continue;
             detail::Database db(file);
-            for (const auto &[table, bytesPerRow] : kTableCosts) {
-                if (!db.hasTable(table))
+            for (const auto &[table, bytesPerRow, kept] : kTableCosts) {
+                if ((kept && !tables.contains(*kept)) || !db.hasTable(table))
                     continue;
                 const auto rows = rowsOf(db, table);
                 estimate.rows = saturatingAdd(estimate.rows, rows);
@@ -295,9 +301,9 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
     const auto limit = userLimitIsTightest ? options.memoryLimitBytes : processHeadroom->bytes;
     // The rowid bound settles every capture that fits in milliseconds; only one the bound puts
     // over the limit pays for exact counts, which decide (a sparse rowid cannot refuse a file).
-    if (estimateWith(files, rowidSpan).bytes <= limit)
+    if (estimateWith(files, options.tables, rowidSpan).bytes <= limit)
         return std::nullopt;
-    const auto estimate = estimateLoad(files);
+    const auto estimate = estimateLoad(files, options.tables);
     if (estimate.bytes <= limit)
         return std::nullopt;
     std::string names;
@@ -316,9 +322,9 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
 
 } // namespace
 
-LoadEstimate estimateLoad(const std::vector<std::string> &files)
+LoadEstimate estimateLoad(const std::vector<std::string> &files, TableSet tables)
 {
-    return estimateWith(files, exactRowCount);
+    return estimateWith(files, tables, exactRowCount);
 }
 
 namespace {
@@ -407,7 +413,7 @@ std::shared_ptr<TraceSet> loadTraceSet(
         return trace;
     }
     try {
-        auto reports = readReports(files, threads, options.directTableScan, trace->strings, progress, cancel);
+        auto reports = readReports(files, threads, options, trace->strings, progress, cancel);
         mergeIntoTrace(*trace, reports, options);
     } catch (const detail::CancelledError &) {
         auto cancelled = std::make_shared<TraceSet>();

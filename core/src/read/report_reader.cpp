@@ -17,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -124,13 +125,14 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-        ReportPart part, bool directScan)
+        ReportPart part, bool directScan, TableSet tables)
         : m_db(path)
         , m_strings(strings)
         , m_stage(stage)
         , m_cancel(cancel)
         , m_part(part)
         , m_directScan(directScan)
+        , m_tables(withDependencies(tables))
     {
         m_data.report.path = path;
     }
@@ -144,7 +146,12 @@ public:
         readMetadata();
         stage("strings", 50);
         const auto rowsBeforeStrings = m_data.report.notes.rowsRead;
-        readStrings();
+        // A full read reads the string table in one pass; a read of some tables looks up
+        // only the names their rows use, as they come.
+        if (m_tables.isAll())
+            readStrings();
+        else
+            prepareStringLookup();
         if (m_part == ReportPart::Nvtx) // the other part counts the string table's rows
             m_data.report.notes.rowsRead = rowsBeforeStrings;
         if (m_part != ReportPart::Nvtx) {
@@ -153,15 +160,24 @@ public:
             stage("copies", 350);
             readCopies("CUPTI_ACTIVITY_KIND_MEMCPY", false);
             readCopies("CUPTI_ACTIVITY_KIND_MEMSET", true);
+            // Without GPU work the rank is the process with the most CUDA calls and NVTX
+            // events (collectPids): a file without any is read as a full read reads it.
+            if (m_pidsWithGpuWork.empty())
+                m_tables |= ExportTable::CudaApi | ExportTable::Nvtx;
             stage("CUDA API calls", 450);
-            readRuntime();
+            if (reads(ExportTable::CudaApi))
+                readRuntime();
             stage("OS runtime calls", 600);
-            readOsrt();
-            readSyncs();
-            readMemoryUsage();
-            readCallchains();
+            if (reads(ExportTable::OsRuntime))
+                readOsrt();
+            if (reads(ExportTable::Syncs))
+                readSyncs();
+            if (reads(ExportTable::GpuMemory))
+                readMemoryUsage();
+            if (reads(ExportTable::Callchains))
+                readCallchains();
         }
-        if (m_part != ReportPart::GpuAndApi) {
+        if (m_part != ReportPart::GpuAndApi && reads(ExportTable::Nvtx)) {
             stage("NVTX", 700);
             readNvtx();
         }
@@ -176,6 +192,8 @@ public:
     }
 
 private:
+    bool reads(ExportTable table) const { return m_tables.contains(table); }
+
     void stage(const char *name, int permille)
     {
         checkCancel();
@@ -488,17 +506,62 @@ private:
     {
         forEachRow<StringColumn>("StringIds", [&](const SelectRows<StringColumn> &row) {
             countRow();
-            const auto id = row.int64(StringColumn::Id);
-            const auto sid = m_strings.intern(row.text(StringColumn::Value));
-            // Ids are dense from 0 or 1 in real files; a map covers anything else.
-            if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
-                if (std::size_t(id) >= m_stringIds.size())
-                    m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
-                m_stringIds[std::size_t(id)] = sid;
-            } else {
-                m_sparseStringIds.emplace(id, sid);
-            }
+            rememberString(row.int64(StringColumn::Id), m_strings.intern(row.text(StringColumn::Value)));
         });
+    }
+
+    // Looks strings up by id when the id is the table's key (INTEGER PRIMARY KEY, every
+    // export's): one b-tree descent per distinct id. Otherwise the table is read at once.
+    void prepareStringLookup()
+    {
+        static constexpr std::string_view kTable = "StringIds";
+        if (!m_db.hasTable(kTable) || !wantedColumns<StringColumn>(kTable))
+            return; // as readStrings: no strings (and the same warning)
+        bool idIsKey = false;
+        int keyColumns = 0;
+        Statement info(m_db.handle(), fmt::format("PRAGMA table_info(\"{}\")", kTable));
+        while (info.step()) {
+            if (info.int64(5) == 0)
+                continue;
+            ++keyColumns;
+            std::string type(info.text(2));
+            std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::toupper(c); });
+            idIsKey = info.text(1) == "id" && type == "INTEGER";
+        }
+        if (!idIsKey || keyColumns != 1) {
+            readStrings();
+            return;
+        }
+        m_stringLookup = std::make_unique<Statement>(
+            m_db.handle(), fmt::format("SELECT \"value\" FROM \"{}\" WHERE \"id\" = ?1", kTable));
+    }
+
+    // The string of `id` from the lookup statement, interned and remembered; nullopt when
+    // strings are not looked up, or the table has no such id.
+    std::optional<StringId> lookUpString(std::int64_t id)
+    {
+        if (!m_stringLookup || m_unknownStringIds.count(id))
+            return std::nullopt;
+        m_stringLookup->reset();
+        m_stringLookup->bindInt64(1, id);
+        if (!m_stringLookup->step())
+            return std::nullopt;
+        countRow();
+        const auto sid = m_strings.intern(m_stringLookup->text(0));
+        rememberString(id, sid);
+        return sid;
+    }
+
+    void rememberString(std::int64_t id, StringId sid)
+    {
+        // Ids are dense from 0 or 1 in real files; a map covers anything else.
+        if (id >= 0 && id < std::int64_t(16 * 1024 * 1024)) {
+            if (std::size_t(id) >= m_stringIds.size())
+                m_stringIds.resize(std::size_t(id) + 1, kNoIndex);
+            m_stringIds[std::size_t(id)] = sid;
+        } else {
+            m_sparseStringIds.emplace(id, sid); // the first of duplicate ids, as a full read keeps it
+        }
     }
 
     StringId stringFor(std::int64_t id)
@@ -507,6 +570,8 @@ private:
             return m_stringIds[std::size_t(id)];
         if (auto it = m_sparseStringIds.find(id); it != m_sparseStringIds.end())
             return it->second;
+        if (const auto looked = lookUpString(id))
+            return *looked;
         // Every reference to a missing id is counted, so the count says how many names are wrong.
         ++m_data.report.problems.unknownStringId;
         auto [it, inserted] = m_unknownStringIds.try_emplace(id, kEmptyString);
@@ -589,13 +654,22 @@ private:
 
     // Scans a table of GPU activity (kernels, copies, memsets), counting every row; those
     // with a valid interval and device id go to onRow(row, start, end, deviceId, remaining,
-    // seen), the last two being makeRoom's growth hint.
-    template <typename Column, typename OnRow> void scanDeviceActivity(std::string_view table, OnRow onRow)
+    // seen), the last two being makeRoom's growth hint. A table outside the set is scanned
+    // for its devices and processes only: they become GPUs and GPU processes exactly as
+    // reading it would make them (which GPUs and ranks exist), and no row is kept.
+    template <typename Column, typename OnRow>
+    void scanDeviceActivity(std::string_view table, ExportTable kept, OnRow onRow)
     {
         auto columns = wantedColumns<Column>(table);
         if (!columns)
             return;
-        const auto rows = tableRows(table);
+        const bool keep = reads(kept);
+        if (!keep) // only the columns that decide it are decoded; the others read as NULL
+            for (std::size_t c = 0; c < columns->size(); ++c)
+                if (Column(c) != Column::Start && Column(c) != Column::End && Column(c) != Column::DeviceId
+                    && Column(c) != Column::GlobalPid)
+                    (*columns)[c].name.clear();
+        const auto rows = keep ? tableRows(table) : 0;
         std::uint64_t seen = 0;
         ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan);
         while (row.step()) {
@@ -607,7 +681,12 @@ private:
             const auto deviceId = row.int64(Column::DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
+            if (keep) {
+                onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
+            } else {
+                gpuFor(deviceId);
+                noteGpuPid(pidOf(row.int64(Column::GlobalPid)));
+            }
         }
     }
 
@@ -620,7 +699,7 @@ private:
             return;
         }
         using enum KernelColumn;
-        scanDeviceActivity<KernelColumn>(kTable,
+        scanDeviceActivity<KernelColumn>(kTable, ExportTable::Kernels,
             [&](const ScanRows<KernelColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 const auto pid = pidOf(row.int64(GlobalPid));
@@ -692,7 +771,7 @@ private:
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
         using enum CopyColumn;
-        scanDeviceActivity<CopyColumn>(table,
+        scanDeviceActivity<CopyColumn>(table, ExportTable::Copies,
             [&](const ScanRows<CopyColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 auto &c = gpuFor(deviceId).copies;
@@ -1287,6 +1366,7 @@ private:
     const CancelToken *m_cancel;
     ReportPart m_part;
     bool m_directScan; // big tables through TableScan's own page decoding
+    TableSet m_tables; // what is read (with its dependencies, and what a file without GPU work needs)
     ReportData m_data;
     // META_DATA_CAPTURE's programs while their rows are read (rows come in any order).
     struct PendingProgram
@@ -1302,6 +1382,7 @@ private:
 
     std::vector<StringId> m_stringIds;
     std::unordered_map<std::int64_t, StringId> m_sparseStringIds;
+    std::unique_ptr<Statement> m_stringLookup; // set when strings are looked up by id
     std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
     std::unordered_map<std::int64_t, StringId> m_apiNames;
     std::vector<StringId> m_apiNameByDenseId; // nameId -> m_apiNames' value, kNoIndex = not yet
@@ -1344,13 +1425,13 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part, bool directTableScan)
+    ReportPart part, bool directTableScan, TableSet tables)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel, part, directTableScan);
+        Reader reader(path, strings, stage, cancel, part, directTableScan, tables);
         return reader.run();
     } catch (const CancelledError &) {
         throw;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Reads one nsys SQLite export into per-report columns (not yet assigned to ranks).
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/util/cancel.h"
 
@@ -53,9 +54,12 @@ using StageFn = std::function<void(const char *stage, int permilleOfReport)>;
 enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
 
 // Never throws except CancelledError: problems with the file end up in ReportData::error.
-// directTableScan: see LoadOptions::directTableScan.
+// directTableScan and tables: see LoadOptions. Of a part, only the tables in `tables` are
+// read, plus what tells which processes are ranks as a full read tells it: the devices and
+// processes of the kernel, copy and memset rows (without keeping the rows), and, for a file
+// with no GPU work, its CUDA API calls and NVTX events (the rank is its busiest process).
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part = ReportPart::Everything, bool directTableScan = true);
+    ReportPart part = ReportPart::Everything, bool directTableScan = true, TableSet tables = TableSet::all());
 
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.

@@ -38,6 +38,19 @@ bool Statement::step()
     throw SqliteError(sqlite3_errmsg(m_db), rc);
 }
 
+void Statement::bindInt64(int index, std::int64_t value)
+{
+    const int rc = sqlite3_bind_int64(m_stmt, index, value);
+    if (rc != SQLITE_OK)
+        throw SqliteError(sqlite3_errmsg(m_db), rc);
+}
+
+void Statement::reset()
+{
+    // The code is the last step's, which step() has already thrown for.
+    sqlite3_reset(m_stmt);
+}
+
 std::string_view Statement::text(int column) const
 {
     const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));

@@ -63,6 +63,11 @@ public:
 
     // Advances to the next row; false when done. Throws on error (corrupt, truncated).
     bool step();
+    // Sets the ?index parameter (counted from 1) for the next run; call reset() first when
+    // the statement has run. Throws SqliteError.
+    void bindInt64(int index, std::int64_t value);
+    // Makes the statement run again from its first row (bindings kept).
+    void reset();
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
     std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
     std::string_view text(int column) const;

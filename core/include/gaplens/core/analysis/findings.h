@@ -6,6 +6,7 @@
 // with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -14,6 +15,10 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables the capture summary reads: all of them, as each report's data problems,
+// warnings, threads and span count every table.
+inline constexpr TableSet kCaptureSummaryTables = TableSet::all();
 
 class DerivedCapture;
 

@@ -4,6 +4,7 @@
 // was doing) and the phase (the NVTX ranges open then), plus totals by cause and by phase.
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -13,6 +14,12 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables gap blame reads: the GPU work around each gap and its copies, the launches and
+// the CUDA call in progress, what queued work waited on (synchronisation records), the NVTX
+// phase, the OS runtime call and both call stacks.
+inline constexpr TableSet kGapBlameTables = gpuBusyTables(true) | ExportTable::CudaApi | ExportTable::Nvtx
+    | ExportTable::Syncs | ExportTable::OsRuntime | ExportTable::Callchains;
 
 enum class GapCause : std::uint8_t {
     QueuedDependencyWait, // the work ending the gap was launched before the gap began

@@ -3,12 +3,19 @@
 // GPU busy time (union of activity over all streams and processes of one GPU) and the
 // idle gaps between the busy intervals.
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables busy time and idle gaps read: kernels, and copies and memsets when they count.
+constexpr TableSet gpuBusyTables(bool includeCopies)
+{
+    return includeCopies ? ExportTable::Kernels | ExportTable::Copies : TableSet(ExportTable::Kernels);
+}
 
 struct GpuBusyOptions
 {

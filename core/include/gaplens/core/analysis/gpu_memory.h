@@ -4,12 +4,16 @@
 // the capture was made with `nsys profile --cuda-memory-usage=true`
 // (CUDA_GPU_MEMORY_USAGE_EVENTS). Memory on the device only: pageable and pinned host
 // memory (memKind 0 and 1) are left out of the counter.
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables GPU memory reads: the memory events, and the kernels that make a GPU a rank's.
+inline constexpr TableSet kGpuMemoryTables = ExportTable::GpuMemory | ExportTable::Kernels;
 
 // One GPU's counter: after event i (in time order) `inUse[i]` bytes are allocated. A free
 // lowers it by the size of the allocation at its address made during the capture; a free of

@@ -9,6 +9,7 @@
 // hosts later) merge to exactly the figures computed at once.
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/transfers.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstddef>
@@ -19,6 +20,9 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables interval statistics read: kernels, and copies and memsets (the transfer mix).
+inline constexpr TableSet kIntervalTables = kTransferTables | gpuBusyTables(false);
 
 __extension__ using Int128 = __int128;
 __extension__ using UInt128 = unsigned __int128;

@@ -4,6 +4,7 @@
 // instance of one kernel name sorted by duration, bins on a linear or logarithmic axis whose
 // instances are a contiguous run of that order, the median, p95 and the slowest instances.
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -11,6 +12,9 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables a kernel histogram reads.
+inline constexpr TableSet kKernelHistogramTables = ExportTable::Kernels;
 
 struct KernelHistogramOptions
 {

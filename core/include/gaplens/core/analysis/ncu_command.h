@@ -5,6 +5,7 @@
 // and arguments nsys launched (META_DATA_CAPTURE), and what the export could not say (working
 // directory, environment, launches before the capture began). Used by `gaplens-cli ncu` and
 // the GUI's "Copy Nsight Compute command".
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -14,6 +15,9 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables the ncu command reads: kernels (the program comes from the export's metadata).
+inline constexpr TableSet kNcuCommandTables = ExportTable::Kernels;
 
 struct NcuRequest
 {

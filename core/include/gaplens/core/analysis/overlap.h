@@ -4,6 +4,7 @@
 // compute kernels and how much was exposed; per collective type, calls and time; across
 // ranks, the start skew of each collective instance (Holistic Trace Analysis's straggler signal).
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables overlap reads: kernels only (communication kernels are found by name).
+inline constexpr TableSet kOverlapTables = ExportTable::Kernels;
 
 // A communication kernel: its short name starts with "nccl", in any case.
 bool isCommunicationKernel(std::string_view shortName);

@@ -4,6 +4,7 @@
 // compared across ranks to find a straggler; plus per-step GPU accounting.
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/analysis/step_range.h" // proposePaceRangeName
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -12,6 +13,13 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables pace reads: NVTX ranges, and with the GPU projection the CUDA calls and the GPU
+// work they launched. Step accounting reads kernels, and copies and memsets.
+inline constexpr TableSet kPaceTables = ExportTable::Nvtx;
+inline constexpr TableSet kPaceGpuProjectionTables
+    = TableSet(ExportTable::Nvtx) | ExportTable::CudaApi | ExportTable::Kernels | ExportTable::Copies;
+inline constexpr TableSet kStepAccountingTables = ExportTable::Kernels | ExportTable::Copies;
 
 struct PaceOptions
 {

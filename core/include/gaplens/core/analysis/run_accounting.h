@@ -6,6 +6,7 @@
 // (sustained). The definitions are docs/run-accounting.md's; this is their one
 // implementation, shown by `gaplens-cli throughput`.
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <array>
@@ -17,6 +18,10 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables run accounting reads: NVTX ranges (states, steps, payloads); choosing the step
+// range when none is given reads kStepRangeTables.
+inline constexpr TableSet kRunAccountingTables = ExportTable::Nvtx;
 
 // The states of the partition, in partition priority after `Active`.
 enum class RunState : std::uint8_t { Active, Checkpoint, Validation, DataWait, Barrier, Unexplained };

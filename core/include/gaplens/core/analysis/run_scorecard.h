@@ -7,6 +7,7 @@
 // (--meta KEY=VALUE: model, precision, global batch...). The report's HTML and
 // `gaplens-cli throughput --format md` render the same rows.
 #include "gaplens/core/analysis/run_accounting.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <optional>
@@ -15,6 +16,10 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables the run scorecard reads: run accounting's, and the kernels that make the GPUs
+// of each rank.
+inline constexpr TableSet kRunScorecardTables = kRunAccountingTables | ExportTable::Kernels;
 
 // One --meta KEY=VALUE: a fact about the run the capture cannot know.
 struct RunMeta

@@ -4,6 +4,7 @@
 // accounting measure steps as the instances of one range name; this is the one place that
 // lists the names a user can choose from and proposes one, by NVTX group name
 // (nvtxGroupName), so PyTorch's per-call "aten::mm, op_id = 314359" counts as "aten::mm".
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstddef>
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables choosing the step range reads: NVTX ranges, weighed against the capture's span.
+inline constexpr TableSet kStepRangeTables = kCaptureSpanTables | ExportTable::Nvtx;
 
 struct StepRangeCandidate
 {

@@ -4,12 +4,22 @@
 // CUDA API calls (cuda_api_sum). All share DurationStats; rows sorted by total desc, then name.
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables each summary reads: the kernel table; the NVTX table; the CUDA API table; and
+// the projection onto the GPU, which follows each range's CUDA calls to the kernels, copies
+// and memsets they launched.
+inline constexpr TableSet kKernelSummaryTables = ExportTable::Kernels;
+inline constexpr TableSet kNvtxSummaryTables = ExportTable::Nvtx;
+inline constexpr TableSet kApiSummaryTables = ExportTable::CudaApi;
+inline constexpr TableSet kNvtxProjectionSummaryTables
+    = TableSet(ExportTable::Nvtx) | ExportTable::CudaApi | ExportTable::Kernels | ExportTable::Copies;
 
 // Common filter: which ranks, and an optional window. An event is counted when its START
 // lies in [window.start, window.end), with its full duration (as nsys stats on a range);

@@ -3,6 +3,7 @@
 // Memory transfers by direction: the per-direction figures the interval statistics and
 // `gaplens-cli transfers` add up, and the ping-pong pattern (alternating HtoD/DtoH copies).
 // docs/intervals.md defines both.
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <array>
@@ -12,6 +13,10 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables transfer figures read: copies and memsets, and kernels, which place each rank's
+// intervals and the origin.
+inline constexpr TableSet kTransferTables = ExportTable::Kernels | ExportTable::Copies;
 
 // One slot per copy direction: the CopyKind values 0-13 in their order, then memsets.
 inline constexpr std::size_t kCopySlotCount = 15;

@@ -2,6 +2,7 @@
 #pragma once
 // Loading a capture (one or many nsys SQLite exports) into a TraceSet. Synchronous and
 // Qt-free: the caller owns the thread (the GUI runs it on a worker, the CLI inline).
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/cancel.h"
@@ -32,18 +33,26 @@ struct LoadOptions
     // anything it does not decode itself. false: every row through SQLite statements, for
     // tests that compare the two and for the benchmark.
     bool directTableScan = true;
+    // The activity tables read (model/table_set.h); the others leave their columns empty.
+    // Ranks, GPUs and processes are those of a full load whatever the set (the kernel, copy
+    // and memset tables are scanned for devices and processes when they are not read), so an
+    // analysis gives the same answer on any set holding the tables it declares. A table not
+    // read cannot fail a file either (a corrupt NVTX table does not stop `kernels`). The GUI
+    // reads everything; each gaplens-cli command reads what its analyses declare.
+    TableSet tables = TableSet::all();
 };
 
 // What loading the files would take, from the exact row count of each table the reader
 // keeps (count(*), answered from the table b-trees without decoding a row: about 0.1 s per
 // 10M rows once the file is cached, the cost of reading its pages otherwise). Files that
 // cannot be opened count as zero (loading them reports the real problem). Sums saturate.
+// Only the tables in `tables` count, with the string table (LoadOptions::tables).
 struct LoadEstimate
 {
     std::uint64_t rows = 0; // kernels, copies, memsets, runtime calls, NVTX events, strings
     std::uint64_t bytes = 0; // rows times the model's measured bytes per row of each kind
 };
-LoadEstimate estimateLoad(const std::vector<std::string> &files);
+LoadEstimate estimateLoad(const std::vector<std::string> &files, TableSet tables = TableSet::all());
 
 struct LoadProgress
 {

@@ -2,6 +2,7 @@
 #pragma once
 // Which rank is which: ranks are not a column of the export, so they are inferred, and the
 // mapping is always shown to the user and can be overridden.
+#include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
 #include <optional>
@@ -9,6 +10,10 @@
 #include <vector>
 
 namespace gaplens::core {
+
+// The tables the rank mapping reads: the kernels that make the GPUs of each rank (ranks and
+// processes themselves are a full load's whatever the table set).
+inline constexpr TableSet kRankMappingTables = ExportTable::Kernels;
 
 // Pins a rank number on a file (and optionally one process of it), e.g. from
 // `--rank-map train_3.sqlite=3` or `--rank-map file.sqlite:1234=0`.
