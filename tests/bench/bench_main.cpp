@@ -314,6 +314,29 @@ int childLoad(
     return 0;
 }
 
+// `gaplens-cli gaps` on `files`: the load (every table, as the CLI loads them) and the derived
+// capture the command builds (busy, gaps, blame, phase; no fold indexes). `splitTables`
+// false keeps every table's scan on one thread (LoadOptions::splitTables).
+int childGaps(unsigned threads, bool splitTables, const std::vector<std::string> &files)
+{
+    LoadOptions options;
+    options.files = files;
+    options.threads = threads;
+    options.splitTables = splitTables;
+    const double cpu0 = cpuSeconds();
+    const auto t0 = Clock::now();
+    std::shared_ptr<const TraceSet> trace = loadTraceSet(options);
+    const double loadSeconds = secondsSince(t0);
+    const double loadCpu = cpuSeconds() - cpu0;
+    DerivedOptions derivedOptions;
+    derivedOptions.foldIndexes = false;
+    const auto derived = DerivedCapture::build(trace, derivedOptions);
+    print({ { "load", loadSeconds }, { "cpu_load", loadCpu }, { "seconds", secondsSince(t0) },
+        { "cpu", cpuSeconds() - cpu0 }, { "errors", double(trace->errors.size()) },
+        { "gaps", double(derived->overallTotals().gapCount) } });
+    return 0;
+}
+
 // ---- parent side ----
 
 // Runs this program again with `args` and parses its "key value" lines: a fresh process per
@@ -355,13 +378,14 @@ struct Args
     int scale = 10; // the small capture for the n log n check has 1/scale of the events
     bool skipScaling = false;
     bool topKernelsOnly = false; // only the top-kernels figure (one file)
+    bool splitOnly = false; // only the page-range split's figures (runSplit)
 };
 
 void usage()
 {
     fmt::print("usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
                "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
-               "                     [--top-kernels-only] [--json FILE]\n"
+               "                     [--top-kernels-only] [--json FILE] [--split]\n"
                "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
                "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
                "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
@@ -369,7 +393,9 @@ void usage()
                "  --runs N                    repetitions of every measurement; medians are reported (3)\n"
                "  --scale N                   the n log n check compares with a capture N times smaller (10)\n"
                "  --top-kernels-only          only `kernels --top 15` against the sqlite3 shell's SQL (needs\n"
-               "                              one file: --from-real; measured after the rest otherwise)\n");
+               "                              one file: --from-real; measured after the rest otherwise)\n"
+               "  --split                     only `gaps` on the capture with 1 and 2 threads against the floor\n"
+               "                              (the page-range split of one file, docs/PERFORMANCE.md)\n");
 }
 
 // Writes the capture unless DIR already holds one made with the same parameters.
@@ -451,8 +477,52 @@ int runTopKernelsOnly(const Args &args, const std::vector<std::string> &files)
     return 0;
 }
 
+// Issue #19, target 2: one big file's `gaps` command with 1 and 2 threads, each table's scan
+// split over the threads (and, for comparison, 2 threads without that split), as ratios to
+// the single-threaded floor over the same file measured in the same run.
+int runSplit(const Args &args)
+{
+    double genSeconds = 0;
+    const auto files = ensureCapture(args, args.dir, 1, genSeconds);
+    auto withFiles = [&](std::vector<std::string> a) {
+        a.insert(a.end(), files.begin(), files.end());
+        return a;
+    };
+    fmt::print(
+        stderr, "measuring the page-range split: floor, gaps with 1 and 2 threads, {} runs each...\n", args.runs);
+    runChild(withFiles({ "--child-floor" }));
+    const auto medians = mediansInterleaved(
+        { withFiles({ "--child-floor" }), withFiles({ "--child-gaps", "1", "split" }),
+            withFiles({ "--child-gaps", "2", "split" }), withFiles({ "--child-gaps", "2", "nosplit" }) },
+        args.runs);
+    std::uint64_t fileBytes = 0;
+    for (const auto &f : files)
+        fileBytes += fs::file_size(f);
+    const Figures &floor = medians[0];
+    const double fl = floor.at("seconds"), flCpu = floor.at("cpu");
+    fmt::print("\npage-range split of one file (issue #19, target 2): {} file(s), {:.1f} MiB, medians of {} runs; "
+               "{} hardware threads\n\n",
+        files.size(), double(fileBytes) / 1048576.0, args.runs, std::thread::hardware_concurrency());
+    fmt::print("{:<44} {:>8} {:>8} {:>8} {:>8}\n", "figure", "wall s", "x floor", "CPU s", "x floor");
+    auto row = [&](const std::string &name, double wall, double cpu) {
+        fmt::print("{:<44} {:>8.3f} {:>8.2f} {:>8.3f} {:>8.2f}\n", name, wall, wall / fl, cpu, cpu / flCpu);
+    };
+    row("floor: sqlite3_step, 1 thread", fl, flCpu);
+    const char *names[] = { "gaps, 1 thread", "gaps, 2 threads, tables split", "gaps, 2 threads, no table split" };
+    for (std::size_t i = 1; i < medians.size(); ++i) {
+        row(names[i - 1], medians[i].at("seconds"), medians[i].at("cpu"));
+        row("  of which the load", medians[i].at("load"), medians[i].at("cpu_load"));
+    }
+    const double target = 0.45, got = medians[2].at("seconds") / fl;
+    fmt::print("\ntarget: gaps with 2 threads <= {:.2f}x the floor: {:.2f}x, {}\n", target, got,
+        got <= target ? "met" : "not met");
+    return 0;
+}
+
 int runParent(const Args &args)
 {
+    if (args.splitOnly)
+        return runSplit(args);
     double genSeconds = 0, smallGenSeconds = 0;
     const auto files = ensureCapture(args, args.dir, 1, genSeconds);
     if (args.topKernelsOnly)
@@ -632,6 +702,8 @@ int main(int argc, char **argv)
     try {
         if (!a.empty() && a[0] == "--child-top-kernels") // THREADS FILE
             return childTopKernels(unsigned(std::stoul(a.at(1))), a.at(2));
+        if (!a.empty() && a[0] == "--child-gaps") // --child-gaps THREADS split|nosplit FILES...
+            return childGaps(unsigned(std::stoul(a.at(1))), a.at(2) == "split", { a.begin() + 3, a.end() });
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
             if (a[0] == "--child-floor")
                 return childFloor({ a.begin() + 1, a.end() });
@@ -670,6 +742,8 @@ int main(int argc, char **argv)
                 args.skipScaling = true;
             else if (a[i] == "--top-kernels-only")
                 args.topKernelsOnly = true;
+            else if (a[i] == "--split")
+                args.splitOnly = true;
             else {
                 usage();
                 return a[i] == "--help" || a[i] == "-h" ? 0 : 2;

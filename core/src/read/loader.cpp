@@ -32,6 +32,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
 {
     const bool split
         = threads > 1 && files.size() < 4 * std::size_t(threads) && options.tables.contains(ExportTable::Nvtx);
+    const unsigned scanThreads = options.splitTables && threads > 1 && files.size() < threads ? threads - 1 : 0;
     struct Item
     {
         std::size_t file;
@@ -66,7 +67,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     parallelFor(items.size(), threads, [&](std::size_t i) {
         results[i] = detail::readReport(
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
-            items[i].part, options.directTableScan, options.tables);
+            items[i].part, options.directTableScan, options.tables, scanThreads);
         report(i, "done", 1000);
     });
     if (!split)

@@ -125,7 +125,7 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-        ReportPart part, bool directScan, TableSet tables)
+        ReportPart part, bool directScan, TableSet tables, unsigned scanThreads)
         : m_db(path)
         , m_strings(strings)
         , m_stage(stage)
@@ -133,6 +133,7 @@ public:
         , m_part(part)
         , m_directScan(directScan)
         , m_tables(withDependencies(tables))
+        , m_scanThreads(scanThreads)
     {
         m_data.report.path = path;
     }
@@ -671,7 +672,7 @@ private:
                     (*columns)[c].name.clear();
         const auto rows = keep ? tableRows(table) : 0;
         std::uint64_t seen = 0;
-        ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan);
+        ScanRows<Column> row(m_db, table, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             countRow();
             ++seen;
@@ -863,7 +864,7 @@ private:
         std::vector<Backtrace> backtraces;
         m_apiRowsTotal = tableRows(kTable);
         m_apiRowsSeen = 0;
-        ScanRows<RuntimeColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        ScanRows<RuntimeColumn> row(m_db, kTable, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             countRow();
             ++m_apiRowsSeen;
@@ -936,7 +937,7 @@ private:
         auto columns = wantedColumns<SyncColumn>(kTable);
         if (!columns)
             return;
-        ScanRows<SyncColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        ScanRows<SyncColumn> row(m_db, kTable, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             countRow();
             TimeNs start, end;
@@ -978,7 +979,7 @@ private:
         auto columns = wantedColumns<MemoryUsageColumn>(kTable);
         if (!columns)
             return;
-        ScanRows<MemoryUsageColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        ScanRows<MemoryUsageColumn> row(m_db, kTable, std::move(*columns), m_directScan, m_scanThreads);
         auto integer = [&](MemoryUsageColumn column) -> std::optional<std::int64_t> {
             const auto v = row.exactInt64(column);
             return v.kind == IntegerKind::Integer ? std::optional(v.value) : std::nullopt;
@@ -1115,7 +1116,7 @@ private:
             return;
         const auto rows = tableRows(kTable);
         std::uint64_t seen = 0;
-        ScanRows<OsrtColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        ScanRows<OsrtColumn> row(m_db, kTable, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             countRow();
             ++seen;
@@ -1198,7 +1199,7 @@ private:
         std::uint64_t seen = 0;
         // All rows, filtered here: `WHERE eventType IN (...)` made SQLite probe an ephemeral
         // index for every row (sqlite3BtreeIndexMoveto in the profile).
-        ScanRows<NvtxColumn> row(m_db, kTable, std::move(*columns), m_directScan);
+        ScanRows<NvtxColumn> row(m_db, kTable, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             ++seen;
             const auto type = row.int64(EventType); // NULL reads as 0: not a kept type
@@ -1367,6 +1368,7 @@ private:
     ReportPart m_part;
     bool m_directScan; // big tables through TableScan's own page decoding
     TableSet m_tables; // what is read (with its dependencies, and what a file without GPU work needs)
+    unsigned m_scanThreads; // threads decoding a big table's pages beside this one
     ReportData m_data;
     // META_DATA_CAPTURE's programs while their rows are read (rows come in any order).
     struct PendingProgram
@@ -1425,13 +1427,13 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part, bool directTableScan, TableSet tables)
+    ReportPart part, bool directTableScan, TableSet tables, unsigned scanThreads)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel, part, directTableScan, tables);
+        Reader reader(path, strings, stage, cancel, part, directTableScan, tables, scanThreads);
         return reader.run();
     } catch (const CancelledError &) {
         throw;

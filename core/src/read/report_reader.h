@@ -58,8 +58,11 @@ enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
 // read, plus what tells which processes are ranks as a full read tells it: the devices and
 // processes of the kernel, copy and memset rows (without keeping the rows), and, for a file
 // with no GPU work, its CUDA API calls and NVTX events (the rank is its busiest process).
+// scanThreads: threads that decode each big table's pages beside the reader (TableScan's
+// page-range split), 0 = none.
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part = ReportPart::Everything, bool directTableScan = true, TableSet tables = TableSet::all());
+    ReportPart part = ReportPart::Everything, bool directTableScan = true, TableSet tables = TableSet::all(),
+    unsigned scanThreads = 0);
 
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.

@@ -12,9 +12,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 namespace gaplens::core::detail {
 namespace {
@@ -31,6 +34,11 @@ constexpr std::size_t kReadAheadBytes = 1 << 20;
 constexpr std::uint64_t kMaxPayload = 1u << 30; // SQLite's SQLITE_MAX_LENGTH is 1e9
 constexpr std::uint64_t kPendingByte = 0x40000000; // SQLite's PENDING_BYTE: its page holds the file locks
 constexpr std::uint8_t kPointerMapOverflow2 = 4; // PTRMAP_OVERFLOW2: an overflow page after the first
+// Page-range split: leaves per range (a few hundred KiB of pages), and the fewest leaves a
+// table needs before it is split (below that, starting threads costs more than it saves).
+constexpr std::size_t kLeavesPerRange = 16;
+constexpr std::size_t kMinLeavesToSplit = 4 * kLeavesPerRange;
+constexpr std::size_t kMaxListedLeaves = std::size_t(1) << 24; // the plan's page list stays under 64 MiB
 
 std::uint32_t be16(const std::uint8_t *p)
 {
@@ -263,6 +271,16 @@ public:
     bool autoVacuum() const { return m_autoVacuum; }
     bool buffered(std::uint32_t page) const { return page >= m_first && page < m_first + m_count; }
 
+    // From now on each run of pages is read into a buffer of its own in `runs` (reusing the
+    // ones already there), so that the pages handed out stay valid while `runs` lives: a
+    // page-range thread's rows point into them until the reader has taken them.
+    void keepRunsIn(std::vector<std::vector<std::uint8_t>> *runs)
+    {
+        m_runs = runs;
+        m_runsUsed = 0;
+        m_count = 0;
+    }
+
     // Why page `page` is not read as a b-tree or overflow page here, or nullptr when it is.
     // SQLite fails on the first four (getAndInitPage, the pager), and reads pointer-map and
     // free pages as whatever they hold, which no valid b-tree points at.
@@ -290,16 +308,18 @@ public:
         if (whyUnreadable(page))
             return nullptr;
         if (buffered(page))
-            return m_buffer.data() + std::size_t(page - m_first) * m_pageSize;
+            return m_data + std::size_t(page - m_first) * m_pageSize;
         const std::uint32_t run = std::min({ consecutiveAfter + 1, m_maxRun, m_wholePages - page + 1 });
-        m_buffer.resize(std::size_t(run) * m_pageSize);
-        if (!readAt(m_buffer.data(), m_buffer.size(), std::uint64_t(page - 1) * m_pageSize)) {
+        std::vector<std::uint8_t> &buffer = m_runs ? nextRun() : m_buffer;
+        buffer.resize(std::size_t(run) * m_pageSize);
+        m_data = buffer.data();
+        if (!readAt(buffer.data(), buffer.size(), std::uint64_t(page - 1) * m_pageSize)) {
             m_count = 0;
             return nullptr;
         }
         m_first = page;
         m_count = run;
-        return m_buffer.data();
+        return m_data;
     }
 
     // A page into its own buffer (interior and overflow pages, which must outlive the run).
@@ -309,7 +329,7 @@ public:
             return false;
         out.resize(m_pageSize);
         if (buffered(page)) {
-            std::memcpy(out.data(), m_buffer.data() + std::size_t(page - m_first) * m_pageSize, m_pageSize);
+            std::memcpy(out.data(), m_data + std::size_t(page - m_first) * m_pageSize, m_pageSize);
             return true;
         }
         return readAt(out.data(), m_pageSize, std::uint64_t(page - 1) * m_pageSize);
@@ -348,6 +368,13 @@ public:
 
 private:
     Pages() = default;
+
+    std::vector<std::uint8_t> &nextRun()
+    {
+        if (m_runsUsed == m_runs->size())
+            m_runs->emplace_back(); // moving the others keeps their bytes where they are
+        return (*m_runs)[m_runsUsed++];
+    }
 
     bool readAt(std::uint8_t *into, std::size_t bytes, std::uint64_t offset) const
     {
@@ -409,22 +436,29 @@ private:
     bool m_autoVacuum = false; // pointer-map pages lie among the others
     std::vector<bool> m_freePages; // by page number; empty without a freelist
     std::vector<std::uint8_t> m_buffer;
+    std::vector<std::vector<std::uint8_t>> *m_runs = nullptr; // see keepRunsIn
+    std::size_t m_runsUsed = 0;
+    const std::uint8_t *m_data = nullptr; // the buffered run: pages m_first .. m_first + m_count - 1
     std::uint32_t m_first = 0, m_count = 0;
     std::vector<std::uint8_t> m_pointerMap; // the last pointer-map page read
     std::uint32_t m_pointerMapPage = 0;
 };
 
-// An interior page on the way down: its bytes and the next child to visit.
+// An interior page on the way down: its bytes and the next child to visit. A page range's
+// first frame lists its pages instead (`listed`), standing for the interior pages above them.
 struct TableScan::Frame
 {
     std::vector<std::uint8_t> bytes;
     std::uint32_t header = 0; // offset of the b-tree page header (100 on page 1)
     std::uint32_t cells = 0;
     std::uint32_t next = 0; // child index; `cells` is the right-most pointer
+    std::vector<std::uint32_t> listed; // a page range: its pages, cells + 1 of them
 
     // Child page `i`, or 0 when the cell pointer leads outside the page.
     std::uint32_t child(std::uint32_t i, std::uint32_t usable) const
     {
+        if (!listed.empty())
+            return listed[i];
         if (i == cells)
             return be32(bytes.data() + header + 8);
         const std::uint32_t at = be16(bytes.data() + header + 12 + 2 * i);
@@ -432,19 +466,291 @@ struct TableScan::Frame
     }
 };
 
-TableScan::TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct)
+// One page range's rows as a page-range thread decoded them: the values of each row in turn
+// (m_columns.size() per row), pointing into `runs` (the range's pages) and `payloads` (rows
+// spilled to overflow pages). `unsupported`: why decoding stopped after `rows` rows, empty
+// when the range was read to its end.
+struct TableScan::Chunk
+{
+    std::vector<Value> values;
+    std::size_t rows = 0;
+    std::uint64_t pagesVisited = 0;
+    std::string unsupported;
+    std::vector<std::vector<std::uint8_t>> runs;
+    std::vector<std::vector<std::uint8_t>> payloads;
+    std::size_t payloadsUsed = 0;
+};
+
+// The threads of a page-range split and the window of chunks between them and the reader:
+// range i is decoded into slot i % window once range i - window has been handed out, so at
+// most `window` ranges are in memory, and the threads stay busy while the reader works.
+class TableScan::Split
+{
+public:
+    Split(const TableScan &owner, std::vector<std::uint32_t> leaves, std::uint32_t stackBase, unsigned threads)
+        : m_leaves(std::move(leaves))
+        , m_ranges((m_leaves.size() + kLeavesPerRange - 1) / kLeavesPerRange)
+        , m_stackBase(stackBase)
+        , m_slots(2 * (std::size_t(threads) + 1))
+    {
+        for (unsigned t = 0; t < threads; ++t)
+            m_workers.push_back(std::unique_ptr<TableScan>(new TableScan(owner, WorkerTag {})));
+        for (auto &worker : m_workers)
+            m_threads.emplace_back([this, w = worker.get()] { work(*w); });
+    }
+
+    ~Split()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        for (auto &t : m_threads)
+            t.join();
+    }
+    Split(const Split &) = delete;
+    Split &operator=(const Split &) = delete;
+
+    std::size_t ranges() const { return m_ranges; }
+
+    // The next range's chunk in key order, once decoded (the previous one is given back);
+    // nullptr after the last.
+    const Chunk *next()
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_holding) {
+            m_slots[(m_nextToHand - 1) % m_slots.size()].ready = false;
+            ++m_handedBack;
+            m_holding = false;
+            m_changed.notify_all();
+        }
+        if (m_nextToHand == m_ranges)
+            return nullptr;
+        Slot &slot = m_slots[m_nextToHand % m_slots.size()];
+        m_changed.wait(lock, [&] { return slot.ready && slot.range == m_nextToHand; });
+        ++m_nextToHand;
+        m_holding = true;
+        return &slot.chunk;
+    }
+
+private:
+    struct Slot
+    {
+        Chunk chunk;
+        std::size_t range = 0;
+        bool ready = false;
+    };
+
+    void work(TableScan &worker)
+    {
+        std::string whyNot;
+        worker.m_pages = Pages::open(worker.m_db.path(), whyNot);
+        while (true) {
+            std::size_t range = 0;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] {
+                    return m_stop || (m_nextToClaim < m_ranges && m_nextToClaim < m_handedBack + m_slots.size());
+                });
+                if (m_stop)
+                    return;
+                range = m_nextToClaim++;
+            }
+            Slot &slot = m_slots[range % m_slots.size()];
+            decode(worker, range, slot.chunk, whyNot);
+            {
+                std::lock_guard lock(m_mutex);
+                slot.range = range;
+                slot.ready = true;
+            }
+            m_changed.notify_all();
+        }
+    }
+
+    void decode(TableScan &worker, std::size_t range, Chunk &chunk, const std::string &whyNot)
+    {
+        chunk.values.clear();
+        chunk.rows = 0;
+        chunk.payloadsUsed = 0;
+        chunk.unsupported.clear();
+        chunk.pagesVisited = 0;
+        if (!worker.m_pages) {
+            chunk.unsupported = whyNot;
+            return;
+        }
+        try {
+            const std::size_t first = range * kLeavesPerRange;
+            const std::size_t last = std::min(first + kLeavesPerRange, m_leaves.size());
+            worker.m_pages->keepRunsIn(&chunk.runs);
+            Frame frame;
+            frame.listed.assign(m_leaves.begin() + std::ptrdiff_t(first), m_leaves.begin() + std::ptrdiff_t(last));
+            frame.cells = std::uint32_t(frame.listed.size() - 1);
+            worker.m_stack.clear();
+            worker.m_stack.push_back(std::move(frame));
+            worker.m_stackBase = m_stackBase;
+            worker.m_leaf = nullptr;
+            worker.m_leafCell = worker.m_leafCells = 0;
+            worker.m_leafDepth = 0;
+            worker.m_pagesVisited = 0;
+            const std::size_t columns = worker.m_columns.size();
+            while (true) {
+                const Step step = worker.stepDirect();
+                if (step == Step::Done)
+                    break;
+                if (step == Step::Unsupported) {
+                    chunk.unsupported = std::move(worker.m_pendingReason);
+                    break;
+                }
+                const auto at = chunk.values.size();
+                chunk.values.insert(chunk.values.end(), worker.m_values.begin(), worker.m_values.end());
+                if (worker.m_rowInPayload)
+                    keepPayload(worker.m_payload, chunk, at, columns);
+                ++chunk.rows;
+            }
+            chunk.pagesVisited = worker.m_pagesVisited;
+        } catch (const std::exception &e) { // out of memory: SQLite takes over from this range
+            chunk.unsupported = fmt::format("a page-range thread failed: {}", e.what());
+        }
+    }
+
+    // A row reassembled from overflow pages points into the worker's m_payload, which the
+    // next such row overwrites: the chunk keeps a copy, and the row points into that.
+    static void keepPayload(const std::vector<std::uint8_t> &payload, Chunk &chunk, std::size_t at, std::size_t columns)
+    {
+        if (chunk.payloadsUsed == chunk.payloads.size())
+            chunk.payloads.emplace_back();
+        auto &copy = chunk.payloads[chunk.payloadsUsed++];
+        copy.assign(payload.begin(), payload.end());
+        const std::uint8_t *from = payload.data(), *end = payload.data() + payload.size();
+        for (std::size_t c = 0; c < columns; ++c) {
+            Value &v = chunk.values[at + c];
+            if (v.data >= from && v.data <= end)
+                v.data = copy.data() + (v.data - from);
+        }
+    }
+
+    const std::vector<std::uint32_t> m_leaves; // every leaf page of the table, in key order
+    const std::size_t m_ranges;
+    const std::uint32_t m_stackBase; // interior levels above the leaves
+    std::vector<Slot> m_slots;
+    std::vector<std::unique_ptr<TableScan>> m_workers;
+    std::vector<std::thread> m_threads;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::size_t m_nextToClaim = 0, m_nextToHand = 0, m_handedBack = 0;
+    bool m_holding = false; // the reader holds range m_nextToHand - 1
+    bool m_stop = false;
+};
+
+TableScan::TableScan(
+    const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct, unsigned threads)
     : m_db(db)
     , m_table(table)
     , m_columns(std::move(columns))
     , m_values(m_columns.size())
+    , m_row(m_values.data())
 {
     if (direct)
         prepareDirect();
     else
         handOver({});
+    if (threads > 0 && !m_statement && !m_stack.empty())
+        planSplit(threads);
+}
+
+TableScan::TableScan(const TableScan &owner, WorkerTag)
+    : m_db(owner.m_db)
+    , m_table(owner.m_table)
+    , m_columns(owner.m_columns)
+    , m_recordIndex(owner.m_recordIndex)
+    , m_nullDefault(owner.m_nullDefault)
+    , m_fieldsNeeded(owner.m_fieldsNeeded)
+    , m_fieldType(owner.m_fieldType.size())
+    , m_fieldOffset(owner.m_fieldOffset.size())
+    , m_values(m_columns.size())
+    , m_row(m_values.data())
+{
 }
 
 TableScan::~TableScan() = default;
+
+// Lists the table's leaf pages by reading the interior pages level by level (as the scan
+// would enter them, with the same checks), and splits the list into page ranges. Anything
+// unexpected on the way leaves the scan unsplit: the single-threaded scan then meets it in
+// its place, and acts on it as always.
+void TableScan::planSplit(unsigned threads)
+{
+    const std::uint32_t usable = m_pages->usable();
+    const Frame &root = m_stack.front();
+    std::vector<std::uint32_t> level;
+    for (std::uint32_t i = 0; i <= root.cells; ++i)
+        level.push_back(root.child(i, usable));
+    std::uint32_t depth = 1; // frames above `level`: the root's
+    std::uint64_t visited = m_pagesVisited;
+    std::vector<std::uint8_t> bytes;
+    while (true) {
+        if (level.size() > kMaxListedLeaves || level.front() == 1 || m_pages->whyUnreadable(level.front()))
+            return;
+        if (!m_pages->copy(level.front(), bytes))
+            return;
+        if (bytes[0] == kTableLeaf)
+            break;
+        if (depth + 1 >= kMaxDepth)
+            return;
+        std::vector<std::uint32_t> below;
+        for (const std::uint32_t page : level) {
+            if (page == 1 || m_pages->whyUnreadable(page) || !m_pages->copy(page, bytes)
+                || ++visited > m_pages->pageCount())
+                return;
+            const std::uint32_t cells = be16(bytes.data() + 3);
+            if (bytes[0] != kTableInterior || cells < 1 || cells > m_pages->maxCells()
+                || !cellsFitPage(bytes.data(), 0, cells, false, usable))
+                return;
+            Frame frame;
+            frame.bytes = std::move(bytes);
+            frame.cells = cells;
+            for (std::uint32_t i = 0; i <= cells; ++i)
+                below.push_back(frame.child(i, usable));
+            bytes = std::move(frame.bytes);
+        }
+        level = std::move(below);
+        ++depth;
+    }
+    if (level.size() < kMinLeavesToSplit)
+        return;
+    m_pagesVisited = visited;
+    m_stack.clear();
+    m_split = std::make_unique<Split>(*this, std::move(level), depth - 1, threads);
+    m_pageRanges = m_split->ranges();
+}
+
+// The next row of the current range, moving on to the next range when it is done.
+bool TableScan::stepSplit()
+{
+    const std::size_t columns = m_columns.size();
+    while (true) {
+        if (m_chunk && m_chunkRow < m_chunk->rows) {
+            m_row = m_chunk->values.data() + m_chunkRow++ * columns;
+            ++m_directRows;
+            return true;
+        }
+        if (m_chunk && !m_chunk->unsupported.empty())
+            return resumeWithSqlite(m_chunk->unsupported);
+        m_chunk = m_split->next();
+        m_chunkRow = 0;
+        if (!m_chunk) {
+            m_split.reset();
+            m_row = m_values.data();
+            m_done = true;
+            return false;
+        }
+        // The single-threaded scan's loop guard, over the ranges handed out so far.
+        m_pagesVisited += m_chunk->pagesVisited;
+        if (m_pagesVisited > m_pages->pageCount())
+            return resumeWithSqlite("the b-tree visits more pages than the file has");
+    }
+}
 
 void TableScan::prepareDirect()
 {
@@ -572,6 +878,9 @@ void TableScan::handOver(const std::string &limitClause)
         list += fmt::format("{}{}", list.empty() ? "" : ", ", c.name.empty() ? std::string("NULL") : sqlQuoted(c.name));
     m_statement = std::make_unique<Statement>(
         m_db.handle(), fmt::format("SELECT {} FROM {}{}", list, sqlQuoted(m_table), limitClause));
+    m_chunk = nullptr;
+    m_split.reset();
+    m_row = m_values.data();
     m_pages.reset();
     m_stack.clear();
     m_leaf = nullptr;
@@ -583,16 +892,23 @@ bool TableScan::step()
         return m_statement->step();
     if (m_done)
         return false;
+    if (m_split)
+        return stepSplit();
     switch (stepDirect()) {
     case Step::Row: ++m_directRows; return true;
     case Step::Done: m_done = true; return false;
     case Step::Unsupported: break;
     }
-    // SQLite continues after the rows returned so far, counted, not looked up by rowid: in
-    // a corrupt file rowids may be garbage or out of order, and a count still resumes
-    // exactly where SQLite's own scan of the same cells would be (it then fails, or not, as
-    // it would have). Skipping rows is a walk over cells, no column is decoded.
-    m_fallbackReason = std::move(m_pendingReason);
+    return resumeWithSqlite(std::move(m_pendingReason));
+}
+
+// SQLite continues after the rows returned so far, counted, not looked up by rowid: in a
+// corrupt file rowids may be garbage or out of order, and a count still resumes exactly
+// where SQLite's own scan of the same cells would be (it then fails, or not, as it would
+// have). Skipping rows is a walk over cells, no column is decoded.
+bool TableScan::resumeWithSqlite(std::string reason)
+{
+    m_fallbackReason = std::move(reason);
     handOver(m_directRows > 0 ? fmt::format(" LIMIT -1 OFFSET {}", m_directRows) : std::string());
     return m_statement->step();
 }
@@ -660,7 +976,7 @@ TableScan::Step TableScan::nextLeaf()
             m_leafDepth = m_stack.size();
             return Step::Row;
         }
-        if (m_stack.size() >= kMaxDepth)
+        if (m_stackBase + m_stack.size() >= kMaxDepth)
             return unsupported("the b-tree is deeper than any real one");
         Frame next;
         if (!m_pages->copy(child, next.bytes))
@@ -678,6 +994,7 @@ TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
     const std::uint8_t *pageEnd = m_leaf + usable;
     std::uint32_t payloadSize = 0;
     std::uint64_t key = 0;
+    m_rowInPayload = false;
     cell = readLeafCellHeader(cell, pageEnd, payloadSize, key);
     if (!cell)
         return unsupported("a cell's payload size or rowid does not parse");
@@ -712,6 +1029,7 @@ TableScan::Step TableScan::decodeCell(const std::uint8_t *cell)
                 overflow, next));
         overflow = next;
     }
+    m_rowInPayload = true;
     return decodeRecord(m_payload.data(), m_payload.size(), rowid);
 }
 

@@ -18,6 +18,16 @@
 // SQLite to reject; and only pages SQLite would read are read: none past the database's page
 // count (the header's, when valid, not the file size), nor page 0, the lock-byte page, a
 // pointer-map page or a page on the freelist (as far as the freelist parses).
+//
+// Page-range split: with threads > 0 a table whose b-tree has enough leaves is read by that
+// many threads beside the caller, each with its own file handle. The interior pages are read
+// first, down to the leaves' parents (each checked as above), which lists the leaf pages in
+// key order; consecutive runs of them are the page ranges, decoded by whichever thread is
+// free into a chunk per range (the rows' values, pointing into the range's own copy of its
+// pages). step() hands the chunks' rows out in range order, so the rows and their order
+// are the single-threaded scan's. A range that meets anything the scan does not decode
+// itself ends its chunk there, and SQLite resumes after the rows handed out, exactly as
+// without the split. A bounded window of chunks keeps the memory to a few ranges.
 #include "sqlite_db.h"
 
 #include <bit>
@@ -40,8 +50,10 @@ struct ScanColumn
 class TableScan
 {
 public:
-    // Throws SqliteError only where preparing the SQLite statement would.
-    TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct = true);
+    // Throws SqliteError only where preparing the SQLite statement would. threads: threads
+    // that decode page ranges beside the caller (0: the caller decodes every page itself).
+    TableScan(const Database &db, std::string_view table, std::vector<ScanColumn> columns, bool direct = true,
+        unsigned threads = 0);
     ~TableScan();
     TableScan(const TableScan &) = delete;
     TableScan &operator=(const TableScan &) = delete;
@@ -53,19 +65,19 @@ public:
     {
         if (m_statement)
             return m_statement->isNull(column);
-        return m_values[std::size_t(column)].type == kNull;
+        return m_row[column].type == kNull;
     }
     [[gnu::always_inline]] std::int64_t int64(int column) const
     {
         if (m_statement)
             return m_statement->int64(column);
-        return decodeInt(m_values[std::size_t(column)]);
+        return decodeInt(m_row[column]);
     }
     [[gnu::always_inline]] std::optional<std::int64_t> optionalInt64(int column) const
     {
         if (m_statement)
             return m_statement->optionalInt64(column);
-        const auto &v = m_values[std::size_t(column)];
+        const auto &v = m_row[column];
         if (v.type == kNull)
             return std::nullopt;
         return decodeInt(v);
@@ -77,7 +89,7 @@ public:
     {
         if (m_statement)
             return m_statement->exactInt64(column);
-        const auto &v = m_values[std::size_t(column)];
+        const auto &v = m_row[column];
         switch (v.type) {
         case kNull: return { IntegerKind::Null, 0 };
         case kRowid: return { IntegerKind::Integer, v.rowid };
@@ -97,7 +109,7 @@ public:
     {
         if (m_statement)
             return m_statement->optionalText(column);
-        const auto &v = m_values[std::size_t(column)];
+        const auto &v = m_row[column];
         if (v.type == kNull)
             return std::nullopt;
         return std::string_view(reinterpret_cast<const char *>(v.data), (v.type - 13) / 2);
@@ -108,7 +120,7 @@ public:
     {
         if (m_statement)
             return m_statement->optionalDouble(column);
-        const auto &v = m_values[std::size_t(column)];
+        const auto &v = m_row[column];
         if (v.type == kNull)
             return std::nullopt;
         if (v.type == 7) {
@@ -125,6 +137,8 @@ public:
     const std::string &fallbackReason() const { return m_fallbackReason; }
     // Rows decoded from pages directly (the rest came from the SQLite statement).
     std::uint64_t directRows() const { return m_directRows; }
+    // Page ranges the scan was split into (0: not split). For tests.
+    std::size_t pageRanges() const { return m_pageRanges; }
 
 private:
     static constexpr std::uint64_t kNull = 0;
@@ -162,9 +176,20 @@ private:
 
     class Pages;
     struct Frame;
+    class Split;
+    struct Chunk;
     enum class Step { Row, Done, Unsupported };
 
+    // A page-range thread's decoder: the owner's table and column mapping, its own pages.
+    struct WorkerTag
+    {
+    };
+    TableScan(const TableScan &owner, WorkerTag);
+
     void prepareDirect();
+    void planSplit(unsigned threads);
+    bool stepSplit();
+    bool resumeWithSqlite(std::string reason);
     Step stepDirect();
     Step nextLeaf();
     Step decodeCell(const std::uint8_t *cell);
@@ -190,10 +215,17 @@ private:
     std::vector<std::uint64_t> m_fieldType;
     std::vector<std::uint32_t> m_fieldOffset;
     std::vector<Value> m_values;
+    const Value *m_row = nullptr; // the current row's values: m_values, or a chunk's
     std::vector<std::uint8_t> m_payload; // a row spilled to overflow pages, reassembled
     std::string m_pendingReason;
     std::size_t m_leafDepth = 0; // interior pages above a leaf, once a leaf was seen
     bool m_done = false;
+    bool m_rowInPayload = false; // the last row decoded was reassembled in m_payload
+    std::uint32_t m_stackBase = 0; // levels above m_stack's first frame (a range's list of leaves)
+    std::unique_ptr<Split> m_split; // set while page ranges are decoded by other threads
+    const Chunk *m_chunk = nullptr; // the range whose rows step() hands out
+    std::size_t m_chunkRow = 0;
+    std::size_t m_pageRanges = 0;
     std::uint64_t m_directRows = 0;
     std::string m_fallbackReason;
 };

@@ -40,6 +40,10 @@ struct LoadOptions
     // read cannot fail a file either (a corrupt NVTX table does not stop `kernels`). The GUI
     // reads everything; each gaplens-cli command reads what its analyses declare.
     TableSet tables = TableSet::all();
+    // A big table of a file is also split into page ranges decoded by the threads the
+    // per-file reads leave idle (core/src/read/table_scan.h). false: one thread per table,
+    // for the benchmark's comparison.
+    bool splitTables = true;
 };
 
 // What loading the files would take, from the exact row count of each table the reader
