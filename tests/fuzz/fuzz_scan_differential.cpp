@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the direct table scan (core/src/table_scan.h) must give exactly what
 // SQLite gives. Each input is loaded through SQLite only and with the direct scan, on one
-// thread and on two (one file read as two parts and joined); any difference in outcome
+// thread, on two (one file read as two parts and joined, each big table's leaves split into
+// page ranges decoded by one more thread) and on three (two page-range threads per table,
+// so ranges are handed out by several threads at once); any difference in outcome
 // (loaded or not, the errors' text), in any row of any column, in the data problems or the
 // notes aborts, printing the differences, so libFuzzer keeps the input.
 #include "fuzz_input_file.h"
@@ -24,6 +26,7 @@ constexpr Variant kReference { "SQLite only, 1 thread", false, 1 };
 constexpr Variant kCandidates[] = {
     { "direct scan, 1 thread", true, 1 },
     { "direct scan, 2 threads", true, 2 },
+    { "direct scan, 3 threads", true, 3 },
 };
 // Loaded only to say which change makes a difference: the scan or the thread count.
 constexpr Variant kTieBreaker { "SQLite only, 2 threads", false, 2 };

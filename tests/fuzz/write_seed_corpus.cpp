@@ -395,6 +395,11 @@ std::vector<SqlSeed> sqlSeeds()
         { "deep_btree",
             metaExport("META_DATA_EXPORT", "3.25.0") + sessionStart() + kStringIds + kKernelTable
                 + kernels(300, 4242, 0, 4, kT0) + kRuntimeTable + launches(300, 4242, kT0) },
+        // Enough kernel leaves (64 at 512-byte pages) for the page-range split of a 2- or
+        // 3-thread load, so that mutations reach the threads' ranges.
+        { "split_btree",
+            metaExport("META_DATA_EXPORT", "3.25.0") + sessionStart() + kStringIds + kKernelTable
+                + kernels(420, 4242, 0, 4, kT0) },
         // Rows out of start order, descending correlation ids, ranges nested deeper than 255.
         { "unordered_and_deep",
             metaExport("META_DATA_EXPORT", "3.25.0") + sessionStart() + kStringIds + kKernelTable
