@@ -399,7 +399,7 @@ std::vector<SqlSeed> sqlSeeds()
         // 3-thread load, so that mutations reach the threads' ranges.
         { "split_btree",
             metaExport("META_DATA_EXPORT", "3.25.0") + sessionStart() + kStringIds + kKernelTable
-                + kernels(420, 4242, 0, 4, kT0) },
+                + kernels(600, 4242, 0, 4, kT0) },
         // Rows out of start order, descending correlation ids, ranges nested deeper than 255.
         { "unordered_and_deep",
             metaExport("META_DATA_EXPORT", "3.25.0") + sessionStart() + kStringIds + kKernelTable

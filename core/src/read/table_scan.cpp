@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <limits>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace gaplens::core::detail {
@@ -495,20 +496,16 @@ public:
     {
         for (unsigned t = 0; t < threads; ++t)
             m_workers.push_back(std::unique_ptr<TableScan>(new TableScan(owner, WorkerTag {})));
-        for (auto &worker : m_workers)
-            m_threads.emplace_back([this, w = worker.get()] { work(*w); });
+        try {
+            for (auto &worker : m_workers)
+                m_threads.emplace_back([this, w = worker.get()] { work(*w); });
+        } catch (...) { // no thread to be had: the ones started stop, and the scan is not split
+            stop();
+            throw;
+        }
     }
 
-    ~Split()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_changed.notify_all();
-        for (auto &t : m_threads)
-            t.join();
-    }
+    ~Split() { stop(); }
     Split(const Split &) = delete;
     Split &operator=(const Split &) = delete;
 
@@ -535,6 +532,17 @@ public:
     }
 
 private:
+    void stop()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        for (auto &t : m_threads)
+            t.join();
+    }
+
     struct Slot
     {
         Chunk chunk;
@@ -719,9 +727,13 @@ void TableScan::planSplit(unsigned threads)
     }
     if (level.size() < kMinLeavesToSplit)
         return;
+    try {
+        m_split = std::make_unique<Split>(*this, std::move(level), depth - 1, threads);
+    } catch (const std::system_error &) {
+        return; // the system has no thread to spare: this thread reads every page
+    }
     m_pagesVisited = visited;
     m_stack.clear();
-    m_split = std::make_unique<Split>(*this, std::move(level), depth - 1, threads);
     m_pageRanges = m_split->ranges();
 }
 
