@@ -633,7 +633,7 @@ private:
         const std::uint8_t *from = payload.data(), *end = payload.data() + payload.size();
         for (std::size_t c = 0; c < columns; ++c) {
             Value &v = chunk.values[at + c];
-            if (v.data >= from && v.data <= end)
+            if (v.type != kRowid && v.type != kNull && v.data >= from && v.data <= end)
                 v.data = copy.data() + (v.data - from);
         }
     }
