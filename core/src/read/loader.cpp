@@ -26,7 +26,10 @@ using detail::ReportData;
 // Reads every report, several at once: each worker opens its own read-only connection.
 // With fewer files than a few per core, each file that is to have its NVTX table read is
 // read as two parts (GPU + CUDA API tables, NVTX table) on two connections, so one or two
-// big files also keep every core busy; the parts are joined afterwards.
+// big files also keep every core busy; the parts are joined afterwards. With fewer files than
+// threads, the readers would still leave cores idle (one file's NVTX table is most of its
+// rows), so each big table's scan also gets threads - 1 threads that decode its page ranges
+// (table_scan.h); the loaded columns are the same either way.
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
 {
