@@ -166,6 +166,14 @@ void evictCaches()
     g_evictionSink = sum;
 }
 
+LoadOptions loadOptions(const std::vector<std::string> &files, unsigned threads)
+{
+    LoadOptions options;
+    options.files = files;
+    options.threads = threads;
+    return options;
+}
+
 // `coldCaches`: every analysis starts after evictCaches() (with one thread only, where they
 // run one after another).
 int childLoad(
@@ -173,9 +181,7 @@ int childLoad(
 {
     Figures out;
     out["rss_before"] = procStatusBytes("VmRSS");
-    LoadOptions options;
-    options.files = files;
-    options.threads = threads;
+    LoadOptions options = loadOptions(files, threads);
     options.directTableScan = directTableScan;
     const double cpu0 = cpuSeconds();
     const auto t0 = Clock::now();
@@ -319,9 +325,7 @@ int childLoad(
 // false keeps every table's scan on one thread (LoadOptions::splitTables).
 int childGaps(unsigned threads, bool splitTables, const std::vector<std::string> &files)
 {
-    LoadOptions options;
-    options.files = files;
-    options.threads = threads;
+    LoadOptions options = loadOptions(files, threads);
     options.splitTables = splitTables;
     const double cpu0 = cpuSeconds();
     const auto t0 = Clock::now();
