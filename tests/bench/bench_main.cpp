@@ -320,12 +320,14 @@ int childLoad(
     return 0;
 }
 
-// `gaplens-cli gaps` on `files`: the load (every table, as the CLI loads them) and the derived
-// capture the command builds (busy, gaps, blame, phase; no fold indexes). `splitTables`
-// false keeps every table's scan on one thread (LoadOptions::splitTables).
+// `gaplens-cli gaps --format json` on `files`: the load (the tables gap blame declares, as
+// the command loads them) and the derived capture it builds (busy, gaps, blame, phase; no
+// fold indexes). `splitTables` false keeps every table's scan on one thread
+// (LoadOptions::splitTables).
 int childGaps(unsigned threads, bool splitTables, const std::vector<std::string> &files)
 {
     LoadOptions options = loadOptions(files, threads);
+    options.tables = kGapBlameTables;
     options.splitTables = splitTables;
     const double cpu0 = cpuSeconds();
     const auto t0 = Clock::now();
