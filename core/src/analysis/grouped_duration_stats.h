@@ -14,9 +14,10 @@
 //      nth_element among those) or the range is one value. When the two middle ranks of an
 //      even count fall in different bins, every bin between them is empty: the lower is the
 //      largest value up to its bin's end and the upper the smallest beyond it, one more pass.
-// Each pass shrinks a large group's range by kBins, so int64 durations need at most 8 passes
-// after the first; the usual case is two or three. Memory: kBins counters per group larger
-// than kCollect, plus the collected candidates (at most kCollect per group).
+// Each histogram pass shrinks a large group's range by kBins, so any int64 range takes at most
+// ten walks in all (counting, eight histograms, one to collect or take the edges); the usual
+// case is three or four. Memory: kBins counters per group larger than kCollect, plus the
+// collected candidates (at most kCollect per group).
 #include "gaplens/core/analysis/duration_stats.h"
 
 #include <algorithm>
