@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <array>
+#include <atomic>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -13,9 +15,12 @@ using StringId = std::uint32_t;
 // Id 0 is always the empty string, so "no name" needs no special case.
 inline constexpr StringId kEmptyString = 0;
 
-// Interns each distinct string once for a whole capture. intern() is thread-safe so
-// several report loaders can share one pool; get() is lock-free once loading is done
-// (strings are never moved: std::deque keeps references stable).
+// Interns each distinct string once for a whole capture. Several report loaders share
+// one pool: intern() takes a lock, and get() never does, even while other threads
+// intern. That is why the strings live in segments of doubling size whose table never
+// moves (a std::deque reallocates its block map on growth, under a concurrent reader).
+// A thread may get() any id it received from intern(): the lock orders the write
+// of that string and its segment before the id is returned.
 class StringPool
 {
 public:
@@ -24,14 +29,28 @@ public:
     StringPool &operator=(const StringPool &) = delete;
 
     StringId intern(std::string_view text);
-    const std::string &get(StringId id) const { return m_strings[id]; }
+    const std::string &get(StringId id) const
+    {
+        const auto [segment, offset] = locate(id);
+        return m_segments[segment][offset];
+    }
     // Returns kEmptyString when the text was never interned.
     StringId find(std::string_view text) const;
-    std::size_t size() const { return m_strings.size(); }
+    std::size_t size() const { return m_size.load(std::memory_order_acquire); }
 
 private:
+    // Segment s holds ids [2^(s+k) - 2^k, 2^(s+k+1) - 2^k) with k = kFirstSegmentBits.
+    static constexpr unsigned kFirstSegmentBits = 10;
+    static constexpr std::size_t kSegmentCount = 33 - kFirstSegmentBits;
+    struct Slot
+    {
+        std::size_t segment, offset;
+    };
+    static Slot locate(StringId id);
+
     mutable std::mutex m_mutex;
-    std::deque<std::string> m_strings;
+    std::array<std::unique_ptr<std::string[]>, kSegmentCount> m_segments;
+    std::atomic<std::size_t> m_size { 0 };
     std::unordered_map<std::string_view, StringId> m_index;
 };
 
