@@ -19,7 +19,6 @@
 namespace gaplens::cli {
 namespace {
 
-constexpr const char *kProgram = "gaplens-cli";
 constexpr std::uint32_t kMaxSustainedWindows = 10'000;
 
 template <typename T> T parseNumber(const std::string &text, const std::string &option)
@@ -693,22 +692,22 @@ std::string chosenCommand(const CLI::App &app)
 
 } // namespace
 
-Options parseOptions(int argc, char **argv)
+Options parseOptions(int argc, char **argv, const char *program)
 {
     Options o;
     CLI::App app("Reads Nsight Systems SQLite exports (`nsys export -t sqlite`), one per rank, or folders of them,\n"
                  "and shows how busy each GPU was, where it sat idle and why.",
-        kProgram);
+        program);
     app.formatter(std::make_shared<HelpFormatter>());
     app.get_formatter()->label("SUBCOMMAND", "COMMAND");
     // Exactly one command: a command name after it is one of its FILES.
     app.require_subcommand(1);
-    app.set_version_flag("--version", fmt::format("{} {}", kProgram, GAPLENS_VERSION));
-    app.footer("Run `gaplens-cli COMMAND --help` for the options of one command, with examples.\n"
-               "\n"
-               "Exit status: 0 on success; 1 when an input file could not be loaded (the others are still\n"
-               "reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a\n"
-               "regression or the sustained-gain rule is not met.");
+    app.set_version_flag("--version", fmt::format("{} {}", program, GAPLENS_VERSION));
+    app.footer(fmt::format("Run `{} COMMAND --help` for the options of one command, with examples.\n", program)
+        + "\n"
+          "Exit status: 0 on success; 1 when an input file could not be loaded (the others are still\n"
+          "reported) or the check baseline is unusable; 2 for a usage error; 3 when check finds a\n"
+          "regression or the sustained-gain rule is not met.");
     addAnalysisCommands(app, o);
     addSynthCommand(app, o);
     addDiffCommand(app, o);

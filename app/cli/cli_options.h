@@ -84,6 +84,7 @@ struct Options
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.
-Options parseOptions(int argc, char **argv);
+// `program` names the program in the help and --version (gaplens-mpi takes the same options).
+Options parseOptions(int argc, char **argv, const char *program = "gaplens-cli");
 
 } // namespace gaplens::cli

@@ -19,20 +19,6 @@
 namespace gaplens::cli {
 namespace {
 
-core::IntervalReport intervalReport(const CommandContext &ctx)
-{
-    core::IntervalOptions options;
-    options.intervalNs = ctx.options.intervalNs;
-    options.originNs = ctx.options.originNs;
-    options.metric = core::parseIntervalMetric(ctx.options.intervalMetric).value_or(core::IntervalMetric::Stddev);
-    options.top = ctx.options.anomalyTop;
-    options.topPercent = ctx.options.topPercent;
-    options.pool = ctx.options.pool;
-    options.threads = ctx.options.threads;
-    // Busy time is the union of kernels, whatever --with-copies would say elsewhere.
-    return core::computeIntervals(ctx.derivedKernelsOnly(), options);
-}
-
 // The copy slots with a copy anywhere in the report: every interval's `copies` lists these.
 std::vector<std::size_t> presentSlots(const core::IntervalReport &report)
 {
@@ -169,9 +155,37 @@ Json groupJson(const core::TransferGroup &g, const std::vector<std::size_t> &slo
 
 } // namespace
 
+core::IntervalOptions intervalOptions(const Options &cli)
+{
+    core::IntervalOptions options;
+    options.intervalNs = cli.intervalNs;
+    options.originNs = cli.originNs;
+    options.metric = core::parseIntervalMetric(cli.intervalMetric).value_or(core::IntervalMetric::Stddev);
+    options.top = cli.anomalyTop;
+    options.topPercent = cli.topPercent;
+    options.pool = cli.pool;
+    options.threads = cli.threads;
+    return options;
+}
+
+core::IntervalReport intervalReport(const CommandContext &ctx)
+{
+    // Busy time is the union of kernels, whatever --with-copies would say elsewhere.
+    return core::computeIntervals(ctx.derivedKernelsOnly(), intervalOptions(ctx.options));
+}
+
 int runIntervals(const CommandContext &ctx)
 {
-    const auto report = intervalReport(ctx);
+    return printIntervals(ctx, intervalReport(ctx));
+}
+
+int runTransfers(const CommandContext &ctx)
+{
+    return printTransfers(ctx, intervalReport(ctx));
+}
+
+int printIntervals(const CommandContext &ctx, const core::IntervalReport &report)
+{
     const auto slots = presentSlots(report);
     const auto metricName = std::string(core::intervalMetricName(report.metric));
     const auto &v = report.variability;
@@ -301,9 +315,8 @@ int runIntervals(const CommandContext &ctx)
     return 0;
 }
 
-int runTransfers(const CommandContext &ctx)
+int printTransfers(const CommandContext &ctx, const core::IntervalReport &report)
 {
-    const auto report = intervalReport(ctx);
     const auto slots = presentSlots(report);
     std::vector<core::CopyMix> totals(report.ranks.size());
     for (std::size_t e = 0; e < report.ranks.size(); ++e)

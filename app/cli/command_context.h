@@ -6,6 +6,7 @@
 #include "table_writer.h"
 
 #include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
@@ -108,6 +109,14 @@ int runIntervals(const CommandContext &ctx);
 int runTransfers(const CommandContext &ctx);
 int runThroughput(const CommandContext &ctx);
 int runSynth(const Options &options);
+
+// intervals and transfers in their parts, for gaplens-mpi, which computes the report in pieces
+// and prints it as gaplens-cli does: the options they ask of core, the report of the whole
+// capture, and the output from a finished report.
+core::IntervalOptions intervalOptions(const Options &options);
+core::IntervalReport intervalReport(const CommandContext &ctx);
+int printIntervals(const CommandContext &ctx, const core::IntervalReport &report);
+int printTransfers(const CommandContext &ctx, const core::IntervalReport &report);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

@@ -506,7 +506,7 @@ std::vector<std::int64_t> simultaneousCopyStalls(const IntervalReport &report, c
     return common;
 }
 
-IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options)
+IntervalReport computeIntervalStatistics(const DerivedCapture &derived, const IntervalOptions &options)
 {
     if (options.intervalNs <= 0)
         throw std::invalid_argument("the interval length must be positive");
@@ -564,9 +564,19 @@ IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOpt
     report.pingPong.resize(report.ranks.size());
     parallelFor(report.ranks.size(), threads,
         [&](std::size_t e) { report.pingPong[e] = findPingPong(trace, report.ranks[e].rank); });
+    return report;
+}
 
+void finishIntervalReport(IntervalReport &report, const IntervalOptions &options)
+{
     report.anomalies = findAnomalies(report, options.metric, options.pool, options.top);
     report.variability = variabilityOf(report, options.topPercent);
+}
+
+IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options)
+{
+    auto report = computeIntervalStatistics(derived, options);
+    finishIntervalReport(report, options);
     return report;
 }
 

@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 namespace gaplens::core {
@@ -127,7 +128,10 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
     }
 
     const auto candidates = rankCandidates(reports, reportIndex);
-    const auto assignments = assignRanks(candidates, options.rankOverrides, trace.warnings);
+    const auto assignments = options.decideRanks ? options.decideRanks(candidates, trace.warnings)
+                                                 : assignRanks(candidates, options.rankOverrides, trace.warnings);
+    if (assignments.size() != candidates.size())
+        throw std::logic_error("decideRanks gave a number of assignments other than the candidates'");
 
     // Ranks sorted by number; candidate c becomes rank index rankOf[c].
     std::vector<std::size_t> order(candidates.size());

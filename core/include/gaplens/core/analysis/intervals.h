@@ -196,4 +196,12 @@ inline constexpr std::int64_t kMaxIntervalsPerRank = 1'000'000;
 // more than kMaxIntervalsPerRank intervals.
 IntervalReport computeIntervals(const DerivedCapture &derived, const IntervalOptions &options);
 
+// computeIntervals in its two parts, for a capture analysed in pieces (gaplens-mpi: ranks on
+// several processes). The statistics and ping-pong runs of each rank, from the events (the
+// anomalies and variability left empty); then, from those alone, the anomalies and the
+// variability. Ranks computed apart and put side by side in rank order finish to exactly
+// computeIntervals' report, when every part was given the whole capture's origin.
+IntervalReport computeIntervalStatistics(const DerivedCapture &derived, const IntervalOptions &options);
+void finishIntervalReport(IntervalReport &report, const IntervalOptions &options);
+
 } // namespace gaplens::core

@@ -44,6 +44,13 @@ struct LoadOptions
     // per-file reads leave idle (core/src/read/table_scan.h). false: one thread per table,
     // for the benchmark's comparison.
     bool splitTables = true;
+    // Decides the rank numbers of the loaded reports' rank candidates (one assignment per
+    // candidate, in order; warnings about the whole capture go to `warnings`). Empty: the
+    // rules of assignRanks with rankOverrides. gaplens-mpi loads part of a capture on each
+    // process and decides over every process's candidates, so that each report gets the
+    // rank it gets when the whole capture is loaded at once.
+    std::function<std::vector<RankAssignment>(const std::vector<RankCandidate> &, std::vector<std::string> &warnings)>
+        decideRanks;
 };
 
 // What loading the files would take, from the exact row count of each table the reader

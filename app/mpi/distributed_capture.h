@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A capture loaded in parts, one part per MPI process: files over processes, balanced by
+// their row counts. Every report gets the rank number it gets when gaplens-cli loads the
+// whole capture, because the ranks are decided over every process's rank candidates.
+#include "mpi_world.h"
+
+#include "cli_options.h"
+
+#include "gaplens/core/model/table_set.h"
+#include "gaplens/core/model/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gaplens::mpi {
+
+struct DistributedCapture
+{
+    // This process's files, loaded: its ranks hold their events.
+    std::shared_ptr<core::TraceSet> local;
+    // On the root only: the whole capture as gaplens-cli's output names it, without events:
+    // every loaded report (paths, in input order), every error, the capture's warnings, every
+    // rank (its number, process, host, how it was decided, its span) and the capture's span.
+    std::shared_ptr<core::TraceSet> skeleton;
+    // On the root only: for each process, its local rank index -> the skeleton's rank index.
+    std::vector<std::vector<std::uint32_t>> globalRank;
+};
+
+// Collective: every process calls it with the same options and files. A file that fails to
+// load is reported on stderr by the process that read it, and is one of the skeleton's
+// errors; the other files are analysed.
+DistributedCapture loadDistributed(
+    const World &world, const cli::Options &options, const std::vector<std::string> &inputs, core::TableSet tables);
+
+} // namespace gaplens::mpi

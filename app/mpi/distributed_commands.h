@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The commands gaplens-mpi computes in parts, one part per process, and prints on the root
+// exactly as gaplens-cli prints them; and the others, run whole on the root.
+#include "mpi_world.h"
+
+#include "cli_options.h"
+
+namespace gaplens::mpi {
+
+// Whether `command` is computed in parts (the others run on the root alone).
+bool isDistributed(const std::string &command);
+
+// Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.
+int runDistributed(const World &world, const cli::Options &options);
+int runOnRoot(const World &world, const cli::Options &options);
+
+} // namespace gaplens::mpi
