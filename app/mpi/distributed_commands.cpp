@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <numeric>
@@ -42,6 +43,14 @@ template <class Step> bool onEveryProcess(const World &world, Step step)
     return false;
 }
 
+// Fault injection for tests/mpi: GAPLENS_MPI_TEST_ABORT=N makes process N die after loading,
+// as a lost node would, so the test can see the job end instead of hang.
+void dieIfAsked(const World &world)
+{
+    if (const char *process = std::getenv("GAPLENS_MPI_TEST_ABORT"); process && std::atoi(process) == world.rank())
+        std::abort();
+}
+
 int agreedStatus(const World &world, int rootStatus)
 {
     return int(std::stoi(world.broadcastFromRoot(std::to_string(rootStatus))));
@@ -53,6 +62,7 @@ int agreedStatus(const World &world, int rootStatus)
 int runIntervalCommand(const World &world, const cli::Options &options)
 {
     const auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
+    dieIfAsked(world);
     int status = 0;
     if (world.isRoot() && capture.skeleton->ranks.empty()) {
         std::fprintf(

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
+// FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
+// on the real six-rank job, every real single file (more processes than files), a 16-rank
+// synthetic capture and a set with a bad file. A process that dies ends the job.
+#include "cli_runner.h"
+#include "synth_sample.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gaplens::test;
+
+namespace {
+
+CliRun runMpi(int processes, const QStringList &args, const QStringList &environment = {})
+{
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    for (const auto &entry : environment)
+        env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(GAPLENS_MPIEXEC),
+        QStringList { QStringLiteral("--allow-run-as-root"), QStringLiteral("--oversubscribe"), QStringLiteral("-np"),
+            QString::number(processes), QStringLiteral(GAPLENS_MPI_PATH) }
+            + args);
+    if (!p.waitForFinished(120000))
+        p.kill();
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QStringList realInputs(const QString &relative)
+{
+    const auto dir = QString::fromStdString(realDataDir());
+    QStringList inputs;
+    for (const auto &part : relative.split(QLatin1Char(' ')))
+        inputs << dir + QLatin1Char('/') + part;
+    return inputs;
+}
+
+} // namespace
+
+class TestMpiMatchesCli : public QObject
+{
+    Q_OBJECT
+
+    SynthSample m_synth;
+    QTemporaryDir m_scratch;
+
+    // Runs the command with gaplens-cli once and with gaplens-mpi at P = 1..4.
+    void compareAtEveryProcessCount(const QStringList &args)
+    {
+        const auto cli = runCli(args);
+        QVERIFY2(cli.exitCode == 0 || cli.exitCode == 1, cli.err.constData());
+        QVERIFY(!cli.out.isEmpty());
+        for (int processes = 1; processes <= 4; ++processes) {
+            const auto mpi = runMpi(processes, args);
+            QVERIFY2(mpi.exitCode == cli.exitCode,
+                qPrintable(QStringLiteral("P=%1: exit %2, gaplens-cli %3\n%4")
+                               .arg(processes)
+                               .arg(mpi.exitCode)
+                               .arg(cli.exitCode)
+                               .arg(QString::fromUtf8(mpi.err))));
+            QVERIFY2(mpi.out == cli.out, qPrintable(QStringLiteral("P=%1: output differs").arg(processes)));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(!realDataDir().empty(), kRealDataMissing);
+        QVERIFY(m_synth.write(synthOptions(16, 6)));
+        QVERIFY(m_scratch.isValid());
+    }
+
+    void distributedCommandsMatch_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const auto ring = realInputs(QStringLiteral("ring_6ranks"));
+        const auto synth = QStringList { m_synth.path };
+        std::vector<std::string> singles;
+        listRealExports(singles, 14);
+        for (const char *command : { "intervals", "transfers" }) {
+            const QString c = QLatin1String(command);
+            for (const char *format : { "json", "table", "csv" })
+                QTest::addRow("%s %s ring_6ranks", command, format)
+                    << (QStringList { c, QStringLiteral("--format"), QLatin1String(format) } + ring);
+            QTest::addRow("%s 16-rank synthetic", command)
+                << (QStringList { c, QStringLiteral("--format=json") } + synth);
+            // intervals only: the anomaly options.
+            const auto tenMs = c == QLatin1String("intervals") ? QStringList { QStringLiteral("--interval=10ms"),
+                QStringLiteral("--pool"), QStringLiteral("--metric=busy") }
+                                                               : QStringList { QStringLiteral("--interval=10ms") };
+            QTest::addRow("%s 16-rank synthetic at 10 ms", command)
+                << (QStringList { c, QStringLiteral("--format=json") } + tenMs + synth);
+            for (const auto &file : singles)
+                if (QString::fromStdString(file).count(QLatin1Char('/'))
+                    == QString::fromStdString(realDataDir()).count(QLatin1Char('/')) + 1)
+                    QTest::addRow(
+                        "%s %s", command, QFileInfo(QString::fromStdString(file)).fileName().toUtf8().constData())
+                        << QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=100ms"),
+                               QString::fromStdString(file) };
+            QTest::addRow("%s the mfu pair", command)
+                << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=10ms") }
+                       + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+        }
+    }
+
+    void distributedCommandsMatch()
+    {
+        QFETCH(QStringList, args);
+        compareAtEveryProcessCount(args);
+    }
+
+    // The commands not yet computed in parts run whole on process 0: the same output.
+    void otherCommandsMatch_data()
+    {
+        addRows<QString>("command",
+            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels", "kernels" }, { "nvtx", "nvtx" },
+                { "api", "api" }, { "gaps", "gaps" }, { "blame", "blame" }, { "pace", "pace" },
+                { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
+    }
+
+    void otherCommandsMatch()
+    {
+        QFETCH(QString, command);
+        QStringList args { command, m_synth.path };
+        if (command == QLatin1String("ncu")) // one command line, in no format, for a kernel the generator writes
+            args << QStringLiteral("--kernel=ampere_sgemm_128x64_nt");
+        else
+            args.insert(1, QStringLiteral("--format=json"));
+        const auto cli = runCli(args);
+        const auto mpi = runMpi(2, args);
+        QCOMPARE(mpi.exitCode, cli.exitCode);
+        QCOMPARE(mpi.out, cli.out);
+        QVERIFY2(mpi.err.contains("not computed in parts yet"), mpi.err.constData());
+    }
+
+    void badFileIsNamedAndTheOthersAnalysed()
+    {
+        const auto bad = m_scratch.filePath(QStringLiteral("bad.sqlite"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not an SQLite database");
+        file.close();
+        const QStringList args { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_synth.path, bad };
+        const auto cli = runCli(args);
+        QCOMPARE(cli.exitCode, 1);
+        for (int processes : { 1, 3 }) {
+            const auto mpi = runMpi(processes, args);
+            QCOMPARE(mpi.exitCode, 1);
+            QCOMPARE(mpi.out, cli.out);
+            QVERIFY2(mpi.err.contains(bad.toUtf8()), mpi.err.constData());
+        }
+    }
+
+    void noFileLoadsIsAnError()
+    {
+        const QStringList args { QStringLiteral("transfers"), m_scratch.filePath(QStringLiteral("missing.sqlite")) };
+        QCOMPARE(runCli(args).exitCode, 1);
+        const auto mpi = runMpi(2, args);
+        QCOMPARE(mpi.exitCode, 1);
+        QVERIFY(mpi.out.isEmpty());
+        QVERIFY2(mpi.err.contains("none of the 1 input file(s) could be loaded"), mpi.err.constData());
+    }
+
+    void usageErrorsExitWithTwo()
+    {
+        const auto mpi = runMpi(2, { QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_synth.path });
+        QCOMPARE(mpi.exitCode,
+            runCli({ QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_synth.path }).exitCode);
+        const auto unknown = runMpi(2, { QStringLiteral("no-such-command") });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("gaplens-mpi"), unknown.err.constData());
+    }
+
+    void aProcessThatDiesEndsTheJob()
+    {
+        // Process 1 aborts after loading, while the root waits for its part.
+        const auto mpi
+            = runMpi(3, { QStringLiteral("intervals"), m_synth.path }, { QStringLiteral("GAPLENS_MPI_TEST_ABORT=1") });
+        QVERIFY2(mpi.exitCode != 0 && mpi.exitCode != -1, mpi.err.constData()); // ended, not killed by the timeout
+        QVERIFY(mpi.out.isEmpty());
+        QVERIFY2(mpi.err.contains("signal") || mpi.err.contains("abort"), mpi.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMpiMatchesCli)
+#include "tst_mpi_matches_cli.moc"
