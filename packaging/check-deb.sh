@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the .deb from a built tree, as `cmake --build BUILD --target package` does, into a
-# scratch folder, and checks what a user installing it gets: the file name, both programs
+# Builds the .debs from a built tree, as `cmake --build BUILD --target package` does, into a
+# scratch folder, and checks what a user installing them gets: the file names, both programs
 # (running, with no display), man pages, a desktop entry and metainfo that validate, the
-# icons, and Depends on the runtime libraries. `ctest` runs it as the test deb_package.
+# icons, and Depends on the runtime libraries; and, when gaplens-mpi was built, its own
+# package, which alone depends on MPI. `ctest` runs it as the test deb_package.
 #
 # usage: packaging/check-deb.sh BUILD_DIR
 set -euo pipefail
@@ -45,9 +46,31 @@ done
 zcat "$root/usr/share/man/man1/gaplens-cli.1.gz" | grep -q 'summary' || fail "gaplens-cli(1) does not list the commands"
 
 depends="$(dpkg-deb -f "$deb" Depends)"
+depends_names() { echo "$1" | tr ',|' '\n\n' | sed -E 's/^ *//; s/ .*//'; }
 for lib in libc6 libstdc++6 libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6svg6 libsqlite3-0 libfmt9; do
-  echo "$depends" | tr ',' '\n' | sed -E 's/^ *//; s/ .*//' | grep -q -x -F "$lib" || fail "Depends lacks $lib: $depends"
+  depends_names "$depends" | grep -q -x -F "$lib" || fail "Depends lacks $lib: $depends"
 done
+# A desktop install never pulls in MPI: gaplens-mpi has a package of its own.
+depends_names "$depends" | grep -q -i -e mpi -e pmix -e hwloc && fail "the desktop package depends on MPI: $depends"
+[ -e "$root/usr/bin/gaplens-mpi" ] && fail "the desktop package holds gaplens-mpi"
+
+if grep -q -x 'GAPLENS_MPI_BUILT:INTERNAL=ON' "$build_dir/CMakeCache.txt"; then
+  mpi_deb="$work/out/gaplens-mpi_${version}_${arch}.deb"
+  if [ -f "$mpi_deb" ]; then
+    dpkg-deb -x "$mpi_deb" "$work/mpi"
+    for f in usr/bin/gaplens-mpi usr/share/man/man1/gaplens-mpi.1.gz; do
+      [ -f "$work/mpi/$f" ] || fail "the gaplens-mpi package lacks /$f"
+    done
+    mpi_depends="$(dpkg-deb -f "$mpi_deb" Depends)"
+    depends_names "$mpi_depends" | grep -q -E '^libopenmpi[0-9]+$' || fail "gaplens-mpi's Depends lack Open MPI: $mpi_depends"
+    depends_names "$mpi_depends" | grep -q '^libqt6' && fail "gaplens-mpi depends on Qt: $mpi_depends"
+    out="$("$work/mpi/usr/bin/gaplens-mpi" --version 2>&1)" || fail "/usr/bin/gaplens-mpi --version failed: $out"
+    echo "$out" | grep -q "$version" || fail "/usr/bin/gaplens-mpi --version does not print $version: $out"
+  else
+    ls "$work/out" >&2
+    fail "gaplens-mpi was built but there is no $(basename "$mpi_deb")"
+  fi
+fi
 
 # The packaged programs run with no display at all.
 for program in gaplens gaplens-cli; do
@@ -61,3 +84,4 @@ if [ "$failures" -gt 0 ]; then
   exit 1
 fi
 echo "check-deb: ok: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB), Depends: $depends"
+[ -z "${mpi_deb:-}" ] || echo "check-deb: ok: $(basename "$mpi_deb") ($(du -k "$mpi_deb" | cut -f1) KiB), Depends: $mpi_depends"
