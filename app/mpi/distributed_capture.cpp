@@ -184,7 +184,8 @@ DistributedCapture loadDistributed(
 {
     std::vector<core::LoadError> inputErrors;
     const auto files = core::expandInputs(inputs, inputErrors);
-    const auto division = core::divideFiles(rowCounts(world, files, tables), std::size_t(world.size()));
+    const auto rows = rowCounts(world, files, tables);
+    const auto division = core::divideFiles(rows, std::size_t(world.size()));
     const auto &mine = division[std::size_t(world.rank())];
 
     RankDecision decision(world, files, mine, options.rankOverrides);
@@ -198,6 +199,9 @@ DistributedCapture loadDistributed(
         return decision.decide(local, warnings);
     };
     DistributedCapture capture;
+    capture.files = mine.size();
+    for (const auto f : mine)
+        capture.rows += rows[f];
     capture.local = core::loadTraceSet(load);
     decision.decideIfNotYet();
     for (const auto &error : capture.local->errors)

@@ -27,6 +27,9 @@ struct DistributedCapture
     std::shared_ptr<core::TraceSet> skeleton;
     // On the root only: for each process, its local rank index -> the skeleton's rank index.
     std::vector<std::vector<std::uint32_t>> globalRank;
+    // This process's share: its files and their rows (as divideFiles weighed them).
+    std::size_t files = 0;
+    std::uint64_t rows = 0;
 };
 
 // Collective: every process calls it with the same options and files. A file that fails to

@@ -17,6 +17,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 namespace gaplens::mpi {
@@ -49,6 +50,20 @@ void dieIfAsked(const World &world)
 {
     if (const char *process = std::getenv("GAPLENS_MPI_TEST_ABORT"); process && std::atoi(process) == world.rank())
         std::abort();
+}
+
+// GAPLENS_MPI_STATS=1: each process says on stderr what it held and sent, for the scaling
+// figures of docs/mpi.md (peak memory from getrusage: this process alone).
+void printStatsIfAsked(const World &world, const DistributedCapture &capture, std::size_t bytesSent)
+{
+    if (!std::getenv("GAPLENS_MPI_STATS"))
+        return;
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::fprintf(stderr,
+        "gaplens-mpi: process %d of %d: %zu files, %llu rows, %zu bytes to the root, peak RSS %.1f MiB\n", world.rank(),
+        world.size(), capture.files, static_cast<unsigned long long>(capture.rows), bytesSent,
+        double(usage.ru_maxrss) / 1024.0);
 }
 
 int agreedStatus(const World &world, int rootStatus)
@@ -86,7 +101,9 @@ int runIntervalCommand(const World &world, const cli::Options &options)
         }))
         return 1;
 
-    const auto parts = world.gatherToRoot(packIntervalParts(local));
+    const auto packed = packIntervalParts(local);
+    printStatsIfAsked(world, capture, packed.size());
+    const auto parts = world.gatherToRoot(packed);
     if (world.isRoot()) {
         core::IntervalReport merged;
         merged.originNs = *intervalOptions.originNs;

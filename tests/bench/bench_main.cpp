@@ -5,6 +5,7 @@
 // next. Prints a table and optionally JSON; every time is also given as a ratio to the floor.
 // Usage: see --help and docs/PERFORMANCE.md.
 #include "bench_floor.h"
+#include "bench_mpi.h"
 #include "bench_process.h"
 #include "bench_top_kernels.h"
 
@@ -385,13 +386,14 @@ struct Args
     bool skipScaling = false;
     bool topKernelsOnly = false; // only the top-kernels figure (one file)
     bool splitOnly = false; // only the page-range split's figures (runSplit)
+    bool mpiOnly = false; // only gaplens-mpi at P = 1, 2, 4 (measureMpi)
 };
 
 void usage()
 {
     fmt::print("usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
                "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
-               "                     [--top-kernels-only] [--json FILE] [--split]\n"
+               "                     [--top-kernels-only] [--json FILE] [--split] [--mpi]\n"
                "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
                "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
                "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
@@ -401,7 +403,9 @@ void usage()
                "  --top-kernels-only          only `kernels --top 15` against the sqlite3 shell's SQL (needs\n"
                "                              one file: --from-real; measured after the rest otherwise)\n"
                "  --split                     only `gaps` on the capture with 1 and 2 threads against the floor\n"
-               "                              (the page-range split of one file, docs/PERFORMANCE.md)\n");
+               "                              (the page-range split of one file, docs/PERFORMANCE.md)\n"
+               "  --mpi                       only `mpirun -np P gaplens-mpi intervals` on the capture at\n"
+               "                              P = 1, 2, 4 (built with MPI only; docs/mpi.md)\n");
 }
 
 // Writes the capture unless DIR already holds one made with the same parameters.
@@ -555,6 +559,13 @@ int runParent(const Args &args)
     const auto files = ensureCapture(args, args.dir, 1, genSeconds);
     if (args.topKernelsOnly)
         return runTopKernelsOnly(args, files);
+    if (args.mpiOnly) {
+#ifdef GAPLENS_MPI_PATH
+        return measureMpi(GAPLENS_MPI_PATH, files, args.runs);
+#else
+        throw std::runtime_error("--mpi needs gaplens-mpi, which was not built (no MPI found)");
+#endif
+    }
     std::uint64_t fileBytes = 0;
     for (const auto &f : files)
         fileBytes += fs::file_size(f);
@@ -772,6 +783,8 @@ int main(int argc, char **argv)
                 args.topKernelsOnly = true;
             else if (a[i] == "--split")
                 args.splitOnly = true;
+            else if (a[i] == "--mpi")
+                args.mpiOnly = true;
             else {
                 usage();
                 return a[i] == "--help" || a[i] == "-h" ? 0 : 2;

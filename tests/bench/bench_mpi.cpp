@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "bench_mpi.h"
+
+#include "bench_process.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+namespace gaplens::bench {
+
+int measureMpi(const std::string &mpiProgram, const std::vector<std::string> &files, int runs)
+{
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::vector<int> counts { 1, 2, 4 };
+    std::map<int, std::vector<double>> wall, rss;
+    fmt::print(
+        stderr, "measuring: gaplens-mpi intervals on {} files at P = 1, 2, 4, {} runs each...\n", files.size(), runs);
+    for (int run = 0; run < runs; ++run)
+        for (const int processes : counts) {
+            // Each process loads with its share of the cores, so P = 1 uses them all too.
+            const auto threads = std::max(1u, cores / unsigned(processes));
+            // --bind-to none: Open MPI binds each of up to two processes to one core, where the
+            // loader's threads would share it (P = 1 then took twice gaplens-cli's time).
+            std::vector<std::string> argv { "mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                "-np", std::to_string(processes), mpiProgram, "intervals", "--format=json", "--threads",
+                std::to_string(threads) };
+            argv.insert(argv.end(), files.begin(), files.end());
+            // wait4's peak of mpirun is the largest of it and the processes it started.
+            const auto result = runProcess(argv);
+            wall[processes].push_back(result.wallSeconds);
+            rss[processes].push_back(result.maxRssBytes);
+        }
+    const double wall1 = median(wall[1]), rss1 = median(rss[1]);
+    fmt::print("gaplens-mpi intervals, files over processes ({} files, {} cores, medians of {}):\n", files.size(),
+        cores, runs);
+    fmt::print("  {:<24} {:>9} {:>8} {:>16} {:>8}\n", "processes", "wall s", "x P=1", "peak/process MiB", "x P=1");
+    for (const int processes : counts) {
+        const auto label
+            = processes > int(cores) ? fmt::format("{} (oversubscribed)", processes) : fmt::format("{}", processes);
+        fmt::print("  {:<24} {:>9.2f} {:>8.2f} {:>16.0f} {:>8.2f}\n", label, median(wall[processes]),
+            median(wall[processes]) / wall1, median(rss[processes]) / (1 << 20), median(rss[processes]) / rss1);
+    }
+    return 0;
+}
+
+} // namespace gaplens::bench

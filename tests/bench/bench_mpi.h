@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Issue #15's benchmark: `mpirun -np P gaplens-mpi intervals` on the bench capture, files over
+// processes, at P = 1, 2 and 4 (4 oversubscribes this 2-core machine, and says so): wall time
+// and the largest process's peak memory, as ratios to P = 1 in the same run.
+#include <string>
+#include <vector>
+
+namespace gaplens::bench {
+
+// Prints the table; `mpiProgram` is the built gaplens-mpi. Returns the exit status.
+int measureMpi(const std::string &mpiProgram, const std::vector<std::string> &files, int runs);
+
+} // namespace gaplens::bench
