@@ -130,57 +130,74 @@ Table bucketTable(
 
 } // namespace
 
+Json gapJson(const CommandContext &ctx, const core::GapBlame &gap)
+{
+    Json out;
+    out["rank"] = ctx.rankNumber(gap.rank);
+    out["device"] = ctx.t().gpus[gap.gpu].deviceId;
+    out["start_ns"] = gap.gap.start;
+    out["end_ns"] = gap.gap.end;
+    out["duration_ns"] = gap.gap.duration();
+    out["cause"] = causeId(gap.cause);
+    out["api"] = gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string();
+    out["api_kind"] = std::string(core::apiKindId(gap.apiKind));
+    out["copy_ns"] = gap.copyNs;
+    out["launch_tid"] = gap.launchTid;
+    out["waited_on"] = std::string(core::waitKindId(gap.waitedOn));
+    out["waited_on_stream"] = gap.waitStream ? Json(*gap.waitStream) : Json(nullptr);
+    out["stack"] = stackJson(ctx, ctx.t().gpus[gap.gpu].report, gap.launchCallchain);
+    out["nvtx"] = ctx.str(gap.phase());
+    Json stack = Json::array();
+    for (auto name : gap.phaseStack)
+        stack.push_back(ctx.str(name));
+    out["nvtx_stack"] = std::move(stack);
+    out["os_call"] = gap.osCall != core::kEmptyString ? ctx.str(gap.osCall) : std::string();
+    out["os_category"] = std::string(core::osCategoryId(gap.osCategory));
+    out["os_stack"] = gap.phaseThread != core::kNoIndex
+        ? stackJson(ctx, ctx.t().threads[gap.phaseThread].report, gap.osCallchain)
+        : Json::array();
+    return out;
+}
+
+std::vector<Cell> gapRow(const CommandContext &ctx, const core::GapBlame &gap)
+{
+    auto start = textCell(ctx.relativeTime(gap.gap.start));
+    start.raw = fmt::format("{}", gap.gap.start);
+    start.alignRight = true;
+    return { countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
+        countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start, durationCell(double(gap.gap.duration())),
+        textCell(causeText(ctx, gap)), textCell(core::gapCauseDetail(ctx.t(), gap)), textCell(stackText(ctx, gap)) };
+}
+
+Table gapTable(const Options &options)
+{
+    Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
+        core::formatDuration(double(options.minGapNs))));
+    table.addColumns({ { "rank", "rank" }, { "GPU", "device" }, { "start", "start_ns" }, { "length", "duration_ns" },
+        { "cause", "cause" }, { "detail", "detail" }, { "NVTX phase", "nvtx_stack" } });
+    return table;
+}
+
+Json gapsDocument(const CommandContext &ctx)
+{
+    auto doc = jsonDocument(ctx);
+    doc["min_gap_ns"] = ctx.options.minGapNs;
+    doc["with_copies"] = ctx.options.withCopies;
+    return doc;
+}
+
 int runGaps(const CommandContext &ctx)
 {
     if (ctx.options.format == Format::Json) {
-        auto doc = jsonDocument(ctx);
-        doc["min_gap_ns"] = ctx.options.minGapNs;
-        doc["with_copies"] = ctx.options.withCopies;
+        auto doc = gapsDocument(ctx);
         Json gaps = Json::array();
-        forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
-            Json out;
-            out["rank"] = ctx.rankNumber(gap.rank);
-            out["device"] = ctx.t().gpus[gap.gpu].deviceId;
-            out["start_ns"] = gap.gap.start;
-            out["end_ns"] = gap.gap.end;
-            out["duration_ns"] = gap.gap.duration();
-            out["cause"] = causeId(gap.cause);
-            out["api"] = gap.cause == core::GapCause::ApiCall ? ctx.str(gap.apiName) : std::string();
-            out["api_kind"] = std::string(core::apiKindId(gap.apiKind));
-            out["copy_ns"] = gap.copyNs;
-            out["launch_tid"] = gap.launchTid;
-            out["waited_on"] = std::string(core::waitKindId(gap.waitedOn));
-            out["waited_on_stream"] = gap.waitStream ? Json(*gap.waitStream) : Json(nullptr);
-            out["stack"] = stackJson(ctx, ctx.t().gpus[gap.gpu].report, gap.launchCallchain);
-            out["nvtx"] = ctx.str(gap.phase());
-            Json stack = Json::array();
-            for (auto name : gap.phaseStack)
-                stack.push_back(ctx.str(name));
-            out["nvtx_stack"] = std::move(stack);
-            out["os_call"] = gap.osCall != core::kEmptyString ? ctx.str(gap.osCall) : std::string();
-            out["os_category"] = std::string(core::osCategoryId(gap.osCategory));
-            out["os_stack"] = gap.phaseThread != core::kNoIndex
-                ? stackJson(ctx, ctx.t().threads[gap.phaseThread].report, gap.osCallchain)
-                : Json::array();
-            gaps.push_back(std::move(out));
-        });
+        forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { gaps.push_back(gapJson(ctx, gap)); });
         doc["gaps"] = std::move(gaps);
         printJson(doc);
         return 0;
     }
-    Table table(fmt::format("Idle gaps >= {} (start relative to the capture's first event)",
-        core::formatDuration(double(ctx.options.minGapNs))));
-    table.addColumns({ { "rank", "rank" }, { "GPU", "device" }, { "start", "start_ns" }, { "length", "duration_ns" },
-        { "cause", "cause" }, { "detail", "detail" }, { "NVTX phase", "nvtx_stack" } });
-    forEachSelectedGap(ctx, [&](const core::GapBlame &gap) {
-        auto start = textCell(ctx.relativeTime(gap.gap.start));
-        start.raw = fmt::format("{}", gap.gap.start);
-        start.alignRight = true;
-        table.addRow({ countCell(std::uint64_t(ctx.rankNumber(gap.rank))),
-            countCell(std::uint64_t(ctx.t().gpus[gap.gpu].deviceId)), start, durationCell(double(gap.gap.duration())),
-            textCell(causeText(ctx, gap)), textCell(core::gapCauseDetail(ctx.t(), gap)),
-            textCell(stackText(ctx, gap)) });
-    });
+    auto table = gapTable(ctx.options);
+    forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { table.addRow(gapRow(ctx, gap)); });
     printTables(ctx.options.format, { table });
     return 0;
 }

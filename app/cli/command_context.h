@@ -117,6 +117,12 @@ core::IntervalOptions intervalOptions(const Options &options);
 core::IntervalReport intervalReport(const CommandContext &ctx);
 int printIntervals(const CommandContext &ctx, const core::IntervalReport &report);
 int printTransfers(const CommandContext &ctx, const core::IntervalReport &report);
+// gaps in parts, for gaplens-mpi: one gap's JSON object and table row, and the document
+// (without "gaps") and the table (without rows) they go in.
+Json gapJson(const CommandContext &ctx, const core::GapBlame &gap);
+std::vector<Cell> gapRow(const CommandContext &ctx, const core::GapBlame &gap);
+Json gapsDocument(const CommandContext &ctx);
+Table gapTable(const Options &options);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

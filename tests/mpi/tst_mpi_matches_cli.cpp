@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// on the real six-rank job, every real single file (more processes than files), a 16-rank
-// synthetic capture and a set with a bad file. A process that dies ends the job.
+// intervals, transfers and gaps on the real six-rank job, every real single file (more
+// processes than files), a 16-rank synthetic capture and a set with a bad file; the other
+// commands through process 0. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -116,6 +117,20 @@ private slots:
                 << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=10ms") }
                        + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
         }
+        // gaps: each GPU's gaps rendered where its report is, in the whole capture's GPU order.
+        const QStringList gaps { QStringLiteral("gaps"), QStringLiteral("--min-gap-us=1") };
+        for (const char *format : { "json", "table", "csv" })
+            QTest::addRow("gaps %s ring_6ranks with copies", format) << (gaps
+                + QStringList { QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--with-copies") }
+                + ring);
+        QTest::addRow("gaps table 16-rank synthetic, ranks 0 2 5")
+            << (gaps + QStringList { QStringLiteral("--ranks=0,2,5") } + synth);
+        QTest::addRow("gaps json 16-rank synthetic")
+            << (gaps + QStringList { QStringLiteral("--format=json") } + synth);
+        QTest::addRow("gaps csv the mfu pair") << (gaps + QStringList { QStringLiteral("--format=csv") }
+            + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+        QTest::addRow("gaps json H100, two GPUs in one file") << (gaps + QStringList { QStringLiteral("--format=json") }
+            + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
     }
 
     void distributedCommandsMatch()
@@ -129,8 +144,8 @@ private slots:
     {
         addRows<QString>("command",
             { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels", "kernels" }, { "nvtx", "nvtx" },
-                { "api", "api" }, { "gaps", "gaps" }, { "blame", "blame" }, { "pace", "pace" },
-                { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
+                { "api", "api" }, { "blame", "blame" }, { "pace", "pace" }, { "overlap", "overlap" }, { "ncu", "ncu" },
+                { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()
