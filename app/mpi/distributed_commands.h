@@ -15,4 +15,8 @@ bool isDistributed(const std::string &command);
 int runDistributed(const World &world, const cli::Options &options);
 int runOnRoot(const World &world, const cli::Options &options);
 
+// The distributed commands, each in a file of its own (command_*.cpp).
+int runIntervalCommand(const World &world, const cli::Options &options); // intervals, transfers
+int runGapsCommand(const World &world, const cli::Options &options);
+
 } // namespace gaplens::mpi

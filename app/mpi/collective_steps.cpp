@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "collective_steps.h"
+
+#include <cstdlib>
+#include <sys/resource.h>
+
+namespace gaplens::mpi {
+
+int agreedStatus(const World &world, int rootStatus)
+{
+    return std::stoi(world.broadcastFromRoot(std::to_string(rootStatus)));
+}
+
+bool anyFileLoaded(const World &world, const DistributedCapture &capture, const cli::Options &options)
+{
+    int status = 0;
+    if (world.isRoot() && capture.skeleton->ranks.empty()) {
+        std::fprintf(
+            stderr, "gaplens-mpi: error: none of the %zu input file(s) could be loaded\n", options.files.size());
+        status = 1;
+    }
+    return agreedStatus(world, status) == 0;
+}
+
+int finalStatus(const World &world, const DistributedCapture &capture, int printed)
+{
+    std::fflush(stdout);
+    int status = printed;
+    if (world.isRoot() && status == 0 && !capture.skeleton->errors.empty())
+        status = 1;
+    return agreedStatus(world, status);
+}
+
+void dieIfAsked(const World &world)
+{
+    if (const char *process = std::getenv("GAPLENS_MPI_TEST_ABORT"); process && std::atoi(process) == world.rank())
+        std::abort();
+}
+
+void printStatsIfAsked(const World &world, const DistributedCapture &capture, std::size_t bytesSent)
+{
+    if (!std::getenv("GAPLENS_MPI_STATS"))
+        return;
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::fprintf(stderr,
+        "gaplens-mpi: process %d of %d: %zu files, %llu rows, %zu bytes to the root, peak RSS %.1f MiB\n", world.rank(),
+        world.size(), capture.files, static_cast<unsigned long long>(capture.rows), bytesSent,
+        double(usage.ru_maxrss) / 1024.0);
+}
+
+} // namespace gaplens::mpi
