@@ -22,13 +22,13 @@ CliRun runMpi(int processes, const QStringList &args, const QStringList &environ
 {
     QProcess p;
     auto env = QProcessEnvironment::systemEnvironment();
-    // Under the asan-ubsan preset: Open MPI's components stay loaded and leak stacks are
-    // unwound fully, so that MPI_Init's own leaks match tests/sanitizers/lsan.supp (its
-    // libraries have no frame pointers, and an unloaded component has no name).
-    env.insert(QStringLiteral("OMPI_MCA_mca_base_component_disable_dlclose"), QStringLiteral("1"));
+    // Under the asan-ubsan preset, ASan and UBSan check gaplens-mpi but LeakSanitizer does not:
+    // Open MPI leaves allocations at exit (MPI_Init's, and its progress thread's in a component
+    // it has unloaded by then, so no suppression can name it). Leaks in the code gaplens-mpi
+    // shares are checked by the other suites, which run the same core and commands.
     if (env.contains(QStringLiteral("ASAN_OPTIONS")))
         env.insert(QStringLiteral("ASAN_OPTIONS"),
-            env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":fast_unwind_on_malloc=0"));
+            env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
     for (const auto &entry : environment)
         env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
     p.setProcessEnvironment(env);
