@@ -712,6 +712,18 @@ Options parseOptions(int argc, char **argv, const char *program)
     addSynthCommand(app, o);
     addDiffCommand(app, o);
     addCheckCommand(app, o);
+    if (std::string_view(program) != "gaplens-cli") {
+        // gaplens-mpi: the same commands, run under MPI; its examples say how.
+        app.description(app.get_description() + "\nRun it on an MPI job, `mpirun -np P " + program
+            + " COMMAND FILES...` or `srun -n P ...`:\nprocess 0 prints what gaplens-cli prints (docs/mpi.md).");
+        for (auto *command : app.get_subcommands([](CLI::App *) { return true; })) {
+            auto footer = command->get_footer();
+            for (auto at = footer.find("  gaplens-cli "); at != std::string::npos;
+                 at = footer.find("  gaplens-cli ", at))
+                footer.replace(at, 14, fmt::format("  mpirun -np 4 {} ", program));
+            command->footer(footer);
+        }
+    }
 
     if (argc < 2)
         throw UsageError { "missing command" };

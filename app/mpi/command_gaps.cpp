@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "collective_steps.h"
 #include "distributed_commands.h"
+#include "wire.h"
 
 #include "command_context.h"
 #include "command_tables.h"
@@ -61,8 +62,7 @@ int runGapsCommand(const World &world, const cli::Options &options)
         }))
         return 1;
 
-    const auto bytes = Json::to_cbor(fragments);
-    const auto parts = world.gatherToRoot({ bytes.begin(), bytes.end() });
+    const auto parts = world.gatherToRoot(pack(fragments));
     if (world.isRoot()) {
         struct Fragment
         {
@@ -76,7 +76,7 @@ int runGapsCommand(const World &world, const cli::Options &options)
             fileOf.try_emplace(capture.skeleton->reports[r].path, r);
         std::vector<Fragment> all;
         for (std::size_t p = 0; p < parts.size(); ++p)
-            for (auto &f : Json::from_cbor(parts[p].begin(), parts[p].end())) {
+            for (auto &f : unpack<Json>(parts[p])) {
                 const auto localRank = f[0].get<std::uint32_t>();
                 all.push_back({ localRank == core::kNoIndex ? core::kNoIndex : capture.globalRank[p].at(localRank),
                     f[1].get<std::int64_t>(), fileOf.at(f[2].get<std::string>()), f[3].get<std::size_t>(),

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "distributed_capture.h"
+#include "wire.h"
 
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/read/work_division.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,17 +17,6 @@ namespace gaplens::mpi {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string pack(const Json &value)
-{
-    const auto bytes = Json::to_cbor(value);
-    return { bytes.begin(), bytes.end() };
-}
-
-Json unpack(const std::string &bytes)
-{
-    return Json::from_cbor(bytes.begin(), bytes.end());
-}
 
 // Row counts of every file, each process counting its share (count(*) reads a table's
 // pages, so one process counting all of them would read every file once more).
@@ -107,7 +95,8 @@ public:
         std::vector<core::RankCandidate> candidates;
         for (const auto &g : global)
             candidates.push_back(g.candidate);
-        m_global = core::assignRanks(candidates, m_overrides, warnings);
+        m_global = core::assignRanks(candidates, m_overrides, m_warnings);
+        warnings.insert(warnings.end(), m_warnings.begin(), m_warnings.end());
         m_candidates = std::move(global);
 
         std::vector<core::RankAssignment> own(local.size());
@@ -126,6 +115,9 @@ public:
             decide({}, ignored);
         }
     }
+
+    // The whole capture's warnings about its ranks (duplicates, unmatched overrides).
+    const std::vector<std::string> &warnings() const { return m_warnings; }
 
     // Global rank order: the candidates stably sorted by rank number, as the loader sorts ranks.
     // For each process, its local rank index -> global rank index.
@@ -158,6 +150,7 @@ private:
     bool m_decided = false;
     std::vector<GlobalCandidate> m_candidates;
     std::vector<core::RankAssignment> m_global;
+    std::vector<std::string> m_warnings;
 };
 
 // What the root needs of a process's part to name the whole capture.
@@ -217,7 +210,7 @@ DistributedCapture loadDistributed(
         fileOf.try_emplace(files[f], f);
     auto skeleton = std::make_shared<core::TraceSet>();
     skeleton->errors = inputErrors;
-    skeleton->warnings = capture.local->warnings; // decided over the whole capture, the same on every process
+    skeleton->warnings = decision.warnings(); // also when the root's own load ended before deciding
     std::vector<std::pair<std::size_t, core::Report>> reports;
     std::vector<std::pair<std::size_t, core::LoadError>> errors;
     std::vector<std::pair<std::size_t, core::Rank>> ranks; // (global rank index, rank)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "interval_parts.h"
+#include "wire.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,10 +9,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json int128Json(core::Int128 value)
+Json uint128Json(core::UInt128 value)
 {
-    const auto bits = core::UInt128(value);
-    return { std::uint64_t(bits >> 64), std::uint64_t(bits) };
+    return { std::uint64_t(value >> 64), std::uint64_t(value) };
 }
 
 core::UInt128 uint128From(const Json &halves)
@@ -26,8 +26,7 @@ Json intervalJson(const core::IntervalStats &s)
         if (s.copies[slot].count != 0 || s.copies[slot].bytes != 0 || s.copies[slot].ns != 0)
             copies.push_back({ slot, s.copies[slot].count, s.copies[slot].bytes, s.copies[slot].ns });
     const auto &k = s.kernels;
-    return { k.count, int128Json(k.sum), { std::uint64_t(k.sumSquares >> 64), std::uint64_t(k.sumSquares) }, k.min,
-        k.max, s.busyNs, copies };
+    return { k.count, uint128Json(core::UInt128(k.sum)), uint128Json(k.sumSquares), k.min, k.max, s.busyNs, copies };
 }
 
 core::IntervalStats intervalFrom(const Json &j)
@@ -61,14 +60,13 @@ std::string packIntervalParts(const core::IntervalReport &report)
             { "ping_pong",
                 { pp.runs, pp.copies, pp.htodDtohCopies, pp.medianBytes, pp.longestRun, pp.starts, pp.bytes } } });
     }
-    const auto bytes = Json::to_cbor(ranks);
-    return { bytes.begin(), bytes.end() };
+    return pack(ranks);
 }
 
 void unpackIntervalParts(
     const std::string &bytes, const std::vector<std::uint32_t> &globalRank, core::IntervalReport &report)
 {
-    for (const auto &r : Json::from_cbor(bytes.begin(), bytes.end())) {
+    for (const auto &r : unpack(bytes)) {
         core::RankIntervals ri;
         ri.rank = globalRank.at(r["rank"].get<std::size_t>());
         ri.firstIndex = r["first"].get<std::int64_t>();

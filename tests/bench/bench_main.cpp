@@ -561,7 +561,7 @@ int runParent(const Args &args)
         return runTopKernelsOnly(args, files);
     if (args.mpiOnly) {
 #ifdef GAPLENS_MPI_PATH
-        return measureMpi(GAPLENS_MPI_PATH, files, args.runs);
+        return measureMpi(GAPLENS_MPIEXEC, GAPLENS_MPI_PATH, files, args.runs);
 #else
         throw std::runtime_error("--mpi needs gaplens-mpi, which was not built (no MPI found)");
 #endif

@@ -8,7 +8,9 @@
 
 namespace gaplens::bench {
 
-// Prints the table; `mpiProgram` is the built gaplens-mpi. Returns the exit status.
-int measureMpi(const std::string &mpiProgram, const std::vector<std::string> &files, int runs);
+// Prints the table; `mpiexec` is the MPI launcher CMake found, `mpiProgram` the built
+// gaplens-mpi. Returns the exit status.
+int measureMpi(
+    const std::string &mpiexec, const std::string &mpiProgram, const std::vector<std::string> &files, int runs);
 
 } // namespace gaplens::bench

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the processes of gaplens-mpi send each other: JSON values as CBOR bytes
+// (nlohmann/json), which keep integers exact and doubles bit for bit.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace gaplens::mpi {
+
+template <class JsonType> std::string pack(const JsonType &value)
+{
+    const auto bytes = JsonType::to_cbor(value);
+    return { bytes.begin(), bytes.end() };
+}
+
+template <class JsonType = nlohmann::json> JsonType unpack(const std::string &bytes)
+{
+    return JsonType::from_cbor(bytes.begin(), bytes.end());
+}
+
+} // namespace gaplens::mpi
