@@ -115,6 +115,8 @@ int printSummary(const CommandContext &ctx, const Summary &summary, const Summar
     return 0;
 }
 
+} // namespace
+
 // `nvtx --gpu`: nvtx_gpu_proj_sum's figures; the statistics are of the projected durations.
 int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSummary &summary)
 {
@@ -154,6 +156,8 @@ int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSum
     printTables(ctx.options.format, { table });
     return 0;
 }
+
+namespace {
 
 // `kernels --hist NAME`: the bins, then (table format) median, p95 and the slowest launches.
 int printKernelHistogram(const CommandContext &ctx)
@@ -239,18 +243,17 @@ constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
 
 } // namespace
 
-int runKernels(const CommandContext &ctx)
+core::KernelSummaryOptions kernelSummaryOptions(const CommandContext &ctx)
 {
-    if (ctx.options.histKernel)
-        return printKernelHistogram(ctx);
     core::KernelSummaryOptions options;
     options.ranks = ctx.rankSelection();
     options.useDemangledName = ctx.options.demangled;
-    const auto overall = core::summarizeKernels(ctx.t(), options);
-    std::vector<core::KernelSummary> perRank;
-    if (ctx.options.perRank)
-        perRank = core::summarizeKernelsPerRank(ctx.t(), options);
+    return options;
+}
 
+int printKernels(
+    const CommandContext &ctx, const core::KernelSummary &overall, const std::vector<core::KernelSummary> &perRank)
+{
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
@@ -272,21 +275,42 @@ int runKernels(const CommandContext &ctx)
     return 0;
 }
 
+int printNvtx(const CommandContext &ctx, const core::NvtxSummary &summary)
+{
+    return printSummary(
+        ctx, summary, kNvtxLayout, "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
+}
+
+int printApi(const CommandContext &ctx, const core::ApiSummary &summary)
+{
+    return printSummary(ctx, summary, kApiLayout, "CUDA API calls (% of all API time)");
+}
+
+int runKernels(const CommandContext &ctx)
+{
+    if (ctx.options.histKernel)
+        return printKernelHistogram(ctx);
+    const auto options = kernelSummaryOptions(ctx);
+    std::vector<core::KernelSummary> perRank;
+    if (ctx.options.perRank)
+        perRank = core::summarizeKernelsPerRank(ctx.t(), options);
+    return printKernels(ctx, core::summarizeKernels(ctx.t(), options), perRank);
+}
+
 int runNvtx(const CommandContext &ctx)
 {
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
     if (ctx.options.gpuProjection)
         return printNvtxProjection(ctx, core::summarizeNvtxProjection(ctx.t(), options));
-    return printSummary(ctx, core::summarizeNvtx(ctx.t(), options), kNvtxLayout,
-        "NVTX ranges (CPU time; % of all range time; per-call ', op_id = N' grouped)");
+    return printNvtx(ctx, core::summarizeNvtx(ctx.t(), options));
 }
 
 int runApi(const CommandContext &ctx)
 {
     core::SummaryOptions options;
     options.ranks = ctx.rankSelection();
-    return printSummary(ctx, core::summarizeApi(ctx.t(), options), kApiLayout, "CUDA API calls (% of all API time)");
+    return printApi(ctx, core::summarizeApi(ctx.t(), options));
 }
 
 } // namespace gaplens::cli

@@ -8,6 +8,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
@@ -117,6 +118,14 @@ core::IntervalOptions intervalOptions(const Options &options);
 core::IntervalReport intervalReport(const CommandContext &ctx);
 int printIntervals(const CommandContext &ctx, const core::IntervalReport &report);
 int printTransfers(const CommandContext &ctx, const core::IntervalReport &report);
+// kernels, nvtx and api in parts, for gaplens-mpi: the kernel summaries' options, and the
+// output from finished summaries (perRank printed with --per-rank).
+core::KernelSummaryOptions kernelSummaryOptions(const CommandContext &ctx);
+int printKernels(
+    const CommandContext &ctx, const core::KernelSummary &overall, const std::vector<core::KernelSummary> &perRank);
+int printNvtx(const CommandContext &ctx, const core::NvtxSummary &summary);
+int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSummary &summary);
+int printApi(const CommandContext &ctx, const core::ApiSummary &summary);
 // gaps in parts, for gaplens-mpi: one gap's JSON object and table row, and the document
 // (without "gaps") and the table (without rows) they go in.
 Json gapJson(const CommandContext &ctx, const core::GapBlame &gap);

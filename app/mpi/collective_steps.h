@@ -35,6 +35,20 @@ template <class Step> bool onEveryProcess(const World &world, Step step)
     return false;
 }
 
+// Runs `step`, whose collective calls every process makes together. A process whose step
+// throws cannot tell the others, which wait for it in a collective call, so it ends the job
+// (MPI_Abort) with its message.
+template <class Step> void collectively(const World &world, Step step)
+{
+    try {
+        step();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "gaplens-mpi: error: process %d: %s\n", world.rank(), e.what());
+        std::fflush(stderr);
+        world.abort(1);
+    }
+}
+
 // The root's status, on every process.
 int agreedStatus(const World &world, int rootStatus);
 // After a distributed load: false (and the message on the root) when no file loaded anywhere.

@@ -10,14 +10,21 @@
 
 namespace gaplens::mpi {
 
-bool isDistributed(const std::string &command)
+bool isDistributed(const cli::Options &options)
 {
-    return command == "intervals" || command == "transfers" || command == "gaps";
+    const auto &command = options.command;
+    return command == "intervals" || command == "transfers" || command == "gaps" || command == "nvtx"
+        || command == "api" || (command == "kernels" && !options.histKernel);
 }
 
 int runDistributed(const World &world, const cli::Options &options)
 {
-    return options.command == "gaps" ? runGapsCommand(world, options) : runIntervalCommand(world, options);
+    const auto &command = options.command;
+    if (command == "gaps")
+        return runGapsCommand(world, options);
+    if (command == "kernels" || command == "nvtx" || command == "api")
+        return runSummaryCommand(world, options);
+    return runIntervalCommand(world, options);
 }
 
 int runOnRoot(const World &world, const cli::Options &options)

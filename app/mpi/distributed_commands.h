@@ -8,8 +8,8 @@
 
 namespace gaplens::mpi {
 
-// Whether `command` is computed in parts (the others run on the root alone).
-bool isDistributed(const std::string &command);
+// Whether the command is computed in parts (the others run on the root alone).
+bool isDistributed(const cli::Options &options);
 
 // Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.
 int runDistributed(const World &world, const cli::Options &options);
@@ -18,5 +18,6 @@ int runOnRoot(const World &world, const cli::Options &options);
 // The distributed commands, each in a file of its own (command_*.cpp).
 int runIntervalCommand(const World &world, const cli::Options &options); // intervals, transfers
 int runGapsCommand(const World &world, const cli::Options &options);
+int runSummaryCommand(const World &world, const cli::Options &options); // kernels, nvtx, api
 
 } // namespace gaplens::mpi

@@ -34,8 +34,7 @@ int main(int argc, char **argv)
         return 0;
     }
     try {
-        return mpi::isDistributed(options.command) ? mpi::runDistributed(world, options)
-                                                   : mpi::runOnRoot(world, options);
+        return mpi::isDistributed(options) ? mpi::runDistributed(world, options) : mpi::runOnRoot(world, options);
     } catch (const std::exception &e) {
         // The others may be waiting for this process in a collective call: end the whole job.
         std::fprintf(stderr, "gaplens-mpi: error on process %d: %s\n", world.rank(), e.what());

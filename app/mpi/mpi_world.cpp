@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace gaplens::mpi {
@@ -31,6 +32,30 @@ std::string receiveBytes(int from)
         MPI_Recv(bytes.data() + at, int(std::min(kChunk, bytes.size() - at)), MPI_BYTE, from, kTagBytes, MPI_COMM_WORLD,
             MPI_STATUS_IGNORE);
     return bytes;
+}
+
+// Element-wise reductions of long arrays, in pieces below MPI's int count limit.
+template <typename T> void allReduceInPlace(std::vector<T> &values, MPI_Datatype type, MPI_Op op)
+{
+    constexpr std::size_t kPiece = std::size_t(1) << 26;
+    for (std::size_t at = 0; at < values.size(); at += kPiece)
+        MPI_Allreduce(
+            MPI_IN_PLACE, values.data() + at, int(std::min(kPiece, values.size() - at)), type, op, MPI_COMM_WORLD);
+}
+
+// MPI has no 128-bit integer: a pair of 64-bit words, summed by an operation of our own.
+// (memcpy: MPI's buffers need not be aligned for 128-bit loads).
+void sumUInt128(void *in, void *inout, int *count, MPI_Datatype *)
+{
+    const auto *a = static_cast<const char *>(in);
+    auto *b = static_cast<char *>(inout);
+    for (std::size_t at = 0; at < std::size_t(*count) * sizeof(UInt128); at += sizeof(UInt128)) {
+        UInt128 x = 0, y = 0;
+        std::memcpy(&x, a + at, sizeof x);
+        std::memcpy(&y, b + at, sizeof y);
+        y += x;
+        std::memcpy(b + at, &y, sizeof y);
+    }
 }
 
 } // namespace
@@ -106,6 +131,33 @@ std::int64_t World::allReduceMax(std::int64_t value) const
     std::int64_t out = 0;
     MPI_Allreduce(&value, &out, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     return out;
+}
+
+void World::allReduceSum(std::vector<std::uint64_t> &values) const
+{
+    allReduceInPlace(values, MPI_UINT64_T, MPI_SUM);
+}
+
+void World::allReduceSum(std::vector<UInt128> &values) const
+{
+    MPI_Datatype pair = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_UINT64_T, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op sum = MPI_OP_NULL;
+    MPI_Op_create(&sumUInt128, 1, &sum);
+    allReduceInPlace(values, pair, sum);
+    MPI_Op_free(&sum);
+    MPI_Type_free(&pair);
+}
+
+void World::allReduceMin(std::vector<std::int64_t> &values) const
+{
+    allReduceInPlace(values, MPI_INT64_T, MPI_MIN);
+}
+
+void World::allReduceMax(std::vector<std::int64_t> &values) const
+{
+    allReduceInPlace(values, MPI_INT64_T, MPI_MAX);
 }
 
 void World::abort(int code) const

@@ -9,6 +9,8 @@
 
 namespace gaplens::mpi {
 
+__extension__ using UInt128 = unsigned __int128;
+
 class World
 {
 public:
@@ -31,6 +33,12 @@ public:
     std::vector<std::string> allGather(const std::string &bytes) const;
     std::int64_t allReduceMin(std::int64_t value) const;
     std::int64_t allReduceMax(std::int64_t value) const;
+    // Element-wise over every process's array (the same length on each), in place; the
+    // 128-bit sum wraps modulo 2^128, so two's-complement signed sums come out right too.
+    void allReduceSum(std::vector<std::uint64_t> &values) const;
+    void allReduceSum(std::vector<UInt128> &values) const;
+    void allReduceMin(std::vector<std::int64_t> &values) const;
+    void allReduceMax(std::vector<std::int64_t> &values) const;
     // Ends every process of the job with `code` (MPI_Abort): for a failure that the others
     // cannot learn of in a collective call, so that none of them waits forever.
     [[noreturn]] void abort(int code) const;

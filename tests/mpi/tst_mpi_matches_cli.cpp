@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers and gaps on the real six-rank job, every real single file (more
-// processes than files), a 16-rank synthetic capture and a set with a bad file; the other
-// commands through process 0. A process that dies ends the job.
+// intervals, transfers, gaps, kernels, nvtx and api on the real six-rank job, every real
+// single file (more processes than files), a 16-rank synthetic capture and a set with a bad
+// file; the other commands through process 0. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -132,6 +132,37 @@ private slots:
             + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
         QTest::addRow("gaps json H100, two GPUs in one file") << (gaps + QStringList { QStringLiteral("--format=json") }
             + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
+
+        // The summaries: group names matched across processes, medians by summed histograms.
+        for (const char *command : { "kernels", "nvtx", "api" })
+            for (const char *format : { "json", "table" })
+                QTest::addRow("%s %s ring_6ranks", command, format)
+                    << (QStringList { QLatin1String(command), QStringLiteral("--format"), QLatin1String(format) }
+                           + ring);
+        const QStringList perRank { QStringLiteral("kernels"), QStringLiteral("--per-rank") };
+        QTest::addRow("kernels per rank json 16-rank synthetic")
+            << (perRank + QStringList { QStringLiteral("--format=json") } + synth);
+        QTest::addRow("kernels per rank table 16-rank synthetic, ranks 0 2 5, demangled, top 3") << (perRank
+            + QStringList { QStringLiteral("--ranks=0,2,5"), QStringLiteral("--demangled"), QStringLiteral("--top=3") }
+            + synth);
+        QTest::addRow("nvtx json 16-rank synthetic")
+            << QStringList { QStringLiteral("nvtx"), QStringLiteral("--format=json"), m_synth.path };
+        QTest::addRow("api json 16-rank synthetic")
+            << QStringList { QStringLiteral("api"), QStringLiteral("--format=json"), m_synth.path };
+        QTest::addRow("nvtx --gpu json the mfu pair")
+            << (QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json") }
+                   + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+        const QDir top(QString::fromStdString(realDataDir()));
+        for (const auto &file : singles) {
+            const QFileInfo info(QString::fromStdString(file));
+            if (info.dir() != top)
+                continue;
+            QTest::addRow("kernels per rank %s", info.fileName().toUtf8().constData())
+                << (perRank + QStringList { QStringLiteral("--format=json"), info.filePath() });
+            QTest::addRow("nvtx --gpu %s", info.fileName().toUtf8().constData())
+                << QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json"),
+                       info.filePath() };
+        }
     }
 
     void distributedCommandsMatch()
@@ -144,9 +175,8 @@ private slots:
     void otherCommandsMatch_data()
     {
         addRows<QString>("command",
-            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels", "kernels" }, { "nvtx", "nvtx" },
-                { "api", "api" }, { "blame", "blame" }, { "pace", "pace" }, { "overlap", "overlap" }, { "ncu", "ncu" },
-                { "throughput", "throughput" } });
+            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels --hist", "kernels" }, { "blame", "blame" },
+                { "pace", "pace" }, { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()
@@ -155,7 +185,9 @@ private slots:
         QStringList args { command, m_synth.path };
         if (command == QLatin1String("ncu")) // one command line, in no format, for a kernel the generator writes
             args << QStringLiteral("--kernel=ampere_sgemm_128x64_nt");
-        else
+        if (command == QLatin1String("kernels")) // one kernel's histogram
+            args << QStringLiteral("--hist=ampere_sgemm_128x64_nt");
+        if (command != QLatin1String("ncu"))
             args.insert(1, QStringLiteral("--format=json"));
         const auto cli = runCli(args);
         const auto mpi = runMpi(2, args);

@@ -5,11 +5,11 @@
 // The summaries used to copy each group's durations into a vector for its median: 8 bytes per
 // event (400 MiB for the bench's 48M NVTX ranges and API calls), on top of the columns that
 // already hold them. Here the walk is repeated instead, since a walk over the columns is cheap:
-//   1. count, total, min and max per group;
-//   2. the squared deviations from the mean (the same order and formula as
-//      computeDurationStats, so the figures are bit-identical), and the median's search:
-//      a group of at most kCollect values copies them; a larger one counts its values into
-//      kBins equal bins over [min, max] and keeps the bins holding the two middle ranks;
+//   1. count, total, min, max and the sum of squares per group (exact integer moments, as
+//      computeDurationStats, so the figures are bit-identical whatever the walk's order);
+//   2. the median's search: a group of at most kCollect values copies them; a larger one
+//      counts its values into kBins equal bins over [min, max] and keeps the bins holding the
+//      two middle ranks;
 //   3. and on: the same search within the kept range, until the values left fit kCollect (then
 //      nth_element among those) or the range is one value. When the two middle ranks of an
 //      even count fall in different bins, every bin between them is empty: the lower is the
@@ -18,12 +18,20 @@
 // ten walks in all (counting, eight histograms, one to collect or take the edges); the usual
 // case is three or four. Memory: kBins counters per group larger than kCollect, plus the
 // collected candidates (at most kCollect per group).
+//
+// Computed in parts (a PartsReduction: gaplens-mpi's processes, each walking its own events),
+// the groups are first put in one order agreed by every part (the union of their keys' texts),
+// then every pass's figures are combined: moments summed, minima and maxima, histograms summed,
+// the edges' maxima and minima. No part copies values for another, so a group whose range is
+// more than one value is always searched by histograms; the median is the same exact value.
 #include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/analysis/parts_reduction.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace gaplens::core::detail {
@@ -41,15 +49,23 @@ public:
         : m_groupOfSlot(slots, kNoGroup)
     {
         countPass(walk);
-        std::vector<std::uint64_t> histogram;
-        std::vector<TimeNs> collected;
-        bool first = true;
-        while (first || pending()) {
-            prepareSearch(histogram, collected);
-            searchPass(walk, histogram, collected, first);
-            finishSearch(histogram, collected);
-            first = false;
-        }
+        startSearch();
+        searchPasses(walk);
+    }
+
+    // One part's events; the figures are the whole capture's. `keys.text(key)` names a key for
+    // the union, and `keys.find(text)` gives back {slot, key} (a key the part has not seen
+    // included): the slot the walk gives that key.
+    template <typename Walk, typename Keys>
+    GroupedDurationStats(std::size_t slots, Walk walk, const PartsReduction &parts, Keys keys)
+        : m_groupOfSlot(slots, kNoGroup)
+        , m_parts(&parts)
+    {
+        countPass(walk);
+        alignGroups(keys);
+        combineMoments();
+        startSearch();
+        searchPasses(walk);
     }
 
     TimeNs total() const { return m_total; }
@@ -71,8 +87,8 @@ private:
     struct Group
     {
         Key key;
+        DurationMoments moments;
         DurationStats stats;
-        double squares = 0; // sum of squared deviations from the mean
         // The median's search: the values in [lo, hi] hold the two middle ranks; `below` values
         // of the group are smaller than lo.
         Search search = Search::Done;
@@ -100,27 +116,102 @@ private:
             if (index == kNoGroup) {
                 index = std::uint32_t(m_groups.size());
                 m_groups.push_back({ key, {} });
-                m_groups.back().stats.minNs = d;
-                m_groups.back().stats.maxNs = d;
             }
-            auto &s = m_groups[index].stats;
-            ++s.count;
-            s.totalNs += d;
-            s.minNs = std::min(s.minNs, d);
-            s.maxNs = std::max(s.maxNs, d);
-            m_total += d;
-            ++m_count;
+            m_groups[index].moments.add(d);
         });
+    }
+
+    // Every part's groups in the order of their sorted key texts, groups of other parts included.
+    template <typename Keys> void alignGroups(Keys &keys)
+    {
+        std::vector<std::string> texts;
+        for (const auto &g : m_groups)
+            texts.push_back(keys.text(g.key));
+        std::vector<Group> aligned;
+        for (const auto &text : m_parts->unionOfKeys(texts)) {
+            const auto [slot, key] = keys.find(text);
+            if (slot >= m_groupOfSlot.size())
+                m_groupOfSlot.resize(slot + 1, kNoGroup);
+            auto &index = m_groupOfSlot[slot];
+            aligned.push_back(index == kNoGroup ? Group {} : m_groups[index]);
+            aligned.back().key = key; // the key as the caller names rows (keys.find)
+            index = std::uint32_t(aligned.size() - 1);
+        }
+        m_groups = std::move(aligned);
+    }
+
+    void combineMoments()
+    {
+        const std::size_t n = m_groups.size();
+        std::vector<std::uint64_t> counts(n);
+        std::vector<UInt128> sums(n), squares(n);
+        std::vector<TimeNs> mins(n), maxs(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto &m = m_groups[i].moments;
+            counts[i] = m.count;
+            sums[i] = UInt128(m.sum);
+            squares[i] = m.sumSquares;
+            mins[i] = m.count ? m.min : std::numeric_limits<TimeNs>::max();
+            maxs[i] = m.count ? m.max : std::numeric_limits<TimeNs>::min();
+        }
+        m_parts->sum(counts);
+        m_parts->sum(sums);
+        m_parts->sum(squares);
+        m_parts->min(mins);
+        m_parts->max(maxs);
+        for (std::size_t i = 0; i < n; ++i)
+            m_groups[i].moments = { counts[i], Int128(sums[i]), squares[i], mins[i], maxs[i] };
+    }
+
+    void startSearch()
+    {
         for (auto &g : m_groups) {
-            g.stats.avgNs = double(g.stats.totalNs) / double(g.stats.count);
+            g.stats = statsFromMoments(g.moments);
+            m_total += g.stats.totalNs;
+            m_count += g.stats.count;
             g.lo = g.stats.minNs;
             g.hi = g.stats.maxNs;
             g.inRange = g.stats.count;
             if (g.lo == g.hi)
                 g.stats.medianNs = double(g.lo);
             else
-                g.search = g.stats.count <= kCollect ? Search::Collect : Search::Bins;
+                g.search = collects(g.stats.count) ? Search::Collect : Search::Bins;
         }
+    }
+
+    // In parts, values are never copied: each part holds only some of a group's.
+    bool collects(std::uint64_t values) const { return !m_parts && values <= kCollect; }
+
+    template <typename Walk> void searchPasses(Walk &walk)
+    {
+        std::vector<std::uint64_t> histogram;
+        std::vector<TimeNs> collected;
+        while (pending()) {
+            prepareSearch(histogram, collected);
+            searchPass(walk, histogram, collected);
+            if (m_parts)
+                combineSearch(histogram);
+            finishSearch(histogram, collected);
+        }
+    }
+
+    void combineSearch(std::vector<std::uint64_t> &histogram)
+    {
+        m_parts->sum(histogram);
+        std::vector<TimeNs> lowerMax, upperMin;
+        for (const auto &g : m_groups)
+            if (g.search == Search::Edges) {
+                lowerMax.push_back(g.lowerMax);
+                upperMin.push_back(g.upperMin);
+            }
+        m_parts->max(lowerMax);
+        m_parts->min(upperMin);
+        std::size_t e = 0;
+        for (auto &g : m_groups)
+            if (g.search == Search::Edges) {
+                g.lowerMax = lowerMax[e];
+                g.upperMin = upperMin[e++];
+            }
     }
 
     bool pending() const
@@ -149,14 +240,10 @@ private:
     }
 
     template <typename Walk>
-    void searchPass(Walk &walk, std::vector<std::uint64_t> &histogram, std::vector<TimeNs> &collected, bool first)
+    void searchPass(Walk &walk, std::vector<std::uint64_t> &histogram, std::vector<TimeNs> &collected)
     {
         walk([&](std::size_t slot, const Key &, TimeNs d) {
             auto &g = m_groups[m_groupOfSlot[slot]];
-            if (first) {
-                const double diff = double(d) - g.stats.avgNs;
-                g.squares += diff * diff;
-            }
             if (d < g.lo || d > g.hi)
                 return;
             if (g.search == Search::Bins)
@@ -168,10 +255,6 @@ private:
             else if (g.search == Search::Edges)
                 g.upperMin = std::min(g.upperMin, d);
         });
-        if (first)
-            for (auto &g : m_groups)
-                if (g.stats.count > 1)
-                    g.stats.stddevNs = std::sqrt(g.squares / double(g.stats.count - 1));
     }
 
     void finishSearch(const std::vector<std::uint64_t> &histogram, std::vector<TimeNs> &collected)
@@ -230,12 +313,13 @@ private:
             g.stats.medianNs = double(g.lo);
             g.search = Search::Done;
         } else {
-            g.search = g.inRange <= kCollect ? Search::Collect : Search::Bins;
+            g.search = collects(g.inRange) ? Search::Collect : Search::Bins;
         }
     }
 
     std::vector<std::uint32_t> m_groupOfSlot;
     std::vector<Group> m_groups;
+    const PartsReduction *m_parts = nullptr;
     TimeNs m_total = 0;
     std::uint64_t m_count = 0;
 };

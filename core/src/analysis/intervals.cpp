@@ -16,57 +16,6 @@
 
 namespace gaplens::core {
 
-void DurationMoments::add(TimeNs duration)
-{
-    if (count == 0) {
-        min = max = duration;
-    } else {
-        min = std::min(min, duration);
-        max = std::max(max, duration);
-    }
-    ++count;
-    sum += duration;
-    const UInt128 magnitude = UInt128(duration < 0 ? -Int128(duration) : Int128(duration));
-    sumSquares += magnitude * magnitude;
-}
-
-void DurationMoments::merge(const DurationMoments &other)
-{
-    if (other.count == 0)
-        return;
-    if (count == 0) {
-        *this = other;
-        return;
-    }
-    count += other.count;
-    sum += other.sum;
-    sumSquares += other.sumSquares;
-    min = std::min(min, other.min);
-    max = std::max(max, other.max);
-}
-
-double DurationMoments::mean() const
-{
-    return count == 0 ? 0.0 : double(static_cast<long double>(sum) / static_cast<long double>(count));
-}
-
-double DurationMoments::sampleStddev() const
-{
-    if (count < 2)
-        return 0;
-    // sum = q * n + r (floor division), so sum^2 / n = q^2 n + 2 q r + r^2 / n and
-    // M2 = sumSquares - q^2 n - 2 q r - r^2 / n, where the first three terms are exact integers
-    // (q^2 n <= sum^2 / n <= sumSquares by Cauchy-Schwarz, so nothing overflows).
-    // Durations are never negative (the reader skips a row whose end is before its start).
-    const UInt128 n = count, total = UInt128(std::max<Int128>(sum, 0));
-    const UInt128 q = total / n, r = total % n;
-    const UInt128 integerPart = sumSquares - q * q * n - 2 * q * r;
-    const long double m2
-        = static_cast<long double>(integerPart) - static_cast<long double>(r * r) / static_cast<long double>(n);
-    const long double variance = std::max<long double>(0, m2 / static_cast<long double>(count - 1));
-    return double(std::sqrt(variance));
-}
-
 void IntervalStats::merge(const IntervalStats &other)
 {
     kernels.merge(other.kernels);

@@ -8,6 +8,7 @@
 // the statistics of one interval computed in parts (shards of time here, ranks on other
 // hosts later) merge to exactly the figures computed at once.
 #include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/transfers.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
@@ -23,30 +24,6 @@ namespace gaplens::core {
 
 // The tables interval statistics read: kernels, and copies and memsets (the transfer mix).
 inline constexpr TableSet kIntervalTables = kTransferTables | gpuBusyTables(false);
-
-__extension__ using Int128 = __int128;
-__extension__ using UInt128 = unsigned __int128;
-
-// Count, sum, sum of squares, min and max of durations, in exact integers: the sum in 128
-// bits and the sum of squares in unsigned 128 bits. A duration below 2^40 ns (18 minutes)
-// squares below 2^80, so 2^48 of them (281 trillion) still fit; the merge is exact and
-// associative, unlike a floating-point (mean, M2) merge, whose result depends on the order.
-struct DurationMoments
-{
-    std::uint64_t count = 0;
-    Int128 sum = 0;
-    UInt128 sumSquares = 0;
-    TimeNs min = 0, max = 0; // 0 when count is 0
-
-    void add(TimeNs duration);
-    void merge(const DurationMoments &other);
-    double mean() const; // 0 when empty
-    // Sample standard deviation (n - 1), 0 for fewer than two, as DurationStats: the variance
-    // (sumSquares - sum^2 / n) / (n - 1) with sum^2 / n split into its integer part (exact)
-    // and its remainder, so nothing cancels in floating point.
-    double sampleStddev() const;
-    bool operator==(const DurationMoments &) const = default;
-};
 
 // One interval of one rank.
 struct IntervalStats

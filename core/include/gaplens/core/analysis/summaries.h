@@ -3,6 +3,7 @@
 // nsys-stats-like summaries: top kernels (cuda_gpu_kern_sum), NVTX ranges (nvtx_sum) and
 // CUDA API calls (cuda_api_sum). All share DurationStats; rows sorted by total desc, then name.
 #include "gaplens/core/analysis/duration_stats.h"
+#include "gaplens/core/analysis/parts_reduction.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
@@ -131,5 +132,19 @@ struct ApiSummary
 
 // Every call, nested driver calls included (as cuda_api_sum lists them).
 ApiSummary summarizeApi(const TraceSet &trace, const SummaryOptions &options = {});
+
+// The same summaries over one part of a capture loaded in parts (gaplens-mpi: a part per
+// process). Collective: every part calls it with the same options, and each gets the whole
+// capture's summary, exactly the one computed at once, with its rows named in `names` (the
+// groups of every part are matched by their names' texts). The NVTX summary's rows have no
+// per-call names (NvtxCalls::Grouped).
+KernelSummary summarizeKernels(
+    const TraceSet &part, const KernelSummaryOptions &options, const PartsReduction &parts, StringPool &names);
+NvtxSummary summarizeNvtx(
+    const TraceSet &part, const SummaryOptions &options, const PartsReduction &parts, StringPool &names);
+NvtxProjectionSummary summarizeNvtxProjection(
+    const TraceSet &part, const SummaryOptions &options, const PartsReduction &parts, StringPool &names);
+ApiSummary summarizeApi(
+    const TraceSet &part, const SummaryOptions &options, const PartsReduction &parts, StringPool &names);
 
 } // namespace gaplens::core
