@@ -202,7 +202,7 @@ int runGaps(const CommandContext &ctx)
     return 0;
 }
 
-int runBlame(const CommandContext &ctx)
+core::GapBlameReport blameReport(const CommandContext &ctx)
 {
     // Every rank: the derived capture's own totals; a selection: those of its GPUs' gaps.
     const auto selection = ctx.rankSelection();
@@ -215,6 +215,16 @@ int runBlame(const CommandContext &ctx)
     } else {
         report = derived.blameReport(selection);
     }
+    return report;
+}
+
+int runBlame(const CommandContext &ctx)
+{
+    return printBlame(ctx, blameReport(ctx));
+}
+
+int printBlame(const CommandContext &ctx, const core::GapBlameReport &report)
+{
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["min_gap_ns"] = ctx.options.minGapNs;

@@ -126,6 +126,10 @@ int printKernels(
 int printNvtx(const CommandContext &ctx, const core::NvtxSummary &summary);
 int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSummary &summary);
 int printApi(const CommandContext &ctx, const core::ApiSummary &summary);
+// blame in parts, for gaplens-mpi: the report of a capture (its totals, without the gaps), and
+// the output from a finished report.
+core::GapBlameReport blameReport(const CommandContext &ctx);
+int printBlame(const CommandContext &ctx, const core::GapBlameReport &report);
 // gaps in parts, for gaplens-mpi: one gap's JSON object and table row, and the document
 // (without "gaps") and the table (without rows) they go in.
 Json gapJson(const CommandContext &ctx, const core::GapBlame &gap);

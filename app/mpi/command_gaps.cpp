@@ -8,16 +8,14 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace gaplens::mpi {
 
 // gaps: each GPU belongs to one report, so each process renders its GPUs' gaps (JSON objects,
 // or table rows against the whole capture's span) and the root puts the GPUs in the whole
-// capture's order: by first rank, then device id, then input order.
+// capture's order (the skeleton's).
 int runGapsCommand(const World &world, const cli::Options &options)
 {
     auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
@@ -40,10 +38,6 @@ int runGapsCommand(const World &world, const cli::Options &options)
             for (const auto &range : derived.gapsIn(local.rankSelection(), std::nullopt)) {
                 if (range.empty())
                     continue;
-                const auto &gpu = local.t().gpus[range.gpu.value()];
-                std::uint32_t firstRank = core::kNoIndex;
-                for (const auto &stream : gpu.streams)
-                    firstRank = std::min(firstRank, stream.rank);
                 Json items = Json::array();
                 for (auto k = range.begin; k < range.end; ++k) {
                     const auto &gap = derived.gap({ range.gpu, k });
@@ -56,49 +50,32 @@ int runGapsCommand(const World &world, const cli::Options &options)
                         row.push_back({ cell.text, cell.raw, cell.alignRight });
                     items.push_back(std::move(row));
                 }
-                fragments.push_back({ firstRank, gpu.deviceId, local.t().reports[gpu.report].path, range.gpu.value(),
-                    std::move(items) });
+                fragments.push_back({ range.gpu.value(), std::move(items) });
             }
         }))
         return 1;
 
     const auto parts = world.gatherToRoot(pack(fragments));
     if (world.isRoot()) {
-        struct Fragment
-        {
-            std::uint32_t firstRank;
-            std::int64_t deviceId;
-            std::size_t file, order;
-            Json items;
-        };
-        std::map<std::string, std::size_t> fileOf;
-        for (std::size_t r = 0; r < capture.skeleton->reports.size(); ++r)
-            fileOf.try_emplace(capture.skeleton->reports[r].path, r);
-        std::vector<Fragment> all;
+        // (the skeleton's GPU index, its gaps)
+        std::vector<std::pair<std::uint32_t, Json>> all;
         for (std::size_t p = 0; p < parts.size(); ++p)
-            for (auto &f : unpack<Json>(parts[p])) {
-                const auto localRank = f[0].get<std::uint32_t>();
-                all.push_back({ localRank == core::kNoIndex ? core::kNoIndex : capture.globalRank[p].at(localRank),
-                    f[1].get<std::int64_t>(), fileOf.at(f[2].get<std::string>()), f[3].get<std::size_t>(),
-                    std::move(f[4]) });
-            }
-        std::sort(all.begin(), all.end(), [](const Fragment &a, const Fragment &b) {
-            return std::tie(a.firstRank, a.deviceId, a.file, a.order)
-                < std::tie(b.firstRank, b.deviceId, b.file, b.order);
-        });
+            for (auto &f : unpack<Json>(parts[p]))
+                all.emplace_back(capture.globalGpu[p].at(f[0].get<std::uint32_t>()), std::move(f[1]));
+        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         const cli::CommandContext whole { options, capture.skeleton };
         if (json) {
             auto doc = cli::gapsDocument(whole);
             Json gaps = Json::array();
             for (auto &f : all)
-                for (auto &gap : f.items)
+                for (auto &gap : f.second)
                     gaps.push_back(std::move(gap));
             doc["gaps"] = std::move(gaps);
             cli::printJson(doc);
         } else {
             auto table = cli::gapTable(options);
             for (const auto &f : all)
-                for (const auto &row : f.items) {
+                for (const auto &row : f.second) {
                     std::vector<cli::Cell> cells;
                     for (const auto &c : row)
                         cells.push_back({ c[0].get<std::string>(), c[1].get<std::string>(), c[2].get<bool>() });

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace gaplens::mpi {
@@ -166,8 +168,44 @@ Json partJson(const core::TraceSet &trace)
         ranks.push_back({ { "rank", r.rank }, { "report", trace.reports[r.report].path }, { "pid", r.pid },
             { "process", r.processName }, { "host", r.host }, { "source", int(r.source) }, { "detail", r.sourceDetail },
             { "span", { r.span.start, r.span.end } } });
-    return { { "reports", reports }, { "errors", errors }, { "ranks", ranks },
+    // A GPU's streams' ranks: the loader orders GPUs by the first of them, then device id.
+    Json gpus = Json::array();
+    for (const auto &g : trace.gpus) {
+        std::set<std::uint32_t> streamRanks;
+        for (const auto &stream : g.streams)
+            streamRanks.insert(stream.rank);
+        gpus.push_back({ { "device", g.deviceId }, { "name", g.name }, { "report", trace.reports[g.report].path },
+            { "ranks", g.ranks }, { "stream_ranks", streamRanks } });
+    }
+    return { { "reports", reports }, { "errors", errors }, { "ranks", ranks }, { "gpus", gpus },
         { "span", { trace.span.start, trace.span.end } } };
+}
+
+// A GPU of the skeleton, with what orders it as the whole capture's loader does: its first
+// rank (global), device id, file, and its place in its process's part.
+struct SkeletonGpu
+{
+    std::uint32_t firstRank;
+    std::int32_t deviceId;
+    std::size_t file, process, local;
+    core::Gpu gpu;
+};
+
+// Every GPU without events (device, name, report, ranks), in the loader's order; and each
+// process's local GPU index -> the skeleton's.
+void addGpus(std::vector<SkeletonGpu> gpus, const std::map<std::size_t, std::uint32_t> &reportOfFile,
+    core::TraceSet &skeleton, std::vector<std::vector<std::uint32_t>> &globalGpu)
+{
+    std::sort(gpus.begin(), gpus.end(), [](const SkeletonGpu &a, const SkeletonGpu &b) {
+        return std::tie(a.firstRank, a.deviceId, a.file, a.local) < std::tie(b.firstRank, b.deviceId, b.file, b.local);
+    });
+    for (auto &g : gpus) {
+        if (globalGpu[g.process].size() <= g.local)
+            globalGpu[g.process].resize(g.local + 1, core::kNoIndex);
+        globalGpu[g.process][g.local] = std::uint32_t(skeleton.gpus.size());
+        g.gpu.report = reportOfFile.at(g.file);
+        skeleton.gpus.push_back(std::move(g.gpu));
+    }
 }
 
 } // namespace
@@ -214,6 +252,7 @@ DistributedCapture loadDistributed(
     std::vector<std::pair<std::size_t, core::Report>> reports;
     std::vector<std::pair<std::size_t, core::LoadError>> errors;
     std::vector<std::pair<std::size_t, core::Rank>> ranks; // (global rank index, rank)
+    std::vector<SkeletonGpu> gpus;
     const auto globalRank = decision.globalRankIndices();
     core::TimeNs spanStart = std::numeric_limits<core::TimeNs>::max(),
                  spanEnd = std::numeric_limits<core::TimeNs>::min();
@@ -245,6 +284,24 @@ DistributedCapture loadDistributed(
             rank.span = { r["span"][0].get<core::TimeNs>(), r["span"][1].get<core::TimeNs>() };
             ranks.emplace_back(globalRank[p].at(i), std::move(rank));
         }
+        for (std::size_t i = 0; i < part["gpus"].size(); ++i) {
+            const auto &g = part["gpus"][i];
+            auto global = [&](const Json &local) {
+                const auto rank = local.get<std::uint32_t>();
+                return rank == core::kNoIndex ? rank : globalRank[p].at(rank);
+            };
+            std::uint32_t firstRank = core::kNoIndex;
+            for (const auto &r : g["stream_ranks"])
+                firstRank = std::min(firstRank, global(r));
+            core::Gpu gpu;
+            gpu.deviceId = g["device"].get<std::int32_t>();
+            gpu.name = g["name"].get<std::string>();
+            for (const auto &r : g["ranks"])
+                gpu.ranks.push_back(global(r));
+            std::sort(gpu.ranks.begin(), gpu.ranks.end());
+            gpus.push_back(
+                { firstRank, gpu.deviceId, fileOf.at(g["report"].get<std::string>()), p, i, std::move(gpu) });
+        }
         // An empty part's span is {0, 0}, as TraceSet::span says of a capture without events.
         const core::TimeRange span { part["span"][0].get<core::TimeNs>(), part["span"][1].get<core::TimeNs>() };
         if (span != core::TimeRange {}) {
@@ -267,6 +324,8 @@ DistributedCapture loadDistributed(
         rank.report = reportOfFile.at(rank.report);
         skeleton->ranks.push_back(std::move(rank));
     }
+    capture.globalGpu.resize(parts.size());
+    addGpus(std::move(gpus), reportOfFile, *skeleton, capture.globalGpu);
     if (spanStart <= spanEnd)
         skeleton->span = { spanStart, spanEnd };
     capture.skeleton = std::move(skeleton);

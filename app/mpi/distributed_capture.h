@@ -23,10 +23,13 @@ struct DistributedCapture
     std::shared_ptr<core::TraceSet> local;
     // On the root only: the whole capture as gaplens-cli's output names it, without events:
     // every loaded report (paths, in input order), every error, the capture's warnings, every
-    // rank (its number, process, host, how it was decided, its span) and the capture's span.
+    // rank (its number, process, host, how it was decided, its span), every GPU (device id,
+    // name, report, ranks; no streams) in the loader's order, and the capture's span.
     std::shared_ptr<core::TraceSet> skeleton;
-    // On the root only: for each process, its local rank index -> the skeleton's rank index.
+    // On the root only: for each process, its local rank index -> the skeleton's rank index,
+    // and its local GPU index -> the skeleton's GPU index.
     std::vector<std::vector<std::uint32_t>> globalRank;
+    std::vector<std::vector<std::uint32_t>> globalGpu;
     // This process's share: its files and their rows (as divideFiles weighed them).
     std::size_t files = 0;
     std::uint64_t rows = 0;

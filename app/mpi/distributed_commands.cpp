@@ -13,8 +13,8 @@ namespace gaplens::mpi {
 bool isDistributed(const cli::Options &options)
 {
     const auto &command = options.command;
-    return command == "intervals" || command == "transfers" || command == "gaps" || command == "nvtx"
-        || command == "api" || (command == "kernels" && !options.histKernel);
+    return command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
+        || command == "nvtx" || command == "api" || (command == "kernels" && !options.histKernel);
 }
 
 int runDistributed(const World &world, const cli::Options &options)
@@ -22,6 +22,8 @@ int runDistributed(const World &world, const cli::Options &options)
     const auto &command = options.command;
     if (command == "gaps")
         return runGapsCommand(world, options);
+    if (command == "blame")
+        return runBlameCommand(world, options);
     if (command == "kernels" || command == "nvtx" || command == "api")
         return runSummaryCommand(world, options);
     return runIntervalCommand(world, options);

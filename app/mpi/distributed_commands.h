@@ -19,5 +19,6 @@ int runOnRoot(const World &world, const cli::Options &options);
 int runIntervalCommand(const World &world, const cli::Options &options); // intervals, transfers
 int runGapsCommand(const World &world, const cli::Options &options);
 int runSummaryCommand(const World &world, const cli::Options &options); // kernels, nvtx, api
+int runBlameCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, kernels, nvtx and api on the real six-rank job, every real
+// intervals, transfers, gaps, blame, kernels, nvtx and api on the real six-rank job, every real
 // single file (more processes than files), a 16-rank synthetic capture and a set with a bad
 // file; the other commands through process 0. A process that dies ends the job.
 #include "cli_runner.h"
@@ -133,6 +133,21 @@ private slots:
         QTest::addRow("gaps json H100, two GPUs in one file") << (gaps + QStringList { QStringLiteral("--format=json") }
             + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
 
+        // blame: each GPU's totals where its report is, merged on the root in GPU order.
+        const QStringList blame { QStringLiteral("blame"), QStringLiteral("--min-gap-us=1") };
+        for (const char *format : { "json", "table" })
+            QTest::addRow("blame %s ring_6ranks with copies", format) << (blame
+                + QStringList { QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--with-copies") }
+                + ring);
+        QTest::addRow("blame table per rank 16-rank synthetic, ranks 1 4 9")
+            << (blame + QStringList { QStringLiteral("--per-rank"), QStringLiteral("--ranks=1,4,9") } + synth);
+        QTest::addRow("blame json 16-rank synthetic")
+            << (blame + QStringList { QStringLiteral("--format=json") } + synth);
+        QTest::addRow("blame json the mfu pair and the H100")
+            << (blame + QStringList { QStringLiteral("--format=json") }
+                   + realInputs(QStringLiteral(
+                       "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+
         // The summaries: group names matched across processes, medians by summed histograms.
         for (const char *command : { "kernels", "nvtx", "api" })
             for (const char *format : { "json", "table" })
@@ -162,6 +177,8 @@ private slots:
             QTest::addRow("nvtx --gpu %s", info.fileName().toUtf8().constData())
                 << QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json"),
                        info.filePath() };
+            QTest::addRow("blame %s", info.fileName().toUtf8().constData())
+                << (blame + QStringList { QStringLiteral("--format=json"), info.filePath() });
         }
     }
 
@@ -175,8 +192,8 @@ private slots:
     void otherCommandsMatch_data()
     {
         addRows<QString>("command",
-            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels --hist", "kernels" }, { "blame", "blame" },
-                { "pace", "pace" }, { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
+            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels --hist", "kernels" }, { "pace", "pace" },
+                { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()

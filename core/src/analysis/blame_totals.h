@@ -22,6 +22,34 @@ inline void addTo(BlameBucket &bucket, TimeNs duration, TimeNs copyNs)
     bucket.longestNs = std::max(bucket.longestNs, duration);
 }
 
+// Buckets with the same key merged into the first of them (its cause, name and OS category
+// kept; counts and times summed, the longest gap the longest), then sorted by totalNs desc,
+// then key.
+inline std::vector<BlameBucket> mergeSameKeys(std::vector<BlameBucket> rows)
+{
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (kept > 0 && rows[kept - 1].key == rows[i].key) {
+            auto &into = rows[kept - 1];
+            into.count += rows[i].count;
+            into.totalNs += rows[i].totalNs;
+            into.copyNs += rows[i].copyNs;
+            into.longestNs = std::max(into.longestNs, rows[i].longestNs);
+        } else {
+            if (kept != i)
+                rows[kept] = std::move(rows[i]);
+            ++kept;
+        }
+    }
+    rows.resize(kept);
+    // Ordered by key now; stable_sort keeps that for equal totals (deterministic).
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
+    return rows;
+}
+
 // One totals table (by cause or by phase). Buckets are found by an id made of the cause and
 // StringIds, not by their key strings: every gap is added three times (GPU, rank, overall),
 // and a key string each time meant a heap allocation and string compares down a std::map.
@@ -40,31 +68,7 @@ public:
     // Sorted by totalNs desc, then key. Distinct ids can share a key string (an API named like
     // a cause label, an NVTX range named "(none)"): such buckets merge into the one seen first,
     // exactly as accumulating by the string would have.
-    std::vector<BlameBucket> sorted()
-    {
-        std::vector<BlameBucket> rows = std::move(m_buckets); // in the order first seen
-        std::stable_sort(
-            rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.key < b.key; });
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            if (kept > 0 && rows[kept - 1].key == rows[i].key) {
-                auto &into = rows[kept - 1];
-                into.count += rows[i].count;
-                into.totalNs += rows[i].totalNs;
-                into.copyNs += rows[i].copyNs;
-                into.longestNs = std::max(into.longestNs, rows[i].longestNs);
-            } else {
-                if (kept != i)
-                    rows[kept] = std::move(rows[i]);
-                ++kept;
-            }
-        }
-        rows.resize(kept);
-        // Ordered by key now; stable_sort keeps that for equal totals (deterministic).
-        std::stable_sort(
-            rows.begin(), rows.end(), [](const BlameBucket &a, const BlameBucket &b) { return a.totalNs > b.totalNs; });
-        return rows;
-    }
+    std::vector<BlameBucket> sorted() { return mergeSameKeys(std::move(m_buckets)); }
 
 private:
     std::vector<BlameBucket> m_buckets;

@@ -593,6 +593,30 @@ void GapBlamer::findWait(const Gpu &gpu, std::uint32_t gpuIndex, GapBlame &b) co
     b.waitedOn = WaitKind::Unknown;
 }
 
+BlameTotals mergeBlameTotals(const std::vector<BlameTotals> &parts)
+{
+    BlameTotals merged;
+    std::vector<BlameBucket> byCause, byPhase, byOsCall, byOsCategory;
+    auto append = [](std::vector<BlameBucket> &to, const std::vector<BlameBucket> &from) {
+        to.insert(to.end(), from.begin(), from.end());
+    };
+    for (const auto &part : parts) {
+        merged.gapCount += part.gapCount;
+        merged.totalGapNs += part.totalGapNs;
+        merged.copyNs += part.copyNs;
+        merged.copyCauseNs += part.copyCauseNs;
+        append(byCause, part.byCause);
+        append(byPhase, part.byPhase);
+        append(byOsCall, part.byOsCall);
+        append(byOsCategory, part.byOsCategory);
+    }
+    merged.byCause = detail::mergeSameKeys(std::move(byCause));
+    merged.byPhase = detail::mergeSameKeys(std::move(byPhase));
+    merged.byOsCall = detail::mergeSameKeys(std::move(byOsCall));
+    merged.byOsCategory = detail::mergeSameKeys(std::move(byOsCategory));
+    return merged;
+}
+
 BlameTotals totalBlame(const TraceSet &trace, const std::vector<GapBlame> &gaps)
 {
     detail::TotalsAccumulator acc(trace);

@@ -205,6 +205,12 @@ struct GapBlameOptions
     std::vector<std::uint32_t> gpus; // indices into TraceSet::gpus; empty = all
 };
 
+// The totals of disjoint sets of gaps merged into the totals of them all, as if every gap had
+// been added at once in the order of `parts`: counts and times summed, buckets matched by key
+// (each keeps the cause, name and OS category of the first part that has its key). The GPUs'
+// totals in GPU order merge into the overall totals (gaplens-mpi merges its processes' GPUs so).
+BlameTotals mergeBlameTotals(const std::vector<BlameTotals> &parts);
+
 struct GpuBlameTotals
 {
     std::uint32_t gpu = kNoIndex;
