@@ -38,6 +38,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <future>
 #include <string>
@@ -251,9 +252,12 @@ int main(int argc, char **argv)
     // Staged against single-stage: the load on a thread of its own (as LoadController's), the
     // frames painted on this one as soon as what they draw has arrived.
     auto secondsSince = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    // CPU seconds of the process too: the machine is often shared, and wall times then say
+    // more about the neighbours than about the two loads.
+    auto cpuSecondsSince = [](std::clock_t c) { return double(std::clock() - c) / CLOCKS_PER_SEC; };
     struct StagedFigures
     {
-        std::vector<double> firstPaint, fullLoad, fullPaint, singleLoad, singlePaint;
+        std::vector<double> firstPaint, fullLoad, fullPaint, singleLoad, singlePaint, stagedCpu, singleCpu;
     } staged;
     std::size_t firstStageKernels = 0;
     for (int run = 0; run < stagedRuns; ++run) {
@@ -267,6 +271,7 @@ int main(int argc, char **argv)
             };
             std::shared_ptr<gaplens::core::TraceSet> full;
             const auto s0 = Clock::now();
+            const auto c0 = std::clock();
             std::thread loader([&] {
                 full = gaplens::core::loadTraceSet(stagedOptions);
                 if (!given.exchange(true)) // no NVTX table, or no file: no first stage
@@ -290,14 +295,17 @@ int main(int argc, char **argv)
             view.setData(gaplens::ui::timelineDataOf(full));
             view.viewport()->repaint();
             staged.fullPaint.push_back(secondsSince(s0));
+            staged.stagedCpu.push_back(cpuSecondsSince(c0));
         }
         {
             const auto s0 = Clock::now();
+            const auto c0 = std::clock();
             auto single = gaplens::core::loadTraceSet(options);
             staged.singleLoad.push_back(secondsSince(s0));
             view.setData(gaplens::ui::timelineDataOf(single));
             view.viewport()->repaint();
             staged.singlePaint.push_back(secondsSince(s0));
+            staged.singleCpu.push_back(cpuSecondsSince(c0));
         }
     }
     auto median = [](std::vector<double> values) {
@@ -306,10 +314,13 @@ int main(int argc, char **argv)
     };
     const double firstPaintS = median(staged.firstPaint), stagedLoadS = median(staged.fullLoad),
                  stagedPaintS = median(staged.fullPaint), singleLoadS = median(staged.singleLoad),
-                 singlePaintS = median(staged.singlePaint);
+                 singlePaintS = median(staged.singlePaint), stagedCpuS = median(staged.stagedCpu),
+                 singleCpuS = median(staged.singleCpu);
     fmt::print("staged load (median of {}, alternating): first GPU-lane frame {:.3f} s ({} kernels), full capture "
-               "loaded {:.3f} s and painted {:.3f} s; single-stage: loaded {:.3f} s, first frame {:.3f} s\n",
-        stagedRuns, firstPaintS, firstStageKernels, stagedLoadS, stagedPaintS, singleLoadS, singlePaintS);
+               "loaded {:.3f} s and painted {:.3f} s, {:.3f} CPU-s; single-stage: loaded {:.3f} s, first frame "
+               "{:.3f} s, {:.3f} CPU-s\n",
+        stagedRuns, firstPaintS, firstStageKernels, stagedLoadS, stagedPaintS, stagedCpuS, singleLoadS, singlePaintS,
+        singleCpuS);
 
     if (!jsonPath.empty()) {
         std::ofstream out(jsonPath);
@@ -319,11 +330,12 @@ int main(int argc, char **argv)
                            "  \"threshold_to_frame_ms\": {:.3f}, \"threshold_to_panels_ms\": {:.3f},\n"
                            "  \"staged_first_paint_seconds\": {:.3f}, \"staged_load_seconds\": {:.3f}, "
                            "\"staged_full_paint_seconds\": {:.3f},\n  \"single_stage_load_seconds\": {:.3f}, "
-                           "\"single_stage_first_paint_seconds\": {:.3f},\n"
+                           "\"single_stage_first_paint_seconds\": {:.3f},\n  \"staged_cpu_seconds\": {:.3f}, "
+                           "\"single_stage_cpu_seconds\": {:.3f},\n"
                            "  \"windows\": [{}\n  ]\n}}\n",
             trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs, secondFrameMs,
             gapCount, derivedS, toFrameMs, toPanelsMs, firstPaintS, stagedLoadS, stagedPaintS, singleLoadS,
-            singlePaintS, jsonWindows);
+            singlePaintS, stagedCpuS, singleCpuS, jsonWindows);
         fmt::print("JSON written to {}\n", jsonPath);
     }
     return 0;
