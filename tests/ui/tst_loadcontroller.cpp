@@ -198,7 +198,9 @@ private slots:
         QSignalSpy cancelledSpy(loader, &LoadController::loadCancelled);
         bool firstStageShown = false;
         connect(loader, &LoadController::firstStageLoaded, this, [&] {
-            firstStageShown = model->data()->firstStage && model->trace()->ranks.size() == 2;
+            // The previous capture's gaps are not drawn over the new lanes.
+            firstStageShown = model->data()->firstStage && model->trace()->ranks.size() == 2 && !model->derived()
+                && !model->gapsReady() && model->gapCount() == 0;
             loader->cancel();
             cancelled.release();
         });
