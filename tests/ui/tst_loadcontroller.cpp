@@ -8,6 +8,7 @@
 #include "ui/problemspanel.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/zoomcontrol.h"
 
 #include <QFile>
 #include <QSemaphore>
@@ -219,6 +220,39 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
         QCOMPARE(model->trace()->ranks.size(), std::size_t(2));
         QTRY_VERIFY_WITH_TIMEOUT(model->gapsReady(), 10000);
+    }
+
+    // Zoomed in while the first stage is shown: the full capture opens at the same window; left
+    // fitted, it opens fitted to its own span (which NVTX may widen).
+    void aZoomMadeDuringTheFirstStageIsKept()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        auto *loader = window.loadController();
+        auto *zoom = window.timelineView()->zoom();
+        QSemaphore zoomed;
+        loader->setAfterFirstStageHook([&zoomed] { zoomed.tryAcquire(1, 20000); });
+        core::TimeRange chosen;
+        connect(loader, &LoadController::firstStageLoaded, this, [&] {
+            const auto span = window.timelineView()->model()->displaySpan();
+            chosen = { span.start + span.duration() / 4, span.start + span.duration() / 2 };
+            zoom->setWindow(chosen.start, chosen.end, true);
+            chosen = { zoom->windowStart(), zoom->windowEnd() };
+            zoomed.release();
+        });
+        QSignalSpy finished(loader, &LoadController::loadFinished);
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(chosen.duration() > 0);
+        QCOMPARE(zoom->windowStart(), chosen.start);
+        QCOMPARE(zoom->windowEnd(), chosen.end);
+        QVERIFY(!zoom->isFitted());
+
+        loader->setAfterFirstStageHook({});
+        disconnect(loader, &LoadController::firstStageLoaded, this, nullptr);
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QVERIFY(zoom->isFitted());
     }
 };
 
