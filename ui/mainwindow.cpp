@@ -161,9 +161,10 @@ MainWindow::MainWindow(QWidget *parent)
             m_progress->setValue(0);
     });
     m_loader->showProgressIn(m_view);
+    m_loader->setStaged(true);
+    connect(m_loader, &LoadController::firstStageLoaded, this, &MainWindow::onFirstStageLoaded);
     connect(m_loader, &LoadController::loadFinished, this, &MainWindow::onLoadFinished);
-    connect(m_loader, &LoadController::loadCancelled, this,
-        [this] { m_status->setText(QStringLiteral("Loading cancelled.")); });
+    connect(m_loader, &LoadController::loadCancelled, this, &MainWindow::onLoadCancelled);
 }
 
 MainWindow::~MainWindow() = default;
@@ -413,8 +414,28 @@ void MainWindow::openPaths(const QStringList &paths)
     m_loader->load(paths);
 }
 
+void MainWindow::onFirstStageLoaded(std::shared_ptr<const TimelineData> data)
+{
+    if (data->trace->ranks.empty())
+        return; // nothing to draw yet; the full capture says why
+    m_view->setData(data);
+    if (m_keepView)
+        m_view->zoom()->setWindow(m_keepView->start, m_keepView->end, false);
+}
+
+void MainWindow::onLoadCancelled()
+{
+    if (const auto *shown = m_view->model()->data(); shown && shown->firstStage)
+        m_view->setData(m_panelContext->data());
+    m_status->setText(QStringLiteral("Loading cancelled."));
+}
+
 void MainWindow::onLoadFinished(std::shared_ptr<const TimelineData> data)
 {
+    // Where the user went while the first stage was shown stays in view.
+    if (const auto *shown = m_view->model()->data();
+        shown && shown->firstStage && !m_keepView && !m_view->zoom()->isFitted())
+        m_keepView = core::TimeRange { m_view->zoom()->windowStart(), m_view->zoom()->windowEnd() };
     m_view->setData(data);
     if (const auto threshold = workspace()->thresholdBox()->threshold())
         applyGapThreshold(*threshold);

@@ -91,6 +91,10 @@ private:
     void createAnalysisToolBar();
     void resetPanelLayout();
     void applyTimeSelection(core::TimeRange displayRange);
+    // A staged load's GPU lanes, drawn while NVTX is read; panels keep the previous capture.
+    void onFirstStageLoaded(std::shared_ptr<const TimelineData> data);
+    // A load cancelled after its first stage was drawn: the capture shown before comes back.
+    void onLoadCancelled();
     void onLoadFinished(std::shared_ptr<const TimelineData> data);
     // "N report(s), … kernels, M idle gaps ≥ T" (the gaps once the timeline has them).
     void showCaptureStatus();

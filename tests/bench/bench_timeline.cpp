@@ -9,9 +9,12 @@
 // threshold edit calls) until the new gaps are applied and one frame is painted, and until every
 // side panel (wired as the main window wires them) has applied its result too; median of
 // --threshold-runs changes, cycling through 50, 200, 500 and 100 us.
+// Then the staged load (the app's, issue #19 target 1): time from the start of a load to the
+// first frame of its GPU lanes, and to the full capture loaded and painted, against a
+// single-stage load and its first frame; medians of --staged-runs runs, alternating.
 // --json FILE writes the same figures as JSON.
-// Usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify]
-//        [--json FILE] FILE_OR_FOLDER...
+// Usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--staged-runs N] [--width PX] [--height PX]
+//        [--verify] [--json FILE] FILE_OR_FOLDER...
 #include "ui/panels/gapblamepanel.h"
 #include "ui/panels/panelcontext.h"
 #include "ui/panels/rankpacepanel.h"
@@ -32,10 +35,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
+#include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 int main(int argc, char **argv)
@@ -43,7 +50,7 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int frames = 15, thresholdRuns = 9, width = 1920, height = 1080;
+    int frames = 15, thresholdRuns = 9, stagedRuns = 3, width = 1920, height = 1080;
     bool verify = false;
     std::string jsonPath;
     gaplens::core::LoadOptions options;
@@ -53,6 +60,8 @@ int main(int argc, char **argv)
             frames = std::max(1, std::stoi(argv[++i]));
         else if (a == "--threshold-runs" && i + 1 < argc)
             thresholdRuns = std::max(1, std::stoi(argv[++i]));
+        else if (a == "--staged-runs" && i + 1 < argc)
+            stagedRuns = std::max(1, std::stoi(argv[++i]));
         else if (a == "--width" && i + 1 < argc)
             width = std::stoi(argv[++i]);
         else if (a == "--height" && i + 1 < argc)
@@ -66,8 +75,8 @@ int main(int argc, char **argv)
     }
     if (options.files.empty()) {
         fmt::print(stderr,
-            "usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--width PX] [--height PX] [--verify] "
-            "[--json FILE] FILES...\n");
+            "usage: gaplens-bench-timeline [--frames N] [--threshold-runs N] [--staged-runs N] [--width PX] "
+            "[--height PX] [--verify] [--json FILE] FILES...\n");
         return 2;
     }
     using Clock = std::chrono::steady_clock;
@@ -240,15 +249,93 @@ int main(int argc, char **argv)
     for (auto *p : panels)
         delete p;
 
+    // Staged against single-stage: the load on a thread of its own (as LoadController's), the
+    // frames painted on this one as soon as what they draw has arrived.
+    auto secondsSince = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    // CPU seconds of the process too: the machine is often shared, and wall times then say
+    // more about the neighbours than about the two loads.
+    auto cpuSecondsSince = [](std::clock_t c) { return double(std::clock() - c) / CLOCKS_PER_SEC; };
+    struct StagedFigures
+    {
+        std::vector<double> firstPaint, fullLoad, fullPaint, singleLoad, singlePaint, stagedCpu, singleCpu;
+    } staged;
+    std::size_t firstStageKernels = 0;
+    for (int run = 0; run < stagedRuns; ++run) {
+        {
+            std::promise<std::shared_ptr<const gaplens::core::TraceSet>> firstStage;
+            auto stagedOptions = options;
+            std::atomic<bool> given { false };
+            stagedOptions.onFirstStage = [&](std::shared_ptr<const gaplens::core::TraceSet> first) {
+                given = true;
+                firstStage.set_value(std::move(first));
+            };
+            std::shared_ptr<gaplens::core::TraceSet> full;
+            const auto s0 = Clock::now();
+            const auto c0 = std::clock();
+            std::thread loader([&] {
+                full = gaplens::core::loadTraceSet(stagedOptions);
+                if (!given.exchange(true)) // no NVTX table, or no file: no first stage
+                    firstStage.set_value(nullptr);
+            });
+            const auto first = firstStage.get_future().get();
+            if (!first) {
+                loader.join();
+                fmt::print(stderr, "no first stage: the capture has no NVTX to wait for\n");
+                return 1;
+            }
+            view.setData(gaplens::ui::firstStageDataOf(first));
+            view.zoom()->setWindow(first->span.start, first->span.end, false);
+            view.viewport()->repaint();
+            staged.firstPaint.push_back(secondsSince(s0));
+            firstStageKernels = 0;
+            for (const auto &gpu : first->gpus)
+                firstStageKernels += gpu.kernelCount();
+            loader.join();
+            staged.fullLoad.push_back(secondsSince(s0));
+            view.setData(gaplens::ui::timelineDataOf(full));
+            view.viewport()->repaint();
+            staged.fullPaint.push_back(secondsSince(s0));
+            staged.stagedCpu.push_back(cpuSecondsSince(c0));
+        }
+        {
+            const auto s0 = Clock::now();
+            const auto c0 = std::clock();
+            auto single = gaplens::core::loadTraceSet(options);
+            staged.singleLoad.push_back(secondsSince(s0));
+            view.setData(gaplens::ui::timelineDataOf(single));
+            view.viewport()->repaint();
+            staged.singlePaint.push_back(secondsSince(s0));
+            staged.singleCpu.push_back(cpuSecondsSince(c0));
+        }
+    }
+    auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values[values.size() / 2];
+    };
+    const double firstPaintS = median(staged.firstPaint), stagedLoadS = median(staged.fullLoad),
+                 stagedPaintS = median(staged.fullPaint), singleLoadS = median(staged.singleLoad),
+                 singlePaintS = median(staged.singlePaint), stagedCpuS = median(staged.stagedCpu),
+                 singleCpuS = median(staged.singleCpu);
+    fmt::print("staged load (median of {}, alternating): first GPU-lane frame {:.3f} s ({} kernels), full capture "
+               "loaded {:.3f} s and painted {:.3f} s, {:.3f} CPU-s; single-stage: loaded {:.3f} s, first frame "
+               "{:.3f} s, {:.3f} CPU-s\n",
+        stagedRuns, firstPaintS, firstStageKernels, stagedLoadS, stagedPaintS, stagedCpuS, singleLoadS, singlePaintS,
+        singleCpuS);
+
     if (!jsonPath.empty()) {
         std::ofstream out(jsonPath);
         out << fmt::format("{{\n  \"ranks\": {}, \"kernels\": {}, \"width\": {}, \"height\": {}, \"frames\": {},\n"
                            "  \"load_seconds\": {:.3f}, \"set_data_ms\": {:.3f}, \"first_frame_ms\": {:.3f}, "
                            "\"second_frame_ms\": {:.3f},\n  \"gaps\": {}, \"worker_results_seconds\": {:.3f},\n"
                            "  \"threshold_to_frame_ms\": {:.3f}, \"threshold_to_panels_ms\": {:.3f},\n"
+                           "  \"staged_first_paint_seconds\": {:.3f}, \"staged_load_seconds\": {:.3f}, "
+                           "\"staged_full_paint_seconds\": {:.3f},\n  \"single_stage_load_seconds\": {:.3f}, "
+                           "\"single_stage_first_paint_seconds\": {:.3f},\n  \"staged_cpu_seconds\": {:.3f}, "
+                           "\"single_stage_cpu_seconds\": {:.3f},\n"
                            "  \"windows\": [{}\n  ]\n}}\n",
             trace->ranks.size(), kernels, width, height, frames, loadS, setDataMs, firstFrameMs, secondFrameMs,
-            gapCount, derivedS, toFrameMs, toPanelsMs, jsonWindows);
+            gapCount, derivedS, toFrameMs, toPanelsMs, firstPaintS, stagedLoadS, stagedPaintS, singleLoadS,
+            singlePaintS, stagedCpuS, singleCpuS, jsonWindows);
         fmt::print("JSON written to {}\n", jsonPath);
     }
     return 0;

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -102,6 +103,33 @@ private slots:
         for (int t = 1; t < kThreads; ++t)
             for (int i = 1; i < kPerThread; i += 2)
                 QCOMPARE(ids[t][std::size_t(i)], ids[0][std::size_t(i)]);
+    }
+
+    // A staged load's first stage reads names from a pool sharing the full capture's, which
+    // the NVTX reader keeps interning into: same ids both ways, and reads stay valid while it
+    // grows, also after the pool it shares with is gone.
+    void sharedPoolsHoldTheSameStrings()
+    {
+        auto full = std::make_unique<StringPool>();
+        const auto kernel = full->intern("kernel");
+        StringPool first(StringPool::ShareWith { *full });
+        QCOMPARE(first.get(kernel), std::string("kernel"));
+        QCOMPARE(first.intern("kernel"), kernel);
+        QCOMPARE(first.size(), full->size());
+        int mismatches = 0;
+        std::thread reader([&] {
+            for (int i = 0; i < 200000; ++i)
+                mismatches += first.get(kernel) != "kernel";
+        });
+        for (int i = 0; i < 100000; ++i)
+            full->intern("nvtx" + std::to_string(i));
+        reader.join();
+        QCOMPARE(mismatches, 0);
+        QCOMPARE(first.size(), std::size_t(100000 + 2));
+        QCOMPARE(first.find("nvtx99999"), full->find("nvtx99999"));
+        const auto last = full->find("nvtx99999");
+        full.reset();
+        QCOMPARE(first.get(last), std::string("nvtx99999"));
     }
 };
 

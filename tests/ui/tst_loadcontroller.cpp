@@ -8,8 +8,10 @@
 #include "ui/problemspanel.h"
 #include "ui/timeline/timelinemodel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/zoomcontrol.h"
 
 #include <QFile>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -114,6 +116,143 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!loader.isLoading(), 20000);
         // Cancelled early or finished before the token was seen: exactly one outcome.
         QCOMPARE(cancelled.count() + finished.count(), 2);
+    }
+
+    // The main window loads in two stages: the GPU lanes are drawn first, without NVTX rows or
+    // gaps (no blame without the NVTX phase), then the full capture replaces them. A bad file's
+    // problem is listed once, as a single-stage load lists it.
+    void stagedLoadDrawsGpuLanesBeforeNvtx()
+    {
+        MainWindow window;
+        QVERIFY(window.loadController()->isStaged());
+        auto *model = window.timelineView()->model();
+        QStringList order;
+        struct Rows
+        {
+            int merged = 0, copies = 0, api = 0, nvtx = 0;
+        };
+        auto countRows = [model] {
+            Rows rows;
+            for (const auto &r : model->rows()) {
+                rows.merged += r.kind == RowKind::MergedKernels;
+                rows.copies += r.kind == RowKind::Copies;
+                rows.api += r.kind == RowKind::Api;
+                rows.nvtx += r.kind == RowKind::Nvtx;
+            }
+            return rows;
+        };
+        Rows atFirstStage;
+        bool gapsAtFirstStage = true, derivedAtFirstStage = true, loadingAtFirstStage = false;
+        connect(window.loadController(), &LoadController::firstStageLoaded, this, [&] {
+            order << QStringLiteral("first");
+            atFirstStage = countRows();
+            gapsAtFirstStage = model->gapsReady();
+            derivedAtFirstStage = model->derived() != nullptr;
+            loadingAtFirstStage = window.loadController()->isLoading();
+            QVERIFY(model->data()->firstStage);
+        });
+        QSignalSpy finished(window.loadController(), &LoadController::loadFinished);
+        connect(window.loadController(), &LoadController::loadFinished, this, [&] { order << QStringLiteral("full"); });
+        window.openPaths({ m_rank0, m_bad, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QCOMPARE(order, (QStringList { QStringLiteral("first"), QStringLiteral("full") }));
+        QCOMPARE(atFirstStage.merged, 2);
+        QCOMPARE(atFirstStage.copies, 2);
+        QCOMPARE(atFirstStage.api, 2);
+        QCOMPARE(atFirstStage.nvtx, 0);
+        QVERIFY(!gapsAtFirstStage);
+        QVERIFY(!derivedAtFirstStage);
+        QVERIFY(loadingAtFirstStage);
+
+        QVERIFY(!model->data()->firstStage);
+        const auto full = countRows();
+        QCOMPARE(full.merged, 2);
+        QCOMPARE(full.nvtx, 4);
+        QTRY_VERIFY_WITH_TIMEOUT(model->gapsReady(), 10000);
+        QCOMPARE(model->gapCount(), std::size_t(2));
+        QCOMPARE(int(model->gaps(core::GpuIndex(0)).blame[0].cause), int(core::GapCause::ApiCall));
+
+        ProblemsPanel singleStage;
+        const auto expected = singleStage.showProblems(*LoadController::loadNow({ m_rank0, m_bad, m_rank1 })->trace);
+        QVERIFY(expected >= 1);
+        QCOMPARE(window.problemsPanel()->problemCount(), expected);
+    }
+
+    // Cancelled while NVTX is read (the loader waits at the hook until the window has drawn the
+    // first stage and cancelled): the capture shown before comes back, whole, and the window
+    // loads the next capture as usual.
+    void cancelDuringTheSecondStage()
+    {
+        MainWindow window;
+        auto *loader = window.loadController();
+        auto *model = window.timelineView()->model();
+        QSignalSpy finished(loader, &LoadController::loadFinished);
+        window.openPaths({ m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        const auto before = model->sharedData();
+        QVERIFY(before && !before->firstStage);
+        QTRY_VERIFY_WITH_TIMEOUT(model->gapsReady(), 10000);
+
+        QSemaphore cancelled;
+        loader->setAfterFirstStageHook([&cancelled] { cancelled.tryAcquire(1, 20000); });
+        QSignalSpy firstStage(loader, &LoadController::firstStageLoaded);
+        QSignalSpy cancelledSpy(loader, &LoadController::loadCancelled);
+        bool firstStageShown = false;
+        connect(loader, &LoadController::firstStageLoaded, this, [&] {
+            // The previous capture's gaps are not drawn over the new lanes.
+            firstStageShown = model->data()->firstStage && model->trace()->ranks.size() == 2 && !model->derived()
+                && !model->gapsReady() && model->gapCount() == 0;
+            loader->cancel();
+            cancelled.release();
+        });
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(cancelledSpy.count(), 1, 20000);
+        QCOMPARE(firstStage.count(), 1);
+        QVERIFY(firstStageShown);
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(!loader->isLoading());
+        QCOMPARE(model->sharedData(), before);
+        QVERIFY(model->gapsReady());
+        QCOMPARE(model->trace()->ranks.size(), std::size_t(1));
+
+        loader->setAfterFirstStageHook({});
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QCOMPARE(model->trace()->ranks.size(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(model->gapsReady(), 10000);
+    }
+
+    // Zoomed in while the first stage is shown: the full capture opens at the same window; left
+    // fitted, it opens fitted to its own span (which NVTX may widen).
+    void aZoomMadeDuringTheFirstStageIsKept()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        auto *loader = window.loadController();
+        auto *zoom = window.timelineView()->zoom();
+        QSemaphore zoomed;
+        loader->setAfterFirstStageHook([&zoomed] { zoomed.tryAcquire(1, 20000); });
+        core::TimeRange chosen;
+        connect(loader, &LoadController::firstStageLoaded, this, [&] {
+            const auto span = window.timelineView()->model()->displaySpan();
+            chosen = { span.start + span.duration() / 4, span.start + span.duration() / 2 };
+            zoom->setWindow(chosen.start, chosen.end, true);
+            chosen = { zoom->windowStart(), zoom->windowEnd() };
+            zoomed.release();
+        });
+        QSignalSpy finished(loader, &LoadController::loadFinished);
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(chosen.duration() > 0);
+        QCOMPARE(zoom->windowStart(), chosen.start);
+        QCOMPARE(zoom->windowEnd(), chosen.end);
+        QVERIFY(!zoom->isFitted());
+
+        loader->setAfterFirstStageHook({});
+        disconnect(loader, &LoadController::firstStageLoaded, this, nullptr);
+        window.openPaths({ m_rank0, m_rank1 });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QVERIFY(zoom->isFitted());
     }
 };
 

@@ -71,11 +71,12 @@ void LoadController::load(const QStringList &paths, const std::vector<core::Rank
         m_running = true;
         emit loadingChanged(true);
     }
+    m_firstStageShown = false;
     emit progressChanged(0, QStringLiteral("Opening %1 file(s)…").arg(paths.size()));
 
     const core::LoadOptions options = optionsFor(paths, rankOverrides);
     m_jobs.start( // supersedes (cancels) a running load: latest wins
-        [this, options](const LatestJobContext &job) {
+        [this, options, staged = m_staged, afterFirstStage = m_afterFirstStage](const LatestJobContext &job) {
             auto throttle = std::make_shared<ProgressThrottle>();
             throttle->sinceEmit.start();
             auto progress = [this, &job, throttle](const core::LoadProgress &p) {
@@ -95,8 +96,21 @@ void LoadController::load(const QStringList &paths, const std::vector<core::Rank
                 // Dropped once a newer load started; `this` is alive whenever it runs.
                 job.post([this, permille, message] { emit progressChanged(permille, message); });
             };
+            auto stagedOptions = options;
+            if (staged) {
+                // Posted before the result, so it arrives first (both go through qApp's queue).
+                stagedOptions.onFirstStage
+                    = [this, &job, &afterFirstStage](std::shared_ptr<const core::TraceSet> first) {
+                          job.post([this, data = firstStageDataOf(std::move(first))] {
+                              m_firstStageShown = true;
+                              emit firstStageLoaded(data);
+                          });
+                          if (afterFirstStage)
+                              afterFirstStage();
+                      };
+            }
             Outcome outcome;
-            auto trace = core::loadTraceSet(options, progress, &job.cancel());
+            auto trace = core::loadTraceSet(stagedOptions, progress, &job.cancel());
             // No derived data here: the first paint must not wait for the busy merge or blame.
             if (trace && !trace->cancelled && !job.isCancelled())
                 outcome.data = timelineDataOf(std::move(trace));
@@ -114,6 +128,7 @@ void LoadController::onFinished(const Outcome &outcome)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     m_running = false;
+    m_firstStageShown = false;
     emit loadingChanged(false);
     if (!outcome.data)
         emit loadCancelled();
@@ -123,11 +138,16 @@ void LoadController::onFinished(const Outcome &outcome)
 
 void LoadController::showProgressIn(TimelineView *view)
 {
-    connect(this, &LoadController::progressChanged, view, [view](int permille, const QString &message) {
-        view->setLoadingText(QStringLiteral("Loading… %1%%2")
-                                 .arg(permille / 10)
-                                 .arg(message.isEmpty() ? QString() : QStringLiteral(": ") + message));
+    connect(this, &LoadController::progressChanged, view, [this, view](int permille, const QString &message) {
+        // Over a first stage, the banner says what is still to come.
+        view->setLoadingText(
+            QStringLiteral("%1 %2%%3")
+                .arg(m_firstStageShown ? QStringLiteral("GPU lanes shown; loading NVTX…") : QStringLiteral("Loading…"))
+                .arg(permille / 10)
+                .arg(message.isEmpty() ? QString() : QStringLiteral(": ") + message));
     });
+    connect(this, &LoadController::firstStageLoaded, view,
+        [view] { view->setLoadingText(QStringLiteral("GPU lanes shown; loading NVTX…")); });
     connect(this, &LoadController::loadingChanged, view,
         [view](bool loading) { view->setLoadingText(loading ? QStringLiteral("Loading…") : QString()); });
 }

@@ -10,6 +10,14 @@ std::shared_ptr<const TimelineData> timelineDataOf(std::shared_ptr<const core::T
     return data;
 }
 
+std::shared_ptr<const TimelineData> firstStageDataOf(std::shared_ptr<const core::TraceSet> trace)
+{
+    auto data = std::make_shared<TimelineData>();
+    data->trace = std::move(trace);
+    data->firstStage = true;
+    return data;
+}
+
 std::shared_ptr<const TimelineData> prepareTimelineData(std::shared_ptr<const core::TraceSet> trace)
 {
     auto data = std::make_shared<TimelineData>();

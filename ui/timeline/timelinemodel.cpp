@@ -64,8 +64,11 @@ void TimelineModel::setData(std::shared_ptr<const TimelineData> data)
     recomputeSpan();
     rebuildRows();
     // Last: the rows are drawable now, the gaps follow from the controller's build.
-    // A shared source may have this capture already (set by the panels' context).
-    if (const auto captured = m_data ? m_data->trace : nullptr; m_source->trace() != captured)
+    // A shared source may have this capture already (set by the panels' context). A first
+    // stage has no gaps: the source (and the panels that share it) keeps what it has until
+    // the full capture comes; derived() shows nothing of it meanwhile, being of another trace.
+    if (const auto captured = m_data ? m_data->trace : nullptr;
+        m_source->trace() != captured && !(m_data && m_data->firstStage))
         m_source->setTrace(captured, m_data ? m_data->derived : nullptr);
     emit dataChanged();
 }

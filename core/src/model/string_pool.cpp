@@ -7,8 +7,14 @@
 namespace gaplens::core {
 
 StringPool::StringPool()
+    : m_shared(std::make_shared<Shared>())
 {
     intern({});
+}
+
+StringPool::StringPool(ShareWith other)
+    : m_shared(other.pool.m_shared)
+{
 }
 
 StringPool::Slot StringPool::locate(StringId id)
@@ -20,28 +26,30 @@ StringPool::Slot StringPool::locate(StringId id)
 
 StringId StringPool::intern(std::string_view text)
 {
-    std::lock_guard lock(m_mutex);
-    if (auto it = m_index.find(text); it != m_index.end())
+    auto &shared = *m_shared;
+    std::lock_guard lock(shared.mutex);
+    if (auto it = shared.index.find(text); it != shared.index.end())
         return it->second;
-    const auto size = m_size.load(std::memory_order_relaxed);
+    const auto size = shared.size.load(std::memory_order_relaxed);
     if (size > std::size_t(UINT32_MAX))
         throw std::length_error("more than 2^32 distinct strings in one capture");
     const auto id = static_cast<StringId>(size);
     const auto [segment, offset] = locate(id);
     if (offset == 0)
-        m_segments[segment] = std::make_unique<std::string[]>(std::size_t(1) << (segment + kFirstSegmentBits));
-    std::string &stored = m_segments[segment][offset];
+        shared.segments[segment] = std::make_unique<std::string[]>(std::size_t(1) << (segment + kFirstSegmentBits));
+    std::string &stored = shared.segments[segment][offset];
     stored.assign(text);
-    m_index.emplace(stored, id);
-    m_size.store(size + 1, std::memory_order_release);
+    shared.index.emplace(stored, id);
+    shared.size.store(size + 1, std::memory_order_release);
     return id;
 }
 
 StringId StringPool::find(std::string_view text) const
 {
-    std::lock_guard lock(m_mutex);
-    auto it = m_index.find(text);
-    return it == m_index.end() ? kEmptyString : it->second;
+    auto &shared = *m_shared;
+    std::lock_guard lock(shared.mutex);
+    auto it = shared.index.find(text);
+    return it == shared.index.end() ? kEmptyString : it->second;
 }
 
 } // namespace gaplens::core

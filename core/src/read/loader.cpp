@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -31,11 +32,14 @@ using detail::ReportData;
 // threads, the readers would still leave cores idle (one file's NVTX table is most of its
 // rows), so each big table's scan also gets threads - 1 threads that decode its page ranges
 // (table_scan.h); the loaded columns are the same either way.
+// A staged load (`firstStage` set) always reads two parts, every file's first part before
+// any NVTX part, and hands the first parts to `firstStage` as soon as they are all read.
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
-    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel)
+    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
+    const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
 {
-    const bool split
-        = threads > 1 && files.size() < 4 * std::size_t(threads) && options.tables.contains(ExportTable::Nvtx);
+    const bool split = options.tables.contains(ExportTable::Nvtx)
+        && (firstStage || (threads > 1 && files.size() < 4 * std::size_t(threads)));
     const unsigned scanThreads = options.splitTables && threads > 1 && files.size() < threads ? threads - 1 : 0;
     struct Item
     {
@@ -44,13 +48,22 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     };
     std::vector<Item> items;
     for (std::size_t f = 0; f < files.size(); ++f) {
-        if (split) {
+        if (firstStage) {
+            items.push_back({ f, detail::ReportPart::GpuAndApi });
+        } else if (split) {
             items.push_back({ f, detail::ReportPart::GpuAndApi });
             items.push_back({ f, detail::ReportPart::Nvtx });
         } else {
             items.push_back({ f, detail::ReportPart::Everything });
         }
     }
+    if (firstStage)
+        for (std::size_t f = 0; f < files.size(); ++f)
+            items.push_back({ f, detail::ReportPart::Nvtx });
+    // Where each file's parts are in `items`.
+    auto gpuAndApiItem = [&](std::size_t f) { return firstStage ? f : 2 * f; };
+    auto nvtxItem = [&](std::size_t f) { return firstStage ? files.size() + f : 2 * f + 1; };
+
     std::vector<ReportData> results(items.size());
     std::mutex progressMutex;
     std::vector<int> permilleByItem(items.size(), 0);
@@ -67,19 +80,33 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         progress({ file, files.size(), files[file], stage, int(sum / long(items.size())) });
     };
 
+    // The thread that reads the last first part builds the first stage; the acquire-release
+    // count makes the other first parts' results visible to it.
+    std::atomic<std::size_t> firstPartsLeft { files.size() };
+    auto firstPartRead = [&] {
+        if (!firstStage || firstPartsLeft.fetch_sub(1, std::memory_order_acq_rel) != 1)
+            return;
+        std::vector<const ReportData *> parts;
+        for (std::size_t f = 0; f < files.size(); ++f)
+            parts.push_back(&results[gpuAndApiItem(f)]);
+        firstStage(parts);
+    };
+
     // A cancelled read throws CancelledError: no further item starts, and it reaches the caller.
     parallelFor(items.size(), threads, [&](std::size_t i) {
         results[i] = detail::readReport(
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
             items[i].part, options.directTableScan, options.tables, scanThreads);
         report(i, "done", 1000);
+        if (items[i].part == detail::ReportPart::GpuAndApi)
+            firstPartRead();
     });
     if (!split)
         return results;
     std::vector<ReportData> joined(files.size());
     for (std::size_t f = 0; f < files.size(); ++f) {
-        joined[f] = std::move(results[2 * f]);
-        detail::joinParts(joined[f], std::move(results[2 * f + 1]));
+        joined[f] = std::move(results[gpuAndApiItem(f)]);
+        detail::joinParts(joined[f], std::move(results[nvtxItem(f)]));
     }
     return joined;
 }
@@ -271,7 +298,8 @@ std::uint64_t rowidSpan(const detail::Database &db, const char *table)
 
 // The rows and bytes of the tables the reader keeps, each table's rows as `rowsOf` counts them.
 template <typename RowsOf>
-LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf)
+LoadEstimate estimateWith(
+    const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf, bool withStrings = true)
 {
     tables = withDependencies(tables);
     LoadEstimate estimate;
@@ -282,7 +310,7 @@ LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables
                 continue;
             detail::Database db(file);
             for (const auto &[table, bytesPerRow, kept] : kTableCosts) {
-                if ((kept && !tables.contains(*kept)) || !db.hasTable(table))
+                if ((kept ? !tables.contains(*kept) : !withStrings) || !db.hasTable(table))
                     continue;
                 const auto rows = rowsOf(db, table);
                 estimate.rows = saturatingAdd(estimate.rows, rows);
@@ -291,6 +319,19 @@ LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables
         } catch (const std::exception &) {
             // Unreadable here means unreadable when loading: readReport names the problem.
         }
+    }
+    return estimate;
+}
+
+// What a load takes: a staged one also holds a copy of its first stage's columns (the two
+// captures share their strings) until the caller lets the first stage go.
+template <typename RowsOf>
+LoadEstimate estimateFor(const std::vector<std::string> &files, const LoadOptions &options, RowsOf rowsOf)
+{
+    auto estimate = estimateWith(files, options.tables, rowsOf);
+    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx)) {
+        const auto copy = estimateWith(files, firstStageTables(options.tables), rowsOf, false);
+        estimate.bytes = saturatingAdd(estimate.bytes, copy.bytes);
     }
     return estimate;
 }
@@ -309,9 +350,9 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
     const auto limit = userLimitIsTightest ? options.memoryLimitBytes : processHeadroom->bytes;
     // The rowid bound settles every capture that fits in milliseconds; only one the bound puts
     // over the limit pays for exact counts, which decide (a sparse rowid cannot refuse a file).
-    if (estimateWith(files, options.tables, rowidSpan).bytes <= limit)
+    if (estimateFor(files, options, rowidSpan).bytes <= limit)
         return std::nullopt;
-    const auto estimate = estimateLoad(files, options.tables);
+    const auto estimate = estimateFor(files, options, exactRowCount);
     if (estimate.bytes <= limit)
         return std::nullopt;
     std::string names;
@@ -413,6 +454,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, st
 std::shared_ptr<TraceSet> loadTraceSet(
     const LoadOptions &options, const ProgressFn &progress, const CancelToken *cancel)
 {
+    if (options.onFirstStage && options.decideRanks)
+        throw std::invalid_argument("a staged load (onFirstStage) cannot have decideRanks: it would decide twice");
     auto trace = std::make_shared<TraceSet>();
     const auto files = expandInputs(options.files, trace->errors);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -420,13 +463,36 @@ std::shared_ptr<TraceSet> loadTraceSet(
         trace->errors.push_back(std::move(*tooLarge));
         return trace;
     }
+    auto isCancelled = [cancel] { return cancel && cancel->isCancelled(); };
+    // The first parts stay where they are, to be joined with the NVTX parts: the first stage
+    // is built from copies of them.
+    std::function<void(const std::vector<const ReportData *> &)> firstStage;
+    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx)) {
+        firstStage = [&](const std::vector<const ReportData *> &parts) {
+            std::vector<ReportData> copies;
+            copies.reserve(parts.size());
+            for (const auto *part : parts)
+                copies.push_back(detail::firstStageOf(*part));
+            auto first = std::make_shared<TraceSet>(trace->strings);
+            first->errors = trace->errors;
+            mergeIntoTrace(*first, copies, options);
+            finalizeTraceSet(*first, threads);
+            if (!isCancelled())
+                options.onFirstStage(std::move(first));
+        };
+    }
+    auto cancelled = [] {
+        auto none = std::make_shared<TraceSet>();
+        none->cancelled = true;
+        return none;
+    };
     try {
-        auto reports = readReports(files, threads, options, trace->strings, progress, cancel);
+        auto reports = readReports(files, threads, options, trace->strings, progress, cancel, firstStage);
+        if (isCancelled()) // also when asked while the first stage was handed over
+            return cancelled();
         mergeIntoTrace(*trace, reports, options);
     } catch (const detail::CancelledError &) {
-        auto cancelled = std::make_shared<TraceSet>();
-        cancelled->cancelled = true;
-        return cancelled;
+        return cancelled();
     }
     finalizeTraceSet(*trace, threads);
     return trace;

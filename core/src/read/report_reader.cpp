@@ -1495,6 +1495,20 @@ void joinParts(ReportData &gpuAndApi, ReportData &&nvtx)
     attachOsrt(gpuAndApi); // the GPU + API part read OSRT_API
 }
 
+ReportData firstStageOf(const ReportData &gpuAndApi)
+{
+    ReportData copy;
+    copy.report = gpuAndApi.report;
+    copy.gpus = gpuAndApi.gpus;
+    copy.threads = gpuAndApi.threads;
+    copy.processNames = gpuAndApi.processNames;
+    copy.gpuPids = gpuAndApi.gpuPids;
+    copy.activityByPid = gpuAndApi.activityByPid;
+    copy.environmentRank = gpuAndApi.environmentRank;
+    copy.error = gpuAndApi.error;
+    return copy; // not unknownThreadNameIds, which only joinParts reads, nor osrtThreads
+}
+
 void attachOsrt(ReportData &data)
 {
     if (data.osrtThreads.empty())

@@ -68,6 +68,10 @@ ReportData readReport(const std::string &path, StringPool &strings, const StageF
 // counts add up. The first error of either part is the file's error.
 void joinParts(ReportData &gpuAndApi, ReportData &&nvtx);
 
+// A copy of a file's GPU + API part for a staged load's first stage (LoadOptions::
+// onFirstStage), without its pending OS runtime calls: which of them are kept depends on NVTX.
+ReportData firstStageOf(const ReportData &gpuAndApi);
+
 // Moves the pending OS runtime calls into their threads: into the thread of the same (pid,
 // tid) when there is one, else into a new thread when the process has kernels, copies, CUDA
 // calls, NVTX ranges or marks; the calls of other processes are dropped. readReport does it

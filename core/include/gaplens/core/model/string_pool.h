@@ -21,10 +21,17 @@ inline constexpr StringId kEmptyString = 0;
 // moves (a std::deque reallocates its block map on growth, under a concurrent reader).
 // A thread may get() any id it received from intern(): the lock orders the write
 // of that string and its segment before the id is returned.
+// Two pools can share their strings (the two captures of a staged load, LoadOptions::
+// onFirstStage): what either interns, both hold, under the same id.
 class StringPool
 {
 public:
     StringPool();
+    struct ShareWith
+    {
+        const StringPool &pool;
+    };
+    explicit StringPool(ShareWith other);
     StringPool(const StringPool &) = delete;
     StringPool &operator=(const StringPool &) = delete;
 
@@ -32,11 +39,11 @@ public:
     const std::string &get(StringId id) const
     {
         const auto [segment, offset] = locate(id);
-        return m_segments[segment][offset];
+        return m_shared->segments[segment][offset];
     }
     // Returns kEmptyString when the text was never interned.
     StringId find(std::string_view text) const;
-    std::size_t size() const { return m_size.load(std::memory_order_acquire); }
+    std::size_t size() const { return m_shared->size.load(std::memory_order_acquire); }
 
 private:
     // Segment s holds ids [2^(s+k) - 2^k, 2^(s+k+1) - 2^k) with k = kFirstSegmentBits.
@@ -48,10 +55,14 @@ private:
     };
     static Slot locate(StringId id);
 
-    mutable std::mutex m_mutex;
-    std::array<std::unique_ptr<std::string[]>, kSegmentCount> m_segments;
-    std::atomic<std::size_t> m_size { 0 };
-    std::unordered_map<std::string_view, StringId> m_index;
+    struct Shared
+    {
+        std::mutex mutex;
+        std::array<std::unique_ptr<std::string[]>, kSegmentCount> segments;
+        std::atomic<std::size_t> size { 0 };
+        std::unordered_map<std::string_view, StringId> index;
+    };
+    std::shared_ptr<Shared> m_shared; // never null
 };
 
 } // namespace gaplens::core

@@ -396,6 +396,14 @@ struct UnorderedLaunch
 
 struct TraceSet
 {
+    TraceSet() = default;
+    // A capture whose names are another's (they share the pool): a staged load's first stage
+    // and its full capture (LoadOptions::onFirstStage).
+    explicit TraceSet(const StringPool &sharedStrings)
+        : strings(StringPool::ShareWith { sharedStrings })
+    {
+    }
+
     StringPool strings;
     std::vector<Report> reports;
     std::vector<Rank> ranks; // sorted by rank number

@@ -51,7 +51,27 @@ struct LoadOptions
     // rank it gets when the whole capture is loaded at once.
     std::function<std::vector<RankAssignment>(const std::vector<RankCandidate> &, std::vector<std::string> &warnings)>
         decideRanks;
+    // A staged load (the GUI's: GPU lanes before the NVTX table is read). When set and the
+    // set holds NVTX, every file is read as two parts (firstStageTables, then NVTX and the OS
+    // runtime calls); once the first parts of all files are read, this is called once, on
+    // one of the loader's threads, with a capture of those tables alone, while the NVTX parts
+    // are still being read. That capture is a TraceSet of its own, finalised and immutable,
+    // sharing only the string pool of the one loadTraceSet returns (which is exactly a
+    // single-stage load's); its ranks are the full load's except for a file without GPU
+    // work, whose rank is then its busiest process by CUDA calls alone. Its errors and
+    // warnings are those of the first parts, and come again in the full capture. Not
+    // called for a load cancelled or refused (memory guard) before; the call must return
+    // quickly. Costs a copy of the first stage's columns (the memory guard counts it). Not
+    // with decideRanks (it would decide twice): loadTraceSet throws std::invalid_argument.
+    std::function<void(std::shared_ptr<const TraceSet>)> onFirstStage;
 };
+
+// What a staged load's first stage holds: the set but NVTX and the OS runtime calls (which
+// are kept only for processes with CUDA calls or NVTX, so they wait for NVTX).
+constexpr TableSet firstStageTables(TableSet tables)
+{
+    return tables - (ExportTable::Nvtx | ExportTable::OsRuntime);
+}
 
 // What loading the files would take, from the exact row count of each table the reader
 // keeps (count(*), answered from the table b-trees without decoding a row: about 0.1 s per
