@@ -108,6 +108,7 @@ int runNcu(const CommandContext &ctx);
 int runIntervals(const CommandContext &ctx);
 int runTransfers(const CommandContext &ctx);
 int runThroughput(const CommandContext &ctx);
+int runDigest(const CommandContext &ctx); // writes --out
 int runSynth(const Options &options);
 
 // intervals and transfers in their parts, for gaplens-mpi, which computes the report in pieces
