@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the digest overview shows, made from a read digest (core/read/digest.h) as it is:
+// the per-rank table, the pace matrix and the interval heat map's data.
+#include "gaplens/core/read/digest.h"
+#include "ui/panels/intervalheatmap.h"
+
+namespace gaplens::ui {
+
+class PanelTableModel;
+
+// Per rank: rank, host, busy, idle % (of the GPU window), gaps, top blame cause, median step,
+// times slowest, findings. Row keys are indices into digest.ranks.
+void setDigestRankTable(PanelTableModel &model, const core::Digest &digest);
+
+// Iterations x ranks as the Rank pace panel shows them (Iteration, Median, a column per rank,
+// each cell coloured by its delta from the iteration's median); empty without pace.
+void setDigestPaceMatrix(PanelTableModel &model, const core::Digest &digest);
+
+// Ranks x intervals of the kernel duration spread (stddev), the anomalous intervals outlined.
+HeatMapData digestHeatMapData(const core::Digest &digest);
+
+} // namespace gaplens::ui
