@@ -119,7 +119,8 @@ HeatMapData digestHeatMapData(const core::Digest &digest)
         data.outlined.resize(rowStart + std::size_t(data.columns), 0);
         for (const auto &iv : r.intervals) {
             const auto cell = rowStart + std::size_t(iv.index - first);
-            if (iv.kernelStddevNs) {
+            // As core::intervalMetricValue: no spread with fewer than two kernels.
+            if (iv.kernelCount >= 2 && iv.kernelStddevNs) {
                 data.values[cell] = *iv.kernelStddevNs;
                 data.maxValue = std::max(data.maxValue, *iv.kernelStddevNs);
             }

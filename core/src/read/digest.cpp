@@ -120,6 +120,10 @@ DigestRank readRank(const Field &f)
     DigestRank r;
     r.rank = f.at("rank").rank();
     r.report = f.at("report").text();
+    const auto pid = f.at("pid").count();
+    if (pid > std::numeric_limits<std::uint32_t>::max())
+        f.at("pid").fail("process id out of range");
+    r.pid = std::uint32_t(pid);
     r.process = f.at("process").text();
     r.host = f.at("host").text();
     r.busyNs = f.at("busy_ns").integer();

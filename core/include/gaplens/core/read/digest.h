@@ -50,6 +50,7 @@ struct DigestRank
 {
     std::int32_t rank = 0;
     std::string report; // absolute path of the rank's report
+    std::uint32_t pid = 0;
     std::string process, host;
     TimeNs busyNs = 0, windowNs = 0, idleNs = 0;
     std::uint64_t gapCount = 0;
