@@ -9,12 +9,9 @@
 #include "gaplens/core/analysis/step_range.h"
 #include "gaplens/core/read/digest.h"
 
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <map>
 
 namespace gaplens::cli {
 namespace {
@@ -42,11 +39,7 @@ Json captureJson(const core::TraceSet &trace)
     }
     capture["files"] = std::move(files);
     capture["errors"] = std::move(errors);
-    Json warnings = trace.warnings;
-    for (const auto &report : trace.reports)
-        for (const auto &w : report.warnings)
-            warnings.push_back(fmt::format("{}: {}", report.path, w));
-    capture["warnings"] = std::move(warnings);
+    capture["warnings"] = captureWarningsJson(trace);
     return capture;
 }
 
@@ -208,7 +201,7 @@ int runDigest(const CommandContext &ctx)
     Json findings = Json::array();
     for (const auto &f : parts.findings) {
         Json finding;
-        finding["rank"] = f.rank == core::kNoIndex ? Json(nullptr) : Json(ctx.rankNumber(f.rank));
+        finding["rank"] = rankNumberOrNull(ctx, f.rank);
         finding["text"] = f.text;
         findings.push_back(std::move(finding));
     }

@@ -93,6 +93,15 @@ void printGpuMemory(const CommandContext &ctx, const core::RankSelection &select
 
 } // namespace
 
+Json captureWarningsJson(const core::TraceSet &trace)
+{
+    Json warnings = trace.warnings;
+    for (const auto &report : trace.reports)
+        for (const auto &w : report.warnings)
+            warnings.push_back(fmt::format("{}: {}", report.path, w));
+    return warnings;
+}
+
 Json deviceSummaryJson(const CommandContext &ctx, std::uint32_t rankIndex, std::uint32_t g)
 {
     const auto &trace = ctx.t();
@@ -188,11 +197,7 @@ int runSummary(const CommandContext &ctx)
             ranks.push_back(std::move(out));
         }
         doc["ranks"] = std::move(ranks);
-        Json warnings = trace.warnings;
-        for (const auto &report : trace.reports)
-            for (const auto &w : report.warnings)
-                warnings.push_back(fmt::format("{}: {}", report.path, w));
-        doc["warnings"] = std::move(warnings);
+        doc["warnings"] = captureWarningsJson(trace);
         printJson(doc);
         return 0;
     }

@@ -53,7 +53,7 @@ void addPaceFields(
         out["index"] = it.index;
         out["median_ns"] = it.medianNs;
         // kNoIndex: several ranks tie for the slowest.
-        out["slowest_rank"] = it.slowestRank == core::kNoIndex ? Json(nullptr) : Json(ctx.rankNumber(it.slowestRank));
+        out["slowest_rank"] = rankNumberOrNull(ctx, it.slowestRank);
         out["slowest_ns"] = it.slowestNs;
         iterations.push_back(std::move(out));
     }

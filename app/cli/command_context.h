@@ -79,6 +79,8 @@ Json jsonDocument(const std::string &command, std::initializer_list<const core::
 Json jsonDocument(const CommandContext &ctx);
 // A number, or null for a statistic that does not exist.
 Json numberOrNull(std::optional<double> value);
+// A rank index as its number, or null for kNoIndex (no rank, or ranks that tie).
+Json rankNumberOrNull(const CommandContext &ctx, std::uint32_t rankIndex);
 
 // A JSON array with an object per entry of `entries` (each with a rank index `rank`): first
 // "rank", the rank's number, then what fields(entry, index of the entry, object) adds.

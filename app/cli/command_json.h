@@ -18,6 +18,9 @@
 
 namespace gaplens::cli {
 
+// The capture's warnings and each report's ("PATH: text"), as summary writes them.
+Json captureWarningsJson(const core::TraceSet &trace);
+
 // blame: gap_count, gap_ns, copy_ns, copy_cause_ns and the four bucket arrays.
 void addBlameTotals(Json &object, const CommandContext &ctx, const core::BlameTotals &totals);
 // kernels: total_ns, instances and the first `top` rows of "kernels".

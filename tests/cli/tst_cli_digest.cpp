@@ -5,6 +5,7 @@
 // run phases and on the real six-rank job; the file is written only where --out says, never
 // over an input, and without a .tmp left behind.
 #include "cli_runner.h"
+#include "test_files.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -20,10 +21,7 @@ namespace {
 
 QJsonObject readJson(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return QJsonDocument::fromJson(QByteArray::fromStdString(readFile(path.toStdString()))).object();
 }
 
 // The entry of `array` whose "rank" is `rank`, without its "rank".

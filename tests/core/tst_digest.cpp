@@ -3,6 +3,7 @@
 // input giving an error that names the file and the field, never a crash; the atomic writer
 // never replacing an input.
 #include "gaplens/core/read/digest.h"
+#include "test_files.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -12,6 +13,8 @@
 #include <string>
 
 using namespace gaplens::core;
+using gaplens::test::readFile;
+using gaplens::test::writeFile;
 
 namespace {
 
@@ -60,19 +63,6 @@ std::string replaced(std::string text, const std::string &from, const std::strin
     if (at != std::string::npos)
         text.replace(at, from.size(), to);
     return text;
-}
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
@@ -209,11 +199,11 @@ private slots:
     {
         QTemporaryDir dir;
         const auto path = dir.filePath(QStringLiteral("run.gldigest"));
-        writeFile(path, "old");
+        QVERIFY(writeFile(path, "old"));
         const auto text = digestText();
         QCOMPARE(writeDigestFile(path.toStdString(), text, { dir.filePath(QStringLiteral("r3.sqlite")).toStdString() }),
             std::string());
-        QCOMPARE(readFile(path), QByteArray::fromStdString(text));
+        QCOMPARE(readFile(path.toStdString()), text);
         QVERIFY(!QFile::exists(path + QStringLiteral(".tmp")));
         const auto back = readDigest(path.toStdString());
         QVERIFY2(back.digest, back.error.c_str());
@@ -224,11 +214,11 @@ private slots:
     {
         QTemporaryDir dir;
         const auto input = dir.filePath(QStringLiteral("r3.sqlite"));
-        writeFile(input, "SQLite format 3");
+        QVERIFY(writeFile(input, "SQLite format 3"));
         const auto spelled = dir.path() + QStringLiteral("/./r3.sqlite");
         const auto error = writeDigestFile(spelled.toStdString(), digestText(), { input.toStdString() });
         QCOMPARE(QString::fromStdString(error), spelled + QStringLiteral(": refusing to overwrite an input file"));
-        QCOMPARE(readFile(input), QByteArray("SQLite format 3"));
+        QCOMPARE(readFile(input.toStdString()), std::string("SQLite format 3"));
         QVERIFY(!QFile::exists(input + QStringLiteral(".tmp")));
     }
 
