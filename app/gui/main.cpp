@@ -98,7 +98,9 @@ struct GuiOptions
         parser.addOptions(
             { render, report, session, before, after, range, size, lanes, fit, gap, step, meta, theme, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
-            QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
+            QStringLiteral("Nsight Systems .sqlite exports or folders of them; or one .gldigest (gaplens-cli digest), "
+                           "opened as an overview of all ranks."),
+            QStringLiteral("[FILES...]"));
     }
 };
 

@@ -22,7 +22,7 @@ namespace {
 std::string digestText(const std::string &rank = {}, const std::string &pace = "null", const std::string &head = {})
 {
     const std::string defaultRank = R"({"rank": 3, "report": "/data/r3.sqlite", "pid": 7, "process": "python3",
-        "host": "node1", "busy_ns": 600, "window_ns": 1000, "idle_ns": 400, "idle_pct": 40.0, "gap_count": 2,
+        "host": "node1", "span_start_ns": 10, "span_end_ns": 1900, "busy_ns": 600, "window_ns": 1000, "idle_ns": 400, "idle_pct": 40.0, "gap_count": 2,
         "gap_ns": 300, "median_step_ns": 250.5,
         "blame": {"by_cause": [{"cause": "api", "label": "cudaStreamSynchronize", "count": 2, "total_ns": 300}]},
         "top_kernels": {"kernels": [{"name": "gemm", "calls": 4, "total_ns": 500, "pct": 83.3, "median_ns": 120.0}]},
@@ -91,6 +91,7 @@ private slots:
         QCOMPARE(r.rank, 3);
         QCOMPARE(r.report, std::string("/data/r3.sqlite"));
         QCOMPARE(r.host, std::string("node1"));
+        QCOMPARE(r.span, (TimeRange { 10, 1900 }));
         QCOMPARE(r.busyNs, 600);
         QCOMPARE(r.idleNs, 400);
         QCOMPARE(r.idlePercent(), 40.0);

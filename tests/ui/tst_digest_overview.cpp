@@ -13,6 +13,7 @@
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/read/loader.h"
 #include "synth_sample.h"
+#include "ui/digest/digesttables.h"
 #include "ui/digest/digestwindow.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
@@ -22,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QListWidget>
@@ -72,7 +74,9 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_sample.write(test::synthOptions(4, 8, 2)));
+        auto synth = test::synthOptions(4, 8, 2);
+        synth.warmupSteps = 2; // slower first steps: anomalous intervals at the start
+        QVERIFY(m_sample.write(synth));
         m_digestPath = m_sample.dir.filePath(QStringLiteral("run.gldigest"));
         QCOMPARE(writeDigest(m_digestPath, m_sample.path), 0);
         core::LoadOptions load;
@@ -91,7 +95,7 @@ private slots:
         auto *model = window->rankTable()->tableModel();
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model->rowCount(), 4);
-        QCOMPARE(model->columnCount(), 9);
+        QCOMPARE(model->columnCount(), 10);
         core::PaceOptions paceOptions;
         paceOptions.rangeName = "train_step";
         const auto pace = core::computePace(*m_trace, paceOptions);
@@ -108,13 +112,14 @@ private slots:
             }
             QCOMPARE(model->cell(row, 0).raw.toInt(), rank.rank);
             QCOMPARE(model->cell(row, 2).raw.toDouble(), double(busy));
-            QCOMPARE(model->cell(row, 3).raw.toDouble(), 100.0 * double(gpuWindow - busy) / double(gpuWindow));
-            QCOMPARE(model->cell(row, 4).raw.toULongLong(), gaps);
-            QCOMPARE(model->cell(row, 6).raw.toDouble(), pace.ranks[std::size_t(row)].medianNs);
-            QCOMPARE(model->cell(row, 7).raw.toULongLong(), std::uint64_t(pace.ranks[std::size_t(row)].timesSlowest));
+            QCOMPARE(model->cell(row, 3).raw.toDouble(), double(rank.span.duration()));
+            QCOMPARE(model->cell(row, 4).raw.toDouble(), 100.0 * double(gpuWindow - busy) / double(gpuWindow));
+            QCOMPARE(model->cell(row, 5).raw.toULongLong(), gaps);
+            QCOMPARE(model->cell(row, 7).raw.toDouble(), pace.ranks[std::size_t(row)].medianNs);
+            QCOMPARE(model->cell(row, 8).raw.toULongLong(), std::uint64_t(pace.ranks[std::size_t(row)].timesSlowest));
         }
-        QVERIFY(model->cell(2, 7).background.isValid()); // the straggler is marked
-        QVERIFY(!model->cell(0, 7).background.isValid());
+        QVERIFY(model->cell(2, 8).background.isValid()); // the straggler is marked
+        QVERIFY(!model->cell(0, 8).background.isValid());
     }
 
     void paceMatrixIsIterationsByRanks()
@@ -135,34 +140,45 @@ private slots:
         }
     }
 
-    void heatMapHoldsTheIntervalSpread()
+    // Each metric of the chooser shows core's value of that metric per rank and interval; the
+    // digest's anomalies (of the spread) are outlined under the spread only.
+    void heatMapHoldsCoresIntervalFigures()
     {
         const auto window = openWindow();
-        const auto &data = window->heatMap()->data();
         core::IntervalOptions options;
         options.intervalNs = 10'000'000;
         options.top = std::numeric_limits<std::size_t>::max();
         const auto report = core::computeIntervals(*m_derived, options);
-        QCOMPARE(data.rowLabels.size(), 4);
-        QCOMPARE(data.originNs, report.originNs);
-        int anomalous = 0;
-        for (std::size_t e = 0; e < report.ranks.size(); ++e) {
-            const auto &ri = report.ranks[e];
-            for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
-                const int column = int(ri.firstIndex + std::int64_t(i) - data.firstIndex);
-                const auto expected = ri.intervals[i].kernels.sampleStddev();
-                const double value = data.value(int(e), column);
-                if (ri.intervals[i].kernels.count < 2)
-                    QVERIFY(std::isnan(value));
-                else
-                    QCOMPARE(value, expected);
-                anomalous += data.isOutlined(int(e), column) ? 1 : 0;
-            }
-        }
         std::size_t expectedAnomalous = 0;
         for (const auto &group : report.anomalies)
             expectedAnomalous += group.top.size();
-        QCOMPARE(std::size_t(anomalous), expectedAnomalous);
+        QVERIFY(expectedAnomalous > 0);
+        QCOMPARE(window->metricChooser()->count(), int(std::size(kDigestHeatMapMetrics)));
+        for (int m = 0; m < window->metricChooser()->count(); ++m) {
+            window->metricChooser()->setCurrentIndex(m);
+            const auto metric = kDigestHeatMapMetrics[m];
+            const auto &data = window->heatMap()->data();
+            QCOMPARE(data.metric, metric);
+            QCOMPARE(data.rowLabels.size(), 4);
+            QCOMPARE(data.originNs, report.originNs);
+            std::size_t anomalous = 0, cells = 0;
+            for (std::size_t e = 0; e < report.ranks.size(); ++e) {
+                const auto &ri = report.ranks[e];
+                for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
+                    const int column = int(ri.firstIndex + std::int64_t(i) - data.firstIndex);
+                    const auto expected = core::intervalMetricValue(ri.intervals[i], metric);
+                    const double value = data.value(int(e), column);
+                    if (expected)
+                        QCOMPARE(value, *expected);
+                    else
+                        QVERIFY(std::isnan(value));
+                    anomalous += data.isOutlined(int(e), column) ? 1 : 0;
+                    ++cells;
+                }
+            }
+            QVERIFY(cells > 0);
+            QCOMPARE(anomalous, metric == core::IntervalMetric::Stddev ? expectedAnomalous : std::size_t(0));
+        }
     }
 
     void findingsAreCores()

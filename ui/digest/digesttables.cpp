@@ -27,6 +27,7 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
 {
     QList<PanelColumn> columns { { QStringLiteral("Rank"), true, {}, {} }, { QStringLiteral("Host"), false, {}, {} },
         { QStringLiteral("Busy"), true, QStringLiteral("ns"), QStringLiteral("GPU busy time (union of kernels)") },
+        { QStringLiteral("Capture"), true, QStringLiteral("ns"), QStringLiteral("the rank's first to last event") },
         { QStringLiteral("Idle %"), true, QStringLiteral("%"),
             QStringLiteral("idle share of the GPU window (first to last kernel)") },
         { QStringLiteral("Gaps"), true, {}, QStringLiteral("idle gaps at the digest's threshold") },
@@ -40,7 +41,8 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
         const auto &r = digest.ranks[i];
         std::vector<PanelCell> row { PanelCell { r.rank, r.rank, {}, QString::fromStdString(r.report) },
             PanelCell::text(QString::fromStdString(r.host)), PanelCell::duration(double(r.busyNs)),
-            PanelCell::percent(r.idlePercent()), PanelCell::count(r.gapCount) };
+            PanelCell::duration(double(r.span.duration())), PanelCell::percent(r.idlePercent()),
+            PanelCell::count(r.gapCount) };
         row.push_back(r.blameByCause.empty() ? PanelCell::text(QStringLiteral("-"))
                                              : PanelCell::text(QString::fromStdString(r.blameByCause.front().key)));
         row.push_back(r.medianStepNs ? PanelCell::duration(*r.medianStepNs) : PanelCell::empty());
@@ -94,10 +96,30 @@ void setDigestPaceMatrix(PanelTableModel &model, const core::Digest &digest)
     model.setTable(std::move(columns), std::move(rows));
 }
 
-HeatMapData digestHeatMapData(const core::Digest &digest)
+namespace {
+
+// The interval's value of `metric`, as core::intervalMetricValue gives it.
+std::optional<double> metricValue(const core::DigestInterval &iv, core::IntervalMetric metric)
+{
+    switch (metric) {
+    case core::IntervalMetric::Stddev:
+        // No spread with fewer than two kernels.
+        return iv.kernelCount >= 2 ? iv.kernelStddevNs : std::nullopt;
+    case core::IntervalMetric::Busy: return double(iv.busyNs);
+    case core::IntervalMetric::Kernels: return double(iv.kernelCount);
+    case core::IntervalMetric::KernelNs: return double(iv.kernelNs);
+    case core::IntervalMetric::Stall: return double(iv.stallNs);
+    default: return std::nullopt;
+    }
+}
+
+} // namespace
+
+HeatMapData digestHeatMapData(const core::Digest &digest, core::IntervalMetric metric)
 {
     HeatMapData data;
-    data.metric = core::IntervalMetric::Stddev;
+    data.metric = metric;
+    const bool outline = core::intervalMetricName(metric) == digest.metric;
     data.originNs = digest.originNs;
     data.intervalNs = digest.intervalNs;
     std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
@@ -119,12 +141,11 @@ HeatMapData digestHeatMapData(const core::Digest &digest)
         data.outlined.resize(rowStart + std::size_t(data.columns), 0);
         for (const auto &iv : r.intervals) {
             const auto cell = rowStart + std::size_t(iv.index - first);
-            // As core::intervalMetricValue: no spread with fewer than two kernels.
-            if (iv.kernelCount >= 2 && iv.kernelStddevNs) {
-                data.values[cell] = *iv.kernelStddevNs;
-                data.maxValue = std::max(data.maxValue, *iv.kernelStddevNs);
+            if (const auto value = metricValue(iv, metric)) {
+                data.values[cell] = *value;
+                data.maxValue = std::max(data.maxValue, *value);
             }
-            data.outlined[cell] = iv.anomalous ? 1 : 0;
+            data.outlined[cell] = outline && iv.anomalous ? 1 : 0;
         }
     }
     return data;

@@ -9,15 +9,20 @@ namespace gaplens::ui {
 
 class PanelTableModel;
 
-// Per rank: rank, host, busy, idle % (of the GPU window), gaps, top blame cause, median step,
-// times slowest, findings. Row keys are indices into digest.ranks.
+// Per rank: rank, host, busy, capture (the rank's first to last event), idle % (of the GPU window), gaps, top blame
+// cause, median step, times slowest, findings. Row keys are indices into digest.ranks.
 void setDigestRankTable(PanelTableModel &model, const core::Digest &digest);
 
 // Iterations x ranks as the Rank pace panel shows them (Iteration, Median, a column per rank,
 // each cell coloured by its delta from the iteration's median); empty without pace.
 void setDigestPaceMatrix(PanelTableModel &model, const core::Digest &digest);
 
-// Ranks x intervals of the kernel duration spread (stddev), the anomalous intervals outlined.
-HeatMapData digestHeatMapData(const core::Digest &digest);
+// Ranks x intervals of `metric` (one the digest holds per interval: spread, busy, kernels,
+// kernel time, stall), the digest's anomalous intervals outlined when `metric` is its metric.
+HeatMapData digestHeatMapData(const core::Digest &digest, core::IntervalMetric metric);
+// The metrics digestHeatMapData can show.
+inline constexpr core::IntervalMetric kDigestHeatMapMetrics[]
+    = { core::IntervalMetric::Stddev, core::IntervalMetric::Busy, core::IntervalMetric::Kernels,
+          core::IntervalMetric::KernelNs, core::IntervalMetric::Stall };
 
 } // namespace gaplens::ui

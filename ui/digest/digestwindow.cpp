@@ -7,6 +7,7 @@
 #include "ui/panels/intervalheatmap.h"
 #include "ui/panels/paneltable.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -76,6 +77,7 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
     , m_ranks(new PanelTable)
     , m_pace(new PanelTable)
     , m_heatMap(new IntervalHeatMap)
+    , m_metric(new QComboBox)
     , m_findings(new QListWidget)
     , m_tabs(new QTabWidget)
     , m_open(new QPushButton(QStringLiteral("Open on timeline")))
@@ -100,14 +102,21 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
             openOnTimeline({ std::size_t(m_ranks->tableModel()->rowKey(row)) });
     });
 
-    m_heatMap->setData(digestHeatMapData(m_digest));
+    for (const auto metric : kDigestHeatMapMetrics)
+        m_metric->addItem(metricTitle(metric), int(metric));
+    const auto showMetric = [this] {
+        m_heatMap->setData(digestHeatMapData(m_digest, core::IntervalMetric(m_metric->currentData().toInt())));
+    };
+    connect(m_metric, &QComboBox::currentIndexChanged, this, showMetric);
+    showMetric();
     m_heatMap->setToolTipProvider([this](int row, int column) {
         const auto &data = m_heatMap->data();
         const double value = data.value(row, column);
-        return QStringLiteral("%1, interval %2 (from %3): kernel duration spread %4%5")
+        return QStringLiteral("%1, interval %2 (from %3): %4 %5%6")
             .arg(data.rowLabels.value(row))
             .arg(data.firstIndex + column)
             .arg(intervalOffsetText(data.intervalNs, data.firstIndex + column))
+            .arg(metricTitle(data.metric))
             .arg(std::isnan(value) ? QStringLiteral("-") : formatMetricValue(data.metric, value))
             .arg(data.isOutlined(row, column) ? QStringLiteral(" (anomalous)") : QString());
     });
@@ -116,10 +125,16 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
         m_findings->addItem(QString::fromStdString(f.text));
     m_findings->setWordWrap(true);
 
-    m_tabs->addTab(withCaption(m_heatMap,
-                       QStringLiteral("Kernel duration spread (stddev) per rank and interval; anomalous intervals "
-                                      "(IQR rule, per rank) outlined.")),
-        QStringLiteral("Intervals"));
+    auto *intervals = new QWidget;
+    auto *intervalsLayout = new QVBoxLayout(intervals);
+    auto *metricRow = new QHBoxLayout;
+    metricRow->addWidget(new QLabel(QStringLiteral("Per rank and interval:")));
+    metricRow->addWidget(m_metric);
+    auto *outlineNote = new QLabel(QStringLiteral("outlined: anomalous spread (IQR rule, per rank)"));
+    metricRow->addWidget(outlineNote, 1);
+    intervalsLayout->addLayout(metricRow);
+    intervalsLayout->addWidget(m_heatMap, 1);
+    m_tabs->addTab(intervals, QStringLiteral("Intervals"));
     m_tabs->addTab(withCaption(m_pace,
                        m_digest.pace ? QString::fromStdString(m_digest.pace->verdict)
                                      : QStringLiteral("No step range was found: no pace matrix.")),

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -38,6 +39,7 @@ public:
     PanelTable *paceMatrix() const { return m_pace; }
     IntervalHeatMap *heatMap() const { return m_heatMap; }
     QListWidget *findings() const { return m_findings; }
+    QComboBox *metricChooser() const { return m_metric; }
     QPushButton *openButton() const { return m_open; }
 
     // Indices into digest().ranks of the selected table rows, in rank order.
@@ -55,6 +57,7 @@ private:
     PanelTable *m_ranks;
     PanelTable *m_pace;
     IntervalHeatMap *m_heatMap;
+    QComboBox *m_metric;
     QListWidget *m_findings;
     QTabWidget *m_tabs;
     QPushButton *m_open;

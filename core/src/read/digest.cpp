@@ -126,6 +126,7 @@ DigestRank readRank(const Field &f)
     r.pid = std::uint32_t(pid);
     r.process = f.at("process").text();
     r.host = f.at("host").text();
+    r.span = { f.at("span_start_ns").integer(), f.at("span_end_ns").integer() };
     r.busyNs = f.at("busy_ns").integer();
     r.windowNs = f.at("window_ns").integer();
     r.idleNs = f.at("idle_ns").integer();

@@ -52,6 +52,7 @@ struct DigestRank
     std::string report; // absolute path of the rank's report
     std::uint32_t pid = 0;
     std::string process, host;
+    TimeRange span; // the rank's first to last event
     TimeNs busyNs = 0, windowNs = 0, idleNs = 0;
     std::uint64_t gapCount = 0;
     TimeNs gapNs = 0;
