@@ -132,6 +132,10 @@ private slots:
         const auto pace = core::computePace(*m_trace, paceOptions);
         QCOMPARE(model->rowCount(), int(pace.ranks.front().iterations.size()));
         QCOMPARE(model->columnCount(), 2 + 4);
+        // Shown in iteration order.
+        auto *view = window->paceMatrix();
+        for (int i = 0; i < model->rowCount(); ++i)
+            QCOMPARE(view->sourceRow(view->model()->index(i, 0)), i);
         for (int i = 0; i < model->rowCount(); ++i) {
             QCOMPARE(model->cell(i, 1).raw.toDouble(), pace.iterations[std::size_t(i)].medianNs);
             for (int r = 0; r < 4; ++r)

@@ -121,6 +121,7 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
             .arg(data.isOutlined(row, column) ? QStringLiteral(" (anomalous)") : QString());
     });
     setDigestPaceMatrix(*m_pace->tableModel(), m_digest);
+    m_pace->sortByColumn(0, Qt::AscendingOrder);
     for (const auto &f : m_digest.findings)
         m_findings->addItem(QString::fromStdString(f.text));
     m_findings->setWordWrap(true);
