@@ -172,6 +172,10 @@ private slots:
         QTest::newRow("rank out of range")
             << QString::fromStdString(replaced(valid, R"("rank": 3, "report")", R"("rank": 99999999999, "report")"))
             << QStringLiteral("run.gldigest: ranks[0].rank: rank number out of range");
+        QTest::newRow("intervals not consecutive")
+            << QString::fromStdString(replaced(valid, R"("index": 6, "start_ns": 60, "kernel_count": 1)",
+                   R"("index": 9, "start_ns": 60, "kernel_count": 1)"))
+            << QStringLiteral("run.gldigest: ranks[0].intervals.intervals[1].index: expected 6");
         QTest::newRow("pace without verdict") << QString::fromStdString(
             digestText({}, replaced(kPace, R"(, "verdict": "rank 3 was slowest in 2 of 2 steps")", "")))
                                               << QStringLiteral("run.gldigest: pace.verdict: missing");

@@ -185,6 +185,26 @@ private slots:
         }
     }
 
+    // A damaged digest whose ranks lie far apart on the grid is cut, never allocated whole.
+    void farApartIntervalsAreCut()
+    {
+        core::Digest digest;
+        digest.metric = "stddev";
+        for (const std::int64_t index : { std::int64_t(0), std::numeric_limits<std::int64_t>::max() }) {
+            core::DigestRank rank;
+            core::DigestInterval iv;
+            iv.index = index;
+            iv.busyNs = 5;
+            rank.intervals.push_back(iv);
+            digest.ranks.push_back(rank);
+        }
+        const auto data = digestHeatMapData(digest, core::IntervalMetric::Busy);
+        QCOMPARE(std::uint64_t(data.columns), kMaxHeatMapColumns);
+        QCOMPARE(data.value(0, 0), 5.0);
+        for (int c = 0; c < data.columns; ++c)
+            QVERIFY(std::isnan(data.value(1, c)));
+    }
+
     void findingsAreCores()
     {
         const auto window = openWindow();

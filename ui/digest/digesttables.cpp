@@ -131,7 +131,9 @@ HeatMapData digestHeatMapData(const core::Digest &digest, core::IntervalMetric m
     if (first > last)
         return data;
     data.firstIndex = first;
-    data.columns = int(last - first + 1);
+    // Unsigned: any two indices' distance fits. A digest's ranks share one grid, so their
+    // intervals are close; a damaged one is cut at kMaxHeatMapColumns rather than allocated.
+    data.columns = int(std::min<std::uint64_t>(std::uint64_t(last) - std::uint64_t(first) + 1, kMaxHeatMapColumns));
     for (std::size_t e = 0; e < digest.ranks.size(); ++e) {
         const auto &r = digest.ranks[e];
         data.rowLabels << QStringLiteral("rank %1").arg(r.rank);
@@ -140,7 +142,10 @@ HeatMapData digestHeatMapData(const core::Digest &digest, core::IntervalMetric m
         data.values.resize(rowStart + std::size_t(data.columns), std::numeric_limits<double>::quiet_NaN());
         data.outlined.resize(rowStart + std::size_t(data.columns), 0);
         for (const auto &iv : r.intervals) {
-            const auto cell = rowStart + std::size_t(iv.index - first);
+            const auto column = std::uint64_t(iv.index) - std::uint64_t(first);
+            if (column >= std::uint64_t(data.columns))
+                continue;
+            const auto cell = rowStart + std::size_t(column);
             if (const auto value = metricValue(iv, metric)) {
                 data.values[cell] = *value;
                 data.maxValue = std::max(data.maxValue, *value);

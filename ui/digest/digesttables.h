@@ -17,6 +17,9 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest);
 // each cell coloured by its delta from the iteration's median); empty without pace.
 void setDigestPaceMatrix(PanelTableModel &model, const core::Digest &digest);
 
+// At most this many intervals are shown, from the first.
+inline constexpr std::uint64_t kMaxHeatMapColumns = 100'000;
+
 // Ranks x intervals of `metric` (one the digest holds per interval: spread, busy, kernels,
 // kernel time, stall), the digest's anomalous intervals outlined when `metric` is its metric.
 HeatMapData digestHeatMapData(const core::Digest &digest, core::IntervalMetric metric);

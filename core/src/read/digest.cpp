@@ -150,14 +150,21 @@ DigestRank readRank(const Field &f)
         iv.kernelStddevNs = i.at("kernel_stddev_ns").numberOrNull();
         iv.busyNs = i.at("busy_ns").integer();
         iv.stallNs = i.at("stall_ns").integer();
+        // A rank's intervals are consecutive from its first (intervals' rows are).
+        if (!r.intervals.empty()) {
+            const auto previous = r.intervals.back().index;
+            if (previous == std::numeric_limits<std::int64_t>::max() || iv.index != previous + 1)
+                i.at("index").fail(fmt::format("expected {} (the interval after the previous one)", previous + 1));
+        }
         r.intervals.push_back(iv);
     });
     if (!r.intervals.empty())
         intervals.at("anomalies").forEach([&](const Field &a) {
             const auto index = a.at("index").integer();
-            const auto offset = index - r.intervals.front().index;
-            if (offset >= 0 && std::uint64_t(offset) < r.intervals.size())
-                r.intervals[std::size_t(offset)].anomalous = true;
+            const auto first = r.intervals.front().index;
+            // Unsigned: the distance of any two int64 values fits, never overflows.
+            if (index >= first && std::uint64_t(index) - std::uint64_t(first) < r.intervals.size())
+                r.intervals[std::size_t(std::uint64_t(index) - std::uint64_t(first))].anomalous = true;
         });
     const auto accounting = f.at("run_accounting");
     r.hasRunAccounting = !accounting.isNull();
