@@ -5,6 +5,7 @@
 // run phases and on the real six-rank job; the file is written only where --out says, never
 // over an input, and without a .tmp left behind.
 #include "cli_runner.h"
+#include "gaplens/core/read/digest.h"
 #include "test_files.h"
 #include "testsupport.h"
 
@@ -167,6 +168,33 @@ private slots:
             QCOMPARE(rank[QStringLiteral("run_accounting")].toObject(),
                 entryOfRank(throughput[QStringLiteral("ranks")].toArray(), rank[QStringLiteral("rank")].toInt()));
             QVERIFY(!rank[QStringLiteral("run_accounting")].toObject().isEmpty());
+        }
+    }
+
+    // Every real single file's digest reads back in core's reader (what the app opens), with
+    // its ranks, and those without GPU work (NVTX only) have no intervals.
+    void everyRealFilesDigestReadsBack()
+    {
+        std::vector<std::string> files;
+        listRealExports(files, 14);
+        QVERIFY(!files.empty());
+        const QDir top(QString::fromStdString(realDataDir()));
+        for (const auto &file : files) {
+            if (QFileInfo(QString::fromStdString(file)).dir() != top)
+                continue;
+            const auto out = m_dir.filePath(QStringLiteral("single.gldigest"));
+            const auto run
+                = runCli({ QStringLiteral("digest"), QStringLiteral("--out"), out, QString::fromStdString(file) });
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const auto written = readJson(out);
+            const auto back = gaplens::core::readDigest(out.toStdString());
+            QVERIFY2(back.digest, back.error.c_str());
+            QCOMPARE(qsizetype(back.digest->ranks.size()), written[QStringLiteral("ranks")].toArray().size());
+            for (std::size_t r = 0; r < back.digest->ranks.size(); ++r) {
+                const auto rank = written[QStringLiteral("ranks")].toArray()[qsizetype(r)].toObject();
+                QCOMPARE(back.digest->ranks[r].rank, rank[QStringLiteral("rank")].toInt());
+                QCOMPARE(back.digest->ranks[r].intervals.empty(), rank[QStringLiteral("intervals")].isNull());
+            }
         }
     }
 

@@ -133,6 +133,18 @@ private slots:
         QVERIFY(!result.digest->ranks[0].hasRunAccounting);
     }
 
+    void rankWithoutGpuWorkHasNoIntervals()
+    {
+        auto text = digestText();
+        const auto start = text.find(R"("intervals": {"intervals")");
+        const auto end = text.find(R"("run_accounting")");
+        QVERIFY(start != std::string::npos && end != std::string::npos);
+        text.replace(start, end - start, R"("intervals": null, "transfers": null, )");
+        const auto result = parseDigest(text, "run.gldigest");
+        QVERIFY2(result.digest, result.error.c_str());
+        QVERIFY(result.digest->ranks[0].intervals.empty());
+    }
+
     void badInputNamesFileAndProblem_data()
     {
         QTest::addColumn<QString>("text");

@@ -115,32 +115,9 @@ private:
     std::string m_path;
 };
 
-DigestRank readRank(const Field &f)
+// A rank's `intervals` object: its rows, and which of them are anomalous.
+void readIntervals(const Field &intervals, DigestRank &r)
 {
-    DigestRank r;
-    r.rank = f.at("rank").rank();
-    r.report = f.at("report").text();
-    const auto pid = f.at("pid").count();
-    if (pid > std::numeric_limits<std::uint32_t>::max())
-        f.at("pid").fail("process id out of range");
-    r.pid = std::uint32_t(pid);
-    r.process = f.at("process").text();
-    r.host = f.at("host").text();
-    r.span = { f.at("span_start_ns").integer(), f.at("span_end_ns").integer() };
-    r.busyNs = f.at("busy_ns").integer();
-    r.windowNs = f.at("window_ns").integer();
-    r.idleNs = f.at("idle_ns").integer();
-    r.gapCount = f.at("gap_count").count();
-    r.gapNs = f.at("gap_ns").integer();
-    r.medianStepNs = f.at("median_step_ns").numberOrNull();
-    f.at("blame").at("by_cause").forEach([&](const Field &c) {
-        r.blameByCause.push_back({ c.at("label").text(), c.at("count").count(), c.at("total_ns").integer() });
-    });
-    f.at("top_kernels").at("kernels").forEach([&](const Field &k) {
-        r.topKernels.push_back({ k.at("name").text(), k.at("calls").count(), k.at("total_ns").integer(),
-            k.at("pct").number(), k.at("median_ns").number() });
-    });
-    const auto intervals = f.at("intervals");
     intervals.at("intervals").forEach([&](const Field &i) {
         DigestInterval iv;
         iv.index = i.at("index").integer();
@@ -166,6 +143,36 @@ DigestRank readRank(const Field &f)
             if (index >= first && std::uint64_t(index) - std::uint64_t(first) < r.intervals.size())
                 r.intervals[std::size_t(std::uint64_t(index) - std::uint64_t(first))].anomalous = true;
         });
+}
+
+DigestRank readRank(const Field &f)
+{
+    DigestRank r;
+    r.rank = f.at("rank").rank();
+    r.report = f.at("report").text();
+    const auto pid = f.at("pid").count();
+    if (pid > std::numeric_limits<std::uint32_t>::max())
+        f.at("pid").fail("process id out of range");
+    r.pid = std::uint32_t(pid);
+    r.process = f.at("process").text();
+    r.host = f.at("host").text();
+    r.span = { f.at("span_start_ns").integer(), f.at("span_end_ns").integer() };
+    r.busyNs = f.at("busy_ns").integer();
+    r.windowNs = f.at("window_ns").integer();
+    r.idleNs = f.at("idle_ns").integer();
+    r.gapCount = f.at("gap_count").count();
+    r.gapNs = f.at("gap_ns").integer();
+    r.medianStepNs = f.at("median_step_ns").numberOrNull();
+    f.at("blame").at("by_cause").forEach([&](const Field &c) {
+        r.blameByCause.push_back({ c.at("label").text(), c.at("count").count(), c.at("total_ns").integer() });
+    });
+    f.at("top_kernels").at("kernels").forEach([&](const Field &k) {
+        r.topKernels.push_back({ k.at("name").text(), k.at("calls").count(), k.at("total_ns").integer(),
+            k.at("pct").number(), k.at("median_ns").number() });
+    });
+    // null for a rank without GPU work (no interval grid of its own).
+    if (const auto intervals = f.at("intervals"); !intervals.isNull())
+        readIntervals(intervals, r);
     const auto accounting = f.at("run_accounting");
     r.hasRunAccounting = !accounting.isNull();
     if (r.hasRunAccounting)
