@@ -411,7 +411,9 @@ void MainWindow::openPaths(const QStringList &paths, const std::vector<core::Ran
         return;
     if (paths.size() == 1 && isDigestPath(paths.front())) {
         QString error;
-        if (!DigestWindow::open(paths.front(), &error))
+        if (DigestWindow::open(paths.front(), &error))
+            addRecent(paths); // Open Recent reopens the overview
+        else
             QMessageBox::warning(this, QStringLiteral("Cannot open the digest"), error);
         return;
     }
