@@ -5,6 +5,7 @@
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/detailspanel.h"
+#include "ui/digest/digestwindow.h"
 #include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/panels/communicationpanel.h"
@@ -174,7 +175,7 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
     QAction *open = file->addAction(QStringLiteral("&Open…"), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open Nsight Systems exports"),
-            QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;All files (*)"));
+            QString(), QStringLiteral("Nsight Systems SQLite (*.sqlite);;gaplens digest (*.gldigest);;All files (*)"));
         if (!files.isEmpty())
             openPaths(files);
     });
@@ -405,13 +406,21 @@ void MainWindow::showRestored()
     showAtSavedGeometry(*this, kGeometryKey);
 }
 
-void MainWindow::openPaths(const QStringList &paths)
+void MainWindow::openPaths(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)
 {
     if (paths.isEmpty())
         return;
+    if (paths.size() == 1 && isDigestPath(paths.front())) {
+        QString error;
+        if (DigestWindow::open(paths.front(), &error))
+            addRecent(paths); // Open Recent reopens the overview
+        else
+            QMessageBox::warning(this, QStringLiteral("Cannot open the digest"), error);
+        return;
+    }
     addRecent(paths);
     m_keepView.reset();
-    m_loader->load(paths);
+    m_loader->load(paths, rankOverrides);
 }
 
 void MainWindow::onFirstStageLoaded(std::shared_ptr<const TimelineData> data)

@@ -50,8 +50,9 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Opens files and/or folders as one capture (cancels a running load).
-    void openPaths(const QStringList &paths);
+    // Opens files and/or folders as one capture (cancels a running load), with these rank
+    // overrides; a lone .gldigest opens as a digest overview instead (DigestWindow).
+    void openPaths(const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides = {});
     // Shows the window at the geometry it was closed with, or maximised the first time, so the
     // timeline gets most of the screen.
     void showRestored();

@@ -541,6 +541,35 @@ void addSynthCommand(CLI::App &app, Options &o)
     });
 }
 
+// `digest`: every rank's figures in one file for the desktop app's overview (docs/digest.md).
+void addDigestCommand(CLI::App &app, Options &o)
+{
+    auto &digest = addCommand(app, "digest",
+        "one file with every rank's figures and its report's path, for the desktop app's overview",
+        "Per rank: busy and idle time, gap blame totals, the top 10 kernels, intervals and transfers,\n"
+        "run accounting and findings; the pace matrix of the step range. The app opens the file as an\n"
+        "overview of all ranks and loads the reports of the ranks chosen there. The file is written\n"
+        "only where --out says (through FILE.tmp and a rename), never over an input. docs/digest.md\n"
+        "documents the format.\n"
+        "\n"
+        "Examples:\n"
+        "  gaplens-cli digest --out run.gldigest runs/\n"
+        "  gaplens-cli digest --out run.gldigest --interval 100ms --range train_step runs/");
+    addInputFiles(digest, o);
+    addValueOption(digest, "--out,-o", "FILE", "the digest to write (required), e.g. run.gldigest",
+        [&o](const std::string &path) { o.outputPath = path; });
+    addIntervalOptions(digest, o);
+    addRangeOption(digest, o, "the step range of the pace matrix (default: the step-like one)");
+    addGapOptions(digest, o);
+    addLoadOptions(digest, o);
+    digest.callback([&o] {
+        if (o.outputPath.empty())
+            throw UsageError { "digest needs --out FILE" };
+        if (o.files.empty())
+            throw UsageError { "no input files" };
+    });
+}
+
 // --before FILES... and --after FILES... (diff, check --min-sustained-gain). Shells expand
 // `--before runs/base/*.sqlite` into many words: take them all, and the words of a repeated
 // --before too. None at all is allowed here to say so in requireCaptureWords.
@@ -712,6 +741,7 @@ Options parseOptions(int argc, char **argv, const char *program)
     addSynthCommand(app, o);
     addDiffCommand(app, o);
     addCheckCommand(app, o);
+    addDigestCommand(app, o);
     if (std::string_view(program) != "gaplens-cli") {
         // gaplens-mpi: the same commands, run under MPI; its examples say how.
         app.description(app.get_description() + "\nRun it on an MPI job, `mpirun -np P " + program

@@ -81,6 +81,8 @@ struct Options
     std::optional<double> minSustainedGainPercent;
     std::size_t minWindows = 3;
     std::uint32_t windowCount = 0;
+    // digest: --out FILE, the digest to write (never an input)
+    std::string outputPath;
 };
 
 // Parses the whole argv (argv[0] is the program); throws UsageError.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gaps` and `blame`: where the GPU was idle, and why.
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/util/units.h"
@@ -104,18 +105,6 @@ Json osBucketsJson(
     return rows;
 }
 
-void addTotals(Json &object, const CommandContext &ctx, const core::BlameTotals &t)
-{
-    object["gap_count"] = t.gapCount;
-    object["gap_ns"] = t.totalGapNs;
-    object["copy_ns"] = t.copyNs;
-    object["copy_cause_ns"] = t.copyCauseNs;
-    object["by_cause"] = bucketsJson(ctx, t.byCause, t.totalGapNs, true);
-    object["by_phase"] = bucketsJson(ctx, t.byPhase, t.totalGapNs, false);
-    object["by_os_call"] = osBucketsJson(ctx, t.byOsCall, t.totalGapNs, true);
-    object["by_os_category"] = osBucketsJson(ctx, t.byOsCategory, t.totalGapNs, false);
-}
-
 Table bucketTable(
     const std::string &title, const char *keyHeader, const std::vector<core::BlameBucket> &buckets, core::TimeNs total)
 {
@@ -129,6 +118,18 @@ Table bucketTable(
 }
 
 } // namespace
+
+void addBlameTotals(Json &object, const CommandContext &ctx, const core::BlameTotals &t)
+{
+    object["gap_count"] = t.gapCount;
+    object["gap_ns"] = t.totalGapNs;
+    object["copy_ns"] = t.copyNs;
+    object["copy_cause_ns"] = t.copyCauseNs;
+    object["by_cause"] = bucketsJson(ctx, t.byCause, t.totalGapNs, true);
+    object["by_phase"] = bucketsJson(ctx, t.byPhase, t.totalGapNs, false);
+    object["by_os_call"] = osBucketsJson(ctx, t.byOsCall, t.totalGapNs, true);
+    object["by_os_category"] = osBucketsJson(ctx, t.byOsCategory, t.totalGapNs, false);
+}
 
 Json gapJson(const CommandContext &ctx, const core::GapBlame &gap)
 {
@@ -230,10 +231,10 @@ int printBlame(const CommandContext &ctx, const core::GapBlameReport &report)
         doc["min_gap_ns"] = ctx.options.minGapNs;
         doc["with_copies"] = ctx.options.withCopies;
         Json overall;
-        addTotals(overall, ctx, report.overall);
+        addBlameTotals(overall, ctx, report.overall);
         doc["overall"] = std::move(overall);
         doc["ranks"] = perRankJson(
-            ctx, report.perRank, [&](const auto &r, std::size_t, Json &out) { addTotals(out, ctx, r.totals); });
+            ctx, report.perRank, [&](const auto &r, std::size_t, Json &out) { addBlameTotals(out, ctx, r.totals); });
         Json devices = Json::array();
         for (const auto &g : report.perGpu) {
             Json out;
@@ -242,7 +243,7 @@ int printBlame(const CommandContext &ctx, const core::GapBlameReport &report)
             for (auto r : ctx.t().gpus[g.gpu].ranks)
                 rankNumbers.push_back(ctx.rankNumber(r));
             out["ranks"] = std::move(rankNumbers);
-            addTotals(out, ctx, g.totals);
+            addBlameTotals(out, ctx, g.totals);
             devices.push_back(std::move(out));
         }
         doc["devices"] = std::move(devices);

@@ -4,6 +4,7 @@
 // `transfers`: copies per rank and direction, in total and per interval, and ping-pong.
 // docs/intervals.md defines the figures, docs/cli-json.md the JSON.
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/util/units.h"
@@ -18,21 +19,6 @@
 
 namespace gaplens::cli {
 namespace {
-
-// The copy slots with a copy anywhere in the report: every interval's `copies` lists these.
-std::vector<std::size_t> presentSlots(const core::IntervalReport &report)
-{
-    std::vector<std::size_t> slots;
-    for (std::size_t s = 0; s < core::kCopySlotCount; ++s) {
-        bool any = false;
-        for (const auto &ri : report.ranks)
-            for (const auto &iv : ri.intervals)
-                any = any || iv.copies[s].count > 0;
-        if (any)
-            slots.push_back(s);
-    }
-    return slots;
-}
 
 // "Unified HtoD" -> "unified_htod", for CSV headers.
 std::string slug(std::size_t slot)
@@ -72,25 +58,6 @@ Json gridIntervalJson(const core::IntervalReport &report, std::int64_t index)
     iv["index"] = index;
     iv["start_ns"] = report.originNs + index * report.intervalNs;
     return iv;
-}
-
-Json copyJson(const core::CopyFigures &f, bool bandwidth)
-{
-    Json out;
-    out["count"] = f.count;
-    out["bytes"] = f.bytes;
-    out["ns"] = f.ns;
-    if (bandwidth)
-        out["bandwidth_gib_s"] = numberOrNull(gibPerSecond(f));
-    return out;
-}
-
-Json copiesJson(const core::CopyMix &mix, const std::vector<std::size_t> &slots, bool bandwidth = false)
-{
-    Json out = Json::object();
-    for (const auto s : slots)
-        out[std::string(core::copySlotName(s))] = copyJson(mix[s], bandwidth);
-    return out;
 }
 
 Cell metricCell(core::IntervalMetric metric, double value)
@@ -155,6 +122,89 @@ Json groupJson(const core::TransferGroup &g, const std::vector<std::size_t> &slo
 
 } // namespace
 
+// The copy slots with a copy anywhere in the report: every interval's `copies` lists these.
+std::vector<std::size_t> presentCopySlots(const core::IntervalReport &report)
+{
+    std::vector<std::size_t> slots;
+    for (std::size_t s = 0; s < core::kCopySlotCount; ++s) {
+        bool any = false;
+        for (const auto &ri : report.ranks)
+            for (const auto &iv : ri.intervals)
+                any = any || iv.copies[s].count > 0;
+        if (any)
+            slots.push_back(s);
+    }
+    return slots;
+}
+
+Json copyJson(const core::CopyFigures &f, bool bandwidth)
+{
+    Json out;
+    out["count"] = f.count;
+    out["bytes"] = f.bytes;
+    out["ns"] = f.ns;
+    if (bandwidth)
+        out["bandwidth_gib_s"] = numberOrNull(gibPerSecond(f));
+    return out;
+}
+
+Json copiesJson(const core::CopyMix &mix, const std::vector<std::size_t> &slots, bool bandwidth)
+{
+    Json out = Json::object();
+    for (const auto s : slots)
+        out[std::string(core::copySlotName(s))] = copyJson(mix[s], bandwidth);
+    return out;
+}
+
+void addIntervalRankFields(Json &rank, const CommandContext &ctx, const core::IntervalReport &report, std::size_t e,
+    const std::vector<std::size_t> &slots)
+{
+    const auto &ri = report.ranks[e];
+    rank["events_before_origin"] = ri.eventsBeforeOrigin;
+    Json intervals = Json::array();
+    for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
+        const auto &s = ri.intervals[i];
+        Json iv = gridIntervalJson(report, ri.firstIndex + std::int64_t(i));
+        iv["kernel_count"] = s.kernels.count;
+        iv["kernel_ns"] = core::TimeNs(s.kernels.sum);
+        iv["kernel_min_ns"] = s.kernels.min;
+        iv["kernel_max_ns"] = s.kernels.max;
+        iv["kernel_mean_ns"] = s.kernels.mean();
+        iv["kernel_stddev_ns"] = s.kernels.sampleStddev();
+        iv["busy_ns"] = s.busyNs;
+        iv["stall_ns"] = s.stallNs();
+        iv["copies"] = copiesJson(s.copies, slots, false);
+        intervals.push_back(std::move(iv));
+    }
+    rank["intervals"] = std::move(intervals);
+    if (!report.pooled) {
+        const auto &group = report.anomalies[e];
+        rank["fences"] = fencesJson(group.fences);
+        rank["anomalous"] = group.anomalous;
+        rank["anomalies"] = anomaliesJson(ctx, group, false);
+    }
+}
+
+Json pingPongJson(const core::PingPong &pp)
+{
+    Json pingPong;
+    pingPong["runs"] = pp.runs;
+    pingPong["copies"] = pp.copies;
+    pingPong["htod_dtoh_copies"] = pp.htodDtohCopies;
+    pingPong["median_bytes"] = numberOrNull(pp.copies > 0 ? std::optional(pp.medianBytes) : std::nullopt);
+    pingPong["longest_run"] = pp.longestRun;
+    return pingPong;
+}
+
+core::CopyMix rankCopyTotals(const core::IntervalReport &report, std::size_t e)
+{
+    core::CopyMix totals;
+    for (const auto &iv : report.ranks[e].intervals)
+        for (std::size_t s = 0; s < core::kCopySlotCount; ++s)
+            totals[s].merge(iv.copies[s]);
+    return totals;
+}
+
 core::IntervalOptions intervalOptions(const Options &cli)
 {
     core::IntervalOptions options;
@@ -186,7 +236,7 @@ int runTransfers(const CommandContext &ctx)
 
 int printIntervals(const CommandContext &ctx, const core::IntervalReport &report)
 {
-    const auto slots = presentSlots(report);
+    const auto slots = presentCopySlots(report);
     const auto metricName = std::string(core::intervalMetricName(report.metric));
     const auto &v = report.variability;
 
@@ -194,31 +244,8 @@ int printIntervals(const CommandContext &ctx, const core::IntervalReport &report
         auto doc = gridDocument(ctx, report);
         doc["metric"] = metricName;
         doc["pooled"] = report.pooled;
-        doc["ranks"] = perRankJson(ctx, report.ranks, [&](const auto &ri, std::size_t e, Json &rank) {
-            rank["events_before_origin"] = ri.eventsBeforeOrigin;
-            Json intervals = Json::array();
-            for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
-                const auto &s = ri.intervals[i];
-                Json iv = gridIntervalJson(report, ri.firstIndex + std::int64_t(i));
-                iv["kernel_count"] = s.kernels.count;
-                iv["kernel_ns"] = core::TimeNs(s.kernels.sum);
-                iv["kernel_min_ns"] = s.kernels.min;
-                iv["kernel_max_ns"] = s.kernels.max;
-                iv["kernel_mean_ns"] = s.kernels.mean();
-                iv["kernel_stddev_ns"] = s.kernels.sampleStddev();
-                iv["busy_ns"] = s.busyNs;
-                iv["stall_ns"] = s.stallNs();
-                iv["copies"] = copiesJson(s.copies, slots);
-                intervals.push_back(std::move(iv));
-            }
-            rank["intervals"] = std::move(intervals);
-            if (!report.pooled) {
-                const auto &group = report.anomalies[e];
-                rank["fences"] = fencesJson(group.fences);
-                rank["anomalous"] = group.anomalous;
-                rank["anomalies"] = anomaliesJson(ctx, group, false);
-            }
-        });
+        doc["ranks"] = perRankJson(ctx, report.ranks,
+            [&](const auto &, std::size_t e, Json &rank) { addIntervalRankFields(rank, ctx, report, e, slots); });
         if (report.pooled) {
             Json pooled;
             const auto &group = report.anomalies.front();
@@ -317,12 +344,10 @@ int printIntervals(const CommandContext &ctx, const core::IntervalReport &report
 
 int printTransfers(const CommandContext &ctx, const core::IntervalReport &report)
 {
-    const auto slots = presentSlots(report);
-    std::vector<core::CopyMix> totals(report.ranks.size());
+    const auto slots = presentCopySlots(report);
+    std::vector<core::CopyMix> totals;
     for (std::size_t e = 0; e < report.ranks.size(); ++e)
-        for (const auto &iv : report.ranks[e].intervals)
-            for (std::size_t s = 0; s < core::kCopySlotCount; ++s)
-                totals[e][s].merge(iv.copies[s]);
+        totals.push_back(rankCopyTotals(report, e));
 
     if (ctx.options.format == Format::Json) {
         auto doc = gridDocument(ctx, report);
@@ -335,14 +360,7 @@ int printTransfers(const CommandContext &ctx, const core::IntervalReport &report
                 intervals.push_back(std::move(iv));
             }
             rank["intervals"] = std::move(intervals);
-            const auto &pp = report.pingPong[e];
-            Json pingPong;
-            pingPong["runs"] = pp.runs;
-            pingPong["copies"] = pp.copies;
-            pingPong["htod_dtoh_copies"] = pp.htodDtohCopies;
-            pingPong["median_bytes"] = numberOrNull(pp.copies > 0 ? std::optional(pp.medianBytes) : std::nullopt);
-            pingPong["longest_run"] = pp.longestRun;
-            rank["ping_pong"] = std::move(pingPong);
+            rank["ping_pong"] = pingPongJson(report.pingPong[e]);
         });
         printJson(doc);
         return 0;

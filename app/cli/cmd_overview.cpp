@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `summary` and `ranks`: what was loaded, which rank is which, and how busy each GPU was.
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/pace.h"
@@ -92,6 +93,45 @@ void printGpuMemory(const CommandContext &ctx, const core::RankSelection &select
 
 } // namespace
 
+Json captureWarningsJson(const core::TraceSet &trace)
+{
+    Json warnings = trace.warnings;
+    for (const auto &report : trace.reports)
+        for (const auto &w : report.warnings)
+            warnings.push_back(fmt::format("{}: {}", report.path, w));
+    return warnings;
+}
+
+Json deviceSummaryJson(const CommandContext &ctx, std::uint32_t rankIndex, std::uint32_t g)
+{
+    const auto &trace = ctx.t();
+    const auto &derived = ctx.derived();
+    const auto &rank = trace.ranks[rankIndex];
+    const auto &busy = derived.busy(core::GpuIndex(g));
+    const auto &gaps = derived.gaps(core::GpuIndex(g));
+    const auto outside = core::idleOutsideWindow(rank.span, busy.window);
+    Json gpu;
+    gpu["device"] = trace.gpus[g].deviceId;
+    gpu["name"] = trace.gpus[g].name;
+    gpu["busy_ns"] = busy.busyNs;
+    gpu["window_start_ns"] = busy.window.start;
+    gpu["window_end_ns"] = busy.window.end;
+    gpu["busy_pct"] = busy.busyPercent;
+    gpu["gap_count"] = std::uint64_t(gaps.size());
+    gpu["gap_ns"] = gaps.totalNs;
+    gpu["idle_before_first_ns"] = outside.beforeNs;
+    gpu["idle_after_last_ns"] = outside.afterNs;
+    gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
+    gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
+    gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
+    const auto &memory = derived.gpuMemory().gpus[g];
+    const bool recorded = derived.gpuMemory().recorded();
+    gpu["memory_peak_bytes"] = recorded ? Json(memory.peakBytes) : Json();
+    gpu["memory_allocations"] = recorded ? Json(memory.allocations) : Json();
+    gpu["memory_frees"] = recorded ? Json(memory.frees) : Json();
+    return gpu;
+}
+
 int runSummary(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
@@ -150,41 +190,14 @@ int runSummary(const CommandContext &ctx)
             out["span_start_ns"] = rank.span.start;
             out["span_end_ns"] = rank.span.end;
             Json gpus = Json::array();
-            for (auto g : rank.gpus) {
-                const auto &busy = derived.busy(core::GpuIndex(g));
-                const auto &gaps = derived.gaps(core::GpuIndex(g));
-                const auto outside = core::idleOutsideWindow(rank.span, busy.window);
-                Json gpu;
-                gpu["device"] = trace.gpus[g].deviceId;
-                gpu["name"] = trace.gpus[g].name;
-                gpu["busy_ns"] = busy.busyNs;
-                gpu["window_start_ns"] = busy.window.start;
-                gpu["window_end_ns"] = busy.window.end;
-                gpu["busy_pct"] = busy.busyPercent;
-                gpu["gap_count"] = std::uint64_t(gaps.size());
-                gpu["gap_ns"] = gaps.totalNs;
-                gpu["idle_before_first_ns"] = outside.beforeNs;
-                gpu["idle_after_last_ns"] = outside.afterNs;
-                gpu["kernel_count"] = std::uint64_t(trace.gpus[g].kernelCount());
-                gpu["copy_count"] = std::uint64_t(trace.gpus[g].copies.size());
-                gpu["shared_by_ranks"] = std::uint64_t(trace.gpus[g].ranks.size());
-                const auto &memory = derived.gpuMemory().gpus[g];
-                const bool recorded = derived.gpuMemory().recorded();
-                gpu["memory_peak_bytes"] = recorded ? Json(memory.peakBytes) : Json();
-                gpu["memory_allocations"] = recorded ? Json(memory.allocations) : Json();
-                gpu["memory_frees"] = recorded ? Json(memory.frees) : Json();
-                gpus.push_back(std::move(gpu));
-            }
+            for (auto g : rank.gpus)
+                gpus.push_back(deviceSummaryJson(ctx, r, g));
             out["devices"] = std::move(gpus);
             addProblems(out, report.problems, report.notes);
             ranks.push_back(std::move(out));
         }
         doc["ranks"] = std::move(ranks);
-        Json warnings = trace.warnings;
-        for (const auto &report : trace.reports)
-            for (const auto &w : report.warnings)
-                warnings.push_back(fmt::format("{}: {}", report.path, w));
-        doc["warnings"] = std::move(warnings);
+        doc["warnings"] = captureWarningsJson(trace);
         printJson(doc);
         return 0;
     }

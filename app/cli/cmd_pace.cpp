@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `pace`: which rank is slow — per-rank iterations of a repeating NVTX range.
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/step_range.h"
@@ -11,6 +12,64 @@
 #include <cstdio>
 
 namespace gaplens::cli {
+
+std::string paceVerdict(const core::TraceSet &trace, const core::PaceReport &pace)
+{
+    return pace.straggler ? core::describeStraggler(trace, *pace.straggler)
+                          : std::string("no rank is consistently the slowest");
+}
+
+void addPaceFields(
+    Json &doc, const CommandContext &ctx, const core::PaceReport &pace, const std::vector<core::RankSteps> &steps)
+{
+    const auto verdict = paceVerdict(ctx.t(), pace);
+    doc["range"] = pace.rangeName;
+    doc["time"] = ctx.options.gpuProjection ? "gpu_projection" : "cpu";
+    doc["ranks"] = perRankJson(ctx, pace.ranks, [&](const auto &r, std::size_t i, Json &out) {
+        out["median_ns"] = r.medianNs;
+        out["p95_ns"] = r.p95Ns;
+        out["times_slowest"] = r.timesSlowest;
+        Json iterations = Json::array();
+        for (std::size_t k = 0; k < r.iterations.size(); ++k) {
+            const auto &it = r.iterations[k];
+            Json iteration;
+            iteration["index"] = std::uint64_t(k);
+            iteration["start_ns"] = it.time.start;
+            iteration["end_ns"] = it.time.end;
+            iteration["duration_ns"] = it.durationNs;
+            iteration["delta_ns"] = it.deltaToPreviousNs;
+            if (i < steps.size() && k < steps[i].steps.size()) {
+                iteration["kernel_ns"] = steps[i].steps[k].kernelNs;
+                iteration["gpu_busy_ns"] = steps[i].steps[k].busyNs;
+                iteration["gpu_busy_pct"] = steps[i].steps[k].busyPercent;
+            }
+            iterations.push_back(std::move(iteration));
+        }
+        out["iterations"] = std::move(iterations);
+    });
+    Json iterations = Json::array();
+    for (const auto &it : pace.iterations) {
+        Json out;
+        out["index"] = it.index;
+        out["median_ns"] = it.medianNs;
+        // kNoIndex: several ranks tie for the slowest.
+        out["slowest_rank"] = rankNumberOrNull(ctx, it.slowestRank);
+        out["slowest_ns"] = it.slowestNs;
+        iterations.push_back(std::move(out));
+    }
+    doc["iterations"] = std::move(iterations);
+    Json straggler = nullptr;
+    if (pace.straggler) {
+        const auto &s = *pace.straggler;
+        straggler["rank"] = ctx.rankNumber(s.rank);
+        straggler["slowest_count"] = s.slowestCount;
+        straggler["iterations"] = s.iterations;
+        straggler["pct_above_median"] = s.percentAboveMedian;
+        straggler["text"] = verdict;
+    }
+    doc["straggler"] = std::move(straggler);
+    doc["verdict"] = verdict;
+}
 
 int runPace(const CommandContext &ctx)
 {
@@ -33,58 +92,11 @@ int runPace(const CommandContext &ctx)
         std::fprintf(stderr, "gaplens-cli: error: no rank has an NVTX range named '%s'\n", name->c_str());
         return 1;
     }
-    const std::string verdict = pace.straggler ? core::describeStraggler(trace, *pace.straggler)
-                                               : std::string("no rank is consistently the slowest");
+    const std::string verdict = paceVerdict(trace, pace);
 
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
-        doc["range"] = pace.rangeName;
-        doc["time"] = ctx.options.gpuProjection ? "gpu_projection" : "cpu";
-        doc["ranks"] = perRankJson(ctx, pace.ranks, [&](const auto &r, std::size_t i, Json &out) {
-            out["median_ns"] = r.medianNs;
-            out["p95_ns"] = r.p95Ns;
-            out["times_slowest"] = r.timesSlowest;
-            Json iterations = Json::array();
-            for (std::size_t k = 0; k < r.iterations.size(); ++k) {
-                const auto &it = r.iterations[k];
-                Json iteration;
-                iteration["index"] = std::uint64_t(k);
-                iteration["start_ns"] = it.time.start;
-                iteration["end_ns"] = it.time.end;
-                iteration["duration_ns"] = it.durationNs;
-                iteration["delta_ns"] = it.deltaToPreviousNs;
-                if (i < steps.size() && k < steps[i].steps.size()) {
-                    iteration["kernel_ns"] = steps[i].steps[k].kernelNs;
-                    iteration["gpu_busy_ns"] = steps[i].steps[k].busyNs;
-                    iteration["gpu_busy_pct"] = steps[i].steps[k].busyPercent;
-                }
-                iterations.push_back(std::move(iteration));
-            }
-            out["iterations"] = std::move(iterations);
-        });
-        Json iterations = Json::array();
-        for (const auto &it : pace.iterations) {
-            Json out;
-            out["index"] = it.index;
-            out["median_ns"] = it.medianNs;
-            // kNoIndex: several ranks tie for the slowest.
-            out["slowest_rank"]
-                = it.slowestRank == core::kNoIndex ? Json(nullptr) : Json(ctx.rankNumber(it.slowestRank));
-            out["slowest_ns"] = it.slowestNs;
-            iterations.push_back(std::move(out));
-        }
-        doc["iterations"] = std::move(iterations);
-        Json straggler = nullptr;
-        if (pace.straggler) {
-            const auto &s = *pace.straggler;
-            straggler["rank"] = ctx.rankNumber(s.rank);
-            straggler["slowest_count"] = s.slowestCount;
-            straggler["iterations"] = s.iterations;
-            straggler["pct_above_median"] = s.percentAboveMedian;
-            straggler["text"] = verdict;
-        }
-        doc["straggler"] = std::move(straggler);
-        doc["verdict"] = verdict;
+        addPaceFields(doc, ctx, pace, steps);
         printJson(doc);
         return 0;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `kernels`, `nvtx` and `api`: nsys-stats-like summaries sharing one row layout.
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/summaries.h"
@@ -84,12 +85,13 @@ Table summaryTable(const CommandContext &ctx, const Summary &summary, const Summ
 }
 
 template <typename Summary>
-void addSummaryRows(Json &object, const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout)
+void addSummaryRows(
+    Json &object, const CommandContext &ctx, const Summary &summary, const SummaryLayout &layout, std::size_t limit)
 {
     object["total_ns"] = summary.totalNs;
     object["instances"] = summary.instances;
     Json rows = Json::array();
-    for (std::size_t i = 0; i < rowLimit(ctx, summary.rows.size()); ++i) {
+    for (std::size_t i = 0; i < limit; ++i) {
         const auto &row = summary.rows[i];
         Json out;
         out["name"] = ctx.str(row.name);
@@ -107,7 +109,7 @@ int printSummary(const CommandContext &ctx, const Summary &summary, const Summar
 {
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
-        addSummaryRows(doc, ctx, summary, layout);
+        addSummaryRows(doc, ctx, summary, layout, rowLimit(ctx, summary.rows.size()));
         printJson(doc);
     } else {
         printTables(ctx.options.format, { summaryTable(ctx, summary, layout, std::move(title)) });
@@ -243,6 +245,11 @@ constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
 
 } // namespace
 
+void addKernelSummaryRows(Json &object, const CommandContext &ctx, const core::KernelSummary &summary, std::size_t top)
+{
+    addSummaryRows(object, ctx, summary, kKernelLayout, std::min(top, summary.rows.size()));
+}
+
 core::KernelSummaryOptions kernelSummaryOptions(const CommandContext &ctx)
 {
     core::KernelSummaryOptions options;
@@ -257,10 +264,11 @@ int printKernels(
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
-        addSummaryRows(doc, ctx, overall, kKernelLayout);
+        addSummaryRows(doc, ctx, overall, kKernelLayout, rowLimit(ctx, overall.rows.size()));
         if (ctx.options.perRank) {
-            doc["ranks"] = perRankJson(ctx, perRank,
-                [&](const auto &s, std::size_t, Json &out) { addSummaryRows(out, ctx, s, kKernelLayout); });
+            doc["ranks"] = perRankJson(ctx, perRank, [&](const auto &s, std::size_t, Json &out) {
+                addSummaryRows(out, ctx, s, kKernelLayout, rowLimit(ctx, s.rows.size()));
+            });
         }
         printJson(doc);
         return 0;

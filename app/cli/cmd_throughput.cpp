@@ -2,6 +2,7 @@
 // `throughput`: run accounting — where a window's wall time went per rank, and the active
 // and sustained rates of useful work (docs/run-accounting.md).
 #include "command_context.h"
+#include "command_json.h"
 
 #include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/run_scorecard.h"
@@ -50,7 +51,39 @@ Json statsJson(const core::StepTimeGroup &g, const char *prefix, Json &out)
     return out;
 }
 
-Json rankJson(const core::RankRunAccounting &r, const core::RunAccounting &a)
+std::string windowDescription(const core::RunAccounting &a)
+{
+    switch (a.windowRule) {
+    case core::RunWindowRule::Explicit: return fmt::format("--window {} (from the session start)", a.windowText);
+    case core::RunWindowRule::Between:
+        return fmt::format("--between {} (end of the K-th to end of the M-th occurrence)", a.windowText);
+    case core::RunWindowRule::Absolute: return fmt::format("{} (absolute times)", a.windowText);
+    case core::RunWindowRule::StateSpan: break;
+    }
+    return "first to last instant of any state range (default)";
+}
+
+// The scorecard as Markdown: one table per section (item, value, how it is made).
+void printScorecard(const core::RunScorecard &card)
+{
+    std::printf("## Run scorecard\n\n");
+    if (!card.unavailable.empty())
+        std::printf("No run scorecard: %s.\n\n", card.unavailable.c_str());
+    std::vector<Table> tables;
+    for (const auto &section : card.sections) {
+        Table table(section.title);
+        table.addColumns({ { "item", "item" }, { "value", "value" }, { "how", "how" } });
+        for (const auto &row : section.rows)
+            table.addRow({ textCell(row.item), textCell(row.value), textCell(row.how) });
+        tables.push_back(std::move(table));
+    }
+    printTables(Format::Markdown, tables);
+    std::printf("\n");
+}
+
+} // namespace
+
+Json runAccountingRankJson(const core::RankRunAccounting &r, const core::RunAccounting &a)
 {
     Json out;
     out["window_start_ns"] = r.window.start;
@@ -98,38 +131,6 @@ Json rankJson(const core::RankRunAccounting &r, const core::RunAccounting &a)
     return out;
 }
 
-std::string windowDescription(const core::RunAccounting &a)
-{
-    switch (a.windowRule) {
-    case core::RunWindowRule::Explicit: return fmt::format("--window {} (from the session start)", a.windowText);
-    case core::RunWindowRule::Between:
-        return fmt::format("--between {} (end of the K-th to end of the M-th occurrence)", a.windowText);
-    case core::RunWindowRule::Absolute: return fmt::format("{} (absolute times)", a.windowText);
-    case core::RunWindowRule::StateSpan: break;
-    }
-    return "first to last instant of any state range (default)";
-}
-
-// The scorecard as Markdown: one table per section (item, value, how it is made).
-void printScorecard(const core::RunScorecard &card)
-{
-    std::printf("## Run scorecard\n\n");
-    if (!card.unavailable.empty())
-        std::printf("No run scorecard: %s.\n\n", card.unavailable.c_str());
-    std::vector<Table> tables;
-    for (const auto &section : card.sections) {
-        Table table(section.title);
-        table.addColumns({ { "item", "item" }, { "value", "value" }, { "how", "how" } });
-        for (const auto &row : section.rows)
-            table.addRow({ textCell(row.item), textCell(row.value), textCell(row.how) });
-        tables.push_back(std::move(table));
-    }
-    printTables(Format::Markdown, tables);
-    std::printf("\n");
-}
-
-} // namespace
-
 int runThroughput(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
@@ -158,9 +159,9 @@ int runThroughput(const CommandContext &ctx)
         for (const auto &m : ctx.options.meta)
             meta.push_back({ { "key", m.key }, { "value", m.value } });
         doc["meta"] = std::move(meta);
-        doc["ranks"]
-            = perRankJson(ctx, a.ranks, [&](const auto &r, std::size_t, Json &out) { out.update(rankJson(r, a)); });
-        doc["overall"] = rankJson(a.overall, a);
+        doc["ranks"] = perRankJson(
+            ctx, a.ranks, [&](const auto &r, std::size_t, Json &out) { out.update(runAccountingRankJson(r, a)); });
+        doc["overall"] = runAccountingRankJson(a.overall, a);
         printJson(doc);
         return 0;
     }

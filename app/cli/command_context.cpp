@@ -163,6 +163,11 @@ Json jsonDocument(const CommandContext &ctx)
     return jsonDocument(ctx.options.command, { ctx.trace.get() });
 }
 
+Json rankNumberOrNull(const CommandContext &ctx, std::uint32_t rankIndex)
+{
+    return rankIndex == core::kNoIndex ? Json(nullptr) : Json(ctx.rankNumber(rankIndex));
+}
+
 Json numberOrNull(std::optional<double> value)
 {
     return value ? Json(*value) : Json(nullptr);

@@ -80,6 +80,8 @@ Json jsonDocument(const std::string &command, std::initializer_list<const core::
 Json jsonDocument(const CommandContext &ctx);
 // A number, or null for a statistic that does not exist.
 Json numberOrNull(std::optional<double> value);
+// A rank index as its number, or null for kNoIndex (no rank, or ranks that tie).
+Json rankNumberOrNull(const CommandContext &ctx, std::uint32_t rankIndex);
 
 // A JSON array with an object per entry of `entries` (each with a rank index `rank`): first
 // "rank", the rank's number, then what fields(entry, index of the entry, object) adds.
@@ -109,6 +111,7 @@ int runNcu(const CommandContext &ctx);
 int runIntervals(const CommandContext &ctx);
 int runTransfers(const CommandContext &ctx);
 int runThroughput(const CommandContext &ctx);
+int runDigest(const CommandContext &ctx); // writes --out
 int runSynth(const Options &options);
 
 // intervals and transfers in their parts, for gaplens-mpi, which computes the report in pieces

@@ -31,7 +31,7 @@ int runCommand(const Options &options)
     constexpr std::pair<std::string_view, Run> kCommands[] = { { "summary", runSummary }, { "ranks", runRanks },
         { "kernels", runKernels }, { "nvtx", runNvtx }, { "api", runApi }, { "gaps", runGaps }, { "blame", runBlame },
         { "pace", runPace }, { "overlap", runOverlap }, { "ncu", runNcu }, { "intervals", runIntervals },
-        { "transfers", runTransfers }, { "throughput", runThroughput } };
+        { "transfers", runTransfers }, { "throughput", runThroughput }, { "digest", runDigest } };
     int rc = 0;
     for (const auto &[name, run] : kCommands)
         if (options.command == name)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // gaplens [FILES...]                      open the GUI on a capture (files and/or folders)
+// gaplens RUN.gldigest                    open a digest (gaplens-cli digest) as an overview of all ranks
 // gaplens --before A... --after B...      open the before/after compare window
 // gaplens --session FILE.gaplens.json     reopen a saved session in the window it describes
 //                                         (hidden: --grab-window OUT.png saves that window once
@@ -9,6 +10,7 @@
 // gaplens --report OUT.html|OUT.pdf FILES...  (or --before A... --after B...)   headless report
 #include "ui/appidentity.h"
 #include "ui/compare/comparewindow.h"
+#include "ui/digest/digestwindow.h"
 #include "ui/mainwindow.h"
 #include "ui/rendercommand.h"
 #include "ui/report/reportcommand.h"
@@ -96,7 +98,9 @@ struct GuiOptions
         parser.addOptions(
             { render, report, session, before, after, range, size, lanes, fit, gap, step, meta, theme, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
-            QStringLiteral("Nsight Systems .sqlite exports or folders of them."), QStringLiteral("[FILES...]"));
+            QStringLiteral("Nsight Systems .sqlite exports or folders of them; or one .gldigest (gaplens-cli digest), "
+                           "opened as an overview of all ranks."),
+            QStringLiteral("[FILES...]"));
     }
 };
 
@@ -294,6 +298,16 @@ int main(int argc, char *argv[])
         return app.exec();
     }
 
+    // `gaplens RUN.gldigest`: the overview of all ranks alone; ranks open on the timeline from it.
+    if (const auto paths = parser.positionalArguments();
+        paths.size() == 1 && gaplens::ui::isDigestPath(paths.front())) {
+        QString error;
+        if (!gaplens::ui::DigestWindow::open(paths.front(), &error)) {
+            err << "gaplens: " << error << '\n';
+            return 1;
+        }
+        return app.exec();
+    }
     gaplens::ui::MainWindow window;
     window.showRestored();
     if (!parser.positionalArguments().isEmpty())

@@ -16,11 +16,11 @@ using namespace gaplens::test;
 
 namespace {
 
-const QStringList kCommands
-    = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"), QStringLiteral("blame"),
-          QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"), QStringLiteral("api"),
-          QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"), QStringLiteral("transfers"),
-          QStringLiteral("throughput"), QStringLiteral("synth"), QStringLiteral("diff"), QStringLiteral("check") };
+const QStringList kCommands = { QStringLiteral("summary"), QStringLiteral("kernels"), QStringLiteral("gaps"),
+    QStringLiteral("blame"), QStringLiteral("pace"), QStringLiteral("overlap"), QStringLiteral("nvtx"),
+    QStringLiteral("api"), QStringLiteral("ranks"), QStringLiteral("ncu"), QStringLiteral("intervals"),
+    QStringLiteral("transfers"), QStringLiteral("throughput"), QStringLiteral("synth"), QStringLiteral("diff"),
+    QStringLiteral("check"), QStringLiteral("digest") };
 
 } // namespace
 

@@ -3,7 +3,7 @@
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
 // intervals, transfers, gaps, blame, kernels, nvtx and api on the real six-rank job, every real
 // single file (more processes than files), a 16-rank synthetic capture and a set with a bad
-// file; the other commands through process 0. A process that dies ends the job.
+// file; the other commands through process 0; the digest file. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -211,6 +211,35 @@ private slots:
         QCOMPARE(mpi.exitCode, cli.exitCode);
         QCOMPARE(mpi.out, cli.out);
         QVERIFY2(mpi.err.contains("not computed in parts yet"), mpi.err.constData());
+    }
+
+    // The digest gaplens-mpi writes is gaplens-cli's, byte for byte, at every process count.
+    void digestMatches_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addRow("ring_6ranks") << realInputs(QStringLiteral("ring_6ranks"));
+        QTest::addRow("16-rank synthetic at 10 ms") << QStringList { QStringLiteral("--interval=10ms"), m_synth.path };
+    }
+
+    void digestMatches()
+    {
+        QFETCH(QStringList, args);
+        const auto cliPath = m_scratch.filePath(QStringLiteral("cli.gldigest"));
+        const auto cli = runCli(QStringList { QStringLiteral("digest"), QStringLiteral("--out"), cliPath } + args);
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QFile cliFile(cliPath);
+        QVERIFY(cliFile.open(QIODevice::ReadOnly));
+        const auto expected = cliFile.readAll();
+        QVERIFY(expected.startsWith(R"({"format":"gaplens-digest","version":1,)"));
+        for (int processes = 1; processes <= 4; ++processes) {
+            const auto mpiPath = m_scratch.filePath(QStringLiteral("mpi%1.gldigest").arg(processes));
+            const auto mpi
+                = runMpi(processes, QStringList { QStringLiteral("digest"), QStringLiteral("--out"), mpiPath } + args);
+            QVERIFY2(mpi.exitCode == 0, mpi.err.constData());
+            QFile mpiFile(mpiPath);
+            QVERIFY(mpiFile.open(QIODevice::ReadOnly));
+            QVERIFY2(mpiFile.readAll() == expected, qPrintable(QStringLiteral("P=%1: digest differs").arg(processes)));
+        }
     }
 
     void badFileIsNamedAndTheOthersAnalysed()

@@ -28,11 +28,7 @@
 
 namespace gaplens::ui {
 
-namespace {
-
-// Delta from the iteration median -> background: white within 2%, then red (slower) or
-// blue (faster) saturating at 30%.
-QColor deltaColor(double percent)
+QColor paceDeltaColor(double percent)
 {
     const double a = std::abs(percent);
     if (a < 2)
@@ -41,6 +37,8 @@ QColor deltaColor(double percent)
     const int alpha = int(40 + 160 * t);
     return percent > 0 ? QColor(220, 60, 40, alpha) : QColor(50, 110, 220, alpha);
 }
+
+namespace {
 
 QString signedPercent(double p)
 {
@@ -239,7 +237,7 @@ void RankPacePanel::rebuildMatrix()
                 const double delta = (d / median - 1) * 100;
                 c.display
                     = QString(c.display.toString() + QStringLiteral(" (") + signedPercent(delta) + QLatin1Char(')'));
-                c.background = deltaColor(delta);
+                c.background = paceDeltaColor(delta);
                 c.toolTip = QStringLiteral("rank %1, iteration %2: %3, %4 vs the median %5")
                                 .arg(t->ranks[rp.rank].rank)
                                 .arg(firstIteration(m_result.pace) + i)
@@ -277,7 +275,7 @@ void RankPacePanel::rebuildMatrix()
     for (std::size_t k = 0; k < pace.ranks.size(); ++k) {
         const auto &rp = pace.ranks[k];
         const double vs = reference > 0 ? (rp.medianNs / reference - 1) * 100 : 0;
-        PanelCell vsCell { reference > 0 ? signedPercent(vs) : QString(), vs, deltaColor(vs), {} };
+        PanelCell vsCell { reference > 0 ? signedPercent(vs) : QString(), vs, paceDeltaColor(vs), {} };
         PanelCell slowest = PanelCell::count(rp.timesSlowest);
         if (pace.straggler && pace.straggler->rank == rp.rank)
             slowest.background = QColor(220, 60, 40, 120);

@@ -4,6 +4,8 @@
 #include "gaplens/core/analysis/step_range.h"
 #include "ui/panels/analysispanel.h"
 
+#include <QColor>
+
 #include <memory>
 
 class QChart;
@@ -16,6 +18,10 @@ class QLineSeries;
 namespace gaplens::ui {
 
 class PanelTable;
+
+// Delta from the iteration median (percent) -> a matrix cell's background: none within 2%,
+// then red (slower) or blue (faster) saturating at 30%. Also the digest overview's pace matrix.
+QColor paceDeltaColor(double percent);
 
 // Rank pace for an NVTX range chosen among the step range candidates by group name
 // (core::chooseStepRange; default: the one that looks like a training step, or none): a line chart of duration per

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The digest of a capture (`gaplens-cli digest`, `gaplens-mpi digest`; docs/digest.md): one
+// JSON file with each rank's figures and the path of its report, which the desktop app opens
+// as an overview of all ranks without loading any report. This is its reader, and the one
+// way it is written to disk (atomically, never over an input).
+#include "gaplens/core/model/time.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gaplens::core {
+
+inline constexpr std::string_view kDigestFormat = "gaplens-digest";
+inline constexpr int kDigestVersion = 1;
+inline constexpr std::string_view kDigestSuffix = ".gldigest";
+
+struct DigestBlameCause
+{
+    std::string key; // the cause key, as `gaplens-cli blame` names it
+    std::uint64_t count = 0;
+    TimeNs totalNs = 0;
+};
+
+struct DigestKernel
+{
+    std::string name;
+    std::uint64_t calls = 0;
+    TimeNs totalNs = 0;
+    double percent = 0; // of the rank's kernel time
+    double medianNs = 0;
+};
+
+struct DigestInterval
+{
+    std::int64_t index = 0; // from the digest's origin
+    TimeNs startNs = 0;
+    std::uint64_t kernelCount = 0;
+    TimeNs kernelNs = 0;
+    std::optional<double> kernelStddevNs; // null with fewer than two kernels
+    TimeNs busyNs = 0;
+    TimeNs stallNs = 0;
+    bool anomalous = false; // among the rank's anomalies by the digest's metric
+};
+
+struct DigestRank
+{
+    std::int32_t rank = 0;
+    std::string report; // absolute path of the rank's report
+    std::uint32_t pid = 0;
+    std::string process, host;
+    TimeRange span; // the rank's first to last event
+    TimeNs busyNs = 0, windowNs = 0, idleNs = 0;
+    std::uint64_t gapCount = 0;
+    TimeNs gapNs = 0;
+    std::optional<double> medianStepNs;
+    std::vector<DigestBlameCause> blameByCause; // largest first
+    std::vector<DigestKernel> topKernels; // largest total first
+    std::vector<DigestInterval> intervals;
+    bool hasRunAccounting = false;
+    std::optional<double> sustainedRate; // run accounting's, when there is one
+    std::vector<std::string> findings;
+
+    double idlePercent() const { return windowNs > 0 ? 100.0 * double(idleNs) / double(windowNs) : 0.0; }
+};
+
+struct DigestPaceRank
+{
+    std::int32_t rank = 0;
+    double medianNs = 0;
+    TimeNs p95Ns = 0;
+    std::uint32_t timesSlowest = 0;
+    std::vector<TimeNs> durationsNs; // per iteration
+};
+
+struct DigestPace
+{
+    std::string range;
+    std::vector<DigestPaceRank> ranks;
+    std::vector<double> iterationMedianNs; // per common iteration
+    std::vector<std::optional<std::int32_t>> slowestRank; // per common iteration; nullopt on a tie
+    std::optional<std::int32_t> straggler;
+    std::string verdict;
+};
+
+struct DigestFinding
+{
+    std::optional<std::int32_t> rank; // the rank it names, if any
+    std::string text;
+};
+
+struct DigestLoadError
+{
+    std::string file, message;
+};
+
+struct Digest
+{
+    int version = kDigestVersion;
+    TimeRange span;
+    TimeNs minGapNs = 0, intervalNs = 0, originNs = 0;
+    std::string metric; // the interval metric of the anomalies
+    std::vector<std::string> files;
+    std::vector<DigestLoadError> errors;
+    std::vector<std::string> warnings;
+    std::vector<DigestRank> ranks; // ascending rank number
+    std::vector<DigestFinding> findings;
+    std::optional<DigestPace> pace; // null without a step range
+};
+
+// A digest, or why there is none: `error` names the file and the problem ("RUN.gldigest: not
+// JSON: ...", "...: ranks[3].busy_ns: expected an integer"). Never throws for bad input.
+struct DigestReadResult
+{
+    std::optional<Digest> digest;
+    std::string error;
+};
+
+// `name` is what the error names (the file's path).
+DigestReadResult parseDigest(std::string_view text, const std::string &name);
+DigestReadResult readDigest(const std::string &path);
+
+// Writes `contents` to `path` through `path`.tmp and a rename, so a reader never sees half a
+// file; refuses a `path` that is one of `inputs` (the same file, however it is spelled).
+// Returns the error, empty on success.
+std::string writeDigestFile(const std::string &path, std::string_view contents, const std::vector<std::string> &inputs);
+
+} // namespace gaplens::core

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// The digest overview (DigestWindow) on the digest gaplens-cli writes of a synthetic 4-rank
+// job with a straggler: the rank table, pace matrix and heat map hold the figures core computes
+// on the loaded capture (computed here independently of the digest), the findings are core's,
+// selected ranks open on the timeline with their own rank numbers, a missing report is named,
+// and a bad file is refused with the reader's message.
+#include "cli_options.h"
+#include "run_command.h"
+
+#include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/findings.h"
+#include "gaplens/core/analysis/intervals.h"
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/read/loader.h"
+#include "synth_sample.h"
+#include "ui/digest/digesttables.h"
+#include "ui/digest/digestwindow.h"
+#include "ui/loading/loadcontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/intervalheatmap.h"
+#include "ui/panels/paneltable.h"
+#include "ui/timeline/timelinedata.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gaplens;
+using namespace gaplens::ui;
+
+namespace {
+
+// `gaplens-cli digest --out OUT --interval 10ms FOLDER`, in this process.
+int writeDigest(const QString &out, const QString &folder)
+{
+    const std::string args[]
+        = { "gaplens-cli", "digest", "--out", out.toStdString(), "--interval", "10ms", folder.toStdString() };
+    std::vector<char *> argv;
+    for (const auto &a : args)
+        argv.push_back(const_cast<char *>(a.c_str()));
+    return cli::runCommand(cli::parseOptions(int(argv.size()), argv.data()));
+}
+
+} // namespace
+
+class TestDigestOverview : public QObject
+{
+    Q_OBJECT
+private:
+    test::SynthSample m_sample;
+    QString m_digestPath;
+    std::shared_ptr<core::TraceSet> m_trace; // loaded independently of the digest
+    std::shared_ptr<const core::DerivedCapture> m_derived;
+
+    std::unique_ptr<DigestWindow> openWindow()
+    {
+        auto result = core::readDigest(m_digestPath.toStdString());
+        if (!result.digest)
+            return nullptr;
+        return std::make_unique<DigestWindow>(std::move(*result.digest), m_digestPath);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        auto synth = test::synthOptions(4, 8, 2);
+        synth.warmupSteps = 2; // slower first steps: anomalous intervals at the start
+        QVERIFY(m_sample.write(synth));
+        m_digestPath = m_sample.dir.filePath(QStringLiteral("run.gldigest"));
+        QCOMPARE(writeDigest(m_digestPath, m_sample.path), 0);
+        core::LoadOptions load;
+        load.files = { m_sample.path.toStdString() };
+        m_trace = core::loadTraceSet(load);
+        QCOMPARE(m_trace->ranks.size(), std::size_t(4));
+        core::DerivedOptions options;
+        options.foldIndexes = false;
+        m_derived = core::DerivedCapture::build(m_trace, options);
+    }
+
+    void rankTableHoldsCoresFigures()
+    {
+        const auto window = openWindow();
+        QVERIFY(window);
+        auto *model = window->rankTable()->tableModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 4);
+        QCOMPARE(model->columnCount(), 10);
+        core::PaceOptions paceOptions;
+        paceOptions.rangeName = "train_step";
+        const auto pace = core::computePace(*m_trace, paceOptions);
+        QVERIFY(pace.straggler);
+        QCOMPARE(pace.straggler->rank, 2u);
+        for (int row = 0; row < 4; ++row) {
+            const auto &rank = m_trace->ranks[std::size_t(row)];
+            core::TimeNs busy = 0, gpuWindow = 0;
+            std::uint64_t gaps = 0;
+            for (auto g : rank.gpus) {
+                busy += m_derived->busy(core::GpuIndex(g)).busyNs;
+                gpuWindow += m_derived->busy(core::GpuIndex(g)).window.duration();
+                gaps += m_derived->gaps(core::GpuIndex(g)).size();
+            }
+            QCOMPARE(model->cell(row, 0).raw.toInt(), rank.rank);
+            QCOMPARE(model->cell(row, 2).raw.toDouble(), double(busy));
+            QCOMPARE(model->cell(row, 3).raw.toDouble(), double(rank.span.duration()));
+            QCOMPARE(model->cell(row, 4).raw.toDouble(), 100.0 * double(gpuWindow - busy) / double(gpuWindow));
+            QCOMPARE(model->cell(row, 5).raw.toULongLong(), gaps);
+            QCOMPARE(model->cell(row, 7).raw.toDouble(), pace.ranks[std::size_t(row)].medianNs);
+            QCOMPARE(model->cell(row, 8).raw.toULongLong(), std::uint64_t(pace.ranks[std::size_t(row)].timesSlowest));
+        }
+        QVERIFY(model->cell(2, 8).background.isValid()); // the straggler is marked
+        QVERIFY(!model->cell(0, 8).background.isValid());
+    }
+
+    void paceMatrixIsIterationsByRanks()
+    {
+        const auto window = openWindow();
+        auto *model = window->paceMatrix()->tableModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        core::PaceOptions paceOptions;
+        paceOptions.rangeName = "train_step";
+        const auto pace = core::computePace(*m_trace, paceOptions);
+        QCOMPARE(model->rowCount(), int(pace.ranks.front().iterations.size()));
+        QCOMPARE(model->columnCount(), 2 + 4);
+        // Shown in iteration order.
+        auto *view = window->paceMatrix();
+        for (int i = 0; i < model->rowCount(); ++i)
+            QCOMPARE(view->sourceRow(view->model()->index(i, 0)), i);
+        for (int i = 0; i < model->rowCount(); ++i) {
+            QCOMPARE(model->cell(i, 1).raw.toDouble(), pace.iterations[std::size_t(i)].medianNs);
+            for (int r = 0; r < 4; ++r)
+                QCOMPARE(model->cell(i, 2 + r).raw.toDouble(),
+                    double(pace.ranks[std::size_t(r)].iterations[std::size_t(i)].durationNs));
+        }
+    }
+
+    // Each metric of the chooser shows core's value of that metric per rank and interval; the
+    // digest's anomalies (of the spread) are outlined under the spread only.
+    void heatMapHoldsCoresIntervalFigures()
+    {
+        const auto window = openWindow();
+        core::IntervalOptions options;
+        options.intervalNs = 10'000'000;
+        options.top = std::numeric_limits<std::size_t>::max();
+        const auto report = core::computeIntervals(*m_derived, options);
+        std::size_t expectedAnomalous = 0;
+        for (const auto &group : report.anomalies)
+            expectedAnomalous += group.top.size();
+        QVERIFY(expectedAnomalous > 0);
+        QCOMPARE(window->metricChooser()->count(), int(std::size(kDigestHeatMapMetrics)));
+        for (int m = 0; m < window->metricChooser()->count(); ++m) {
+            window->metricChooser()->setCurrentIndex(m);
+            const auto metric = kDigestHeatMapMetrics[m];
+            const auto &data = window->heatMap()->data();
+            QCOMPARE(data.metric, metric);
+            QCOMPARE(data.rowLabels.size(), 4);
+            QCOMPARE(data.originNs, report.originNs);
+            std::size_t anomalous = 0, cells = 0;
+            for (std::size_t e = 0; e < report.ranks.size(); ++e) {
+                const auto &ri = report.ranks[e];
+                for (std::size_t i = 0; i < ri.intervals.size(); ++i) {
+                    const int column = int(ri.firstIndex + std::int64_t(i) - data.firstIndex);
+                    const auto expected = core::intervalMetricValue(ri.intervals[i], metric);
+                    const double value = data.value(int(e), column);
+                    if (expected)
+                        QCOMPARE(value, *expected);
+                    else
+                        QVERIFY(std::isnan(value));
+                    anomalous += data.isOutlined(int(e), column) ? 1 : 0;
+                    ++cells;
+                }
+            }
+            QVERIFY(cells > 0);
+            QCOMPARE(anomalous, metric == core::IntervalMetric::Stddev ? expectedAnomalous : std::size_t(0));
+        }
+    }
+
+    // A damaged digest whose ranks lie far apart on the grid is cut, never allocated whole.
+    void farApartIntervalsAreCut()
+    {
+        core::Digest digest;
+        digest.metric = "stddev";
+        for (const std::int64_t index : { std::int64_t(0), std::numeric_limits<std::int64_t>::max() }) {
+            core::DigestRank rank;
+            core::DigestInterval iv;
+            iv.index = index;
+            iv.busyNs = 5;
+            rank.intervals.push_back(iv);
+            digest.ranks.push_back(rank);
+        }
+        const auto data = digestHeatMapData(digest, core::IntervalMetric::Busy);
+        QCOMPARE(std::uint64_t(data.columns), kMaxHeatMapColumns);
+        QCOMPARE(data.value(0, 0), 5.0);
+        for (int c = 0; c < data.columns; ++c)
+            QVERIFY(std::isnan(data.value(1, c)));
+    }
+
+    void findingsAreCores()
+    {
+        const auto window = openWindow();
+        core::CaptureSummaryOptions options;
+        options.stepRange = "train_step";
+        const auto findings = core::summarizeCapture(*m_derived, options).findings;
+        QCOMPARE(window->findings()->count(), int(findings.size()));
+        for (std::size_t i = 0; i < findings.size(); ++i)
+            QCOMPARE(window->findings()->item(int(i))->text(), QString::fromStdString(findings[i].text));
+    }
+
+    void selectedRanksOpenOnTheTimelineWithTheirNumbers()
+    {
+        const auto window = openWindow();
+        QVERIFY(!window->openButton()->isEnabled());
+        auto *table = window->rankTable();
+        table->selectionModel()->select(table->viewIndex(1), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        table->selectionModel()->select(table->viewIndex(3), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QVERIFY(window->openButton()->isEnabled());
+        QCOMPARE(window->selectedRanks(), (std::vector<std::size_t> { 1, 3 }));
+        std::unique_ptr<MainWindow> main(window->openOnTimeline(window->selectedRanks()));
+        QVERIFY(main);
+        main->setAttribute(Qt::WA_DeleteOnClose, false);
+        QSignalSpy finished(main->loadController(), &LoadController::loadFinished);
+        QVERIFY(finished.wait(30000));
+        const auto data = finished.takeFirst().at(0).value<std::shared_ptr<const TimelineData>>();
+        const auto &trace = *data->trace;
+        QCOMPARE(trace.reports.size(), std::size_t(2));
+        QCOMPARE(trace.ranks.size(), std::size_t(2));
+        QCOMPARE(trace.ranks[0].rank, 1);
+        QCOMPARE(trace.ranks[1].rank, 3);
+        QVERIFY(trace.errors.empty());
+    }
+
+    void aMissingReportIsNamed()
+    {
+        auto result = core::readDigest(m_digestPath.toStdString());
+        QVERIFY(result.digest);
+        result.digest->ranks[2].report = "/nonexistent/train_2.sqlite";
+        DigestWindow window(std::move(*result.digest), m_digestPath);
+        QCOMPARE(window.missingReports({ 1, 2 }), QStringList { QStringLiteral("/nonexistent/train_2.sqlite") });
+        QVERIFY(!window.openOnTimeline({ 1, 2 }));
+        auto *box = window.findChild<QMessageBox *>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("/nonexistent/train_2.sqlite")), qPrintable(box->text()));
+        box->close();
+    }
+
+    void aBadFileIsRefusedWithTheReadersMessage()
+    {
+        const auto bad = m_sample.dir.filePath(QStringLiteral("bad.gldigest"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "gaplens-digest", "version": 9})");
+        file.close();
+        QString error;
+        QVERIFY(!DigestWindow::open(bad, &error));
+        QCOMPARE(
+            error, bad + QStringLiteral(": version: version 9 is newer than this gaplens reads (1); update gaplens"));
+    }
+
+    void mainWindowOpensADigestAsAnOverview()
+    {
+        QVERIFY(isDigestPath(QStringLiteral("/x/RUN.GLDIGEST")));
+        QVERIFY(!isDigestPath(QStringLiteral("/x/run.sqlite")));
+        MainWindow main;
+        main.openPaths({ m_digestPath });
+        DigestWindow *overview = nullptr;
+        for (auto *w : QApplication::topLevelWidgets())
+            if (auto *d = qobject_cast<DigestWindow *>(w))
+                overview = d;
+        QVERIFY(overview);
+        QCOMPARE(overview->digest().ranks.size(), std::size_t(4));
+        QVERIFY(!main.loadController()->isLoading());
+        overview->close(); // deleted on close
+    }
+};
+
+QTEST_MAIN(TestDigestOverview)
+#include "tst_digest_overview.moc"
