@@ -191,8 +191,8 @@ struct SkeletonGpu
     core::Gpu gpu;
 };
 
-// Every GPU without events (device, name, report, ranks), in the loader's order; and each
-// process's local GPU index -> the skeleton's.
+// Every GPU without events (device, name, report, ranks), in the loader's order, and each
+// rank's GPUs; and each process's local GPU index -> the skeleton's.
 void addGpus(std::vector<SkeletonGpu> gpus, const std::map<std::size_t, std::uint32_t> &reportOfFile,
     core::TraceSet &skeleton, std::vector<std::vector<std::uint32_t>> &globalGpu)
 {
@@ -206,6 +206,10 @@ void addGpus(std::vector<SkeletonGpu> gpus, const std::map<std::size_t, std::uin
         g.gpu.report = reportOfFile.at(g.file);
         skeleton.gpus.push_back(std::move(g.gpu));
     }
+    // Each rank's GPUs, as the trace builder lists them: ascending, from the GPUs' ranks.
+    for (std::uint32_t g = 0; g < skeleton.gpus.size(); ++g)
+        for (const auto r : skeleton.gpus[g].ranks)
+            skeleton.ranks.at(r).gpus.push_back(g);
 }
 
 } // namespace

@@ -23,8 +23,8 @@ struct DistributedCapture
     std::shared_ptr<core::TraceSet> local;
     // On the root only: the whole capture as gaplens-cli's output names it, without events:
     // every loaded report (paths, in input order), every error, the capture's warnings, every
-    // rank (its number, process, host, how it was decided, its span), every GPU (device id,
-    // name, report, ranks; no streams) in the loader's order, and the capture's span.
+    // rank (its number, process, host, how it was decided, its span, its GPUs), every GPU
+    // (device id, name, report, ranks; no streams) in the loader's order, and the span.
     std::shared_ptr<core::TraceSet> skeleton;
     // On the root only: for each process, its local rank index -> the skeleton's rank index,
     // and its local GPU index -> the skeleton's GPU index.

@@ -14,7 +14,7 @@ bool isDistributed(const cli::Options &options)
 {
     const auto &command = options.command;
     return command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
-        || command == "nvtx" || command == "api" || (command == "kernels" && !options.histKernel);
+        || command == "ranks" || command == "nvtx" || command == "api" || (command == "kernels" && !options.histKernel);
 }
 
 int runDistributed(const World &world, const cli::Options &options)
@@ -24,6 +24,8 @@ int runDistributed(const World &world, const cli::Options &options)
         return runGapsCommand(world, options);
     if (command == "blame")
         return runBlameCommand(world, options);
+    if (command == "ranks")
+        return runRanksCommand(world, options);
     if (command == "kernels" || command == "nvtx" || command == "api")
         return runSummaryCommand(world, options);
     return runIntervalCommand(world, options);

@@ -20,5 +20,6 @@ int runIntervalCommand(const World &world, const cli::Options &options); // inte
 int runGapsCommand(const World &world, const cli::Options &options);
 int runSummaryCommand(const World &world, const cli::Options &options); // kernels, nvtx, api
 int runBlameCommand(const World &world, const cli::Options &options);
+int runRanksCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, blame, kernels, nvtx and api on the real six-rank job, every real
-// single file (more processes than files), a 16-rank synthetic capture and a set with a bad
-// file; the other commands through process 0; the digest file. A process that dies ends the job.
+// intervals, transfers, gaps, blame, ranks, kernels, nvtx and api on the real six-rank job,
+// every real single file (more processes than files), a 16-rank synthetic capture and a set
+// with a bad file; the other commands through process 0; the digest file. A process that dies
+// ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -148,6 +149,16 @@ private slots:
                    + realInputs(QStringLiteral(
                        "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
 
+        // ranks: the skeleton's reports, ranks and GPUs, and the rank decision's warnings.
+        QTest::addRow("ranks json ring_6ranks")
+            << (QStringList { QStringLiteral("ranks"), QStringLiteral("--format=json") } + ring);
+        QTest::addRow("ranks json 16-rank synthetic")
+            << QStringList { QStringLiteral("ranks"), QStringLiteral("--format=json"), m_synth.path };
+        QTest::addRow("ranks table the mfu pair, the H100 and gpu4 (ranks claimed twice: warnings)")
+            << (QStringList { QStringLiteral("ranks") }
+                   + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite "
+                                               "nsysai_h100_2gpu_1s.sqlite gpu4_streams_report2.sqlite")));
+
         // The summaries: group names matched across processes, medians by summed histograms.
         for (const char *command : { "kernels", "nvtx", "api" })
             for (const char *format : { "json", "table" })
@@ -192,8 +203,8 @@ private slots:
     void otherCommandsMatch_data()
     {
         addRows<QString>("command",
-            { { "summary", "summary" }, { "ranks", "ranks" }, { "kernels --hist", "kernels" }, { "pace", "pace" },
-                { "overlap", "overlap" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
+            { { "summary", "summary" }, { "kernels --hist", "kernels" }, { "pace", "pace" }, { "overlap", "overlap" },
+                { "ncu", "ncu" }, { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()
