@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "collective_steps.h"
 
+#include "command_tables.h"
+
 #include <cstdlib>
 #include <sys/resource.h>
 
@@ -20,6 +22,15 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
         status = 1;
     }
     return agreedStatus(world, status) == 0;
+}
+
+std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options)
+{
+    auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
+    dieIfAsked(world);
+    if (!anyFileLoaded(world, capture, options))
+        return std::nullopt;
+    return capture;
 }
 
 int finalStatus(const World &world, const DistributedCapture &capture, int printed)

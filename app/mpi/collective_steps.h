@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 
 namespace gaplens::mpi {
@@ -53,6 +54,9 @@ template <class Step> void collectively(const World &world, Step step)
 int agreedStatus(const World &world, int rootStatus);
 // After a distributed load: false (and the message on the root) when no file loaded anywhere.
 bool anyFileLoaded(const World &world, const DistributedCapture &capture, const cli::Options &options);
+// How every distributed command starts: the tables it reads loaded in parts (and the test
+// fault hook); nullopt, with the message on the root, when no file loaded anywhere.
+std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options);
 // The exit status after the root printed: the command's, else 1 when an input failed to load.
 int finalStatus(const World &world, const DistributedCapture &capture, int printed);
 // Fault injection for tests/mpi: GAPLENS_MPI_TEST_ABORT=N makes process N die here, as a

@@ -4,7 +4,6 @@
 #include "wire.h"
 
 #include "command_context.h"
-#include "command_tables.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
 
@@ -64,10 +63,10 @@ core::BlameTotals unpackTotals(const Json &packed, core::StringPool &names)
 // (mergeBlameTotals), which is what adding every gap at once gives.
 int runBlameCommand(const World &world, const cli::Options &options)
 {
-    const auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
-    dieIfAsked(world);
-    if (!anyFileLoaded(world, capture, options))
+    auto loaded = loadCommandCapture(world, options);
+    if (!loaded)
         return 1;
+    const auto &capture = *loaded;
     const cli::CommandContext local { options, capture.local };
     core::GapBlameReport report;
     if (!onEveryProcess(world, [&] { report = cli::blameReport(local); }))

@@ -4,7 +4,6 @@
 #include "wire.h"
 
 #include "command_context.h"
-#include "command_tables.h"
 
 #include <algorithm>
 #include <limits>
@@ -18,9 +17,10 @@ namespace gaplens::mpi {
 // capture's order (the skeleton's).
 int runGapsCommand(const World &world, const cli::Options &options)
 {
-    auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
-    if (!anyFileLoaded(world, capture, options))
+    auto loaded = loadCommandCapture(world, options);
+    if (!loaded)
         return 1;
+    auto &capture = *loaded;
     // Relative times in tables count from the whole capture's first event.
     constexpr auto kNone = std::numeric_limits<core::TimeNs>::max();
     const bool hasSpan = capture.local->span != core::TimeRange {};

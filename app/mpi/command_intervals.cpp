@@ -4,7 +4,6 @@
 #include "interval_parts.h"
 
 #include "command_context.h"
-#include "command_tables.h"
 
 #include "gaplens/core/analysis/intervals.h"
 
@@ -20,10 +19,10 @@ namespace gaplens::mpi {
 // anomalies and the variability from them alone, as computeIntervals does.
 int runIntervalCommand(const World &world, const cli::Options &options)
 {
-    const auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
-    dieIfAsked(world);
-    if (!anyFileLoaded(world, capture, options))
+    auto loaded = loadCommandCapture(world, options);
+    if (!loaded)
         return 1;
+    const auto &capture = *loaded;
 
     auto intervalOptions = cli::intervalOptions(options);
     if (!intervalOptions.originNs) {

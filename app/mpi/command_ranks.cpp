@@ -3,7 +3,6 @@
 #include "distributed_commands.h"
 
 #include "command_context.h"
-#include "command_tables.h"
 
 namespace gaplens::mpi {
 
@@ -11,10 +10,10 @@ namespace gaplens::mpi {
 // rank decision's warnings), so each process loads only its files and the root prints.
 int runRanksCommand(const World &world, const cli::Options &options)
 {
-    const auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
-    dieIfAsked(world);
-    if (!anyFileLoaded(world, capture, options))
+    auto loaded = loadCommandCapture(world, options);
+    if (!loaded)
         return 1;
+    const auto &capture = *loaded;
     int status = 0;
     if (world.isRoot())
         status = cli::runRanks({ options, capture.skeleton });

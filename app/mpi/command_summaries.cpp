@@ -5,7 +5,6 @@
 #include "world_parts.h"
 
 #include "command_context.h"
-#include "command_tables.h"
 
 #include "gaplens/core/analysis/summaries.h"
 
@@ -74,10 +73,10 @@ std::vector<core::KernelSummary> gatherPerRank(const World &world, const Distrib
 // holds it, named in the root's skeleton there.
 int runSummaryCommand(const World &world, const cli::Options &options)
 {
-    const auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
-    dieIfAsked(world);
-    if (!anyFileLoaded(world, capture, options))
+    auto loaded = loadCommandCapture(world, options);
+    if (!loaded)
         return 1;
+    const auto &capture = *loaded;
     const WorldParts parts(world);
     core::StringPool scratch; // the rows' names off the root, where nothing prints them
     core::StringPool &names = world.isRoot() ? capture.skeleton->strings : scratch;
