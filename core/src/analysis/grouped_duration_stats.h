@@ -71,7 +71,8 @@ public:
     TimeNs total() const { return m_total; }
     std::uint64_t count() const { return m_count; }
 
-    // Calls make(key, stats, percent) per group, in order of first appearance.
+    // Calls make(key, stats, percent) per group, in order of first appearance (in parts: in
+    // the order of the keys' sorted texts).
     template <typename Make> void build(Make make) const
     {
         for (const auto &g : m_groups) {
