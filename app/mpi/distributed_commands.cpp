@@ -5,16 +5,38 @@
 
 #include "run_command.h"
 
+#include "gaplens/core/read/loader.h"
+
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
 namespace gaplens::mpi {
 
-bool isDistributed(const cli::Options &options)
+namespace {
+
+// The parts name a report by its path, so a path given twice (which gaplens-cli loads as two
+// reports) could not be told apart.
+bool anyPathTwice(const cli::Options &options)
+{
+    std::vector<core::LoadError> errors;
+    auto files = core::expandInputs(options.files, errors);
+    std::sort(files.begin(), files.end());
+    return std::adjacent_find(files.begin(), files.end()) != files.end();
+}
+
+} // namespace
+
+std::string wholeOnRootReason(const cli::Options &options)
 {
     const auto &command = options.command;
-    return command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
+    const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || (command == "kernels" && !options.histKernel);
+    if (!inParts)
+        return command + " is not computed in parts yet";
+    if (anyPathTwice(options))
+        return "a file is given twice";
+    return {};
 }
 
 int runDistributed(const World &world, const cli::Options &options)
@@ -31,13 +53,11 @@ int runDistributed(const World &world, const cli::Options &options)
     return runIntervalCommand(world, options);
 }
 
-int runOnRoot(const World &world, const cli::Options &options)
+int runOnRoot(const World &world, const cli::Options &options, const std::string &reason)
 {
     int status = 0;
     if (world.isRoot()) {
-        std::fprintf(stderr,
-            "gaplens-mpi: note: %s is not computed in parts yet: process 0 analyses every file (docs/mpi.md)\n",
-            options.command.c_str());
+        std::fprintf(stderr, "gaplens-mpi: note: %s: process 0 analyses every file (docs/mpi.md)\n", reason.c_str());
         try {
             status = cli::runCommand(options);
         } catch (const std::exception &e) {

@@ -6,14 +6,17 @@
 
 #include "cli_options.h"
 
+#include <string>
+
 namespace gaplens::mpi {
 
-// Whether the command is computed in parts (the others run on the root alone).
-bool isDistributed(const cli::Options &options);
+// Why the command runs whole on the root ("COMMAND is not computed in parts yet", "a file
+// is given twice"); empty when it is computed in parts.
+std::string wholeOnRootReason(const cli::Options &options);
 
 // Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.
 int runDistributed(const World &world, const cli::Options &options);
-int runOnRoot(const World &world, const cli::Options &options);
+int runOnRoot(const World &world, const cli::Options &options, const std::string &reason);
 
 // The distributed commands, each in a file of its own (command_*.cpp).
 int runIntervalCommand(const World &world, const cli::Options &options); // intervals, transfers

@@ -34,7 +34,8 @@ int main(int argc, char **argv)
         return 0;
     }
     try {
-        return mpi::isDistributed(options) ? mpi::runDistributed(world, options) : mpi::runOnRoot(world, options);
+        const auto reason = mpi::wholeOnRootReason(options);
+        return reason.empty() ? mpi::runDistributed(world, options) : mpi::runOnRoot(world, options, reason);
     } catch (const std::exception &e) {
         // The others may be waiting for this process in a collective call: end the whole job.
         std::fprintf(stderr, "gaplens-mpi: error on process %d: %s\n", world.rank(), e.what());

@@ -224,6 +224,23 @@ private slots:
         QVERIFY2(mpi.err.contains("not computed in parts yet"), mpi.err.constData());
     }
 
+    // gaplens-cli loads a file given twice as two reports; the parts name reports by path, so
+    // gaplens-mpi runs such a job whole on process 0, says so, and prints the same.
+    void aFileGivenTwiceRunsOnProcessZero()
+    {
+        const auto twice
+            = realInputs(QStringLiteral("gpu4_streams_report2.sqlite nsysai_mock.sqlite gpu4_streams_report2.sqlite"));
+        for (const char *command : { "gaps", "kernels" }) {
+            const auto args = QStringList { QLatin1String(command), QStringLiteral("--format=json") } + twice;
+            const auto cli = runCli(args);
+            QCOMPARE(cli.exitCode, 0);
+            const auto mpi = runMpi(3, args);
+            QCOMPARE(mpi.exitCode, cli.exitCode);
+            QCOMPARE(mpi.out, cli.out);
+            QVERIFY2(mpi.err.contains("a file is given twice"), mpi.err.constData());
+        }
+    }
+
     // The digest gaplens-mpi writes is gaplens-cli's, byte for byte, at every process count.
     void digestMatches_data()
     {
