@@ -11,14 +11,16 @@
 
 namespace gaplens::bench {
 
-int measureMpi(
-    const std::string &mpiexec, const std::string &mpiProgram, const std::vector<std::string> &files, int runs)
+namespace {
+
+void measureCommand(const std::string &mpiexec, const std::string &mpiProgram, const std::string &command,
+    const std::vector<std::string> &files, int runs)
 {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::vector<int> counts { 1, 2, 4 };
     std::map<int, std::vector<double>> wall, rss;
     fmt::print(
-        stderr, "measuring: gaplens-mpi intervals on {} files at P = 1, 2, 4, {} runs each...\n", files.size(), runs);
+        stderr, "measuring: gaplens-mpi {} on {} files at P = 1, 2, 4, {} runs each...\n", command, files.size(), runs);
     // One untimed run first, so that the first measured one (P = 1) does not alone read the
     // files from disk (a single cold run once made P = 1 look 4x slower than P = 2).
     for (int run = -1; run < runs; ++run)
@@ -28,7 +30,7 @@ int measureMpi(
             // --bind-to none: Open MPI binds each of up to two processes to one core, where the
             // loader's threads would share it (P = 1 then took twice gaplens-cli's time).
             std::vector<std::string> argv { mpiexec, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
-                "-np", std::to_string(processes), mpiProgram, "intervals", "--format=json", "--threads",
+                "-np", std::to_string(processes), mpiProgram, command, "--format=json", "--threads",
                 std::to_string(threads) };
             argv.insert(argv.end(), files.begin(), files.end());
             // wait4's peak of mpirun is the largest of it and the processes it started.
@@ -39,7 +41,7 @@ int measureMpi(
             rss[processes].push_back(result.maxRssBytes);
         }
     const double wall1 = median(wall[1]), rss1 = median(rss[1]);
-    fmt::print("gaplens-mpi intervals, files over processes ({} files, {} cores, medians of {}):\n", files.size(),
+    fmt::print("gaplens-mpi {}, files over processes ({} files, {} cores, medians of {}):\n", command, files.size(),
         cores, runs);
     fmt::print("  {:<24} {:>9} {:>8} {:>16} {:>8}\n", "processes", "wall s", "x P=1", "peak/process MiB", "x P=1");
     for (const int processes : counts) {
@@ -48,6 +50,17 @@ int measureMpi(
         fmt::print("  {:<24} {:>9.2f} {:>8.2f} {:>16.0f} {:>8.2f}\n", label, median(wall[processes]),
             median(wall[processes]) / wall1, median(rss[processes]) / (1 << 20), median(rss[processes]) / rss1);
     }
+}
+
+} // namespace
+
+int measureMpi(
+    const std::string &mpiexec, const std::string &mpiProgram, const std::vector<std::string> &files, int runs)
+{
+    // intervals: per-rank statistics gathered to the root; kernels: the summary's exact
+    // reduction (names matched, moments and median histograms allreduced).
+    for (const char *command : { "intervals", "kernels" })
+        measureCommand(mpiexec, mpiProgram, command, files, runs);
     return 0;
 }
 

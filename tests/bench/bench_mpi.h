@@ -8,8 +8,8 @@
 
 namespace gaplens::bench {
 
-// Prints the table; `mpiexec` is the MPI launcher CMake found, `mpiProgram` the built
-// gaplens-mpi. Returns the exit status.
+// Prints a table per command (intervals, kernels); `mpiexec` is the MPI launcher CMake found,
+// `mpiProgram` the built gaplens-mpi. Returns the exit status.
 int measureMpi(
     const std::string &mpiexec, const std::string &mpiProgram, const std::vector<std::string> &files, int runs);
 
