@@ -81,12 +81,16 @@ int runSummaryCommand(const World &world, const cli::Options &options)
     core::StringPool scratch; // the rows' names off the root, where nothing prints them
     core::StringPool &names = world.isRoot() ? capture.skeleton->strings : scratch;
     const cli::CommandContext local { options, capture.local };
-    const cli::CommandContext whole { options, capture.skeleton };
     core::SummaryOptions summaryOptions;
     summaryOptions.ranks = local.rankSelection();
     const auto &trace = *capture.local;
 
     int status = 0;
+    // Only the root prints, in the whole capture's names (its skeleton; the others have none).
+    auto print = [&](auto printer, const auto &...results) {
+        if (world.isRoot())
+            status = printer(cli::CommandContext { options, capture.skeleton }, results...);
+    };
     // Collective from here: a process that failed could not tell the others, which would
     // wait for it, so a failure ends the job.
     collectively(world, [&] {
@@ -96,20 +100,13 @@ int runSummaryCommand(const World &world, const cli::Options &options)
             std::vector<core::KernelSummary> perRank;
             if (options.perRank)
                 perRank = gatherPerRank(world, capture, core::summarizeKernelsPerRank(trace, kernelOptions), names);
-            if (world.isRoot())
-                status = cli::printKernels(whole, overall, perRank);
+            print(cli::printKernels, overall, perRank);
         } else if (options.command == "nvtx" && options.gpuProjection) {
-            const auto summary = core::summarizeNvtxProjection(trace, summaryOptions, parts, names);
-            if (world.isRoot())
-                status = cli::printNvtxProjection(whole, summary);
+            print(cli::printNvtxProjection, core::summarizeNvtxProjection(trace, summaryOptions, parts, names));
         } else if (options.command == "nvtx") {
-            const auto summary = core::summarizeNvtx(trace, summaryOptions, parts, names);
-            if (world.isRoot())
-                status = cli::printNvtx(whole, summary);
+            print(cli::printNvtx, core::summarizeNvtx(trace, summaryOptions, parts, names));
         } else {
-            const auto summary = core::summarizeApi(trace, summaryOptions, parts, names);
-            if (world.isRoot())
-                status = cli::printApi(whole, summary);
+            print(cli::printApi, core::summarizeApi(trace, summaryOptions, parts, names));
         }
     });
     return finalStatus(world, capture, status);
