@@ -5,7 +5,8 @@
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparewindow.h"
 #include "ui/detailspanel.h"
-#include "ui/digest/digestwindow.h"
+#include "ui/digest/digestopener.h"
+#include "ui/digest/digestwindow.h" // isDigestPath
 #include "ui/export/viewexporter.h"
 #include "ui/loading/loadcontroller.h"
 #include "ui/panels/communicationpanel.h"
@@ -411,11 +412,14 @@ void MainWindow::openPaths(const QStringList &paths, const std::vector<core::Ran
     if (paths.isEmpty())
         return;
     if (paths.size() == 1 && isDigestPath(paths.front())) {
-        QString error;
-        if (DigestWindow::open(paths.front(), &error))
-            addRecent(paths); // Open Recent reopens the overview
-        else
-            QMessageBox::warning(this, QStringLiteral("Cannot open the digest"), error);
+        auto *opener = DigestOpener::open(paths.front(), this); // off the GUI thread, with Cancel
+        connect(opener, &DigestOpener::opened, this, [this, paths] { addRecent(paths); }); // Open Recent reopens it
+        connect(opener, &DigestOpener::failed, this, [this](const QString &error) {
+            auto *box = new QMessageBox(
+                QMessageBox::Warning, QStringLiteral("Cannot open the digest"), error, QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        });
         return;
     }
     addRecent(paths);

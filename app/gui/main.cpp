@@ -10,6 +10,7 @@
 // gaplens --report OUT.html|OUT.pdf FILES...  (or --before A... --after B...)   headless report
 #include "ui/appidentity.h"
 #include "ui/compare/comparewindow.h"
+#include "ui/digest/digestopener.h"
 #include "ui/digest/digestwindow.h"
 #include "ui/mainwindow.h"
 #include "ui/rendercommand.h"
@@ -301,11 +302,14 @@ int main(int argc, char *argv[])
     // `gaplens RUN.gldigest`: the overview of all ranks alone; ranks open on the timeline from it.
     if (const auto paths = parser.positionalArguments();
         paths.size() == 1 && gaplens::ui::isDigestPath(paths.front())) {
-        QString error;
-        if (!gaplens::ui::DigestWindow::open(paths.front(), &error)) {
+        // Read off the GUI thread like File > Open; a bad file still fails the command.
+        auto *opener = gaplens::ui::DigestOpener::open(paths.front());
+        QObject::connect(opener, &gaplens::ui::DigestOpener::failed, &app, [&err](const QString &error) {
             err << "gaplens: " << error << '\n';
-            return 1;
-        }
+            err.flush();
+            QCoreApplication::exit(1);
+        });
+        QObject::connect(opener, &gaplens::ui::DigestOpener::cancelled, &app, [] { QCoreApplication::exit(0); });
         return app.exec();
     }
     gaplens::ui::MainWindow window;

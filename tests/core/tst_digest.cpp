@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -63,6 +64,18 @@ std::string replaced(std::string text, const std::string &from, const std::strin
     if (at != std::string::npos)
         text.replace(at, from.size(), to);
     return text;
+}
+
+// A digest of `count` copies of the default rank, numbered 0, 1, ...
+std::string manyRanksText(int count)
+{
+    const auto text = digestText();
+    const auto begin = text.find(R"({"rank": 3,)"), end = text.find("],\n          \"findings\"");
+    const auto rank = text.substr(begin, end - begin);
+    std::string ranks;
+    for (int r = 0; r < count; ++r)
+        ranks += (r ? ", " : "") + replaced(rank, R"("rank": 3,)", "\"rank\": " + std::to_string(r) + ",");
+    return digestText(ranks);
 }
 
 } // namespace
@@ -210,6 +223,73 @@ private slots:
         QVERIFY(!result.digest);
         QCOMPARE(
             QString::fromStdString(result.error), QStringLiteral("/nonexistent/run.gldigest: cannot open the file"));
+    }
+
+    // A digest of several MiB reports each stage in order, by MiB read and parsed and by rank
+    // checked, ending at 1000 per mille.
+    void progressGoesThroughEachStage()
+    {
+        QTemporaryDir dir;
+        const auto path = dir.filePath(QStringLiteral("big.gldigest")).toStdString();
+        const auto text = manyRanksText(3000);
+        QVERIFY(writeFile(std::filesystem::path(path), text));
+        std::vector<DigestReadProgress> seen;
+        std::vector<std::string> stages;
+        const auto result = readDigest(path, [&](const DigestReadProgress &p) {
+            seen.push_back(p);
+            stages.emplace_back(p.stage);
+        });
+        QVERIFY2(result.digest, result.error.c_str());
+        QCOMPARE(result.digest->ranks.size(), std::size_t(3000));
+        const std::uint64_t size = text.size(), mib = 1 << 20;
+        QVERIFY(size > 2 * mib);
+        const auto countOf = [&](const char *stage) { return std::count(stages.begin(), stages.end(), stage); };
+        QCOMPARE(std::uint64_t(countOf("reading")), (size + mib - 1) / mib);
+        QCOMPARE(std::uint64_t(countOf("parsing")), size / mib);
+        QCOMPARE(countOf("checking"), 3000);
+        QVERIFY(std::is_sorted(
+            seen.begin(), seen.end(), [](const auto &a, const auto &b) { return a.permille < b.permille; }));
+        QCOMPARE(stages.front(), std::string("reading"));
+        QCOMPARE(seen.front().done, mib);
+        QCOMPARE(seen.front().total, size);
+        QCOMPARE(seen[std::size_t(countOf("reading")) - 1].done, size);
+        QCOMPARE(seen[std::size_t(countOf("reading")) - 1].permille, 50);
+        QCOMPARE(stages[std::size_t(countOf("reading"))], std::string("parsing"));
+        QCOMPARE(seen[std::size_t(countOf("reading"))].done, mib);
+        QCOMPARE(stages.back(), std::string("checking"));
+        QCOMPARE(seen.back().done, std::uint64_t(3000));
+        QCOMPARE(seen.back().permille, 1000);
+    }
+
+    // Cancelled in any stage, the read stops there: no digest, no error, no more progress.
+    void cancelStopsTheReadInEachStage_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::newRow("reading") << QStringLiteral("reading");
+        QTest::newRow("parsing") << QStringLiteral("parsing");
+        QTest::newRow("checking") << QStringLiteral("checking");
+    }
+    void cancelStopsTheReadInEachStage()
+    {
+        QFETCH(QString, stage);
+        QTemporaryDir dir;
+        const auto path = dir.filePath(QStringLiteral("big.gldigest")).toStdString();
+        QVERIFY(writeFile(std::filesystem::path(path), manyRanksText(3000)));
+        CancelToken cancel;
+        int afterCancel = 0;
+        const auto result = readDigest(
+            path,
+            [&](const DigestReadProgress &p) {
+                if (cancel.isCancelled())
+                    ++afterCancel;
+                if (p.stage == stage.toStdString())
+                    cancel.cancel();
+            },
+            &cancel);
+        QVERIFY(result.cancelled);
+        QVERIFY(!result.digest);
+        QVERIFY(result.error.empty());
+        QCOMPARE(afterCancel, 0);
     }
 
     void writerReplacesAtomicallyAndReadsBack()

@@ -2,11 +2,9 @@
 // The digest overview (DigestWindow) on the digest gaplens-cli writes of a synthetic 4-rank
 // job with a straggler: the rank table, pace matrix and heat map hold the figures core computes
 // on the loaded capture (computed here independently of the digest), the findings are core's,
-// selected ranks open on the timeline with their own rank numbers, a missing report is named,
-// and a bad file is refused with the reader's message.
-#include "cli_options.h"
-#include "run_command.h"
-
+// selected ranks open on the timeline with their own rank numbers, a missing report is named.
+// Opening a digest (off the GUI thread, bad files, Cancel) is tst_digest_open's.
+#include "digest_fixture.h"
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/intervals.h"
@@ -24,7 +22,6 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QFile>
 #include <QItemSelectionModel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -37,21 +34,6 @@
 
 using namespace gaplens;
 using namespace gaplens::ui;
-
-namespace {
-
-// `gaplens-cli digest --out OUT --interval 10ms FOLDER`, in this process.
-int writeDigest(const QString &out, const QString &folder)
-{
-    const std::string args[]
-        = { "gaplens-cli", "digest", "--out", out.toStdString(), "--interval", "10ms", folder.toStdString() };
-    std::vector<char *> argv;
-    for (const auto &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    return cli::runCommand(cli::parseOptions(int(argv.size()), argv.data()));
-}
-
-} // namespace
 
 class TestDigestOverview : public QObject
 {
@@ -78,7 +60,7 @@ private slots:
         synth.warmupSteps = 2; // slower first steps: anomalous intervals at the start
         QVERIFY(m_sample.write(synth));
         m_digestPath = m_sample.dir.filePath(QStringLiteral("run.gldigest"));
-        QCOMPARE(writeDigest(m_digestPath, m_sample.path), 0);
+        QCOMPARE(test::writeDigest(m_digestPath, m_sample.path), 0);
         core::LoadOptions load;
         load.files = { m_sample.path.toStdString() };
         m_trace = core::loadTraceSet(load);
@@ -251,35 +233,6 @@ private slots:
         QVERIFY(box);
         QVERIFY2(box->text().contains(QStringLiteral("/nonexistent/train_2.sqlite")), qPrintable(box->text()));
         box->close();
-    }
-
-    void aBadFileIsRefusedWithTheReadersMessage()
-    {
-        const auto bad = m_sample.dir.filePath(QStringLiteral("bad.gldigest"));
-        QFile file(bad);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"format": "gaplens-digest", "version": 9})");
-        file.close();
-        QString error;
-        QVERIFY(!DigestWindow::open(bad, &error));
-        QCOMPARE(
-            error, bad + QStringLiteral(": version: version 9 is newer than this gaplens reads (1); update gaplens"));
-    }
-
-    void mainWindowOpensADigestAsAnOverview()
-    {
-        QVERIFY(isDigestPath(QStringLiteral("/x/RUN.GLDIGEST")));
-        QVERIFY(!isDigestPath(QStringLiteral("/x/run.sqlite")));
-        MainWindow main;
-        main.openPaths({ m_digestPath });
-        DigestWindow *overview = nullptr;
-        for (auto *w : QApplication::topLevelWidgets())
-            if (auto *d = qobject_cast<DigestWindow *>(w))
-                overview = d;
-        QVERIFY(overview);
-        QCOMPARE(overview->digest().ranks.size(), std::size_t(4));
-        QVERIFY(!main.loadController()->isLoading());
-        overview->close(); // deleted on close
     }
 };
 

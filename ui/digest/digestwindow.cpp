@@ -161,20 +161,6 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
     resize(1100, 800);
 }
 
-DigestWindow *DigestWindow::open(const QString &path, QString *error)
-{
-    auto result = core::readDigest(path.toStdString());
-    if (!result.digest) {
-        if (error)
-            *error = QString::fromStdString(result.error);
-        return nullptr;
-    }
-    auto *window = new DigestWindow(std::move(*result.digest), path);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-    return window;
-}
-
 std::vector<std::size_t> DigestWindow::selectedRanks() const
 {
     std::vector<std::size_t> ranks;

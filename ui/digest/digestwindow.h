@@ -3,6 +3,7 @@
 // A digest (`gaplens-cli digest`, docs/digest.md) opened as an overview of all ranks: the
 // per-rank table, the interval heat map, the pace matrix and the findings, from the file
 // alone. Selected ranks open on the timeline in a main window, which loads their reports.
+// DigestOpener reads the file (off the GUI thread) and makes the window.
 #include "gaplens/core/read/digest.h"
 
 #include <QMainWindow>
@@ -29,10 +30,6 @@ class DigestWindow : public QMainWindow
     Q_OBJECT
 public:
     explicit DigestWindow(core::Digest digest, QString path, QWidget *parent = nullptr);
-
-    // Reads `path` and shows its window (deleted on close); null with the reader's message in
-    // *error when the file is no digest.
-    static DigestWindow *open(const QString &path, QString *error);
 
     const core::Digest &digest() const { return m_digest; }
     PanelTable *rankTable() const { return m_ranks; }

@@ -4,10 +4,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
-#include <sstream>
 #include <system_error>
 
 namespace gaplens::core {
@@ -21,14 +22,95 @@ struct Problem
     std::string where, what;
 };
 
+// Thrown inside the reader only: its CancelToken was set.
+struct Cancelled
+{
+};
+
+constexpr std::uint64_t kProgressStep = 1 << 20; // bytes read or parsed between two reports
+
+// Reports a read's progress and stops it (by throwing Cancelled) once it is cancelled.
+class Reporter
+{
+public:
+    Reporter(const DigestProgressFn &progress, const CancelToken *cancel)
+        : m_progress(progress)
+        , m_cancel(cancel)
+    {
+    }
+    // `done` of `total` in `stage`, which spans `from`..`to` per mille of the whole read.
+    void report(std::string_view stage, std::uint64_t done, std::uint64_t total, int from, int to) const
+    {
+        if (m_cancel && m_cancel->isCancelled())
+            throw Cancelled {};
+        if (!m_progress)
+            return;
+        const double fraction = total > 0 ? double(std::min(done, total)) / double(total) : 1.0;
+        m_progress({ stage, done, total, from + int(fraction * (to - from)) });
+        if (m_cancel && m_cancel->isCancelled()) // the callback may wait; do not go on cancelled
+            throw Cancelled {};
+    }
+
+private:
+    const DigestProgressFn &m_progress;
+    const CancelToken *m_cancel;
+};
+
+// The text as nlohmann's parser reads it, one character at a time: every kProgressStep
+// characters it reports how far the parse has come (and stops a cancelled one).
+class ParseIterator
+{
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char *;
+    using reference = const char &;
+
+    struct Text
+    {
+        std::string_view text;
+        const Reporter &reporter;
+        std::size_t nextReport = kProgressStep;
+    };
+
+    ParseIterator() = default;
+    ParseIterator(Text *text, std::size_t offset)
+        : m_text(text)
+        , m_offset(offset)
+    {
+    }
+    reference operator*() const { return m_text->text[m_offset]; }
+    ParseIterator &operator++()
+    {
+        if (++m_offset == m_text->nextReport) {
+            m_text->nextReport += kProgressStep;
+            m_text->reporter.report("parsing", m_offset, m_text->text.size(), 50, 750);
+        }
+        return *this;
+    }
+    ParseIterator operator++(int)
+    {
+        auto before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const ParseIterator &other) const { return m_offset == other.m_offset; }
+
+private:
+    Text *m_text = nullptr;
+    std::size_t m_offset = 0;
+};
+
 // A JSON value and its path ("ranks[3].busy_ns"), with typed accessors that name the field
-// and the expected type when the value is missing or of another type.
+// and the expected type when the value is missing or of another type. The path is spelled
+// out only for an error (from the chain of parents, which outlive their children here):
+// formatting it for every field was a third of the time of checking a large digest.
 class Field
 {
 public:
-    Field(const json &value, std::string path)
-        : m_value(value)
-        , m_path(std::move(path))
+    explicit Field(const json &document)
+        : m_value(document)
     {
     }
 
@@ -40,10 +122,9 @@ public:
         if (!m_value.is_object())
             fail("expected an object");
         const auto it = m_value.find(key);
-        const auto path = m_path.empty() ? std::string(key) : fmt::format("{}.{}", m_path, key);
         if (it == m_value.end())
-            throw Problem { path, "missing" };
-        return { *it, path };
+            throw Problem { Field(m_value, this, key).path(), "missing" };
+        return { *it, this, key };
     }
     // A field that may be absent; null either way when absent.
     std::optional<Field> find(std::string_view key) const
@@ -53,7 +134,7 @@ public:
         const auto it = m_value.find(key);
         if (it == m_value.end())
             return std::nullopt;
-        return Field { *it, fmt::format("{}.{}", m_path, key) };
+        return Field { *it, this, key };
     }
 
     template <class Each> void forEach(Each each) const
@@ -61,7 +142,17 @@ public:
         if (!m_value.is_array())
             fail("expected an array");
         for (std::size_t i = 0; i < m_value.size(); ++i)
-            each(Field { m_value[i], fmt::format("{}[{}]", m_path, i) });
+            each(Field { m_value[i], this, i });
+    }
+
+    std::string path() const
+    {
+        if (!m_parent)
+            return {};
+        const auto parent = m_parent->path();
+        if (!m_key.data()) // an element of an array
+            return fmt::format("{}[{}]", parent, m_index);
+        return parent.empty() ? std::string(m_key) : fmt::format("{}.{}", parent, m_key);
     }
 
     std::int64_t integer() const
@@ -108,11 +199,26 @@ public:
         fail("expected true or false");
     }
 
-    [[noreturn]] void fail(std::string what) const { throw Problem { m_path, std::move(what) }; }
+    [[noreturn]] void fail(std::string what) const { throw Problem { path(), std::move(what) }; }
 
 private:
+    Field(const json &value, const Field *parent, std::string_view key)
+        : m_value(value)
+        , m_parent(parent)
+        , m_key(key)
+    {
+    }
+    Field(const json &value, const Field *parent, std::size_t index)
+        : m_value(value)
+        , m_parent(parent)
+        , m_index(index)
+    {
+    }
+
     const json &m_value;
-    std::string m_path;
+    const Field *m_parent = nullptr; // null for the document
+    std::string_view m_key; // null data() for an element of an array
+    std::size_t m_index = 0;
 };
 
 // A rank's `intervals` object: its rows, and which of them are anomalous.
@@ -205,7 +311,7 @@ DigestPace readPace(const Field &f)
     return p;
 }
 
-Digest readDocument(const Field &top)
+Digest readDocument(const Field &top, const Reporter &reporter)
 {
     if (!top.value().is_object())
         top.fail("expected a JSON object");
@@ -235,7 +341,16 @@ Digest readDocument(const Field &top)
     d.originNs = settings.at("origin_ns").integer();
     d.metric = settings.at("metric").text();
 
-    top.at("ranks").forEach([&](const Field &r) { d.ranks.push_back(readRank(r)); });
+    const auto ranks = top.at("ranks");
+    const auto rankCount = std::uint64_t(ranks.value().is_array() ? ranks.value().size() : 0);
+    ranks.forEach([&](const Field &r) {
+        d.ranks.push_back(readRank(r));
+        // Freed once read (the document is parseDigest's, not const): the ranks are most of a
+        // large digest's memory, and freeing them all at the end took seconds after the last
+        // progress report.
+        const_cast<json &>(r.value()) = nullptr;
+        reporter.report("checking", d.ranks.size(), rankCount, 750, 1000);
+    });
     top.at("findings").forEach([&](const Field &f) {
         d.findings.push_back({ f.at("rank").rankOrNull(), f.at("text").text() });
     });
@@ -247,39 +362,60 @@ Digest readDocument(const Field &top)
 
 } // namespace
 
-DigestReadResult parseDigest(std::string_view text, const std::string &name)
+DigestReadResult parseDigest(
+    std::string_view text, const std::string &name, const DigestProgressFn &progress, const CancelToken *cancel)
 {
     DigestReadResult result;
     if (text.empty()) {
         result.error = fmt::format("{}: not JSON (the file is empty)", name);
         return result;
     }
-    json document;
+    const Reporter reporter(progress, cancel);
     try {
-        document = json::parse(text.begin(), text.end());
-    } catch (const json::exception &e) {
-        // e.what() says where: "parse error at line 3, column 7: ..."
-        result.error = fmt::format("{}: not JSON ({})", name, e.what());
-        return result;
-    }
-    try {
-        result.digest = readDocument(Field(document, ""));
-    } catch (const Problem &p) {
-        result.error = fmt::format("{}: {}: {}", name, p.where.empty() ? std::string("top level") : p.where, p.what);
+        json document;
+        try {
+            ParseIterator::Text walked { text, reporter };
+            document = json::parse(ParseIterator(&walked, 0), ParseIterator(&walked, text.size()));
+        } catch (const json::exception &e) {
+            // e.what() says where: "parse error at line 3, column 7: ..."
+            result.error = fmt::format("{}: not JSON ({})", name, e.what());
+            return result;
+        }
+        try {
+            result.digest = readDocument(Field(document), reporter);
+        } catch (const Problem &p) {
+            result.error
+                = fmt::format("{}: {}: {}", name, p.where.empty() ? std::string("top level") : p.where, p.what);
+        }
+    } catch (const Cancelled &) {
+        result = { std::nullopt, {}, true };
     }
     return result;
 }
 
-DigestReadResult readDigest(const std::string &path)
+DigestReadResult readDigest(const std::string &path, const DigestProgressFn &progress, const CancelToken *cancel)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return { std::nullopt, fmt::format("{}: cannot open the file", path) };
-    std::ostringstream contents;
-    contents << in.rdbuf();
+    // In steps, so that a large digest (hundreds of MB for a thousand ranks) shows progress.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    std::string contents;
+    const Reporter reporter(progress, cancel);
+    try {
+        contents.reserve(ec ? 0 : std::size_t(size));
+        std::string chunk(kProgressStep, '\0');
+        while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+            contents.append(chunk.data(), std::size_t(in.gcount()));
+            reporter.report("reading", contents.size(), ec ? contents.size() : size, 0, 50);
+        }
+    } catch (const Cancelled &) {
+        return { std::nullopt, {}, true };
+    }
     if (in.bad())
         return { std::nullopt, fmt::format("{}: cannot read the file", path) };
-    return parseDigest(contents.str(), path);
+    return parseDigest(contents, path, progress, cancel);
 }
 
 std::string writeDigestFile(const std::string &path, std::string_view contents, const std::vector<std::string> &inputs)

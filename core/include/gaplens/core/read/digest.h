@@ -5,8 +5,10 @@
 // as an overview of all ranks without loading any report. This is its reader, and the one
 // way it is written to disk (atomically, never over an input).
 #include "gaplens/core/model/time.h"
+#include "gaplens/core/util/cancel.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -117,11 +119,28 @@ struct DigestReadResult
 {
     std::optional<Digest> digest;
     std::string error;
+    bool cancelled = false; // stopped by its CancelToken: no digest, no error
 };
 
-// `name` is what the error names (the file's path).
-DigestReadResult parseDigest(std::string_view text, const std::string &name);
-DigestReadResult readDigest(const std::string &path);
+// How far a read has come. A read goes through three stages: "reading" the file (done/total
+// in bytes), "parsing" the JSON (bytes of the text) and "checking" the fields (ranks);
+// `permille` is of the whole read (reading 0-50, parsing 50-750, checking 750-1000: about
+// the share of each in the time a large digest takes).
+struct DigestReadProgress
+{
+    std::string_view stage;
+    std::uint64_t done = 0, total = 0;
+    int permille = 0;
+};
+// Called on the reading thread, about once per MiB read or parsed and once per rank checked.
+using DigestProgressFn = std::function<void(const DigestReadProgress &)>;
+
+// `name` is what the error names (the file's path). A set `cancel` stops the read early
+// (polled along with `progress`), returning a result that is `cancelled`.
+DigestReadResult parseDigest(std::string_view text, const std::string &name, const DigestProgressFn &progress = {},
+    const CancelToken *cancel = nullptr);
+DigestReadResult readDigest(
+    const std::string &path, const DigestProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
 // Writes `contents` to `path` through `path`.tmp and a rename, so a reader never sees half a
 // file; refuses a `path` that is one of `inputs` (the same file, however it is spelled).
