@@ -26,12 +26,21 @@ std::string rankText(const CommandContext &ctx, std::uint32_t rank)
 
 } // namespace
 
-int runOverlap(const CommandContext &ctx)
+core::OverlapOptions overlapOptions(const CommandContext &ctx)
 {
-    const auto &trace = ctx.t();
     core::OverlapOptions options;
     options.ranks = ctx.rankSelection();
-    const auto report = core::computeOverlap(trace, options);
+    return options;
+}
+
+int runOverlap(const CommandContext &ctx)
+{
+    return printOverlap(ctx, core::computeOverlap(ctx.t(), overlapOptions(ctx)));
+}
+
+int printOverlap(const CommandContext &ctx, const core::OverlapReport &report)
+{
+    const auto &trace = ctx.t();
 
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);

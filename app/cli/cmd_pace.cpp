@@ -71,28 +71,46 @@ void addPaceFields(
     doc["verdict"] = verdict;
 }
 
+core::PaceOptions paceOptions(const CommandContext &ctx, const std::string &rangeName)
+{
+    core::PaceOptions options;
+    options.rangeName = rangeName;
+    options.ranks = ctx.rankSelection();
+    options.useGpuProjection = ctx.options.gpuProjection;
+    return options;
+}
+
+core::StepAccountingOptions stepAccountingOptions(const Options &options)
+{
+    core::StepAccountingOptions stepOptions;
+    stepOptions.includeCopies = options.withCopies;
+    return stepOptions;
+}
+
+int printNoStepRange(const core::StepRangeChoice &choice)
+{
+    const auto why = core::describeMissingStepRange(choice);
+    std::fprintf(stderr, "gaplens-cli: error: no step to pace: %s; choose one with --range NAME\n", why.c_str());
+    return 1;
+}
+
 int runPace(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
     const auto name = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace);
-    if (!name) {
-        const auto why = core::describeMissingStepRange(core::chooseStepRange(trace));
-        std::fprintf(stderr, "gaplens-cli: error: no step to pace: %s; choose one with --range NAME\n", why.c_str());
-        return 1;
-    }
-    core::PaceOptions options;
-    options.rangeName = *name;
-    options.ranks = ctx.rankSelection();
-    options.useGpuProjection = ctx.options.gpuProjection;
-    const auto pace = core::computePace(trace, options);
-    core::StepAccountingOptions stepOptions;
-    stepOptions.includeCopies = ctx.options.withCopies;
-    const auto steps = core::computeStepAccounting(trace, pace, stepOptions);
+    if (!name)
+        return printNoStepRange(core::chooseStepRange(trace));
+    const auto pace = core::computePace(trace, paceOptions(ctx, *name));
+    return printPace(ctx, pace, core::computeStepAccounting(trace, pace, stepAccountingOptions(ctx.options)));
+}
+
+int printPace(const CommandContext &ctx, const core::PaceReport &pace, const std::vector<core::RankSteps> &steps)
+{
     if (pace.ranks.empty()) {
-        std::fprintf(stderr, "gaplens-cli: error: no rank has an NVTX range named '%s'\n", name->c_str());
+        std::fprintf(stderr, "gaplens-cli: error: no rank has an NVTX range named '%s'\n", pace.rangeName.c_str());
         return 1;
     }
-    const std::string verdict = paceVerdict(trace, pace);
+    const std::string verdict = paceVerdict(ctx.t(), pace);
 
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);

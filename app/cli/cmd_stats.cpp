@@ -161,32 +161,50 @@ int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSum
 
 namespace {
 
-// `kernels --hist NAME`: the bins, then (table format) median, p95 and the slowest launches.
+// `kernels --hist NAME` on the whole capture.
 int printKernelHistogram(const CommandContext &ctx)
 {
     const auto &trace = ctx.t();
-    const std::string &name = *ctx.options.histKernel;
+    const auto h
+        = core::computeKernelHistogram(trace, trace.strings.find(*ctx.options.histKernel), kernelHistogramOptions(ctx));
+    return printKernelHistogram(ctx, core::histogramFigures(trace, h, kSlowestKernels));
+}
+
+constexpr SummaryLayout kKernelLayout { "kernel", "kernels", "calls" };
+constexpr SummaryLayout kNvtxLayout { "range", "ranges", "instances", "style" };
+constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
+
+} // namespace
+
+core::KernelHistogramOptions kernelHistogramOptions(const CommandContext &ctx)
+{
     core::KernelHistogramOptions options;
     options.ranks = ctx.rankSelection();
     options.useDemangledName = ctx.options.demangled;
     options.bins = ctx.options.histBins;
     options.logarithmic = ctx.options.histLog;
-    const auto h = core::computeKernelHistogram(trace, trace.strings.find(name), options);
-    if (h.count() == 0) {
+    return options;
+}
+
+// `kernels --hist NAME`: the bins, then (table format) median, p95 and the slowest launches.
+int printKernelHistogram(const CommandContext &ctx, const core::KernelHistogramFigures &h)
+{
+    const auto &trace = ctx.t();
+    const std::string &name = *ctx.options.histKernel;
+    if (h.count == 0) {
         std::fprintf(stderr, "gaplens-cli: error: no kernel named '%s'%s (names as `kernels%s` lists them)\n",
             name.c_str(), ctx.options.rankNumbers.empty() ? "" : " on the selected ranks",
             ctx.options.demangled ? " --demangled" : "");
         return 1;
     }
-    constexpr std::size_t kSlowest = 10;
-    const auto slowest = h.slowest(kSlowest);
-    auto percentOf = [&](std::uint64_t n) { return 100.0 * double(n) / double(h.count()); };
+    const auto &slowest = h.slowest;
+    auto percentOf = [&](std::uint64_t n) { return 100.0 * double(n) / double(h.count); };
     if (ctx.options.format == Format::Json) {
         auto doc = jsonDocument(ctx);
         doc["name"] = name;
         doc["name_kind"] = ctx.options.demangled ? "demangled" : "short";
         doc["axis"] = h.logarithmic ? "log" : "linear";
-        doc["instances"] = std::uint64_t(h.count());
+        doc["instances"] = h.count;
         doc["min_ns"] = h.minNs;
         doc["max_ns"] = h.maxNs;
         doc["median_ns"] = h.medianNs;
@@ -196,17 +214,17 @@ int printKernelHistogram(const CommandContext &ctx)
             Json out;
             out["lo_ns"] = b.lo;
             out["hi_ns"] = b.hi;
-            out["count"] = b.count();
-            out["pct"] = percentOf(b.count());
+            out["count"] = b.count;
+            out["pct"] = percentOf(b.count);
             bins.push_back(std::move(out));
         }
         doc["bins"] = std::move(bins);
         Json slow = Json::array();
         for (const auto &k : slowest) {
             Json out;
-            out["rank"] = ctx.rankNumber(trace.gpus[k.gpu].streams[k.stream].rank);
+            out["rank"] = ctx.rankNumber(k.rank);
             out["device"] = trace.gpus[k.gpu].deviceId;
-            out["stream"] = trace.gpus[k.gpu].streams[k.stream].streamId;
+            out["stream"] = k.streamId;
             out["start_ns"] = k.start;
             out["duration_ns"] = k.duration;
             slow.push_back(std::move(out));
@@ -217,14 +235,13 @@ int printKernelHistogram(const CommandContext &ctx)
     }
     Table table(fmt::format("Duration histogram of {} ({} launches, {} bins on a {} axis; the last bin includes its "
                             "upper edge)",
-        name, h.count(), h.bins.size(), h.logarithmic ? "log" : "linear"));
+        name, h.count, h.bins.size(), h.logarithmic ? "log" : "linear"));
     table.addColumn("from", "lo_ns");
     table.addColumn("to", "hi_ns");
     table.addColumn("launches", "count");
     table.addColumn("%", "pct");
     for (const auto &b : h.bins)
-        table.addRow(
-            { durationCell(b.lo), durationCell(b.hi), countCell(b.count()), percentCell(percentOf(b.count())) });
+        table.addRow({ durationCell(b.lo), durationCell(b.hi), countCell(b.count), percentCell(percentOf(b.count)) });
     printTables(ctx.options.format, { table });
     if (ctx.options.format != Format::Table)
         return 0;
@@ -234,16 +251,10 @@ int printKernelHistogram(const CommandContext &ctx)
     std::printf("slowest launches:\n");
     for (const auto &k : slowest)
         std::printf("  %s  rank %d, %s, stream %lld, at %s\n", core::formatDuration(double(k.duration)).c_str(),
-            ctx.rankNumber(trace.gpus[k.gpu].streams[k.stream].rank), ctx.gpuLabel(k.gpu).c_str(),
-            static_cast<long long>(trace.gpus[k.gpu].streams[k.stream].streamId), ctx.relativeTime(k.start).c_str());
+            ctx.rankNumber(k.rank), ctx.gpuLabel(k.gpu).c_str(), static_cast<long long>(k.streamId),
+            ctx.relativeTime(k.start).c_str());
     return 0;
 }
-
-constexpr SummaryLayout kKernelLayout { "kernel", "kernels", "calls" };
-constexpr SummaryLayout kNvtxLayout { "range", "ranges", "instances", "style" };
-constexpr SummaryLayout kApiLayout { "API", "calls", "calls" };
-
-} // namespace
 
 void addKernelSummaryRows(Json &object, const CommandContext &ctx, const core::KernelSummary &summary, std::size_t top)
 {

@@ -7,6 +7,9 @@
 
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/intervals.h"
+#include "gaplens/core/analysis/kernel_histogram.h"
+#include "gaplens/core/analysis/overlap.h"
+#include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/table_set.h"
@@ -129,6 +132,11 @@ int printKernels(
 int printNvtx(const CommandContext &ctx, const core::NvtxSummary &summary);
 int printNvtxProjection(const CommandContext &ctx, const core::NvtxProjectionSummary &summary);
 int printApi(const CommandContext &ctx, const core::ApiSummary &summary);
+// kernels --hist in parts, for gaplens-mpi: its options, how many slowest launches it prints,
+// and the output from finished figures (status 1 and an error when there is no instance).
+constexpr std::size_t kSlowestKernels = 10;
+core::KernelHistogramOptions kernelHistogramOptions(const CommandContext &ctx);
+int printKernelHistogram(const CommandContext &ctx, const core::KernelHistogramFigures &figures);
 // blame in parts, for gaplens-mpi: the report of a capture (its totals, without the gaps), and
 // the output from a finished report.
 core::GapBlameReport blameReport(const CommandContext &ctx);
@@ -139,6 +147,17 @@ Json gapJson(const CommandContext &ctx, const core::GapBlame &gap);
 std::vector<Cell> gapRow(const CommandContext &ctx, const core::GapBlame &gap);
 Json gapsDocument(const CommandContext &ctx);
 Table gapTable(const Options &options);
+// pace in parts, for gaplens-mpi: the options it asks of core for a range name, the message
+// when no step range is proposed (status 1), and the output from a finished report and its
+// step accounting (one entry per rank of the report).
+core::PaceOptions paceOptions(const CommandContext &ctx, const std::string &rangeName);
+core::StepAccountingOptions stepAccountingOptions(const Options &options);
+int printNoStepRange(const core::StepRangeChoice &choice);
+int printPace(const CommandContext &ctx, const core::PaceReport &pace, const std::vector<core::RankSteps> &steps);
+// overlap in parts, for gaplens-mpi: the options it asks of core, and the output from a
+// finished report.
+core::OverlapOptions overlapOptions(const CommandContext &ctx);
+int printOverlap(const CommandContext &ctx, const core::OverlapReport &report);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

@@ -4,8 +4,10 @@
 // summaries of the whole capture loaded at once: the same rows in the same order, the same
 // names, every figure bit for bit. On a generated 4-rank job (each kernel name thousands of
 // times, so the medians take the histogram passes) and on the real six-rank job.
+#include "capture_parts.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/read/loader.h"
+#include "summary_compare.h"
 #include "synth_sample.h"
 #include "test_files.h"
 #include "testsupport.h"
@@ -13,72 +15,21 @@
 
 #include <QTest>
 
-#include <cstring>
 #include <memory>
 
 using namespace gaplens::core;
+using gaplens::test::compareSummaries;
 
 namespace {
-
-std::shared_ptr<TraceSet> load(const std::vector<std::string> &files)
-{
-    LoadOptions options;
-    options.files = files;
-    options.threads = 1; // the parts already run on threads of their own
-    return loadTraceSet(options);
-}
-
-bool sameBits(double a, double b)
-{
-    return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-template <typename Row>
-void compareRows(const StringPool &wholeNames, const std::vector<Row> &whole, const StringPool &partNames,
-    const std::vector<Row> &part, const QByteArray &where)
-{
-    QVERIFY2(part.size() == whole.size(), where);
-    for (std::size_t r = 0; r < whole.size(); ++r) {
-        const auto &a = whole[r].stats, &b = part[r].stats;
-        const QByteArray row = where + ", row " + QByteArray::number(qulonglong(r)) + " ("
-            + QByteArray::fromStdString(wholeNames.get(whole[r].name)) + ")";
-        QVERIFY2(partNames.get(part[r].name) == wholeNames.get(whole[r].name), row);
-        QVERIFY2(a.count == b.count && a.totalNs == b.totalNs && a.minNs == b.minNs && a.maxNs == b.maxNs, row);
-        QVERIFY2(sameBits(a.avgNs, b.avgNs) && sameBits(a.stddevNs, b.stddevNs), row);
-        QVERIFY2(sameBits(a.medianNs, b.medianNs),
-            row + ": median " + QByteArray::number(b.medianNs, 'f', 1) + " instead of "
-                + QByteArray::number(a.medianNs, 'f', 1));
-        QVERIFY2(sameBits(whole[r].percent, part[r].percent), row);
-        if constexpr (requires { whole[r].kind; })
-            QVERIFY2(whole[r].kind == part[r].kind, row);
-        if constexpr (requires { whole[r].rangeInstances; })
-            QVERIFY2(whole[r].rangeInstances == part[r].rangeInstances, row);
-    }
-}
-
-template <typename Summary>
-void compareSummaries(const StringPool &wholeNames, const Summary &whole, const StringPool &partNames,
-    const Summary &part, const QByteArray &where)
-{
-    QVERIFY2(part.totalNs == whole.totalNs, where);
-    QVERIFY2(part.instances == whole.instances, where);
-    CHECK(compareRows(wholeNames, whole.rows, partNames, part.rows, where));
-}
 
 // The files dealt over `partCount` parts (file i to part i % partCount; a part may get none),
 // every summary computed in parts on each, against the whole capture's.
 void compareInParts(const std::vector<std::string> &files, std::size_t partCount)
 {
-    const auto whole = load(files);
+    const auto whole = gaplens::test::loadOnOneThread(files);
     QVERIFY(whole->errors.empty());
     QVERIFY(!whole->ranks.empty());
-    std::vector<std::shared_ptr<TraceSet>> parts(partCount);
-    for (std::size_t p = 0; p < partCount; ++p) {
-        std::vector<std::string> mine;
-        for (std::size_t f = p; f < files.size(); f += partCount)
-            mine.push_back(files[f]);
-        parts[p] = mine.empty() ? std::make_shared<TraceSet>() : load(mine);
-    }
+    const auto parts = gaplens::test::loadInParts(files, partCount);
     const auto kernels = summarizeKernels(*whole);
     const auto demangled = summarizeKernels(*whole, { {}, true });
     const auto nvtx = summarizeNvtx(*whole);

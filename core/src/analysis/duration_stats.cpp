@@ -115,12 +115,12 @@ double medianOf(std::vector<double> values)
 
 TimeNs sortedPercentileNearestRank(const std::vector<TimeNs> &sorted, double p)
 {
-    const std::size_t n = sorted.size();
-    if (n == 0)
-        return 0;
-    auto rank = std::size_t(std::ceil(p / 100.0 * double(n)));
-    rank = std::clamp<std::size_t>(rank, 1, n);
-    return sorted[rank - 1];
+    return sorted.empty() ? 0 : sorted[nearestRankIndex(sorted.size(), p)];
+}
+
+std::size_t nearestRankIndex(std::size_t n, double p)
+{
+    return std::clamp<std::size_t>(std::size_t(std::ceil(p / 100.0 * double(n))), 1, n) - 1;
 }
 
 } // namespace gaplens::core

@@ -24,6 +24,10 @@
 // then every pass's figures are combined: moments summed, minima and maxima, histograms summed,
 // the edges' maxima and minima. No part copies values for another, so a group whose range is
 // more than one value is always searched by histograms; the median is the same exact value.
+//
+// The search finds other order statistics than the median too: `Ranks` gives, for a group's
+// count, the two 0-based ranks (equal or adjacent) whose values' mean is the group's medianNs
+// (the kernel histogram's p95 is one rank twice: the value itself).
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/parts_reduction.h"
 
@@ -32,21 +36,33 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gaplens::core::detail {
 
+// The two middle ranks of `count` values: the median's.
+struct MiddleRanks
+{
+    std::pair<std::uint64_t, std::uint64_t> operator()(std::uint64_t count) const
+    {
+        return { (count - 1) / 2, count / 2 };
+    }
+};
+
 // `walk(sink)` must call sink(slot, key, duration) for every event, in the same order on every
 // call; events of one slot form one group (named by the key of its first event).
-template <typename Key> class GroupedDurationStats
+
+template <typename Key, typename Ranks = MiddleRanks> class GroupedDurationStats
 {
 public:
     static constexpr std::size_t kBins = 256;
     static constexpr std::uint64_t kCollect = 4096;
 
     template <typename Walk>
-    GroupedDurationStats(std::size_t slots, Walk walk)
+    GroupedDurationStats(std::size_t slots, Walk walk, Ranks ranks = {})
         : m_groupOfSlot(slots, kNoGroup)
+        , m_ranks(ranks)
     {
         countPass(walk);
         startSearch();
@@ -57,9 +73,10 @@ public:
     // the union, and `keys.find(text)` gives back {slot, key} (a key the part has not seen
     // included): the slot the walk gives that key.
     template <typename Walk, typename Keys>
-    GroupedDurationStats(std::size_t slots, Walk walk, const PartsReduction &parts, Keys keys)
+    GroupedDurationStats(std::size_t slots, Walk walk, const PartsReduction &parts, Keys keys, Ranks ranks = {})
         : m_groupOfSlot(slots, kNoGroup)
         , m_parts(&parts)
+        , m_ranks(ranks)
     {
         countPass(walk);
         alignGroups(keys);
@@ -102,8 +119,8 @@ private:
         TimeNs split = 0, lowerMax = 0, upperMin = 0;
     };
 
-    std::uint64_t lowerRank(const Group &g) const { return (g.stats.count - 1) / 2; }
-    std::uint64_t upperRank(const Group &g) const { return g.stats.count / 2; }
+    std::uint64_t lowerRank(const Group &g) const { return m_ranks(g.stats.count).first; }
+    std::uint64_t upperRank(const Group &g) const { return m_ranks(g.stats.count).second; }
     // Width of one of kBins bins over [lo, hi], computed in unsigned arithmetic so that any
     // int64 range fits.
     static std::uint64_t binWidth(const Group &g) { return (std::uint64_t(g.hi) - std::uint64_t(g.lo)) / kBins + 1; }
@@ -279,10 +296,10 @@ private:
         const auto end = begin + std::ptrdiff_t(g.inRange);
         const auto upper = begin + std::ptrdiff_t(upperRank(g) - g.below);
         std::nth_element(begin, upper, end);
-        if (g.stats.count % 2 == 1) {
+        if (lowerRank(g) == upperRank(g)) {
             g.stats.medianNs = double(*upper);
         } else {
-            // The lower middle rank is in the collected range too, so before `upper`.
+            // The lower rank (adjacent) is in the collected range too, so before `upper`.
             const TimeNs lower = *std::max_element(begin, upper);
             g.stats.medianNs = (double(lower) + double(*upper)) / 2.0;
         }
@@ -321,6 +338,7 @@ private:
     std::vector<std::uint32_t> m_groupOfSlot;
     std::vector<Group> m_groups;
     const PartsReduction *m_parts = nullptr;
+    Ranks m_ranks;
     TimeNs m_total = 0;
     std::uint64_t m_count = 0;
 };

@@ -74,39 +74,29 @@ TimeNs intersectionNs(const std::vector<TimeRange> &a, const std::vector<TimeRan
     return total;
 }
 
-// A rank's communication kernel, for the skew matching: unclipped start and end.
-struct CommKernel
-{
-    TimeNs start = 0;
-    TimeNs end = 0;
-    StringId name = kEmptyString;
-};
-
 // A collective's kernel runs until its peers have joined, so the ranks of one job have
 // communication spans (first collective start to last collective end) that overlap. Ranks
 // whose spans do not are separate jobs (two runs opened together, say): matching the k-th
-// collective across them would invent skews of hours. Each rank's job number: ranks sorted by
-// first start, a new job wherever one starts after all before it have ended. Kernels sorted.
-std::vector<std::uint32_t> jobsByCommunicationSpan(const std::vector<std::vector<CommKernel>> &commByRank)
+// collective across them would invent skews of hours. Each rank's job number (by position in
+// `ranks`): ranks sorted by first start, a new job wherever one starts after all before it
+// have ended. Ranks that tie on first start join one job in either order.
+std::vector<std::uint32_t> jobsByCommunicationSpan(const std::vector<RankCommunication> &ranks)
 {
-    std::vector<std::uint32_t> order;
-    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank)
-        if (!commByRank[rank].empty())
-            order.push_back(rank);
+    std::vector<std::size_t> order(ranks.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::sort(order.begin(), order.end(),
-        [&](std::uint32_t a, std::uint32_t b) { return commByRank[a].front().start < commByRank[b].front().start; });
-    std::vector<std::uint32_t> jobOfRank(commByRank.size(), 0);
+        [&](std::size_t a, std::size_t b) { return ranks[a].kernels.front().start < ranks[b].kernels.front().start; });
+    std::vector<std::uint32_t> jobOf(ranks.size(), 0);
     std::uint32_t job = 0;
     TimeNs jobEnd = std::numeric_limits<TimeNs>::min();
-    for (const auto rank : order) {
-        const auto &kernels = commByRank[rank];
-        if (jobEnd != std::numeric_limits<TimeNs>::min() && kernels.front().start > jobEnd)
+    for (const auto i : order) {
+        if (jobEnd != std::numeric_limits<TimeNs>::min() && ranks[i].kernels.front().start > jobEnd)
             ++job;
-        jobOfRank[rank] = job;
-        for (const auto &kernel : kernels)
-            jobEnd = std::max(jobEnd, kernel.end);
+        jobOf[i] = job;
+        jobEnd = std::max(jobEnd, ranks[i].lastEnd);
     }
-    return jobOfRank;
+    return jobOf;
 }
 
 } // namespace
@@ -142,9 +132,14 @@ CollectiveType parseCollectiveType(std::string_view shortName)
 
 OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &options)
 {
-    OverlapReport report;
-    // Communication kernels per rank, for the matching below.
-    std::vector<std::vector<CommKernel>> commByRank(trace.ranks.size());
+    return finishOverlap(computeOverlapPart(trace, options), trace.ranks.size(), trace.strings);
+}
+
+OverlapPart computeOverlapPart(const TraceSet &trace, const OverlapOptions &options)
+{
+    OverlapPart part;
+    // Communication kernels per rank, for the matching across ranks.
+    std::vector<RankCommunication> commByRank(trace.ranks.size());
 
     // (rank, gpu) -> the streams of that rank on that GPU. kNoIndex sorts last.
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const Stream *>> groups;
@@ -177,8 +172,11 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
                     auto &totals = byType[std::size_t(parseCollectiveType(name))];
                     ++totals.calls;
                     totals.totalNs += r.duration();
-                    if (row.rank != kNoIndex)
-                        commByRank[row.rank].push_back({ k.start[i], k.end[i], k.shortName[i] });
+                    if (row.rank != kNoIndex) {
+                        auto &rank = commByRank[row.rank];
+                        rank.lastEnd = rank.kernels.empty() ? k.end[i] : std::max(rank.lastEnd, k.end[i]);
+                        rank.kernels.push_back({ k.start[i], k.shortName[i] });
+                    }
                 } else {
                     compute[s].start.push_back(r.start);
                     compute[s].end.push_back(r.end);
@@ -199,41 +197,56 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
                 byType[t].type = CollectiveType(t);
                 row.collectives.push_back(byType[t]);
             }
-        report.rows.push_back(std::move(row));
+        part.rows.push_back(std::move(row));
     }
 
-    // Matching by order: the k-th kernel of a name on each rank of one job. Per rank, its
-    // kernels of all GPUs and streams in start order (ties by name, so the order never depends
-    // on the streams').
-    for (auto &kernels : commByRank)
-        std::sort(kernels.begin(), kernels.end(), [](const CommKernel &a, const CommKernel &b) {
-            return std::tie(a.start, a.name) < std::tie(b.start, b.name);
-        });
-    const auto jobOfRank = jobsByCommunicationSpan(commByRank);
-    // (job, name, k) -> the instance's index in report.instances.
+    // Per rank, its kernels of all GPUs and streams in start order (ties by name: the k-th
+    // kernel of each name, which is all the matching reads, never depends on the streams').
+    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
+        auto &comm = commByRank[rank];
+        if (comm.kernels.empty())
+            continue;
+        std::sort(comm.kernels.begin(), comm.kernels.end(),
+            [](const auto &a, const auto &b) { return std::tie(a.start, a.name) < std::tie(b.start, b.name); });
+        comm.rank = rank;
+        part.communication.push_back(std::move(comm));
+    }
+    return part;
+}
+
+OverlapReport finishOverlap(OverlapPart part, std::size_t rankCount, const StringPool &names)
+{
+    OverlapReport report;
+    report.rows = std::move(part.rows);
+    // Ranks in ascending order, so each instance's ranks are too.
+    auto &ranks = part.communication;
+    std::sort(ranks.begin(), ranks.end(), [](const auto &a, const auto &b) { return a.rank < b.rank; });
+
+    // Matching by order: the k-th kernel of a name on each rank of one job.
+    const auto jobOf = jobsByCommunicationSpan(ranks);
+    // (job, name, k) -> the instance's index in instances.
     std::map<std::tuple<std::uint32_t, StringId, std::uint32_t>, std::size_t> instanceOf;
     std::vector<CollectiveInstance> instances;
-    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
         std::map<StringId, std::uint32_t> seen;
-        for (const auto &kernel : commByRank[rank]) {
+        for (const auto &kernel : ranks[i].kernels) {
             const std::uint32_t k = seen[kernel.name]++;
-            auto [it, added] = instanceOf.try_emplace({ jobOfRank[rank], kernel.name, k }, instances.size());
+            auto [it, added] = instanceOf.try_emplace({ jobOf[i], kernel.name, k }, instances.size());
             if (added) {
                 CollectiveInstance instance;
                 instance.name = kernel.name;
-                instance.type = parseCollectiveType(trace.str(kernel.name));
+                instance.type = parseCollectiveType(names.get(kernel.name));
                 instance.occurrence = k;
                 instances.push_back(std::move(instance));
             }
-            // Ranks are visited in ascending order, so each instance's ranks are too.
             auto &instance = instances[it->second];
-            instance.ranks.push_back(rank);
+            instance.ranks.push_back(ranks[i].rank);
             instance.start.push_back(kernel.start);
         }
     }
 
-    std::vector<std::vector<TimeNs>> skewsOfRank(trace.ranks.size());
-    std::vector<std::uint64_t> timesLast(trace.ranks.size(), 0);
+    std::vector<std::vector<TimeNs>> skewsOfRank(rankCount);
+    std::vector<std::uint64_t> timesLast(rankCount, 0);
     for (auto &instance : instances) {
         // A kernel on one rank only has no one to wait for.
         if (instance.ranks.size() < 2)
@@ -255,23 +268,27 @@ OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &option
             ++timesLast[instance.lastRank];
         report.instances.push_back(std::move(instance));
     }
-    std::sort(report.instances.begin(), report.instances.end(), [](const auto &a, const auto &b) {
+    // Ties on the earliest start by the name's text, not its id: an id depends on the order
+    // the strings were interned in, which differs between loads (and between processes).
+    std::sort(report.instances.begin(), report.instances.end(), [&](const auto &a, const auto &b) {
         const TimeNs aStart = *std::min_element(a.start.begin(), a.start.end());
         const TimeNs bStart = *std::min_element(b.start.begin(), b.start.end());
-        return std::tie(aStart, a.name, a.occurrence) < std::tie(bStart, b.name, b.occurrence);
+        if (aStart != bStart)
+            return aStart < bStart;
+        if (a.name != b.name)
+            return names.get(a.name) < names.get(b.name);
+        return a.occurrence < b.occurrence;
     });
 
-    for (std::uint32_t rank = 0; rank < commByRank.size(); ++rank) {
-        if (commByRank[rank].empty())
-            continue;
+    for (const auto &comm : ranks) {
         RankSkew skew;
-        skew.rank = rank;
-        auto &skews = skewsOfRank[rank];
+        skew.rank = comm.rank;
+        auto &skews = skewsOfRank[comm.rank];
         std::sort(skews.begin(), skews.end());
         skew.instances = skews.size();
         skew.medianSkewNs = sortedMedian(skews);
         skew.maxSkewNs = skews.empty() ? 0 : skews.back();
-        skew.timesLast = timesLast[rank];
+        skew.timesLast = timesLast[comm.rank];
         report.ranks.push_back(skew);
     }
     return report;

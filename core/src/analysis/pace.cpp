@@ -77,13 +77,12 @@ detail::IntervalRun kernelRunFrom(const KernelColumns &kernels, TimeRange window
 
 } // namespace
 
-PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
+std::vector<RankPace> computeRankPaces(const TraceSet &trace, const PaceOptions &options)
 {
-    PaceReport report;
-    report.rangeName = options.rangeName;
+    std::vector<RankPace> ranks;
     const StringId name = options.rangeName.empty() ? kEmptyString : trace.strings.find(options.rangeName);
     if (name == kEmptyString)
-        return report;
+        return ranks;
 
     std::unique_ptr<GpuProjector> projector;
     if (options.useGpuProjection)
@@ -134,8 +133,16 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
         std::sort(durations.begin(), durations.end());
         pace.medianNs = sortedMedian(durations);
         pace.p95Ns = sortedPercentileNearestRank(durations, 95.0);
-        report.ranks.push_back(std::move(pace));
+        ranks.push_back(std::move(pace));
     }
+    return ranks;
+}
+
+PaceReport comparePaces(std::string rangeName, std::vector<RankPace> ranks)
+{
+    PaceReport report;
+    report.rangeName = std::move(rangeName);
+    report.ranks = std::move(ranks);
     if (report.ranks.empty())
         return report;
 
@@ -192,6 +199,11 @@ PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
     return report;
 }
 
+PaceReport computePace(const TraceSet &trace, const PaceOptions &options)
+{
+    return comparePaces(options.rangeName, computeRankPaces(trace, options));
+}
+
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict)
 {
     const auto number = verdict.rank < trace.ranks.size() ? trace.ranks[verdict.rank].rank : std::int32_t(verdict.rank);
@@ -202,11 +214,17 @@ std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &ver
 std::vector<RankSteps> computeStepAccounting(
     const TraceSet &trace, const PaceReport &pace, const StepAccountingOptions &options)
 {
+    return computeStepAccounting(trace, pace.ranks, options);
+}
+
+std::vector<RankSteps> computeStepAccounting(
+    const TraceSet &trace, const std::vector<RankPace> &ranks, const StepAccountingOptions &options)
+{
     std::vector<RankSteps> out;
     std::vector<detail::IntervalRun> runs;
     std::vector<detail::CollectedIntervals> copies;
     std::vector<std::vector<StreamCursor>> cursors; // [position in rank.gpus][stream]
-    for (const auto &rp : pace.ranks) {
+    for (const auto &rp : ranks) {
         if (rp.rank >= trace.ranks.size())
             continue;
         const Rank &rank = trace.ranks[rp.rank];

@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include "gaplens/core/analysis/parts_reduction.h"
+
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -37,11 +41,16 @@ struct GroupCounts
     TimeNs topLevelNs = 0;
 };
 
+// The counts of every group, and what the choice weighs them against. A group's key is its
+// StringId in one capture, or its index in the sorted names of a capture in parts; `name`
+// gives its text, which is all the choice compares across groups.
 struct Tally
 {
-    std::unordered_map<StringId, GroupCounts> groups;
+    std::unordered_map<std::uint32_t, GroupCounts> groups;
     std::uint64_t nvtxRanges = 0;
     std::uint32_t ranksWithNvtx = 0;
+    TimeNs spanNs = 0; // the capture's span
+    std::function<const std::string &(std::uint32_t)> name;
 };
 
 // Counts per group name. The proposal needs only depth-0 ranges, which the nesting index
@@ -49,6 +58,8 @@ struct Tally
 Tally tally(const TraceSet &trace, bool allDepths)
 {
     Tally out;
+    out.spanNs = trace.span.duration();
+    out.name = [&trace](std::uint32_t group) -> const std::string & { return trace.str(group); };
     struct OnRank
     {
         std::uint64_t any = 0, top = 0;
@@ -89,57 +100,49 @@ Tally tally(const TraceSet &trace, bool allDepths)
     return out;
 }
 
-bool isStepLike(const TraceSet &trace, const Tally &tally, StringId group, const GroupCounts &c)
+bool isStepLike(const Tally &tally, std::uint32_t group, const GroupCounts &c)
 {
-    const double span = double(std::max<TimeNs>(1, trace.span.duration()));
+    const double span = double(std::max<TimeNs>(1, tally.spanNs));
     return c.topMostOnARank >= 2 && c.topRanks == tally.ranksWithNvtx
-        && double(c.topLevelNs) >= kMinStepCoverage * span * c.topRanks && !isOperatorRange(trace.str(group));
+        && double(c.topLevelNs) >= kMinStepCoverage * span * c.topRanks && !isOperatorRange(tally.name(group));
 }
 
 // Proposal order: most depth-0 instances, then the larger depth-0 time (train_step, not the
 // DataLoader call repeated as often inside it), then by name.
-bool proposedBefore(const TraceSet &trace, const std::pair<StringId, const GroupCounts *> &a,
-    const std::pair<StringId, const GroupCounts *> &b)
+bool proposedBefore(const Tally &tally, const std::pair<std::uint32_t, const GroupCounts *> &a,
+    const std::pair<std::uint32_t, const GroupCounts *> &b)
 {
     if (a.second->topLevel != b.second->topLevel)
         return a.second->topLevel > b.second->topLevel;
     if (a.second->topLevelNs != b.second->topLevelNs)
         return a.second->topLevelNs > b.second->topLevelNs;
-    return trace.str(a.first) < trace.str(b.first);
+    return tally.name(a.first) < tally.name(b.first);
 }
 
-std::optional<std::string> propose(const TraceSet &trace, const Tally &tally)
+std::optional<std::string> propose(const Tally &tally)
 {
-    std::optional<std::pair<StringId, const GroupCounts *>> best;
+    std::optional<std::pair<std::uint32_t, const GroupCounts *>> best;
     for (const auto &[group, c] : tally.groups)
-        if (isStepLike(trace, tally, group, c)) {
-            const std::pair<StringId, const GroupCounts *> candidate { group, &c };
-            if (!best || proposedBefore(trace, candidate, *best))
+        if (isStepLike(tally, group, c)) {
+            const std::pair<std::uint32_t, const GroupCounts *> candidate { group, &c };
+            if (!best || proposedBefore(tally, candidate, *best))
                 best = candidate;
         }
     if (!best)
         return std::nullopt;
-    return trace.str(best->first);
+    return tally.name(best->first);
 }
 
-} // namespace
-
-std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
+StepRangeChoice choose(const Tally &counts, std::size_t limit)
 {
-    return propose(trace, tally(trace, false));
-}
-
-StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
-{
-    const Tally counts = tally(trace, true);
     StepRangeChoice choice;
     choice.nvtxRanges = counts.nvtxRanges;
     choice.ranksWithNvtx = counts.ranksWithNvtx;
-    choice.proposed = propose(trace, counts);
+    choice.proposed = propose(counts);
 
     struct Ranked
     {
-        StringId group;
+        std::uint32_t group;
         const GroupCounts *counts;
         StepRangeCandidate candidate;
         int tier;
@@ -148,13 +151,13 @@ StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
     ranked.reserve(counts.groups.size());
     for (const auto &[group, c] : counts.groups) {
         StepRangeCandidate candidate;
-        candidate.name = trace.str(group);
+        candidate.name = counts.name(group);
         candidate.count = c.count;
         candidate.topLevel = c.topLevel;
         candidate.mostOnARank = c.mostOnARank;
         candidate.ranks = c.ranks;
         candidate.onEveryRank = c.ranks == counts.ranksWithNvtx;
-        candidate.stepLike = isStepLike(trace, counts, group, c);
+        candidate.stepLike = isStepLike(counts, group, c);
         const bool repeats = c.mostOnARank >= 2;
         const int tier = candidate.stepLike ? 0 : repeats && candidate.onEveryRank ? 1 : repeats ? 2 : 3;
         ranked.push_back({ group, &c, std::move(candidate), tier });
@@ -163,7 +166,7 @@ StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
         if (a.tier != b.tier)
             return a.tier < b.tier;
         if (a.tier == 0)
-            return proposedBefore(trace, { a.group, a.counts }, { b.group, b.counts });
+            return proposedBefore(counts, { a.group, a.counts }, { b.group, b.counts });
         if (a.candidate.count != b.candidate.count)
             return a.candidate.count > b.candidate.count;
         if (a.candidate.topLevel != b.candidate.topLevel)
@@ -173,6 +176,92 @@ StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
     for (std::size_t i = 0; i < ranked.size() && i < limit; ++i)
         choice.candidates.push_back(std::move(ranked[i].candidate));
     return choice;
+}
+
+// The whole capture's tally from this part's: every rank is on one part, so the per-rank
+// figures (the most on a rank, ranks that have a group) combine by max and by sum, and the
+// groups are matched by their names' texts. Its keys index `names`, the sorted union.
+Tally combined(const TraceSet &part, const Tally &mine, const PartsReduction &parts, std::vector<std::string> &names)
+{
+    std::vector<std::string> myNames;
+    myNames.reserve(mine.groups.size());
+    for (const auto &entry : mine.groups)
+        myNames.push_back(part.str(entry.first));
+    names = parts.unionOfKeys(myNames);
+
+    // Per group: 5 sums (count, ranks, topLevel, topRanks, topLevelNs) and 2 maxima (the
+    // most on a rank, any depth and depth 0); then the capture's figures. Times are summed as
+    // unsigned 64-bit words, which wrap as the whole capture's signed sum does.
+    constexpr std::size_t kSums = 5, kMaxima = 2;
+    const std::size_t n = names.size();
+    std::vector<std::uint64_t> sums(kSums * n + 2, 0);
+    std::vector<TimeNs> maxima(kMaxima * n + 1, 0);
+    // A part without events has no span ({0, 0}, as TraceSet::span says), so it adds none.
+    const bool hasSpan = part.span != TimeRange {};
+    std::vector<TimeNs> firstEvent { hasSpan ? part.span.start : std::numeric_limits<TimeNs>::max() };
+    maxima[kMaxima * n] = hasSpan ? part.span.end : std::numeric_limits<TimeNs>::min();
+    std::size_t mineIndex = 0; // the groups in the order myNames lists them
+    for (const auto &entry : mine.groups) {
+        const auto &c = entry.second;
+        const auto &name = myNames[mineIndex++];
+        const auto key = std::size_t(std::lower_bound(names.begin(), names.end(), name) - names.begin());
+        std::uint64_t *s = &sums[kSums * key];
+        s[0] = c.count;
+        s[1] = c.ranks;
+        s[2] = c.topLevel;
+        s[3] = c.topRanks;
+        s[4] = std::uint64_t(c.topLevelNs);
+        maxima[kMaxima * key] = TimeNs(c.mostOnARank);
+        maxima[kMaxima * key + 1] = TimeNs(c.topMostOnARank);
+    }
+    sums[kSums * n] = mine.nvtxRanges;
+    sums[kSums * n + 1] = mine.ranksWithNvtx;
+    parts.sum(sums);
+    parts.max(maxima);
+    parts.min(firstEvent);
+
+    Tally out;
+    for (std::uint32_t key = 0; key < n; ++key) {
+        const std::uint64_t *s = &sums[kSums * key];
+        auto &c = out.groups[key];
+        c.count = s[0];
+        c.ranks = std::uint32_t(s[1]);
+        c.topLevel = s[2];
+        c.topRanks = std::uint32_t(s[3]);
+        c.topLevelNs = TimeNs(s[4]);
+        c.mostOnARank = std::uint64_t(maxima[kMaxima * key]);
+        c.topMostOnARank = std::uint64_t(maxima[kMaxima * key + 1]);
+    }
+    out.nvtxRanges = sums[kSums * n];
+    out.ranksWithNvtx = std::uint32_t(sums[kSums * n + 1]);
+    if (firstEvent[0] != std::numeric_limits<TimeNs>::max())
+        out.spanNs = TimeRange { firstEvent[0], maxima[kMaxima * n] }.duration();
+    out.name = [&names](std::uint32_t key) -> const std::string & { return names[key]; };
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> proposePaceRangeName(const TraceSet &trace)
+{
+    return propose(tally(trace, false));
+}
+
+StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
+{
+    return choose(tally(trace, true), limit);
+}
+
+std::optional<std::string> proposePaceRangeName(const TraceSet &part, const PartsReduction &parts)
+{
+    std::vector<std::string> names;
+    return propose(combined(part, tally(part, false), parts, names));
+}
+
+StepRangeChoice chooseStepRange(const TraceSet &part, const PartsReduction &parts, std::size_t limit)
+{
+    std::vector<std::string> names;
+    return choose(combined(part, tally(part, true), parts, names), limit);
 }
 
 std::string describeMissingStepRange(const StepRangeChoice &choice, std::size_t names)

@@ -57,5 +57,7 @@ double sortedMedian(const std::vector<TimeNs> &sorted);
 double medianOf(std::vector<double> values);
 // Nearest-rank percentile (p in (0,100]) of already sorted values: sorted[ceil(p/100*n) - 1]; 0 when empty.
 TimeNs sortedPercentileNearestRank(const std::vector<TimeNs> &sorted, double p);
+// Its 0-based rank among n > 0 values: ceil(p/100*n) - 1, within [0, n).
+std::size_t nearestRankIndex(std::size_t n, double p);
 
 } // namespace gaplens::core

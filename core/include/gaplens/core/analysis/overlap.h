@@ -97,13 +97,39 @@ struct RankSkew
 struct OverlapReport
 {
     std::vector<OverlapRow> rows; // sorted by (rank, gpu); rows without any kernel are left out
-    // Sorted by earliest start, then name (StringId), then occurrence.
+    // Sorted by earliest start, then name (its text), then occurrence.
     std::vector<CollectiveInstance> instances;
     std::vector<RankSkew> ranks; // every selected rank with a communication kernel, ascending
 };
 
-// O(n log n) in the kernels of the selected ranks.
+// O(n log n) in the kernels of the selected ranks: computeOverlapPart, then finishOverlap.
 OverlapReport computeOverlap(const TraceSet &trace, const OverlapOptions &options = {});
+
+// computeOverlap in two halves, so that ranks loaded apart (gaplens-mpi's processes) give the
+// whole capture's report: the rows and each rank's communication kernels depend only on the
+// rank's own kernels; the collective instances and the skews are matched across ranks.
+struct CommunicationStart
+{
+    TimeNs start = 0; // unclipped
+    StringId name = kEmptyString; // short name
+};
+// One rank's communication kernels (those with something inside the window), of all its GPUs
+// and streams: what the matching across ranks needs of them.
+struct RankCommunication
+{
+    std::uint32_t rank = kNoIndex; // index into TraceSet::ranks
+    TimeNs lastEnd = 0; // the latest (unclipped) end: with the first start, the rank's span
+    std::vector<CommunicationStart> kernels; // in start order; at least one
+};
+struct OverlapPart
+{
+    std::vector<OverlapRow> rows; // as OverlapReport::rows
+    std::vector<RankCommunication> communication; // selected ranks with a communication kernel, ascending
+};
+OverlapPart computeOverlapPart(const TraceSet &trace, const OverlapOptions &options = {});
+// The cross-rank half: the instances and skews from every rank's communication kernels, in any
+// order, each rank once. `names` holds their names; `rankCount` bounds the rank indices.
+OverlapReport finishOverlap(OverlapPart part, std::size_t rankCount, const StringPool &names);
 
 // The rank the others waited for at their collectives: the one that started last in more than
 // half of the instances it took part in, and in at least kMinCollectiveStragglerInstances of

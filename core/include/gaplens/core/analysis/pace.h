@@ -87,6 +87,16 @@ struct PaceReport
 
 PaceReport computePace(const TraceSet &trace, const PaceOptions &options);
 
+// computePace in its two steps, for a capture computed in parts (gaplens-mpi), where each
+// rank's events are all on one part. First each selected rank's pace from its own events:
+// its iterations, firstIteration, median and p95 (timesSlowest is the comparison's),
+// ascending rank index; a capture that never names the range has none.
+std::vector<RankPace> computeRankPaces(const TraceSet &trace, const PaceOptions &options);
+// Then the comparison across ranks, from every selected rank's pace in ascending rank index:
+// the common iterations with their medians and slowest ranks, each rank's timesSlowest and
+// the verdict.
+PaceReport comparePaces(std::string rangeName, std::vector<RankPace> ranks);
+
 // "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
 
@@ -114,5 +124,8 @@ struct StepAccountingOptions
 // copies of its process on its GPUs; a rank with several GPUs has one union over all of them.
 std::vector<RankSteps> computeStepAccounting(
     const TraceSet &trace, const PaceReport &pace, const StepAccountingOptions &options = {});
+// The same for some ranks' paces: a rank's steps read only its own events.
+std::vector<RankSteps> computeStepAccounting(
+    const TraceSet &trace, const std::vector<RankPace> &ranks, const StepAccountingOptions &options = {});
 
 } // namespace gaplens::core

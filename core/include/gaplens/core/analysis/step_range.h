@@ -15,6 +15,8 @@
 
 namespace gaplens::core {
 
+class PartsReduction;
+
 // The tables choosing the step range reads: NVTX ranges, weighed against the capture's span.
 inline constexpr TableSet kStepRangeTables = kCaptureSpanTables | ExportTable::Nvtx;
 
@@ -54,6 +56,15 @@ std::optional<std::string> proposePaceRangeName(const TraceSet &trace);
 
 // The chooser's list and the proposal: one pass over every NVTX range.
 StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit = 200);
+
+// The same two for a capture computed in parts (gaplens-mpi: each part holds some of the
+// reports, so each rank is on one part). Each part tallies its own ranks, the tallies are
+// combined exactly through `parts` (group names matched by text, counts summed, per-rank
+// maxima maxed, the capture's span the union of the parts'), and the choice is made from the
+// whole capture's tally by the same code: every part gets what the whole capture gives.
+// Collective: every part calls it with the same `limit`.
+std::optional<std::string> proposePaceRangeName(const TraceSet &part, const PartsReduction &parts);
+StepRangeChoice chooseStepRange(const TraceSet &part, const PartsReduction &parts, std::size_t limit = 200);
 
 // Why no step range could be proposed, for a message: "the capture has no NVTX ranges", or
 // "no NVTX range looks like a training step (…); on every rank: aten::linear (280 on 2

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+// Pace computed in parts (one thread per part standing in for gaplens-mpi's processes, each
+// holding some of the files) equals pace of the whole capture loaded at once: the step range
+// proposal and the chooser's list from the parts' NVTX tallies, and each rank's pace and step
+// accounting computed on its part, compared across ranks by comparePaces, every figure bit for
+// bit. On a generated job with a straggler, the real six-rank job (no step-like range: the
+// chooser's message), the mfu pair with the H100, and an NVTX-only file beside empty parts.
+#include "capture_parts.h"
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/step_range.h"
+#include "gaplens/core/read/loader.h"
+#include "synth_sample.h"
+#include "testsupport.h"
+#include "thread_parts.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
+
+using namespace gaplens::core;
+
+namespace {
+
+using gaplens::test::rankKey;
+using gaplens::test::RankKey;
+using gaplens::test::realFiles;
+using gaplens::test::sameBits;
+
+void compareChoices(const StepRangeChoice &whole, const StepRangeChoice &part, const QByteArray &where)
+{
+    QVERIFY2(part.nvtxRanges == whole.nvtxRanges, where);
+    QVERIFY2(part.ranksWithNvtx == whole.ranksWithNvtx, where);
+    QVERIFY2(part.proposed == whole.proposed, where);
+    QVERIFY2(part.candidates.size() == whole.candidates.size(), where);
+    for (std::size_t i = 0; i < whole.candidates.size(); ++i) {
+        const auto &a = whole.candidates[i], &b = part.candidates[i];
+        const QByteArray row = where + ", candidate " + QByteArray::number(qulonglong(i)) + " ("
+            + QByteArray::fromStdString(a.name) + ")";
+        QVERIFY2(a.name == b.name && a.count == b.count && a.topLevel == b.topLevel, row);
+        QVERIFY2(a.mostOnARank == b.mostOnARank && a.ranks == b.ranks, row);
+        QVERIFY2(a.onEveryRank == b.onEveryRank && a.stepLike == b.stepLike, row);
+    }
+    QVERIFY2(describeMissingStepRange(part) == describeMissingStepRange(whole), where);
+}
+
+void comparePaceReports(const PaceReport &whole, const PaceReport &part, const QByteArray &where)
+{
+    QVERIFY2(part.rangeName == whole.rangeName, where);
+    QVERIFY2(part.ranks.size() == whole.ranks.size(), where);
+    for (std::size_t r = 0; r < whole.ranks.size(); ++r) {
+        const auto &a = whole.ranks[r], &b = part.ranks[r];
+        const QByteArray rank = where + ", rank index " + QByteArray::number(a.rank);
+        QVERIFY2(a.rank == b.rank && a.firstIteration == b.firstIteration, rank);
+        QVERIFY2(sameBits(a.medianNs, b.medianNs) && a.p95Ns == b.p95Ns, rank);
+        QVERIFY2(a.timesSlowest == b.timesSlowest, rank);
+        QVERIFY2(a.iterations.size() == b.iterations.size(), rank);
+        for (std::size_t i = 0; i < a.iterations.size(); ++i) {
+            const auto &x = a.iterations[i], &y = b.iterations[i];
+            QVERIFY2(x.cpu == y.cpu && x.time == y.time && x.durationNs == y.durationNs
+                    && x.deltaToPreviousNs == y.deltaToPreviousNs,
+                rank + ", iteration " + QByteArray::number(qulonglong(i)));
+        }
+    }
+    QVERIFY2(part.iterations.size() == whole.iterations.size(), where);
+    for (std::size_t i = 0; i < whole.iterations.size(); ++i) {
+        const auto &a = whole.iterations[i], &b = part.iterations[i];
+        QVERIFY2(a.index == b.index && sameBits(a.medianNs, b.medianNs) && a.slowestRank == b.slowestRank
+                && a.slowestNs == b.slowestNs,
+            where + ", common iteration " + QByteArray::number(qulonglong(i)));
+    }
+    QVERIFY2(part.straggler.has_value() == whole.straggler.has_value(), where);
+    if (whole.straggler) {
+        const auto &a = *whole.straggler, &b = *part.straggler;
+        QVERIFY2(a.rank == b.rank && a.slowestCount == b.slowestCount && a.iterations == b.iterations
+                && sameBits(a.percentAboveMedian, b.percentAboveMedian),
+            where + ", straggler");
+    }
+}
+
+void compareSteps(const std::vector<RankSteps> &whole, const std::vector<RankSteps> &part, const QByteArray &where)
+{
+    QVERIFY2(part.size() == whole.size(), where);
+    for (std::size_t r = 0; r < whole.size(); ++r) {
+        QVERIFY2(part[r].rank == whole[r].rank && part[r].steps.size() == whole[r].steps.size(), where);
+        for (std::size_t i = 0; i < whole[r].steps.size(); ++i) {
+            const auto &a = whole[r].steps[i], &b = part[r].steps[i];
+            QVERIFY2(a.iteration == b.iteration && a.step == b.step && a.kernelNs == b.kernelNs && a.busyNs == b.busyNs
+                    && sameBits(a.busyPercent, b.busyPercent),
+                where + ", rank index " + QByteArray::number(whole[r].rank) + ", step "
+                    + QByteArray::number(qulonglong(i)));
+        }
+    }
+}
+
+// What one part computes: the step range choice from every part's tallies, then its own
+// ranks' paces and steps, named by the whole capture's rank indices.
+struct PartResult
+{
+    std::optional<std::string> proposed;
+    StepRangeChoice choice, shortChoice;
+    std::vector<std::pair<RankPace, RankSteps>> ranks;
+};
+
+// Pace of the whole capture against pace in parts, for one set of options (options.ranks in
+// the whole capture's rank indices; the range name, when empty, is the proposal).
+void compareInParts(const std::vector<std::string> &files, std::size_t partCount, PaceOptions options,
+    const StepAccountingOptions &stepOptions, const QByteArray &what)
+{
+    const auto whole = gaplens::test::loadOnOneThread(files);
+    QVERIFY(whole->errors.empty());
+    QVERIFY(!whole->ranks.empty());
+    std::map<RankKey, std::uint32_t> wholeIndex;
+    for (std::uint32_t r = 0; r < whole->ranks.size(); ++r)
+        wholeIndex.emplace(rankKey(*whole, r), r);
+    QCOMPARE(wholeIndex.size(), whole->ranks.size());
+    const auto parts = gaplens::test::loadInParts(files, partCount);
+
+    const auto proposed = proposePaceRangeName(*whole);
+    const auto choice = chooseStepRange(*whole);
+    const auto shortChoice = chooseStepRange(*whole, 3);
+    QVERIFY(!choice.candidates.empty());
+    QVERIFY(choice.proposed == proposed);
+    // Without a proposal the pace below is of the most repeated name, so it has iterations.
+    const std::string rangeName = proposed.value_or(choice.candidates.front().name);
+    const bool nameGiven = !options.rangeName.empty();
+    if (!nameGiven)
+        options.rangeName = rangeName;
+    const auto pace = computePace(*whole, options);
+    const auto steps = computeStepAccounting(*whole, pace, stepOptions);
+    // Only the GPU projection may find no iteration (ranges that launched no GPU work).
+    QVERIFY2(!pace.ranks.empty() || options.useGpuProjection, what);
+
+    std::vector<PartResult> results(partCount);
+    gaplens::test::ThreadParts(partCount).run([&](std::size_t p, const PartsReduction &reduction) {
+        auto &r = results[p];
+        const auto &part = *parts[p];
+        r.proposed = proposePaceRangeName(part, reduction);
+        r.choice = chooseStepRange(part, reduction);
+        r.shortChoice = chooseStepRange(part, reduction, 3);
+        // The part's own rank indices for the selection; its paces named by the whole's.
+        PaceOptions partOptions = options;
+        partOptions.rangeName = nameGiven ? options.rangeName : r.proposed.value_or(r.choice.candidates.front().name);
+        std::vector<std::uint32_t> globalOf(part.ranks.size());
+        std::vector<std::uint32_t> selected;
+        for (std::uint32_t k = 0; k < part.ranks.size(); ++k) {
+            globalOf[k] = wholeIndex.at(rankKey(part, k));
+            if (options.ranks.includes(globalOf[k]))
+                selected.push_back(k);
+        }
+        partOptions.ranks = options.ranks.isAll() ? RankSelection::all() : RankSelection::only(selected);
+        if (!options.ranks.isAll() && selected.empty())
+            return; // an empty list would select every rank
+        const auto paces = computeRankPaces(part, partOptions);
+        const auto partSteps = computeStepAccounting(part, paces, stepOptions);
+        for (std::size_t i = 0; i < paces.size(); ++i) {
+            r.ranks.emplace_back(paces[i], partSteps[i]);
+            r.ranks.back().first.rank = r.ranks.back().second.rank = globalOf[paces[i].rank];
+        }
+    });
+
+    std::vector<std::pair<RankPace, RankSteps>> all;
+    for (std::size_t p = 0; p < partCount; ++p) {
+        const QByteArray where
+            = what + ", part " + QByteArray::number(qulonglong(p)) + " of " + QByteArray::number(qulonglong(partCount));
+        QVERIFY2(results[p].proposed == proposed, where + ": the proposal");
+        CHECK(compareChoices(choice, results[p].choice, where + ", the chooser"));
+        CHECK(compareChoices(shortChoice, results[p].shortChoice, where + ", the chooser's first 3"));
+        for (auto &r : results[p].ranks)
+            all.push_back(std::move(r));
+    }
+    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first.rank < b.first.rank; });
+    std::vector<RankPace> paces;
+    std::vector<RankSteps> partSteps;
+    for (auto &[p, s] : all) {
+        paces.push_back(std::move(p));
+        partSteps.push_back(std::move(s));
+    }
+    const QByteArray where = what + ", " + QByteArray::number(qulonglong(partCount)) + " parts";
+    CHECK(comparePaceReports(pace, comparePaces(options.rangeName, std::move(paces)), where));
+    CHECK(compareSteps(steps, partSteps, where + ", steps"));
+}
+
+// Every option pace has, over `files` in each of `partCounts` parts.
+void compareEveryOption(
+    const std::vector<std::string> &files, const std::vector<std::size_t> &partCounts, bool expectStraggler)
+{
+    const auto whole = gaplens::test::loadOnOneThread(files);
+    // The options are over a real straggler verdict where the capture has one.
+    if (expectStraggler) {
+        const auto name = proposePaceRangeName(*whole);
+        QVERIFY(name.has_value());
+        PaceOptions options;
+        options.rangeName = *name;
+        QVERIFY(computePace(*whole, options).straggler.has_value());
+    }
+    // A window over the middle half of the first rank's iterations (at least its first).
+    PaceOptions cpu;
+    const auto choice = chooseStepRange(*whole);
+    QVERIFY(!choice.candidates.empty());
+    cpu.rangeName = choice.proposed.value_or(choice.candidates.front().name);
+    const auto cpuPace = computePace(*whole, cpu);
+    const auto &first = cpuPace.ranks.at(0).iterations;
+    const TimeRange middle { first[first.size() / 4].time.start, first[first.size() * 3 / 4].time.start + 1 };
+    for (const auto parts : partCounts) {
+        CHECK(compareInParts(files, parts, {}, {}, "cpu"));
+        PaceOptions gpu;
+        gpu.useGpuProjection = true;
+        CHECK(compareInParts(files, parts, gpu, { true }, "gpu projection, with copies"));
+        if (whole->ranks.size() >= 2) {
+            PaceOptions someRanks;
+            someRanks.ranks = RankSelection::only({ 0, std::uint32_t(whole->ranks.size() - 1) });
+            CHECK(compareInParts(files, parts, someRanks, {}, "first and last rank"));
+        }
+        PaceOptions window;
+        window.window = middle;
+        CHECK(compareInParts(files, parts, window, {}, "the middle half of the first rank's iterations"));
+    }
+}
+
+} // namespace
+
+class TestPaceInParts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void generatedJobInParts()
+    {
+        gaplens::test::SynthSample sample;
+        // 5 ranks of 12 steps, rank 1 the straggler: a verdict to agree on, and 6 parts leave
+        // one empty.
+        auto options = gaplens::test::synthOptions(5, 12, 1);
+        QVERIFY(sample.write(options));
+        CHECK(compareEveryOption(sample.synth.files, { 1, 2, 3, 4, 6 }, true));
+    }
+
+    void generatedJobWithoutStragglerInParts()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(4, 8, -1)));
+        CHECK(compareEveryOption(sample.synth.files, { 2, 3 }, false));
+    }
+
+    void realSixRankJobInParts()
+    {
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        const auto files = realFiles("ring_6ranks");
+        QCOMPARE(files.size(), std::size_t(6));
+        // No step-like range here: the chooser's list and message are what the parts agree on.
+        QVERIFY(!proposePaceRangeName(*gaplens::test::loadOnOneThread(files)).has_value());
+        CHECK(compareEveryOption(files, { 2, 4 }, false));
+    }
+
+    void realPyTorchFilesInParts()
+    {
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        std::vector<std::string> files;
+        for (const char *name :
+            { "nsysai_mfu_2gpu_before.sqlite", "nsysai_mfu_2gpu_after.sqlite", "nsysai_h100_2gpu_1s.sqlite" })
+            files.push_back(realFiles(name).at(0));
+        CHECK(compareEveryOption(files, { 2, 3 }, false));
+    }
+
+    void nvtxOnlyFileBesideEmptyParts()
+    {
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        // One rank with a step-like range: the proposal needs the span, which the empty parts
+        // must not move.
+        const auto files = realFiles("centerformer_nvtx_only.sqlite");
+        QVERIFY(proposePaceRangeName(*gaplens::test::loadOnOneThread(files)).has_value());
+        CHECK(compareEveryOption(files, { 1, 3 }, false));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPaceInParts)
+#include "tst_pace_in_parts.moc"
