@@ -2,6 +2,9 @@
 #include "collective_steps.h"
 
 #include "command_tables.h"
+#include "distributed_commands.h"
+
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <sys/resource.h>
@@ -26,8 +29,14 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
 
 std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options)
 {
-    auto capture = loadDistributed(world, options, options.files, cli::commandTables(options));
+    auto capture
+        = loadDistributed(world, options, options.files, cli::commandTables(options), addsUpOverTimeShards(options));
     dieIfAsked(world);
+    if (std::getenv("GAPLENS_MPI_STATS"))
+        for (const auto &piece : capture.pieces)
+            if (!piece.isWholeFile())
+                std::fprintf(stderr, "gaplens-mpi: process %d of %d: time shards %zu to %zu of %zu of input file %zu\n",
+                    world.rank(), world.size(), piece.firstShard + 1, piece.endShard, piece.shards, piece.file + 1);
     if (!anyFileLoaded(world, capture, options))
         return std::nullopt;
     return capture;
@@ -48,15 +57,15 @@ void dieIfAsked(const World &world)
         std::abort();
 }
 
-void printStatsIfAsked(const World &world, const DistributedCapture &capture, std::size_t bytesSent)
+void printStatsIfAsked(const World &world, const DistributedCapture &capture, std::optional<std::size_t> bytesSent)
 {
     if (!std::getenv("GAPLENS_MPI_STATS"))
         return;
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    std::fprintf(stderr,
-        "gaplens-mpi: process %d of %d: %zu files, %llu rows, %zu bytes to the root, peak RSS %.1f MiB\n", world.rank(),
-        world.size(), capture.files, static_cast<unsigned long long>(capture.rows), bytesSent,
+    const auto sent = bytesSent ? fmt::format(", {} bytes to the root", *bytesSent) : std::string();
+    std::fprintf(stderr, "gaplens-mpi: process %d of %d: %zu files, %llu rows%s, peak RSS %.1f MiB\n", world.rank(),
+        world.size(), capture.files, static_cast<unsigned long long>(capture.rows), sent.c_str(),
         double(usage.ru_maxrss) / 1024.0);
 }
 

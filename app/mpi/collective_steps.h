@@ -62,8 +62,10 @@ int finalStatus(const World &world, const DistributedCapture &capture, int print
 // Fault injection for tests/mpi: GAPLENS_MPI_TEST_ABORT=N makes process N die here, as a
 // lost node would, so the test can see the job end instead of hang.
 void dieIfAsked(const World &world);
-// GAPLENS_MPI_STATS=1: each process says on stderr what it held and sent, for the scaling
-// figures of docs/mpi.md (peak memory from getrusage: this process alone).
-void printStatsIfAsked(const World &world, const DistributedCapture &capture, std::size_t bytesSent);
+// GAPLENS_MPI_STATS=1: each process says on stderr what it held and sent (when the command
+// counts it), for the scaling figures of docs/mpi.md (peak memory from getrusage: this
+// process alone).
+void printStatsIfAsked(
+    const World &world, const DistributedCapture &capture, std::optional<std::size_t> bytesSent = std::nullopt);
 
 } // namespace gaplens::mpi

@@ -65,6 +65,28 @@ std::vector<core::KernelSummary> gatherPerRank(const World &world, const Distrib
     return all;
 }
 
+// kernels --per-rank over time shards: a rank's kernels lie on the processes of its file's
+// shards, so each rank's summary is computed in parts as the overall one is, rank after rank
+// in the whole capture's order (every process takes part in each, with its share or none).
+std::vector<core::KernelSummary> perRankInParts(const DistributedCapture &capture, const cli::Options &options,
+    core::KernelSummaryOptions kernelOptions, const core::PartsReduction &parts, core::StringPool &names)
+{
+    std::vector<core::KernelSummary> all;
+    const auto &numbers = capture.rankNumbers;
+    for (std::uint32_t g = 0; g < numbers.size(); ++g) {
+        const auto &wanted = options.rankNumbers;
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), numbers[g]) == wanted.end())
+            continue;
+        const auto &mine = capture.localToGlobalRank;
+        const auto local = std::find(mine.begin(), mine.end(), g);
+        kernelOptions.ranks
+            = core::RankSelection::only({ local == mine.end() ? core::kNoIndex : std::uint32_t(local - mine.begin()) });
+        all.push_back(core::summarizeKernels(*capture.local, kernelOptions, parts, names));
+        all.back().rank = g;
+    }
+    return all;
+}
+
 } // namespace
 
 // kernels, nvtx and api: the summary of the whole capture, computed in parts by core's
@@ -98,7 +120,9 @@ int runSummaryCommand(const World &world, const cli::Options &options)
             const auto kernelOptions = cli::kernelSummaryOptions(local);
             const auto overall = core::summarizeKernels(trace, kernelOptions, parts, names);
             std::vector<core::KernelSummary> perRank;
-            if (options.perRank)
+            if (options.perRank && capture.timeShards)
+                perRank = perRankInParts(capture, options, kernelOptions, parts, names);
+            else if (options.perRank)
                 perRank = gatherPerRank(world, capture, core::summarizeKernelsPerRank(trace, kernelOptions), names);
             print(cli::printKernels, overall, perRank);
         } else if (options.command == "nvtx" && options.gpuProjection) {
@@ -109,6 +133,7 @@ int runSummaryCommand(const World &world, const cli::Options &options)
             print(cli::printApi, core::summarizeApi(trace, summaryOptions, parts, names));
         }
     });
+    printStatsIfAsked(world, capture);
     return finalStatus(world, capture, status);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -40,9 +41,11 @@ std::vector<std::uint64_t> rowCounts(const World &world, const std::vector<std::
 struct GlobalCandidate
 {
     std::size_t file = 0; // index into the capture's files
-    int process = 0;
-    std::size_t localOrder = 0;
+    std::size_t inFile = 0; // its place among its file's candidates
     core::RankCandidate candidate;
+    // The processes that read the file (one, or one per block of its time shards), with the
+    // candidate's place among each one's candidates.
+    std::vector<std::pair<int, std::size_t>> holders;
 };
 
 Json candidateJson(const core::RankCandidate &c, std::size_t file)
@@ -54,15 +57,19 @@ Json candidateJson(const core::RankCandidate &c, std::size_t file)
 }
 
 // The decideRanks of LoadOptions: every process's candidates, in the capture's file order,
-// go through assignRanks, and each process takes its own assignments back.
+// go through assignRanks, and each process takes its own assignments back. A file read in
+// time shards by several processes is one report: its first shard's process (`primary`)
+// speaks for it, and the others, which see the same candidates (a shard's rank candidates are
+// a full read's), take the same assignments.
 class RankDecision
 {
 public:
     RankDecision(const World &world, const std::vector<std::string> &files, const std::vector<std::size_t> &mine,
-        const std::vector<core::RankOverride> &overrides)
+        const std::vector<int> &primary, const std::vector<core::RankOverride> &overrides)
         : m_world(world)
         , m_files(files)
         , m_mine(mine)
+        , m_primary(primary)
         , m_overrides(overrides)
     {
     }
@@ -74,37 +81,56 @@ public:
         Json mine = Json::array();
         for (const auto &c : local)
             mine.push_back(candidateJson(c, fileIndex(c.path)));
-        std::vector<GlobalCandidate> global;
         const auto all = m_world.allGather(pack(mine));
+        std::map<std::pair<std::size_t, std::size_t>, GlobalCandidate> byPlace; // (file, inFile)
+        std::map<std::pair<std::size_t, int>, std::size_t> seenOfFile; // (file, process) -> candidates
         for (std::size_t p = 0; p < all.size(); ++p) {
             const auto list = unpack(all[p]);
             for (std::size_t i = 0; i < list.size(); ++i) {
                 const auto &c = list[i];
-                GlobalCandidate g { c["file"].get<std::size_t>(), int(p), i, {} };
-                g.candidate.path = m_files[g.file];
-                g.candidate.report = std::uint32_t(g.file);
+                const auto file = c["file"].get<std::size_t>();
+                const auto inFile = seenOfFile[{ file, int(p) }]++;
+                auto &g = byPlace[{ file, inFile }];
+                g.holders.emplace_back(int(p), i);
+                if (int(p) != m_primary.at(file))
+                    continue;
+                g.file = file;
+                g.inFile = inFile;
+                g.candidate.path = m_files[file];
+                g.candidate.report = std::uint32_t(file);
                 g.candidate.pid = c["pid"].get<std::uint32_t>();
                 g.candidate.oneOfSeveralProcesses = c["several"].get<bool>();
                 if (c.contains("env"))
                     g.candidate.environmentRank
                         = std::pair { c["env"][0].get<std::int32_t>(), c["env"][1].get<std::string>() };
-                global.push_back(std::move(g));
             }
         }
+        // Every reader of a file must have seen what its first shard's reader saw.
+        std::map<std::size_t, std::size_t> primaryCount;
+        for (const auto &[key, count] : seenOfFile)
+            if (key.second == m_primary.at(key.first))
+                primaryCount[key.first] = count;
+        for (const auto &[key, count] : seenOfFile)
+            if (count != primaryCount[key.first])
+                throw std::runtime_error(m_files[key.first] + ": its time shards were read differently (process "
+                    + std::to_string(key.second) + " has " + std::to_string(count) + " rank candidates, process "
+                    + std::to_string(m_primary.at(key.first)) + " " + std::to_string(primaryCount[key.first])
+                    + "); run with another number of processes");
         // gaplens-cli lists candidates by report in input order, then as the report lists them.
-        std::stable_sort(global.begin(), global.end(),
-            [](const GlobalCandidate &a, const GlobalCandidate &b) { return a.file < b.file; });
+        m_candidates.clear();
+        for (auto &[place, g] : byPlace)
+            m_candidates.push_back(std::move(g));
         std::vector<core::RankCandidate> candidates;
-        for (const auto &g : global)
+        for (const auto &g : m_candidates)
             candidates.push_back(g.candidate);
         m_global = core::assignRanks(candidates, m_overrides, m_warnings);
         warnings.insert(warnings.end(), m_warnings.begin(), m_warnings.end());
-        m_candidates = std::move(global);
 
         std::vector<core::RankAssignment> own(local.size());
         for (std::size_t i = 0; i < m_candidates.size(); ++i)
-            if (m_candidates[i].process == m_world.rank())
-                own[m_candidates[i].localOrder] = m_global[i];
+            for (const auto &[process, order] : m_candidates[i].holders)
+                if (process == m_world.rank())
+                    own[order] = m_global[i];
         return own;
     }
 
@@ -122,21 +148,38 @@ public:
     const std::vector<std::string> &warnings() const { return m_warnings; }
 
     // Global rank order: the candidates stably sorted by rank number, as the loader sorts ranks.
-    // For each process, its local rank index -> global rank index.
+    // For each process, its local rank index -> global rank index (a rank whose file is read in
+    // time shards is a local rank of each of their processes).
     std::vector<std::vector<std::uint32_t>> globalRankIndices() const
+    {
+        const auto order = globalOrder();
+        std::vector<std::vector<std::uint32_t>> out(std::size_t(m_world.size()));
+        for (std::size_t g = 0; g < order.size(); ++g)
+            for (const auto &holder : m_candidates[order[g]].holders)
+                out[std::size_t(holder.first)].push_back(std::uint32_t(g));
+        return out;
+    }
+
+    // The rank numbers in the global rank order.
+    std::vector<std::int32_t> globalRankNumbers() const
+    {
+        std::vector<std::int32_t> numbers;
+        for (const auto c : globalOrder())
+            numbers.push_back(m_global[c].rank);
+        return numbers;
+    }
+
+private:
+    std::vector<std::size_t> globalOrder() const
     {
         std::vector<std::size_t> order(m_candidates.size());
         for (std::size_t i = 0; i < order.size(); ++i)
             order[i] = i;
         std::stable_sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return m_global[a].rank < m_global[b].rank; });
-        std::vector<std::vector<std::uint32_t>> out(std::size_t(m_world.size()));
-        for (std::size_t g = 0; g < order.size(); ++g)
-            out[std::size_t(m_candidates[order[g]].process)].push_back(std::uint32_t(g));
-        return out;
+        return order;
     }
 
-private:
     std::size_t fileIndex(const std::string &path) const
     {
         for (const auto f : m_mine)
@@ -148,9 +191,10 @@ private:
     const World &m_world;
     const std::vector<std::string> &m_files;
     const std::vector<std::size_t> &m_mine;
+    const std::vector<int> &m_primary; // file -> the process that reads its first shard
     std::vector<core::RankOverride> m_overrides;
     bool m_decided = false;
-    std::vector<GlobalCandidate> m_candidates;
+    std::vector<GlobalCandidate> m_candidates; // the primaries', in file order
     std::vector<core::RankAssignment> m_global;
     std::vector<std::string> m_warnings;
 };
@@ -182,27 +226,55 @@ Json partJson(const core::TraceSet &trace)
 }
 
 // A GPU of the skeleton, with what orders it as the whole capture's loader does: its first
-// rank (global), device id, file, and its place in its process's part.
+// rank (global), device id and file; and where it is in the parts (process, local index):
+// one place, or one per time shard of its file.
 struct SkeletonGpu
 {
     std::uint32_t firstRank;
     std::int32_t deviceId;
-    std::size_t file, process, local;
+    std::size_t file;
+    std::vector<std::pair<std::size_t, std::size_t>> places;
     core::Gpu gpu;
 };
+
+// The shards of one file each name its GPUs: one GPU, with the ranks of them all.
+std::vector<SkeletonGpu> mergeShardsOfGpus(std::vector<SkeletonGpu> gpus)
+{
+    std::stable_sort(gpus.begin(), gpus.end(), [](const SkeletonGpu &a, const SkeletonGpu &b) {
+        return std::tie(a.file, a.deviceId) < std::tie(b.file, b.deviceId);
+    });
+    std::vector<SkeletonGpu> merged;
+    for (auto &g : gpus) {
+        if (merged.empty() || merged.back().file != g.file || merged.back().deviceId != g.deviceId) {
+            merged.push_back(std::move(g));
+            continue;
+        }
+        auto &into = merged.back();
+        into.firstRank = std::min(into.firstRank, g.firstRank);
+        into.places.insert(into.places.end(), g.places.begin(), g.places.end());
+        auto &ranks = into.gpu.ranks;
+        ranks.insert(ranks.end(), g.gpu.ranks.begin(), g.gpu.ranks.end());
+        std::sort(ranks.begin(), ranks.end());
+        ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    }
+    return merged;
+}
 
 // Every GPU without events (device, name, report, ranks), in the loader's order, and each
 // rank's GPUs; and each process's local GPU index -> the skeleton's.
 void addGpus(std::vector<SkeletonGpu> gpus, const std::map<std::size_t, std::uint32_t> &reportOfFile,
     core::TraceSet &skeleton, std::vector<std::vector<std::uint32_t>> &globalGpu)
 {
+    gpus = mergeShardsOfGpus(std::move(gpus));
     std::sort(gpus.begin(), gpus.end(), [](const SkeletonGpu &a, const SkeletonGpu &b) {
-        return std::tie(a.firstRank, a.deviceId, a.file, a.local) < std::tie(b.firstRank, b.deviceId, b.file, b.local);
+        return std::tie(a.firstRank, a.deviceId, a.file) < std::tie(b.firstRank, b.deviceId, b.file);
     });
     for (auto &g : gpus) {
-        if (globalGpu[g.process].size() <= g.local)
-            globalGpu[g.process].resize(g.local + 1, core::kNoIndex);
-        globalGpu[g.process][g.local] = std::uint32_t(skeleton.gpus.size());
+        for (const auto &[process, local] : g.places) {
+            if (globalGpu[process].size() <= local)
+                globalGpu[process].resize(local + 1, core::kNoIndex);
+            globalGpu[process][local] = std::uint32_t(skeleton.gpus.size());
+        }
         g.gpu.report = reportOfFile.at(g.file);
         skeleton.gpus.push_back(std::move(g.gpu));
     }
@@ -212,35 +284,73 @@ void addGpus(std::vector<SkeletonGpu> gpus, const std::map<std::size_t, std::uin
             skeleton.ranks.at(r).gpus.push_back(g);
 }
 
+// A rank's span over the time shards of its file (an empty span is a shard without its events).
+core::TimeRange unionOfSpans(core::TimeRange a, core::TimeRange b)
+{
+    if (a == core::TimeRange {})
+        return b;
+    if (b == core::TimeRange {})
+        return a;
+    return { std::min(a.start, b.start), std::max(a.end, b.end) };
+}
+
 } // namespace
 
-DistributedCapture loadDistributed(
-    const World &world, const cli::Options &options, const std::vector<std::string> &inputs, core::TableSet tables)
+DistributedCapture loadDistributed(const World &world, const cli::Options &options,
+    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard)
 {
     std::vector<core::LoadError> inputErrors;
     const auto files = core::expandInputs(inputs, inputErrors);
     const auto rows = rowCounts(world, files, tables);
-    const auto division = core::divideFiles(rows, std::size_t(world.size()));
-    const auto &mine = division[std::size_t(world.rank())];
+    const auto division
+        = core::divideWork(rows, std::size_t(world.size()), mayShard && core::kTimeShardTables.containsAll(tables));
+    const auto &pieces = division[std::size_t(world.rank())];
+    // Who reads each file's first shard speaks for the file (its report, errors and ranks).
+    std::vector<int> primary(files.size(), -1);
+    for (std::size_t p = 0; p < division.size(); ++p)
+        for (const auto &piece : division[p])
+            if (piece.firstShard == 0)
+                primary[piece.file] = int(p);
+    std::vector<std::size_t> mine;
+    for (const auto &piece : pieces)
+        mine.push_back(piece.file);
 
-    RankDecision decision(world, files, mine, options.rankOverrides);
+    RankDecision decision(world, files, mine, primary, options.rankOverrides);
     core::LoadOptions load;
-    for (const auto f : mine)
-        load.files.push_back(files[f]);
+    DistributedCapture capture;
+    capture.files = pieces.size();
+    const bool sharded = std::any_of(pieces.begin(), pieces.end(), [](const auto &p) { return !p.isWholeFile(); });
+    for (const auto &piece : pieces) {
+        load.files.push_back(files[piece.file]);
+        capture.rows += rows[piece.file] / piece.shards * (piece.endShard - piece.firstShard);
+        // Every reader of a file samples it alike (the same rowids), so their edges agree.
+        if (sharded)
+            load.windows.push_back(piece.isWholeFile()
+                    ? core::StoredStartWindow {}
+                    : core::shardBlockWindow(core::sampleTimeShards(files[piece.file], tables, piece.shards),
+                        piece.firstShard, piece.endShard));
+    }
+    capture.pieces = pieces;
+    for (const auto &process : division)
+        for (const auto &piece : process)
+            capture.timeShards = capture.timeShards || !piece.isWholeFile();
     load.tables = tables;
     load.threads = options.threads;
     load.memoryLimitBytes = options.maxMemoryBytes;
     load.decideRanks = [&](const std::vector<core::RankCandidate> &local, std::vector<std::string> &warnings) {
         return decision.decide(local, warnings);
     };
-    DistributedCapture capture;
-    capture.files = mine.size();
-    for (const auto f : mine)
-        capture.rows += rows[f];
     capture.local = core::loadTraceSet(load);
     decision.decideIfNotYet();
-    for (const auto &error : capture.local->errors)
-        std::fprintf(stderr, "gaplens-mpi: error: %s\n", error.message.c_str());
+    for (const auto &error : capture.local->errors) {
+        const auto file = std::find(files.begin(), files.end(), error.path);
+        if (file == files.end() || primary[std::size_t(file - files.begin())] == world.rank())
+            std::fprintf(stderr, "gaplens-mpi: error: %s\n", error.message.c_str());
+    }
+
+    const auto globalRank = decision.globalRankIndices();
+    capture.localToGlobalRank = globalRank[std::size_t(world.rank())];
+    capture.rankNumbers = decision.globalRankNumbers();
 
     const auto parts = world.gatherToRoot(pack(partJson(*capture.local)));
     if (!world.isRoot())
@@ -257,12 +367,17 @@ DistributedCapture loadDistributed(
     std::vector<std::pair<std::size_t, core::LoadError>> errors;
     std::vector<std::pair<std::size_t, core::Rank>> ranks; // (global rank index, rank)
     std::vector<SkeletonGpu> gpus;
-    const auto globalRank = decision.globalRankIndices();
     core::TimeNs spanStart = std::numeric_limits<core::TimeNs>::max(),
                  spanEnd = std::numeric_limits<core::TimeNs>::min();
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const auto part = unpack(parts[p]);
+        auto speaksFor = [&](const std::string &path) {
+            const auto it = fileOf.find(path);
+            return it == fileOf.end() || primary[it->second] == int(p);
+        };
         for (const auto &r : part["reports"]) {
+            if (!speaksFor(r["path"].get<std::string>()))
+                continue;
             core::Report report;
             report.path = r["path"].get<std::string>();
             report.host = r["host"].get<std::string>();
@@ -271,6 +386,8 @@ DistributedCapture loadDistributed(
             reports.emplace_back(fileOf.at(report.path), std::move(report));
         }
         for (const auto &e : part["errors"]) {
+            if (!speaksFor(e["path"].get<std::string>()))
+                continue;
             core::LoadError error { e["path"].get<std::string>(), e["message"].get<std::string>() };
             const auto it = fileOf.find(error.path);
             errors.emplace_back(it == fileOf.end() ? files.size() : it->second, std::move(error));
@@ -304,7 +421,7 @@ DistributedCapture loadDistributed(
                 gpu.ranks.push_back(global(r));
             std::sort(gpu.ranks.begin(), gpu.ranks.end());
             gpus.push_back(
-                { firstRank, gpu.deviceId, fileOf.at(g["report"].get<std::string>()), p, i, std::move(gpu) });
+                { firstRank, gpu.deviceId, fileOf.at(g["report"].get<std::string>()), { { p, i } }, std::move(gpu) });
         }
         // An empty part's span is {0, 0}, as TraceSet::span says of a capture without events.
         const core::TimeRange span { part["span"][0].get<core::TimeNs>(), part["span"][1].get<core::TimeNs>() };
@@ -324,7 +441,14 @@ DistributedCapture loadDistributed(
     }
     for (auto &[file, error] : errors)
         skeleton->errors.push_back(std::move(error));
+    std::optional<std::uint32_t> lastIndex;
     for (auto &[index, rank] : ranks) {
+        if (lastIndex == index) { // the same rank in another time shard of its file
+            auto &span = skeleton->ranks.back().span;
+            span = unionOfSpans(span, rank.span);
+            continue;
+        }
+        lastIndex = index;
         rank.report = reportOfFile.at(rank.report);
         skeleton->ranks.push_back(std::move(rank));
     }

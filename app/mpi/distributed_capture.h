@@ -9,6 +9,7 @@
 
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
+#include "gaplens/core/read/work_division.h"
 
 #include <cstdint>
 #include <memory>
@@ -30,15 +31,27 @@ struct DistributedCapture
     // and its local GPU index -> the skeleton's GPU index.
     std::vector<std::vector<std::uint32_t>> globalRank;
     std::vector<std::vector<std::uint32_t>> globalGpu;
+    // On every process: its local rank index -> the global one, and the rank numbers in the
+    // global rank order (what lets the processes of one rank's time shards act together).
+    std::vector<std::uint32_t> localToGlobalRank;
+    std::vector<std::int32_t> rankNumbers;
     // This process's share: its files and their rows (as divideFiles weighed them).
     std::size_t files = 0;
     std::uint64_t rows = 0;
+    // What it reads of each file: whole, or a block of its time shards (core/read/
+    // time_shards.h), whose events then are only those that start in them.
+    std::vector<core::WorkPiece> pieces;
+    // Whether the capture is divided in time shards (the same on every process).
+    bool timeShards = false;
 };
 
 // Collective: every process calls it with the same options and files. A file that fails to
-// load is reported on stderr by the process that read it, and is one of the skeleton's
-// errors; the other files are analysed.
-DistributedCapture loadDistributed(
-    const World &world, const cli::Options &options, const std::vector<std::string> &inputs, core::TableSet tables);
+// load is reported on stderr by the process that read it (of a file read in time shards, the
+// first shard's), and is one of the skeleton's errors; the other files are analysed.
+// `mayShard`: the command adds its events up wherever they are, so a capture with fewer files
+// than processes, or a file far above its fair share, is divided in time shards
+// (core::divideWork); only for tables within core::kTimeShardTables.
+DistributedCapture loadDistributed(const World &world, const cli::Options &options,
+    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard = false);
 
 } // namespace gaplens::mpi

@@ -31,12 +31,22 @@ std::string wholeOnRootReason(const cli::Options &options)
 {
     const auto &command = options.command;
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
-        || command == "ranks" || command == "nvtx" || command == "api" || (command == "kernels" && !options.histKernel);
+        || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
+        || command == "kernels";
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
         return "a file is given twice";
     return {};
+}
+
+bool addsUpOverTimeShards(const cli::Options &options)
+{
+    const auto &command = options.command;
+    // kernels --hist lists its slowest launches in stream order among ties, and a shard's
+    // streams are numbered by its own rows: it takes whole files.
+    return (command == "kernels" && !options.histKernel) || (command == "nvtx" && !options.gpuProjection)
+        || command == "api";
 }
 
 int runDistributed(const World &world, const cli::Options &options)
@@ -48,8 +58,14 @@ int runDistributed(const World &world, const cli::Options &options)
         return runBlameCommand(world, options);
     if (command == "ranks")
         return runRanksCommand(world, options);
+    if (command == "kernels" && options.histKernel)
+        return runKernelHistogramCommand(world, options);
     if (command == "kernels" || command == "nvtx" || command == "api")
         return runSummaryCommand(world, options);
+    if (command == "pace")
+        return runPaceCommand(world, options);
+    if (command == "overlap")
+        return runOverlapCommand(world, options);
     return runIntervalCommand(world, options);
 }
 

@@ -14,6 +14,10 @@ namespace gaplens::mpi {
 // is given twice"); empty when it is computed in parts.
 std::string wholeOnRootReason(const cli::Options &options);
 
+// Whether the command counts each event where it starts, so that time shards of a file add up
+// to the whole file (docs/mpi.md): the summaries (kernels but --hist, nvtx but --gpu, api).
+bool addsUpOverTimeShards(const cli::Options &options);
+
 // Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.
 int runDistributed(const World &world, const cli::Options &options);
 int runOnRoot(const World &world, const cli::Options &options, const std::string &reason);
@@ -22,7 +26,10 @@ int runOnRoot(const World &world, const cli::Options &options, const std::string
 int runIntervalCommand(const World &world, const cli::Options &options); // intervals, transfers
 int runGapsCommand(const World &world, const cli::Options &options);
 int runSummaryCommand(const World &world, const cli::Options &options); // kernels, nvtx, api
+int runKernelHistogramCommand(const World &world, const cli::Options &options); // kernels --hist
 int runBlameCommand(const World &world, const cli::Options &options);
 int runRanksCommand(const World &world, const cli::Options &options);
+int runPaceCommand(const World &world, const cli::Options &options);
+int runOverlapCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

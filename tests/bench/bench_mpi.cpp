@@ -14,7 +14,7 @@ namespace gaplens::bench {
 namespace {
 
 void measureCommand(const std::string &mpiexec, const std::string &mpiProgram, const std::string &command,
-    const std::vector<std::string> &files, int runs)
+    const std::vector<std::string> &files, int runs, const char *division)
 {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::vector<int> counts { 1, 2, 4 };
@@ -41,8 +41,8 @@ void measureCommand(const std::string &mpiexec, const std::string &mpiProgram, c
             rss[processes].push_back(result.maxRssBytes);
         }
     const double wall1 = median(wall[1]), rss1 = median(rss[1]);
-    fmt::print("gaplens-mpi {}, files over processes ({} files, {} cores, medians of {}):\n", command, files.size(),
-        cores, runs);
+    fmt::print(
+        "gaplens-mpi {}, {} ({} files, {} cores, medians of {}):\n", command, division, files.size(), cores, runs);
     fmt::print("  {:<24} {:>9} {:>8} {:>16} {:>8}\n", "processes", "wall s", "x P=1", "peak/process MiB", "x P=1");
     for (const int processes : counts) {
         const auto label
@@ -60,7 +60,11 @@ int measureMpi(
     // intervals: per-rank statistics gathered to the root; kernels: the summary's exact
     // reduction (names matched, moments and median histograms allreduced).
     for (const char *command : { "intervals", "kernels" })
-        measureCommand(mpiexec, mpiProgram, command, files, runs);
+        measureCommand(mpiexec, mpiProgram, command, files, runs, "files over processes");
+    // One file: at P > 1 each process reads a block of its time shards (docs/mpi.md).
+    if (!files.empty())
+        for (const char *command : { "kernels", "nvtx" })
+            measureCommand(mpiexec, mpiProgram, command, { files.front() }, runs, "time shards of one file");
     return 0;
 }
 

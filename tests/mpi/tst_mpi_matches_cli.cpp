@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, blame, ranks, kernels, nvtx and api on the real six-rank job,
+// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace and overlap on the real six-rank job,
 // every real single file (more processes than files), a 16-rank synthetic capture and a set
-// with a bad file; the other commands through process 0; the digest file. A process that dies
-// ends the job.
+// with a bad file; the summaries also on single files split into time shards (a large
+// synthetic one, alone and beside a small one, and every real single file); the other
+// commands through process 0; the digest file. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -59,6 +60,7 @@ class TestMpiMatchesCli : public QObject
     Q_OBJECT
 
     SynthSample m_synth;
+    SynthSample m_single; // one rank, one large file: split into time shards
     QTemporaryDir m_scratch;
 
     // Runs the command with gaplens-cli once and with gaplens-mpi at P = 1..4.
@@ -84,6 +86,11 @@ private slots:
     {
         QVERIFY2(!realDataDir().empty(), kRealDataMissing);
         QVERIFY(m_synth.write(synthOptions(16, 6)));
+        auto single = synthOptions(1, 300);
+        single.jitter = 0.2; // distinct durations: the medians take the histogram passes
+        single.scaleRuntimePerRank = 12000;
+        single.scaleNvtxPerRank = 12000;
+        QVERIFY(m_single.write(single));
         QVERIFY(m_scratch.isValid());
     }
 
@@ -119,6 +126,28 @@ private slots:
                 << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=10ms") }
                        + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
         }
+        // overlap: the rows and each rank's communication kernels where its report is, the
+        // collectives matched across ranks on the root.
+        const QStringList overlap { QStringLiteral("overlap") };
+        for (const char *format : { "json", "table", "csv" })
+            QTest::addRow("overlap %s ring_6ranks", format)
+                << (overlap + QStringList { QStringLiteral("--format"), QLatin1String(format) } + ring);
+        QTest::addRow("overlap json ring_6ranks, ranks 0 2 5")
+            << (overlap + QStringList { QStringLiteral("--format=json"), QStringLiteral("--ranks=0,2,5") } + ring);
+        QTest::addRow("overlap json 16-rank synthetic")
+            << (overlap + QStringList { QStringLiteral("--format=json") } + synth);
+        QTest::addRow("overlap table 16-rank synthetic, ranks 1 4 9")
+            << (overlap + QStringList { QStringLiteral("--ranks=1,4,9") } + synth);
+        QTest::addRow("overlap csv 16-rank synthetic")
+            << (overlap + QStringList { QStringLiteral("--format=csv") } + synth);
+        QTest::addRow("overlap json the mfu pair") << (overlap + QStringList { QStringLiteral("--format=json") }
+            + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+        QTest::addRow("overlap table the mfu pair and the H100, ranks 1 2")
+            << (overlap + QStringList { QStringLiteral("--ranks=1,2") }
+                   + realInputs(QStringLiteral(
+                       "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        QTest::addRow("overlap json every real single file")
+            << (overlap + QStringList { QStringLiteral("--format=json"), QString::fromStdString(realDataDir()) });
         // gaps: each GPU's gaps rendered where its report is, in the whole capture's GPU order.
         const QStringList gaps { QStringLiteral("gaps"), QStringLiteral("--min-gap-us=1") };
         for (const char *format : { "json", "table", "csv" })
@@ -178,11 +207,64 @@ private slots:
         QTest::addRow("nvtx --gpu json the mfu pair")
             << (QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+        // Time shards: a file far above its share, or fewer files than processes, is split.
+        for (const char *command : { "kernels", "nvtx", "api" }) {
+            for (const char *format : { "json", "table" })
+                QTest::addRow("%s %s, one large synthetic file in time shards", command, format)
+                    << QStringList { QLatin1String(command), QStringLiteral("--format"), QLatin1String(format),
+                           m_single.path };
+            QTest::addRow("%s json, a large file in time shards beside a small one", command)
+                << (QStringList { QLatin1String(command), QStringLiteral("--format=json"), m_single.path }
+                       + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        }
+        QTest::addRow("kernels per rank json, a large file in time shards beside a small one, rank 0")
+            << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), QStringLiteral("--format=json"),
+                    QStringLiteral("--ranks=0"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        QTest::addRow("kernels per rank table, a large file in time shards beside a small one")
+            << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        QTest::addRow("kernels json demangled top 5, in time shards") << QStringList { QStringLiteral("kernels"),
+            QStringLiteral("--format=json"), QStringLiteral("--demangled"), QStringLiteral("--top=5"), m_single.path };
+        // kernels --hist: bins, median, p95 and the slowest launches reduced over the processes.
+        const QStringList hist { QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt") };
+        for (const char *format : { "json", "table" }) {
+            QTest::addRow("kernels --hist %s 16-rank synthetic", format)
+                << (hist + QStringList { QStringLiteral("--format"), QLatin1String(format) } + synth);
+            QTest::addRow("kernels --hist %s, one large synthetic file", format)
+                << (hist + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+        }
+        QTest::addRow("kernels --hist table --log --bins 7 16-rank synthetic, ranks 0 2 5") << (hist
+            + QStringList { QStringLiteral("--log"), QStringLiteral("--bins=7"), QStringLiteral("--ranks=0,2,5") }
+            + synth);
+        QTest::addRow("kernels --hist csv --log, one large synthetic file beside a small one")
+            << (hist + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--log"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        const QStringList ringHist { QStringLiteral("kernels"),
+            QStringLiteral("--hist=ncclKernel_AllReduce_RING_LL_Sum_float") };
+        for (const char *format : { "json", "table" })
+            QTest::addRow("kernels --hist %s ring_6ranks", format)
+                << (ringHist + QStringList { QStringLiteral("--format"), QLatin1String(format) } + ring);
+        QTest::addRow("kernels --hist json --log ring_6ranks, ranks 1 4") << (ringHist
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--log"), QStringLiteral("--ranks=1,4") }
+            + ring);
+        for (const char *format : { "json", "table" })
+            QTest::addRow("kernels --hist %s gpu4 (tied durations)", format)
+                << (QStringList { QStringLiteral("kernels"), QStringLiteral("--hist=vecAdd"),
+                        QStringLiteral("--format"), QLatin1String(format) }
+                       + realInputs(QStringLiteral("gpu4_streams_report2.sqlite")));
+        QTest::addRow("kernels --hist json --log the H100")
+            << (QStringList { QStringLiteral("kernels"), QStringLiteral("--hist=vectorized_elementwise_kernel"),
+                    QStringLiteral("--format=json"), QStringLiteral("--log") }
+                   + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
         const QDir top(QString::fromStdString(realDataDir()));
         for (const auto &file : singles) {
             const QFileInfo info(QString::fromStdString(file));
             if (info.dir() != top)
                 continue;
+            for (const char *command : { "kernels", "nvtx", "api" })
+                QTest::addRow("%s %s in time shards", command, info.fileName().toUtf8().constData())
+                    << QStringList { QLatin1String(command), QStringLiteral("--format=json"), info.filePath() };
             QTest::addRow("kernels per rank %s", info.fileName().toUtf8().constData())
                 << (perRank + QStringList { QStringLiteral("--format=json"), info.filePath() });
             QTest::addRow("nvtx --gpu %s", info.fileName().toUtf8().constData())
@@ -191,6 +273,40 @@ private slots:
             QTest::addRow("blame %s", info.fileName().toUtf8().constData())
                 << (blame + QStringList { QStringLiteral("--format=json"), info.filePath() });
         }
+
+        // pace: the step range proposed from every process's NVTX tallies, each rank's pace
+        // where its report is, the ranks compared on the root.
+        const QStringList pace { QStringLiteral("pace") };
+        for (const char *format : { "json", "table" })
+            QTest::addRow("pace %s 16-rank synthetic (proposed range)", format)
+                << (pace + QStringList { QStringLiteral("--format"), QLatin1String(format) } + synth);
+        QTest::addRow("pace csv 16-rank synthetic, ranks 0 2 5")
+            << (pace + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--ranks=0,2,5") } + synth);
+        QTest::addRow("pace json --gpu --with-copies 16-rank synthetic, ranks 1 2 9") << (pace
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--gpu"), QStringLiteral("--with-copies"),
+                QStringLiteral("--ranks=1,2,9") }
+            + synth);
+        QTest::addRow("pace table --gpu --range train_step 16-rank synthetic")
+            << (pace + QStringList { QStringLiteral("--gpu"), QStringLiteral("--range=train_step") } + synth);
+        for (const char *format : { "json", "table" })
+            QTest::addRow("pace %s --range ncclAllReduce ring_6ranks", format) << (pace
+                + QStringList { QStringLiteral("--format"), QLatin1String(format),
+                    QStringLiteral("--range=ncclAllReduce") }
+                + ring);
+        QTest::addRow("pace json --gpu --range ncclAllReduce ring_6ranks") << (pace
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--gpu"),
+                QStringLiteral("--range=ncclAllReduce") }
+            + ring);
+        QTest::addRow("pace table --range ncclNetRecvTest() ring_6ranks (on two ranks)")
+            << (pace + QStringList { QStringLiteral("--range=ncclNetRecvTest()") } + ring);
+        QTest::addRow("pace json --gpu --range aten::to the mfu pair and the H100") << (pace
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--gpu"),
+                QStringLiteral("--range=aten::to") }
+            + realInputs(QStringLiteral(
+                "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        QTest::addRow("pace json centerformer (proposed range, processes without files)")
+            << (pace + QStringList { QStringLiteral("--format=json") }
+                   + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
     }
 
     void distributedCommandsMatch()
@@ -199,12 +315,74 @@ private slots:
         compareAtEveryProcessCount(args);
     }
 
+    // pace's errors: no step-like range (the chooser's candidates, tallied over the
+    // processes, in the message) and a range no rank has. The same message and status.
+    void paceErrorsMatch_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QStringList pace { QStringLiteral("pace") };
+        QTest::addRow("no step range: ring_6ranks") << (pace + realInputs(QStringLiteral("ring_6ranks")));
+        QTest::addRow("no step range: the mfu pair and the H100") << (pace
+            + realInputs(QStringLiteral(
+                "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        QTest::addRow("no NVTX: gpu4") << (pace + realInputs(QStringLiteral("gpu4_streams_report2.sqlite")));
+        QTest::addRow("no such range: 16-rank synthetic")
+            << (pace + QStringList { QStringLiteral("--range=no_such_range"), m_synth.path });
+        QTest::addRow("kernels --hist, no such kernel on ranks 1 4: ring_6ranks")
+            << (QStringList {
+                    QStringLiteral("kernels"), QStringLiteral("--hist=no_such_kernel"), QStringLiteral("--ranks=1,4") }
+                   + realInputs(QStringLiteral("ring_6ranks")));
+    }
+
+    void paceErrorsMatch()
+    {
+        QFETCH(QStringList, args);
+        const auto cli = runCli(args);
+        QCOMPARE(cli.exitCode, 1);
+        QVERIFY(cli.out.isEmpty());
+        QVERIFY2(cli.err.startsWith("gaplens-cli: error: "), cli.err.constData());
+        for (int processes = 1; processes <= 4; ++processes) {
+            const auto mpi = runMpi(processes, args);
+            QCOMPARE(mpi.exitCode, cli.exitCode);
+            QVERIFY(mpi.out.isEmpty());
+            // mpirun adds its own lines about the status after the root's message.
+            QVERIFY2(mpi.err.startsWith(cli.err),
+                qPrintable(QStringLiteral("P=%1:\n%2").arg(processes).arg(QString::fromUtf8(mpi.err))));
+        }
+    }
+
+    // The rows above run in time shards where the division says so: check that it does.
+    void aSingleFileIsReadInTimeShards()
+    {
+        // The summary, and per rank.
+        for (const auto &args :
+            { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
+                QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path } }) {
+            const auto cli = runCli(args);
+            QCOMPARE(cli.exitCode, 0);
+            const auto mpi = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+            QCOMPARE(mpi.exitCode, 0);
+            QCOMPARE(mpi.out, cli.out);
+            for (const char *shard : { "process 0 of 3: time shards 1 to 1 of 3 of input file 1",
+                     "process 1 of 3: time shards 2 to 2 of 3 of input file 1",
+                     "process 2 of 3: time shards 3 to 3 of 3 of input file 1" })
+                QVERIFY2(mpi.err.contains(shard), mpi.err.constData());
+        }
+        // nvtx --gpu projects ranges through their launches onto GPU work in any shard, and
+        // kernels --hist orders tied launches by stream: whole files.
+        for (const auto &args : { QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), m_single.path },
+                 QStringList {
+                     QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"), m_single.path } }) {
+            const auto whole = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+            QCOMPARE(whole.exitCode, 0);
+            QVERIFY2(!whole.err.contains("time shards"), whole.err.constData());
+        }
+    }
+
     // The commands not yet computed in parts run whole on process 0: the same output.
     void otherCommandsMatch_data()
     {
-        addRows<QString>("command",
-            { { "summary", "summary" }, { "kernels --hist", "kernels" }, { "pace", "pace" }, { "overlap", "overlap" },
-                { "ncu", "ncu" }, { "throughput", "throughput" } });
+        addRows<QString>("command", { { "summary", "summary" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()
@@ -213,8 +391,6 @@ private slots:
         QStringList args { command, m_synth.path };
         if (command == QLatin1String("ncu")) // one command line, in no format, for a kernel the generator writes
             args << QStringLiteral("--kernel=ampere_sgemm_128x64_nt");
-        if (command == QLatin1String("kernels")) // one kernel's histogram
-            args << QStringLiteral("--hist=ampere_sgemm_128x64_nt");
         if (command != QLatin1String("ncu"))
             args.insert(1, QStringLiteral("--format=json"));
         const auto cli = runCli(args);

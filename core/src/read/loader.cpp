@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -38,7 +39,8 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
     const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
 {
-    const bool split = options.tables.contains(ExportTable::Nvtx)
+    // A time shard is read in one part (readReport says why).
+    const bool split = options.tables.contains(ExportTable::Nvtx) && options.windows.empty()
         && (firstStage || (threads > 1 && files.size() < 4 * std::size_t(threads)));
     const unsigned scanThreads = options.splitTables && threads > 1 && files.size() < threads ? threads - 1 : 0;
     struct Item
@@ -96,7 +98,8 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     parallelFor(items.size(), threads, [&](std::size_t i) {
         results[i] = detail::readReport(
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
-            items[i].part, options.directTableScan, options.tables, scanThreads);
+            items[i].part, options.directTableScan, options.tables, scanThreads,
+            options.windows.empty() ? StoredStartWindow {} : options.windows[items[i].file]);
         report(i, "done", 1000);
         if (items[i].part == detail::ReportPart::GpuAndApi)
             firstPartRead();
@@ -328,6 +331,16 @@ LoadEstimate estimateWith(
 template <typename RowsOf>
 LoadEstimate estimateFor(const std::vector<std::string> &files, const LoadOptions &options, RowsOf rowsOf)
 {
+    if (!options.windows.empty()) { // a time shard holds its share of the file's rows
+        LoadEstimate estimate;
+        for (std::size_t f = 0; f < files.size(); ++f) {
+            const auto whole = estimateWith({ files[f] }, options.tables, rowsOf);
+            const auto share = std::clamp(options.windows[f].share, 0.0, 1.0);
+            estimate.rows = saturatingAdd(estimate.rows, std::uint64_t(std::ceil(double(whole.rows) * share)));
+            estimate.bytes = saturatingAdd(estimate.bytes, std::uint64_t(std::ceil(double(whole.bytes) * share)));
+        }
+        return estimate;
+    }
     auto estimate = estimateWith(files, options.tables, rowsOf);
     if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx)) {
         const auto copy = estimateWith(files, firstStageTables(options.tables), rowsOf, false);
@@ -458,6 +471,14 @@ std::shared_ptr<TraceSet> loadTraceSet(
         throw std::invalid_argument("a staged load (onFirstStage) cannot have decideRanks: it would decide twice");
     auto trace = std::make_shared<TraceSet>();
     const auto files = expandInputs(options.files, trace->errors);
+    if (!options.windows.empty()) {
+        if (options.windows.size() != files.size())
+            throw std::invalid_argument("LoadOptions::windows needs one window per file");
+        if (!kTimeShardTables.containsAll(options.tables))
+            throw std::invalid_argument("a time shard reads only kernels, copies, CUDA API calls and NVTX");
+        if (options.onFirstStage)
+            throw std::invalid_argument("a time shard is not loaded in stages");
+    }
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (auto tooLarge = checkMemory(files, options)) {
         trace->errors.push_back(std::move(*tooLarge));

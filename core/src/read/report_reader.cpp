@@ -125,7 +125,7 @@ class Reader
 {
 public:
     Reader(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-        ReportPart part, bool directScan, TableSet tables, unsigned scanThreads)
+        ReportPart part, bool directScan, TableSet tables, unsigned scanThreads, StoredStartWindow window)
         : m_db(path)
         , m_strings(strings)
         , m_stage(stage)
@@ -134,6 +134,7 @@ public:
         , m_directScan(directScan)
         , m_tables(withDependencies(tables))
         , m_scanThreads(scanThreads)
+        , m_window(window)
     {
         m_data.report.path = path;
     }
@@ -187,6 +188,7 @@ public:
         readProcesses();
         readGpuNames();
         collectPids();
+        dropHostEventsOfLaterShard();
         if (m_part == ReportPart::Everything) // else joinParts, once both parts are in
             attachOsrt(m_data);
         return std::move(m_data);
@@ -246,8 +248,14 @@ private:
         return 0;
     }
 
-    static std::uint64_t rowsLeft(std::uint64_t tableRows, std::uint64_t rowsSeen)
+    // makeRoom's hint. A time shard keeps rows unevenly along a table (all of its rows come
+    // first when the table is in time order), so a track's share of the rows seen so far says
+    // nothing of the rows to come: no hint, the columns grow by doubling. (With the hint, the
+    // first shard reserved for the whole table: 2x the memory of the last one.)
+    std::uint64_t rowsLeft(std::uint64_t tableRows, std::uint64_t rowsSeen) const
     {
+        if (!m_window.isWholeFile())
+            return 0;
         return tableRows >= rowsSeen ? tableRows - rowsSeen + 1 : 0;
     }
 
@@ -614,6 +622,43 @@ private:
         return true;
     }
 
+    // Whether a row starting at `start` (absolute) lies in the time shard's window, which
+    // is in stored times: stored = absolute - offset, exact modulo 2^64 (see readTime).
+    bool inWindow(TimeNs start) const
+    {
+        return m_window.isWholeFile() || m_window.contains(std::int64_t(std::uint64_t(start) - m_timeOffsetModulo));
+    }
+
+    // A CUDA call's or NVTX event's place in a time shard. A file without GPU work makes its
+    // busiest process by these events its rank: every shard reads them all, to find it as a
+    // full read does, and only the first one keeps them (dropHostEventsOfLaterShard).
+    bool keepsHostEvent(TimeNs start) const { return m_pidsWithGpuWork.empty() || inWindow(start); }
+
+    // keepsHostEvent before the row's name is looked up (NVTX looks names up first): by the
+    // stored start; a row without a usable one (a data problem, which every shard counts) is
+    // the first shard's, so that its name, and an unknown string id in it, counts once.
+    template <typename Column> bool ownsHostRow(const ScanRows<Column> &row) const
+    {
+        if (m_window.isWholeFile() || m_pidsWithGpuWork.empty())
+            return true;
+        const auto stored = row.exactInt64(Column::Start);
+        if (stored.kind != IntegerKind::Integer || stored.value < m_lowestStoredTime
+            || stored.value > m_highestStoredTime)
+            return m_window.isFirst();
+        return m_window.contains(stored.value);
+    }
+
+    void dropHostEventsOfLaterShard()
+    {
+        if (m_window.isFirst() || !m_pidsWithGpuWork.empty())
+            return;
+        for (auto &t : m_data.threads) {
+            t.api = {};
+            t.nvtx = {};
+            t.marks = {};
+        }
+    }
+
     // Gpu::deviceId is 32 bits: a wider id must not silently become another GPU.
     bool validDeviceId(std::int64_t deviceId)
     {
@@ -655,9 +700,10 @@ private:
 
     // Scans a table of GPU activity (kernels, copies, memsets), counting every row; those
     // with a valid interval and device id go to onRow(row, start, end, deviceId, remaining,
-    // seen), the last two being makeRoom's growth hint. A table outside the set is scanned
-    // for its devices and processes only: they become GPUs and GPU processes exactly as
-    // reading it would make them (which GPUs and ranks exist), and no row is kept.
+    // seen), the last two being makeRoom's growth hint. A table outside the set, and a row
+    // outside the time shard's window, is scanned for its devices and processes only: they
+    // become GPUs and GPU processes exactly as reading it would make them (which GPUs and
+    // ranks exist), and no row is kept.
     template <typename Column, typename OnRow>
     void scanDeviceActivity(std::string_view table, ExportTable kept, OnRow onRow)
     {
@@ -682,7 +728,7 @@ private:
             const auto deviceId = row.int64(Column::DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            if (keep) {
+            if (keep && inWindow(start)) {
                 onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
             } else {
                 gpuFor(deviceId);
@@ -860,6 +906,7 @@ private:
             TimeNs start, end;
             StringId name;
             std::optional<std::int64_t> callchainId;
+            bool kept; // in the time shard (always, without one)
         };
         std::vector<Backtrace> backtraces;
         m_apiRowsTotal = tableRows(kTable);
@@ -871,13 +918,19 @@ private:
             TimeNs start, end;
             if (!validInterval(row, start, end))
                 continue;
+            // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is
+            // missing. In a time shard the call may start in another shard than its repeat, so
+            // every repeat is kept in mind for the look-up below, named only where it is kept.
+            const bool backtrace = row.int64(EventClass) == 67;
+            const bool kept = keepsHostEvent(start);
+            if (!kept && !backtrace)
+                continue;
             const auto globalTid = row.int64(GlobalTid);
             const auto corr = std::uint32_t(row.int64(CorrelationId));
-            const auto name = apiName(row.int64(NameId));
-            // eventClass 67 repeats a call with its CUDA backtrace: keep it only if its call is missing.
+            const auto name = kept ? apiName(row.int64(NameId)) : kEmptyString;
             const auto callchainId = row.optionalInt64(CallchainId);
-            if (row.int64(EventClass) == 67) {
-                backtraces.push_back({ globalTid, corr, start, end, name, callchainId });
+            if (backtrace) {
+                backtraces.push_back({ globalTid, corr, start, end, name, callchainId, kept });
                 continue;
             }
             addCall(threadFor(globalTid), start, end, name, corr);
@@ -907,8 +960,11 @@ private:
                     hasCall[std::size_t(it - keys.begin())] = 1;
             }
         }
+        markCallsOutsideTheShard(kTable, keys, hasCall);
         m_apiRowsTotal = 0; // no growth hint for these few rows
         for (const auto &b : backtraces) {
+            if (!b.kept)
+                continue;
             // The backtrace row holds the call's callchainId: it goes to the call it repeats.
             if (b.callchainId)
                 notePendingCallchain(b.globalTid, b.correlationId, *b.callchainId, b.name);
@@ -919,6 +975,42 @@ private:
             }
             addCall(threadFor(b.globalTid), b.start, b.end, b.name, b.correlationId);
         }
+    }
+
+    // A time shard's backtrace rows whose call lies outside the shard are folded all the same,
+    // as a full read folds them: a second pass over the table finds those calls (only for a
+    // file with backtrace rows, read in a shard).
+    void markCallsOutsideTheShard(std::string_view table,
+        const std::vector<std::pair<std::int64_t, std::uint32_t>> &keys, std::vector<char> &hasCall)
+    {
+        if (m_window.isWholeFile() || m_pidsWithGpuWork.empty())
+            return; // every call is kept
+        using enum RuntimeColumn;
+        auto columns = wantedColumns<RuntimeColumn>(table);
+        ScanRows<RuntimeColumn> row(m_db, table, std::move(*columns), m_directScan, m_scanThreads);
+        while (row.step()) {
+            TimeNs start, end;
+            if (row.int64(EventClass) == 67 || !quietInterval(row, start, end) || keepsHostEvent(start))
+                continue;
+            const std::pair key { row.int64(GlobalTid), std::uint32_t(row.int64(CorrelationId)) };
+            const auto it = std::lower_bound(keys.begin(), keys.end(), key);
+            if (it != keys.end() && *it == key)
+                hasCall[std::size_t(it - keys.begin())] = 1;
+        }
+    }
+
+    // validInterval without counting problems (they were counted by the first pass).
+    template <typename Column> bool quietInterval(const ScanRows<Column> &row, TimeNs &start, TimeNs &end) const
+    {
+        const auto storedStart = row.exactInt64(Column::Start), storedEnd = row.exactInt64(Column::End);
+        auto representable = [&](const ExactInteger &t) {
+            return t.kind == IntegerKind::Integer && t.value >= m_lowestStoredTime && t.value <= m_highestStoredTime;
+        };
+        if (!representable(storedStart) || !representable(storedEnd))
+            return false;
+        start = TimeNs(std::uint64_t(storedStart.value) + m_timeOffsetModulo);
+        end = TimeNs(std::uint64_t(storedEnd.value) + m_timeOffsetModulo);
+        return end >= start;
     }
 
     // A call's callchainId, resolved once CUDA_CALLCHAINS is read (readCallchains).
@@ -1211,6 +1303,14 @@ private:
                 continue;
             }
             countRow();
+            if (!ownsHostRow(row)) { // another shard's: only its data problems, which every shard counts
+                TimeNs start, end;
+                if (type == 34)
+                    readTime(row, Start, m_data.report.problems.nullStart, start);
+                else
+                    validInterval(row, start, end);
+                continue;
+            }
             const auto domainId = row.int64(DomainId); // NULL and 0 both mean the default domain
             const StringId domain = domainId != 0 ? pendingDomain(domainId) : kEmptyString;
             const auto name = nvtxText(row);
@@ -1369,6 +1469,7 @@ private:
     bool m_directScan; // big tables through TableScan's own page decoding
     TableSet m_tables; // what is read (with its dependencies, and what a file without GPU work needs)
     unsigned m_scanThreads; // threads decoding a big table's pages beside this one
+    StoredStartWindow m_window; // the time shard read (LoadOptions::windows)
     ReportData m_data;
     // META_DATA_CAPTURE's programs while their rows are read (rows come in any order).
     struct PendingProgram
@@ -1427,13 +1528,13 @@ std::string_view stripApiVersionSuffix(std::string_view name)
 }
 
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
-    ReportPart part, bool directTableScan, TableSet tables, unsigned scanThreads)
+    ReportPart part, bool directTableScan, TableSet tables, unsigned scanThreads, StoredStartWindow window)
 {
     ReportData failed;
     failed.report.path = path;
     try {
         checkReadableFile(path);
-        Reader reader(path, strings, stage, cancel, part, directTableScan, tables, scanThreads);
+        Reader reader(path, strings, stage, cancel, part, directTableScan, tables, scanThreads, window);
         return reader.run();
     } catch (const CancelledError &) {
         throw;

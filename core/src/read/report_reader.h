@@ -3,6 +3,7 @@
 // Reads one nsys SQLite export into per-report columns (not yet assigned to ranks).
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
+#include "gaplens/core/read/time_shards.h"
 #include "gaplens/core/util/cancel.h"
 
 #include <functional>
@@ -59,10 +60,11 @@ enum class ReportPart : std::uint8_t { Everything, GpuAndApi, Nvtx };
 // processes of the kernel, copy and memset rows (without keeping the rows), and, for a file
 // with no GPU work, its CUDA API calls and NVTX events (the rank is its busiest process).
 // scanThreads: threads that decode each big table's pages beside the reader (TableScan's
-// page-range split), 0 = none.
+// page-range split), 0 = none. window: the time shard read (LoadOptions::windows; with one,
+// read the file as one part, since the NVTX part cannot tell a file without GPU work).
 ReportData readReport(const std::string &path, StringPool &strings, const StageFn &stage, const CancelToken *cancel,
     ReportPart part = ReportPart::Everything, bool directTableScan = true, TableSet tables = TableSet::all(),
-    unsigned scanThreads = 0);
+    unsigned scanThreads = 0, StoredStartWindow window = {});
 
 // Joins the NVTX part of a file into its GPU + API part: the same threads become one, and
 // counts add up. The first error of either part is the file's error.

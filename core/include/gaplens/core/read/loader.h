@@ -5,6 +5,7 @@
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/rank_identity.h"
+#include "gaplens/core/read/time_shards.h"
 #include "gaplens/core/util/cancel.h"
 #include "gaplens/core/util/memory_limit.h"
 
@@ -64,6 +65,17 @@ struct LoadOptions
     // quickly. Costs a copy of the first stage's columns (the memory guard counts it). Not
     // with decideRanks (it would decide twice): loadTraceSet throws std::invalid_argument.
     std::function<void(std::shared_ptr<const TraceSet>)> onFirstStage;
+    // Time shards (gaplens-mpi, time_shards.h): empty, or one window per entry of `files`
+    // (files then, not folders). A file's kernels, copies, memsets, CUDA API calls and NVTX
+    // ranges and marks are kept only when their stored start lies in its window; everything
+    // else is as a full read of the file makes it: its data problems (every row is still read;
+    // but unknown string ids, counted per reference kept), its GPUs, processes and rank
+    // candidates (the rows outside the window still name their devices and processes). A file without GPU work, whose
+    // rank is its busiest process by CUDA calls and NVTX events, keeps all of them in its first shard and none in the
+    // others (which read them, to name that process as a full read does). Only for sets of those tables
+    // (kKernelSummaryTables and the like): OS runtime calls, syncs, memory and call stacks need the events of every
+    // shard, so loadTraceSet throws std::invalid_argument for them, as for a count other than the files'.
+    std::vector<StoredStartWindow> windows;
 };
 
 // What a staged load's first stage holds: the set but NVTX and the OS runtime calls (which
