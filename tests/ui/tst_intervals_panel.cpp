@@ -291,6 +291,14 @@ private slots:
         QCOMPARE(m_panel->heatMap()->data().rowLabels.size(), 4);
     }
 
+    void withMoreRanksThanLinesEveryKthRankIsNamed()
+    {
+        QCOMPARE(heatMapRowLabelStep(20.0, 15), 1); // every row has room for its label
+        QCOMPARE(heatMapRowLabelStep(15.0, 15), 1);
+        QCOMPARE(heatMapRowLabelStep(14.9, 15), 2);
+        QCOMPARE(heatMapRowLabelStep(0.5, 15), 30); // 1,024 ranks in 512 px: one label per 30 ranks
+    }
+
     void anIntervalLengthIsReadAndABadOneIsSaid()
     {
         QVERIFY(changeAndWait([&] { m_panel->setIntervalText(QStringLiteral("1ms")); }));

@@ -63,6 +63,11 @@ Geometry geometryOf(const QRect &rect, const HeatMapData &data, const QFontMetri
 
 } // namespace
 
+int heatMapRowLabelStep(double rowHeight, int lineHeight)
+{
+    return std::max(1, int(std::ceil(double(lineHeight) / std::max(rowHeight, 1e-6) - 1e-9)));
+}
+
 HeatMapData makeHeatMapData(const core::TraceSet &trace, const core::IntervalReport &report,
     const std::vector<core::AnomalyGroup> &anomalies, core::IntervalMetric metric,
     const std::vector<std::size_t> &entries, std::int64_t first, std::int64_t last)
@@ -204,10 +209,14 @@ void IntervalHeatMap::paint(
 
     const double w = g.cells.width() / data.columns, h = g.cells.height() / rows;
     p.setPen(text);
-    for (int r = 0; r < rows; ++r)
-        p.drawText(QRectF(rect.left(), g.cells.top() + r * h, g.labelWidth - 6, h), Qt::AlignRight | Qt::AlignVCenter,
-            data.rowLabels[r]);
-    // Anomalous cells: an outline at least 3 px wide, so one among thousands still shows.
+    // Row labels a text line apart: with more ranks than lines, every k-th rank is named.
+    const int lineHeight = p.fontMetrics().height();
+    const double labelHeight = std::max(h, double(lineHeight));
+    const int labelStep = heatMapRowLabelStep(h, lineHeight);
+    for (int r = 0; r < rows; r += labelStep)
+        p.drawText(QRectF(rect.left(), g.cells.top() + (r + 0.5) * h - labelHeight / 2, g.labelWidth - 6, labelHeight),
+            Qt::AlignRight | Qt::AlignVCenter, data.rowLabels[r]);
+    // Anomalous cells: an outline at least 3 px wide and tall, so one among thousands still shows.
     QPen outline(theme.gapHighlight);
     outline.setWidthF(2);
     p.setPen(outline);
@@ -216,7 +225,9 @@ void IntervalHeatMap::paint(
         for (int c = 0; c < data.columns; ++c)
             if (data.isOutlined(r, c)) {
                 const double cw = std::max(3.0, w);
-                p.drawRect(QRectF(g.cells.left() + c * w + (w - cw) / 2 + 1, g.cells.top() + r * h + 1, cw - 2, h - 2));
+                const double ch = std::max(3.0, h);
+                p.drawRect(QRectF(g.cells.left() + c * w + (w - cw) / 2 + 1, g.cells.top() + r * h + (h - ch) / 2 + 1,
+                    cw - 2, ch - 2));
             }
     if (selectedColumn >= 0 && selectedColumn < data.columns) {
         QPen pen(text);

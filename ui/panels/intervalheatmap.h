@@ -43,6 +43,10 @@ HeatMapData makeHeatMapData(const core::TraceSet &trace, const core::IntervalRep
     const std::vector<core::AnomalyGroup> &anomalies, core::IntervalMetric metric,
     const std::vector<std::size_t> &entries, std::int64_t first, std::int64_t last);
 
+// Which rows get a label when rows are `rowHeight` px tall: every k-th, so that labels
+// `lineHeight` px tall never overlap (1 when every row has room for its own).
+int heatMapRowLabelStep(double rowHeight, int lineHeight);
+
 // The metric's value as the panels show it: a duration, a count or bytes.
 QString formatMetricValue(core::IntervalMetric metric, double value);
 // "kernel duration spread (stddev)", "HtoD bytes".
