@@ -4,25 +4,32 @@
 // so the whole output can be pasted into a shell.
 #include "command_context.h"
 
-#include "gaplens/core/analysis/ncu_command.h"
-
 #include <cstdio>
 
 namespace gaplens::cli {
 
-int runNcu(const CommandContext &ctx)
+core::NcuRequest ncuRequest(const Options &options)
 {
     core::NcuRequest request;
-    request.kernel = ctx.options.ncuKernel;
-    request.instance = ctx.options.ncuInstance;
-    request.rankNumber = ctx.options.ncuRank;
-    const auto ncu = core::buildNcuCommand(ctx.t(), request);
+    request.kernel = options.ncuKernel;
+    request.instance = options.ncuInstance;
+    request.rankNumber = options.ncuRank;
+    return request;
+}
+
+int printNcu(const core::NcuCommand &ncu)
+{
     if (!ncu.error.empty()) {
         std::fprintf(stderr, "gaplens-cli: error: %s\n", ncu.error.c_str());
         return 1;
     }
     std::fputs(core::ncuCommandText(ncu).c_str(), stdout);
     return 0;
+}
+
+int runNcu(const CommandContext &ctx)
+{
+    return printNcu(core::buildNcuCommand(ctx.t(), ncuRequest(ctx.options)));
 }
 
 } // namespace gaplens::cli

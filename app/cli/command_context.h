@@ -8,6 +8,7 @@
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/kernel_histogram.h"
+#include "gaplens/core/analysis/ncu_command.h"
 #include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
@@ -158,6 +159,10 @@ int printPace(const CommandContext &ctx, const core::PaceReport &pace, const std
 // finished report.
 core::OverlapOptions overlapOptions(const CommandContext &ctx);
 int printOverlap(const CommandContext &ctx, const core::OverlapReport &report);
+// ncu in parts, for gaplens-mpi: the request from the options, and the output of a built
+// command (its text, or its error with status 1).
+core::NcuRequest ncuRequest(const Options &options);
+int printNcu(const core::NcuCommand &ncu);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

@@ -31,5 +31,6 @@ int runBlameCommand(const World &world, const cli::Options &options);
 int runRanksCommand(const World &world, const cli::Options &options);
 int runPaceCommand(const World &world, const cli::Options &options);
 int runOverlapCommand(const World &world, const cli::Options &options);
+int runNcuCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

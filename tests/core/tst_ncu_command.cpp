@@ -158,6 +158,57 @@ private slots:
             std::string("rank 0 launched 'other' once: there is no launch 2"));
     }
 
+    // gaplens-mpi's steps: launchers united over processes that each hold some ranks, the rank
+    // chosen over the capture's rank numbers, the command built where the rank is.
+    void theStepsOverProcessesGiveTheWholeCommand()
+    {
+        const auto path = m_dir.filePath(QStringLiteral("gemm-steps.sqlite")).toStdString();
+        writeGemmFixture(path, programOptions());
+        const auto trace = load(path);
+        const auto whole = ncuLaunchers(*trace, "gemm");
+        QCOMPARE(whole.byShortName, (std::vector<std::int32_t> { 0, 1 }));
+        QCOMPARE(whole.byDemangledName, std::vector<std::int32_t> {});
+        QCOMPARE(
+            ncuLaunchers(*trace, "void gemm<float>(float *)").byDemangledName, (std::vector<std::int32_t> { 0, 1 }));
+        QCOMPARE(ncuLaunchers(*trace, "nope").byShortName, std::vector<std::int32_t> {});
+
+        // As two processes would have them: rank 1's, then rank 0's, then rank 1's again.
+        NcuLaunchers united;
+        uniteNcuLaunchers(united, { { 1 }, {} });
+        uniteNcuLaunchers(united, { { 0 }, { 5 } });
+        uniteNcuLaunchers(united, { { 1 }, {} });
+        QCOMPARE(united.byShortName, (std::vector<std::int32_t> { 0, 1 }));
+        QCOMPARE(united.byDemangledName, std::vector<std::int32_t> { 5 });
+
+        const std::vector<std::int32_t> numbers { 0, 1 };
+        const NcuRequest request { .kernel = "gemm", .instance = 2 };
+        const auto choice = chooseNcuRank(whole, request, numbers);
+        QCOMPARE(choice.error, std::string());
+        QCOMPARE(choice.rankNumber, 0);
+        QVERIFY(!choice.demangled);
+        QCOMPARE(buildNcuCommand(*trace, request, choice).commandLine, buildNcuCommand(*trace, request).commandLine);
+        QCOMPARE(buildNcuCommand(*trace, request, choice).notes, buildNcuCommand(*trace, request).notes);
+
+        // By the demangled name only when no rank launched it by its short name.
+        const NcuRequest demangled { .kernel = "void gemm<float>(float *)" };
+        QVERIFY(chooseNcuRank({ {}, { 1 } }, demangled, numbers).demangled);
+        QCOMPARE(chooseNcuRank({ {}, { 1 } }, demangled, numbers).rankNumber, 1);
+        QVERIFY(!chooseNcuRank({ { 0 }, { 1 } }, demangled, numbers).demangled);
+        // The errors the whole command gives, from the launchers and rank numbers alone.
+        QCOMPARE(chooseNcuRank({}, request, numbers).error,
+            std::string("no kernel named 'gemm' in the capture (`gaplens-cli kernels` lists them)"));
+        QCOMPARE(chooseNcuRank(whole, { .kernel = "gemm", .instance = 0 }, numbers).error,
+            std::string("launches are counted from 1: there is no launch 0"));
+        QCOMPARE(chooseNcuRank(whole, { .kernel = "gemm", .rankNumber = 7 }, numbers).error,
+            std::string("no rank 7 in the capture"));
+        QCOMPARE(chooseNcuRank({ { 0, 3 }, {} }, { .kernel = "gemm", .rankNumber = 1 }, { 0, 1, 3 }).error,
+            std::string("rank 1 launched no kernel named 'gemm' (ranks 0, 3 did)"));
+        // A choice whose rank this part does not hold is refused, not built on another rank.
+        auto elsewhere = choice;
+        elsewhere.rankNumber = 9;
+        QCOMPARE(buildNcuCommand(*trace, request, elsewhere).error, std::string("no rank 9 in the capture"));
+    }
+
     void aDemangledNameIsMatchedAsDemangled()
     {
         const auto path = m_dir.filePath(QStringLiteral("gemm-demangled.sqlite")).toStdString();

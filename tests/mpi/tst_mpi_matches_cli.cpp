@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace and overlap on the real six-rank job,
+// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap and ncu on the real six-rank job,
 // every real single file (more processes than files), a 16-rank synthetic capture and a set
 // with a bad file; the summaries also on single files split into time shards (a large
 // synthetic one, alone and beside a small one, and every real single file); the other
@@ -304,6 +304,32 @@ private slots:
                 QStringLiteral("--range=aten::to") }
             + realInputs(QStringLiteral(
                 "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        // ncu: the ranks that launched the kernel united over the processes, the command built
+        // where the chosen rank is.
+        const QStringList nccl { QStringLiteral("ncu"),
+            QStringLiteral("--kernel=ncclKernel_AllReduce_RING_LL_Sum_float") };
+        QTest::addRow("ncu ring_6ranks, the lowest rank") << (nccl + ring);
+        QTest::addRow("ncu 16-rank synthetic, rank 9 launch 3")
+            << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
+                    QStringLiteral("--instance=3"), QStringLiteral("--rank=9") }
+                   + synth);
+        const auto threeFiles = realInputs(
+            QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite"));
+        QTest::addRow("ncu the mfu pair and the H100, a kernel of every rank")
+            << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=vectorized_elementwise_kernel") }
+                   + threeFiles);
+        QTest::addRow("ncu the mfu pair and the H100, a kernel of the H100's ranks only")
+            << (QStringList { QStringLiteral("ncu"),
+                    QStringLiteral(
+                        "--kernel=sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_"
+                        "ffma_aligna4_alignc4_execute_kernel__5x_cublas"),
+                    QStringLiteral("--instance=5") }
+                   + threeFiles);
+        QTest::addRow("ncu the mfu pair and the H100, a demangled name")
+            << (QStringList { QStringLiteral("ncu"),
+                    QStringLiteral("--kernel=void at::native::vectorized_gather_kernel<(int)16, long>(char *, char *, "
+                                   "T2 *, int, long, long, long, long, bool)") }
+                   + threeFiles);
         QTest::addRow("pace json centerformer (proposed range, processes without files)")
             << (pace + QStringList { QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
@@ -315,9 +341,10 @@ private slots:
         compareAtEveryProcessCount(args);
     }
 
-    // pace's errors: no step-like range (the chooser's candidates, tallied over the
-    // processes, in the message) and a range no rank has. The same message and status.
-    void paceErrorsMatch_data()
+    // The errors of commands in parts: pace with no step-like range (the chooser's candidates,
+    // tallied over the processes, in the message) or a range no rank has; kernels --hist of no
+    // kernel; ncu's. The same message and status.
+    void errorsInPartsMatch_data()
     {
         QTest::addColumn<QStringList>("args");
         const QStringList pace { QStringLiteral("pace") };
@@ -328,13 +355,30 @@ private slots:
         QTest::addRow("no NVTX: gpu4") << (pace + realInputs(QStringLiteral("gpu4_streams_report2.sqlite")));
         QTest::addRow("no such range: 16-rank synthetic")
             << (pace + QStringList { QStringLiteral("--range=no_such_range"), m_synth.path });
+        const QStringList nccl { QStringLiteral("ncu"),
+            QStringLiteral("--kernel=ncclKernel_AllReduce_RING_LL_Sum_float") };
+        const auto ring = realInputs(QStringLiteral("ring_6ranks"));
+        QTest::addRow("ncu, no such kernel: ring_6ranks")
+            << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=no_such_kernel") } + ring);
+        QTest::addRow("ncu, no rank 9: ring_6ranks") << (nccl + QStringList { QStringLiteral("--rank=9") } + ring);
+        // Found by the process holding rank 3, not by the root.
+        QTest::addRow("ncu, no second launch on rank 3: ring_6ranks")
+            << (nccl + QStringList { QStringLiteral("--rank=3"), QStringLiteral("--instance=2") } + ring);
+        QTest::addRow("ncu, a rank that did not launch it: the mfu pair and the H100")
+            << (QStringList { QStringLiteral("ncu"),
+                    QStringLiteral(
+                        "--kernel=sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_"
+                        "ffma_aligna4_alignc4_execute_kernel__5x_cublas"),
+                    QStringLiteral("--rank=4") }
+                   + realInputs(QStringLiteral(
+                       "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
         QTest::addRow("kernels --hist, no such kernel on ranks 1 4: ring_6ranks")
             << (QStringList {
                     QStringLiteral("kernels"), QStringLiteral("--hist=no_such_kernel"), QStringLiteral("--ranks=1,4") }
                    + realInputs(QStringLiteral("ring_6ranks")));
     }
 
-    void paceErrorsMatch()
+    void errorsInPartsMatch()
     {
         QFETCH(QStringList, args);
         const auto cli = runCli(args);
@@ -382,17 +426,13 @@ private slots:
     // The commands not yet computed in parts run whole on process 0: the same output.
     void otherCommandsMatch_data()
     {
-        addRows<QString>("command", { { "summary", "summary" }, { "ncu", "ncu" }, { "throughput", "throughput" } });
+        addRows<QString>("command", { { "summary", "summary" }, { "throughput", "throughput" } });
     }
 
     void otherCommandsMatch()
     {
         QFETCH(QString, command);
-        QStringList args { command, m_synth.path };
-        if (command == QLatin1String("ncu")) // one command line, in no format, for a kernel the generator writes
-            args << QStringLiteral("--kernel=ampere_sgemm_128x64_nt");
-        if (command != QLatin1String("ncu"))
-            args.insert(1, QStringLiteral("--format=json"));
+        const QStringList args { command, QStringLiteral("--format=json"), m_synth.path };
         const auto cli = runCli(args);
         const auto mpi = runMpi(2, args);
         QCOMPARE(mpi.exitCode, cli.exitCode);

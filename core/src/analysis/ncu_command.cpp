@@ -54,19 +54,26 @@ Match launchesOf(const TraceSet &trace, std::uint32_t report, std::uint32_t pid,
     return match;
 }
 
-// Ranks (indices) whose process launched a kernel of that name.
-std::vector<std::uint32_t> ranksWith(const TraceSet &trace, StringId name, bool demangled)
+// Rank numbers whose process launched a kernel of that name, sorted.
+std::vector<std::int32_t> ranksWith(const TraceSet &trace, StringId name, bool demangled)
 {
-    std::vector<std::uint32_t> ranks;
+    std::vector<std::int32_t> ranks;
     for (const auto &gpu : trace.gpus)
         for (const auto &stream : gpu.streams) {
             const auto &names = demangled ? stream.kernels.demangledName : stream.kernels.shortName;
             if (stream.rank != kNoIndex && std::find(names.begin(), names.end(), name) != names.end())
-                ranks.push_back(stream.rank);
+                ranks.push_back(trace.ranks[stream.rank].rank);
         }
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     return ranks;
+}
+
+void unite(std::vector<std::int32_t> &into, const std::vector<std::int32_t> &other)
+{
+    into.insert(into.end(), other.begin(), other.end());
+    std::sort(into.begin(), into.end());
+    into.erase(std::unique(into.begin(), into.end()), into.end());
 }
 
 bool safeShellChar(char c)
@@ -86,11 +93,11 @@ std::string regexEscape(std::string_view text)
     return out;
 }
 
-std::string rankList(const TraceSet &trace, const std::vector<std::uint32_t> &ranks)
+std::string rankList(const std::vector<std::int32_t> &rankNumbers)
 {
     std::string out;
-    for (const auto r : ranks)
-        out += fmt::format("{}{}", out.empty() ? "" : ", ", trace.ranks[r].rank);
+    for (const auto r : rankNumbers)
+        out += fmt::format("{}{}", out.empty() ? "" : ", ", r);
     return out;
 }
 
@@ -143,18 +150,28 @@ std::uint32_t kernelInstance(const TraceSet &trace, std::uint32_t gpu, std::uint
     return 0; // unreachable: the kernel is one of its own name's launches
 }
 
-NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
+NcuLaunchers ncuLaunchers(const TraceSet &trace, std::string_view kernel)
 {
-    NcuCommand out;
     // A short name first, as Top kernels and the timeline name kernels; else a demangled one.
-    StringId name = trace.strings.find(request.kernel);
-    std::vector<std::uint32_t> ranks;
-    if (name != kEmptyString || request.kernel.empty())
-        ranks = ranksWith(trace, name, false);
-    if (ranks.empty() && name != kEmptyString) {
-        ranks = ranksWith(trace, name, true);
-        out.demangled = !ranks.empty();
-    }
+    const StringId name = trace.strings.find(kernel);
+    if (kernel.empty() || name == kEmptyString)
+        return {};
+    return { ranksWith(trace, name, false), ranksWith(trace, name, true) };
+}
+
+void uniteNcuLaunchers(NcuLaunchers &into, const NcuLaunchers &other)
+{
+    unite(into.byShortName, other.byShortName);
+    unite(into.byDemangledName, other.byDemangledName);
+}
+
+NcuChoice chooseNcuRank(
+    const NcuLaunchers &launchers, const NcuRequest &request, const std::vector<std::int32_t> &rankNumbers)
+{
+    NcuChoice out;
+    out.demangled = launchers.byShortName.empty() && !launchers.byDemangledName.empty();
+    out.launchers = out.demangled ? launchers.byDemangledName : launchers.byShortName;
+    const auto &ranks = out.launchers;
     if (ranks.empty() || request.kernel.empty()) {
         out.error
             = fmt::format("no kernel named '{}' in the capture (`gaplens-cli kernels` lists them)", request.kernel);
@@ -165,21 +182,45 @@ NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
         return out;
     }
     if (request.rankNumber) {
-        const auto it = std::find_if(
-            trace.ranks.begin(), trace.ranks.end(), [&](const Rank &r) { return r.rank == *request.rankNumber; });
-        if (it == trace.ranks.end()) {
+        if (std::find(rankNumbers.begin(), rankNumbers.end(), *request.rankNumber) == rankNumbers.end()) {
             out.error = fmt::format("no rank {} in the capture", *request.rankNumber);
             return out;
         }
-        out.rank = std::uint32_t(it - trace.ranks.begin());
-        if (std::find(ranks.begin(), ranks.end(), out.rank) == ranks.end()) {
+        if (!std::binary_search(ranks.begin(), ranks.end(), *request.rankNumber)) {
             out.error = fmt::format("rank {} launched no kernel named '{}' (rank{} {} did)", *request.rankNumber,
-                request.kernel, ranks.size() == 1 ? "" : "s", rankList(trace, ranks));
+                request.kernel, ranks.size() == 1 ? "" : "s", rankList(ranks));
             return out;
         }
+        out.rankNumber = *request.rankNumber;
     } else {
-        out.rank = ranks.front(); // ranks are sorted by rank number
+        out.rankNumber = ranks.front();
     }
+    return out;
+}
+
+NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
+{
+    std::vector<std::int32_t> rankNumbers;
+    for (const auto &rank : trace.ranks)
+        rankNumbers.push_back(rank.rank);
+    const auto choice = chooseNcuRank(ncuLaunchers(trace, request.kernel), request, rankNumbers);
+    if (!choice.error.empty())
+        return { .error = choice.error };
+    return buildNcuCommand(trace, request, choice);
+}
+
+NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice)
+{
+    NcuCommand out;
+    out.demangled = choice.demangled;
+    const auto chosen = std::find_if(
+        trace.ranks.begin(), trace.ranks.end(), [&](const Rank &r) { return r.rank == choice.rankNumber; });
+    if (chosen == trace.ranks.end()) {
+        out.error = fmt::format("no rank {} in the capture", choice.rankNumber);
+        return out;
+    }
+    out.rank = std::uint32_t(chosen - trace.ranks.begin());
+    const StringId name = trace.strings.find(request.kernel);
     const auto &rank = trace.ranks[out.rank];
     const auto match = launchesOf(trace, rank.report, rank.pid, name, out.demangled);
     out.launches = std::uint32_t(match.launches.size());
@@ -219,13 +260,13 @@ NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
         match.byStart ? "GPU start times: some launches have no correlation id" : "correlation ids"));
     if (out.demangled)
         notes.push_back("The name is a demangled name, so ncu matches it with --kernel-name-base demangled.");
-    if (!request.rankNumber && ranks.size() > 1) {
-        std::vector<std::uint32_t> others;
-        for (const auto r : ranks)
-            if (r != out.rank)
+    if (!request.rankNumber && choice.launchers.size() > 1) {
+        std::vector<std::int32_t> others;
+        for (const auto r : choice.launchers)
+            if (r != rank.rank)
                 others.push_back(r);
-        notes.push_back(fmt::format("Rank{} {} launched it too: --rank picks another.", others.size() == 1 ? "" : "s",
-            rankList(trace, others)));
+        notes.push_back(fmt::format(
+            "Rank{} {} launched it too: --rank picks another.", others.size() == 1 ? "" : "s", rankList(others)));
     }
     notes.push_back("Launches before the capture began are not in the export: if it started late (a delay, a capture "
                     "range, a cut window), add them to --launch-skip.");
@@ -256,15 +297,15 @@ NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
                               "run it with the same (CUDA_VISIBLE_DEVICES, rank variables).",
                     program->environmentCount, program->environmentCount == 1 ? "" : "s"));
     }
-    std::vector<std::uint32_t> sameReport;
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
-        if (trace.ranks[r].report == rank.report)
-            sameReport.push_back(r);
+    std::vector<std::int32_t> sameReport;
+    for (const auto &r : trace.ranks)
+        if (r.report == rank.report)
+            sameReport.push_back(r.rank);
     if (sameReport.size() > 1)
         notes.push_back(fmt::format("The report holds {} GPU processes (ranks {}); ncu follows the program's child "
                                     "processes by default (--target-processes all) and may profile this launch in "
                                     "each: rank {}'s result is the one from pid {}.",
-            sameReport.size(), rankList(trace, sameReport), rank.rank, rank.pid));
+            sameReport.size(), rankList(sameReport), rank.rank, rank.pid));
     return out;
 }
 

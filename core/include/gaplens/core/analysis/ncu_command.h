@@ -41,6 +41,37 @@ struct NcuCommand
 
 NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request);
 
+// buildNcuCommand in its three steps, which gaplens-mpi takes over processes that each hold
+// some of the ranks: which ranks launched the kernel (united over the processes), the rank
+// chosen from them over the whole capture's rank numbers, and the command built where that
+// rank is.
+//
+// The rank numbers whose process launched a kernel of that name, sorted: by its short name,
+// and by its demangled name (used only when no rank launched it by its short name).
+struct NcuLaunchers
+{
+    std::vector<std::int32_t> byShortName, byDemangledName;
+};
+NcuLaunchers ncuLaunchers(const TraceSet &trace, std::string_view kernel);
+// Adds `other`'s ranks to `into`, keeping both lists sorted and without repeats.
+void uniteNcuLaunchers(NcuLaunchers &into, const NcuLaunchers &other);
+
+// The rank whose launch is profiled: the requested one, or the lowest that launched the kernel;
+// or an error (no such kernel, launch 0, no such rank, a rank that did not launch it).
+struct NcuChoice
+{
+    std::string error;
+    std::int32_t rankNumber = 0;
+    bool demangled = false; // no rank launched it by its short name
+    std::vector<std::int32_t> launchers; // every rank that launched it, sorted
+};
+// `rankNumbers`: every rank number of the capture.
+NcuChoice chooseNcuRank(
+    const NcuLaunchers &launchers, const NcuRequest &request, const std::vector<std::int32_t> &rankNumbers);
+// The command for a choice without error whose rank is one of `trace`'s (an error when the
+// rank did not launch it `request.instance` times).
+NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice);
+
 // What `gaplens-cli ncu` prints and the GUI copies: the command line, then each note as a
 // "# " shell comment, each line ending in '\n', so all of it can be pasted into a shell.
 std::string ncuCommandText(const NcuCommand &command);
