@@ -133,12 +133,15 @@ Json runAccountingRankJson(const core::RankRunAccounting &r, const core::RunAcco
 
 int runThroughput(const CommandContext &ctx)
 {
-    const auto &trace = ctx.t();
     auto options = runAccountingOptions(ctx.options);
     options.ranks = ctx.rankSelection();
-    const auto a = core::computeRunAccounting(trace, options);
+    return printThroughput(ctx, core::computeRunAccounting(ctx.t(), options));
+}
+
+int printThroughput(const CommandContext &ctx, const core::RunAccounting &a)
+{
     if (ctx.options.format == Format::Markdown)
-        printScorecard(core::buildRunScorecard(trace, a, ctx.options.meta));
+        printScorecard(core::buildRunScorecard(ctx.t(), a, ctx.options.meta));
     if (!a.error.empty()) {
         std::fprintf(stderr, "gaplens-cli: error: %s\n", a.error.c_str());
         return 1;

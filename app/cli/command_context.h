@@ -11,6 +11,7 @@
 #include "gaplens/core/analysis/ncu_command.h"
 #include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/table_set.h"
@@ -163,6 +164,9 @@ int printOverlap(const CommandContext &ctx, const core::OverlapReport &report);
 // command (its text, or its error with status 1).
 core::NcuRequest ncuRequest(const Options &options);
 int printNcu(const core::NcuCommand &ncu);
+// throughput in parts, for gaplens-mpi: the output from a finished accounting (its error
+// with status 1).
+int printThroughput(const CommandContext &ctx, const core::RunAccounting &a);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

@@ -204,8 +204,9 @@ Json partJson(const core::TraceSet &trace)
 {
     Json reports = Json::array(), errors = Json::array(), ranks = Json::array();
     for (const auto &r : trace.reports)
-        reports.push_back(
-            { { "path", r.path }, { "host", r.host }, { "schema", r.schemaVersion }, { "product", r.productVersion } });
+        reports.push_back({ { "path", r.path }, { "host", r.host }, { "schema", r.schemaVersion },
+            { "product", r.productVersion }, { "time_offset", r.timeOffsetNs },
+            { "session_start", r.sessionStartNs ? Json(*r.sessionStartNs) : Json(nullptr) } });
     for (const auto &e : trace.errors)
         errors.push_back({ { "path", e.path }, { "message", e.message } });
     for (const auto &r : trace.ranks)
@@ -383,6 +384,9 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
             report.host = r["host"].get<std::string>();
             report.schemaVersion = r["schema"].get<std::string>();
             report.productVersion = r["product"].get<std::string>();
+            report.timeOffsetNs = r["time_offset"].get<core::TimeNs>();
+            if (!r["session_start"].is_null())
+                report.sessionStartNs = r["session_start"].get<core::TimeNs>();
             reports.emplace_back(fileOf.at(report.path), std::move(report));
         }
         for (const auto &e : part["errors"]) {

@@ -32,5 +32,6 @@ int runRanksCommand(const World &world, const cli::Options &options);
 int runPaceCommand(const World &world, const cli::Options &options);
 int runOverlapCommand(const World &world, const cli::Options &options);
 int runNcuCommand(const World &world, const cli::Options &options);
+int runThroughputCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

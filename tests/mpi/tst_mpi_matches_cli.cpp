@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap and ncu on the real six-rank job,
-// every real single file (more processes than files), a 16-rank synthetic capture and a set
-// with a bad file; the summaries also on single files split into time shards (a large
-// synthetic one, alone and beside a small one, and every real single file); the other
-// commands through process 0; the digest file. A process that dies ends the job.
+// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real six-rank
+// job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad file; the
+// summaries also on single files split into time shards (a large synthetic one, alone and beside a small one, and every
+// real single file); the other commands through process 0; the digest file. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -61,6 +60,7 @@ class TestMpiMatchesCli : public QObject
 
     SynthSample m_synth;
     SynthSample m_single; // one rank, one large file: split into time shards
+    SynthSample m_phases; // four ranks with checkpoints, validation and data waits (throughput)
     QTemporaryDir m_scratch;
 
     // Runs the command with gaplens-cli once and with gaplens-mpi at P = 1..4.
@@ -91,6 +91,7 @@ private slots:
         single.scaleRuntimePerRank = 12000;
         single.scaleNvtxPerRank = 12000;
         QVERIFY(m_single.write(single));
+        QVERIFY(m_phases.write(gaplens::core::withRunPhases(synthOptions(4, 48))));
         QVERIFY(m_scratch.isValid());
     }
 
@@ -330,6 +331,19 @@ private slots:
                     QStringLiteral("--kernel=void at::native::vectorized_gather_kernel<(int)16, long>(char *, char *, "
                                    "T2 *, int, long, long, long, long, bool)") }
                    + threeFiles);
+        // throughput: the step range and work source decided over the processes, each rank
+        // accounted where its report is, the overall figures on the root.
+        const QStringList throughput { QStringLiteral("throughput") };
+        const auto phases = QStringList { m_phases.path };
+        for (const char *format : { "json", "table", "csv", "md" })
+            QTest::addRow("throughput %s, a job with phases", format)
+                << (throughput + QStringList { QStringLiteral("--format"), QLatin1String(format) } + phases);
+        QTest::addRow("throughput json --between train_step:2:10 --ranks 1,3, a job with phases") << (throughput
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--between=train_step:2:10"),
+                QStringLiteral("--ranks=1,3") }
+            + phases);
+        QTest::addRow("throughput table --work-per-step, 16-rank synthetic")
+            << (throughput + QStringList { QStringLiteral("--work-per-step=512"), m_synth.path });
         QTest::addRow("pace json centerformer (proposed range, processes without files)")
             << (pace + QStringList { QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
@@ -372,6 +386,13 @@ private slots:
                     QStringLiteral("--rank=4") }
                    + realInputs(QStringLiteral(
                        "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        QTest::addRow("throughput, no step range: ring_6ranks")
+            << (QStringList { QStringLiteral("throughput") } + ring);
+        // The first failing rank's error, found by the processes of ranks 0 and 2.
+        for (const char *ranks : { "--ranks=0,1,2,3", "--ranks=2,3" })
+            QTest::addRow("throughput, --between beyond the ranks' steps, %s", ranks)
+                << QStringList { QStringLiteral("throughput"), QStringLiteral("--between=train_step:2:100000"),
+                       QLatin1String(ranks), m_phases.path };
         QTest::addRow("kernels --hist, no such kernel on ranks 1 4: ring_6ranks")
             << (QStringList {
                     QStringLiteral("kernels"), QStringLiteral("--hist=no_such_kernel"), QStringLiteral("--ranks=1,4") }
@@ -424,10 +445,7 @@ private slots:
     }
 
     // The commands not yet computed in parts run whole on process 0: the same output.
-    void otherCommandsMatch_data()
-    {
-        addRows<QString>("command", { { "summary", "summary" }, { "throughput", "throughput" } });
-    }
+    void otherCommandsMatch_data() { addRows<QString>("command", { { "summary", "summary" } }); }
 
     void otherCommandsMatch()
     {

@@ -3,6 +3,7 @@
 
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/analysis/parts_reduction.h"
 #include "gaplens/core/analysis/step_range.h"
 #include "gaplens/core/util/units.h"
 
@@ -247,10 +248,14 @@ std::optional<CheckpointHealth> checkpointHealth(
 class Accountant
 {
 public:
-    Accountant(const TraceSet &trace, const RunAccountingOptions &options, RunAccounting &out)
+    // `parts`: the other parts of the capture, whose NVTX ranges decide the step range and the
+    // work source together with this one's; nullptr for a whole capture.
+    Accountant(
+        const TraceSet &trace, const RunAccountingOptions &options, RunAccounting &out, const PartsReduction *parts)
         : m_trace(trace)
         , m_options(options)
         , m_out(out)
+        , m_parts(parts)
         , m_masks(trace.strings.size(), kUnknownMask)
     {
     }
@@ -273,10 +278,10 @@ public:
     bool findStepRange()
     {
         if (m_options.stepRange.empty()) {
-            const auto proposed = proposePaceRangeName(m_trace);
+            const auto proposed = m_parts ? proposePaceRangeName(m_trace, *m_parts) : proposePaceRangeName(m_trace);
             if (!proposed) {
                 m_out.error = fmt::format("no step range: {}; choose one with --range NAME",
-                    describeMissingStepRange(chooseStepRange(m_trace)));
+                    describeMissingStepRange(m_parts ? chooseStepRange(m_trace, *m_parts) : chooseStepRange(m_trace)));
                 return false;
             }
             m_out.stepRange = *proposed;
@@ -284,7 +289,7 @@ public:
             m_out.stepRange = m_options.stepRange;
         }
         m_step = m_trace.strings.find(m_out.stepRange);
-        if (m_step == kEmptyString) {
+        if (!anyPart(m_step != kEmptyString)) {
             m_out.error = fmt::format("no selected rank has an NVTX range named '{}'", m_out.stepRange);
             return false;
         }
@@ -295,7 +300,8 @@ public:
     // matched once per distinct group name.
     StateMask maskOf(StringId name)
     {
-        if (m_trace.isInNvtxGroup(name, m_step))
+        // A part without the step range (kEmptyString) has no step to match.
+        if (m_step != kEmptyString && m_trace.isInNvtxGroup(name, m_step))
             return StateMask(1u << unsigned(RunState::Active));
         const StringId group = m_trace.nvtxGroup(name);
         if (group >= m_masks.size())
@@ -463,25 +469,43 @@ public:
 
     void decideWorkSource()
     {
-        const StringId step = m_step;
-        for (const auto &thread : m_trace.threads) {
-            if (thread.nvtx.payload.empty() || !m_options.ranks.includes(thread.rank))
-                continue;
-            for (std::size_t i = 0; i < thread.nvtx.size(); ++i)
-                if (thread.nvtx.hasPayload(i) && m_trace.isInNvtxGroup(thread.nvtx.name[i], step)) {
-                    m_out.workSource = WorkSource::Payload;
-                    return;
-                }
-        }
-        m_out.workSource = m_options.workPerStep ? WorkSource::PerStep : WorkSource::StepCount;
+        m_out.workSource = anyPart(hasStepPayload()) ? WorkSource::Payload
+            : m_options.workPerStep                  ? WorkSource::PerStep
+                                                     : WorkSource::StepCount;
     }
 
     std::uint64_t stepRanges() const { return m_stepRanges; }
 
 private:
+    // Whether a step range of a selected rank carries a payload (the work it did).
+    bool hasStepPayload() const
+    {
+        if (m_step == kEmptyString)
+            return false;
+        for (const auto &thread : m_trace.threads) {
+            if (thread.nvtx.payload.empty() || !m_options.ranks.includes(thread.rank))
+                continue;
+            for (std::size_t i = 0; i < thread.nvtx.size(); ++i)
+                if (thread.nvtx.hasPayload(i) && m_trace.isInNvtxGroup(thread.nvtx.name[i], m_step))
+                    return true;
+        }
+        return false;
+    }
+
+    // Whether `mine` holds on any part (on this one, for a whole capture).
+    bool anyPart(bool mine) const
+    {
+        if (!m_parts)
+            return mine;
+        std::vector<std::uint64_t> count { mine ? 1u : 0u };
+        m_parts->sum(count);
+        return count.front() > 0;
+    }
+
     const TraceSet &m_trace;
     const RunAccountingOptions &m_options;
     RunAccounting &m_out;
+    const PartsReduction *m_parts = nullptr;
     std::array<std::regex, 4> m_patterns;
     std::vector<StateMask> m_masks; // by group StringId
     StringId m_step = kEmptyString;
@@ -607,9 +631,12 @@ std::optional<RunWindowSpec> parseRunBetween(std::string_view text, std::string 
     return spec;
 }
 
-RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOptions &options)
+namespace {
+
+RunAccountingPart accountPart(const TraceSet &trace, const RunAccountingOptions &options, const PartsReduction *parts)
 {
-    RunAccounting out;
+    RunAccountingPart part;
+    auto &out = part.accounting;
     for (std::size_t i = 0; i < kPatternStates.size(); ++i)
         out.patterns[i] = options.patterns[i].empty() ? std::string(kDefaultPatterns[i]) : options.patterns[i];
     out.windowRule = options.window.rule;
@@ -620,9 +647,9 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
             ? fmt::format(
                 "{}:{}:{}", options.window.rangeName, options.window.fromOccurrence, *options.window.toOccurrence)
             : fmt::format("{}:{}", options.window.rangeName, options.window.fromOccurrence);
-    Accountant accountant(trace, options, out);
+    Accountant accountant(trace, options, out, parts);
     if (!accountant.compilePatterns() || !accountant.findStepRange())
-        return out;
+        return part;
     accountant.decideWorkSource();
     out.workUnit = !options.workUnit.empty()      ? options.workUnit
         : out.workSource == WorkSource::StepCount ? std::string("steps")
@@ -633,16 +660,34 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
             continue;
         RankRunAccounting rank;
         if (!accountant.account(r, rank)) {
-            out.ranks.clear();
-            return out;
+            part.failedRank = r;
+            break;
         }
         out.ranks.push_back(std::move(rank));
+    }
+    part.stepRanges = accountant.stepRanges();
+    return part;
+}
+
+} // namespace
+
+RunAccountingPart computeRunAccountingPart(
+    const TraceSet &part, const RunAccountingOptions &options, const PartsReduction &parts)
+{
+    return accountPart(part, options, &parts);
+}
+
+RunAccounting finishRunAccounting(RunAccounting out, std::uint64_t stepRanges)
+{
+    if (!out.error.empty()) {
+        out.ranks.clear();
+        return out;
     }
     if (out.ranks.empty()) {
         out.error = "no rank selected";
         return out;
     }
-    if (accountant.stepRanges() == 0) {
+    if (stepRanges == 0) {
         out.error = fmt::format("no selected rank has an NVTX range named '{}'", out.stepRange);
         out.ranks.clear();
         return out;
@@ -666,6 +711,12 @@ RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOpt
     }
     setRates(out.overall);
     return out;
+}
+
+RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOptions &options)
+{
+    auto part = accountPart(trace, options, nullptr);
+    return finishRunAccounting(std::move(part.accounting), part.stepRanges);
 }
 
 } // namespace gaplens::core

@@ -19,6 +19,8 @@
 
 namespace gaplens::core {
 
+class PartsReduction;
+
 // The tables run accounting reads: NVTX ranges (states, steps, payloads); choosing the step
 // range when none is given reads kStepRangeTables.
 inline constexpr TableSet kRunAccountingTables = ExportTable::Nvtx;
@@ -178,5 +180,26 @@ struct RunAccounting
 };
 
 RunAccounting computeRunAccounting(const TraceSet &trace, const RunAccountingOptions &options);
+
+// computeRunAccounting in parts (gaplens-mpi: one part of the capture per process). Each part
+// accounts its own selected ranks; the step range, whether it exists and the work source are
+// decided over every part (collective calls of `parts`), so every part has the same settings.
+struct RunAccountingPart
+{
+    // The settings, step range, work source and unit; `ranks` this part's, each `rank` an
+    // index into the part's ranks; `error` one every part has (a bad pattern, no step range)
+    // or the failed rank's.
+    RunAccounting accounting;
+    // The part's first selected rank whose accounting failed (`accounting.error` says why; a
+    // --between range it lacks, a window out of range); kNoIndex when none did.
+    std::uint32_t failedRank = kNoIndex;
+    std::uint64_t stepRanges = 0; // step ranges on the accounted ranks
+};
+RunAccountingPart computeRunAccountingPart(
+    const TraceSet &part, const RunAccountingOptions &options, const PartsReduction &parts);
+// The whole capture's accounting: `accounting` holds a part's settings (with any error: the
+// one every part has, else the first failed rank's in the whole capture's rank order) and
+// every part's ranks, in the whole capture's order and indices; `stepRanges` their sum.
+RunAccounting finishRunAccounting(RunAccounting accounting, std::uint64_t stepRanges);
 
 } // namespace gaplens::core
