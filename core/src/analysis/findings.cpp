@@ -194,23 +194,11 @@ std::int64_t sharePercent(double part, double whole)
     return std::clamp<std::int64_t>(std::lround(100.0 * part / whole), 1, 99);
 }
 
-// What one GPU's idle finding says, apart from which GPU and its exact percentages: GPUs
-// with the same story are told in one line.
-struct IdleStory
+// An idle story with the row it tells of.
+struct ToldStory
 {
     const GpuSummaryRow *row = nullptr;
-    std::int64_t idlePercent = 0;
-    bool perStep = false;
-    bool hasCause = false;
-    bool most = false; // the top cause holds at least half of the idle time
-    std::int64_t causePercent = 0;
-    std::string where; // idlePosition()
-    std::string cause; // causePhrase()
-    std::string phase; // the phase holding most of that cause's idle time, or ""
-    bool hasCopies = false; // copies or memsets ran during some of the idle time
-    std::int64_t copyPercent = 0; // of the idle time, when they did
-
-    auto key() const { return std::tie(perStep, hasCause, most, where, cause, phase, hasCopies); }
+    const IdleStory *story = nullptr;
 };
 
 template <typename StepsOf>
@@ -219,7 +207,6 @@ IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, dou
 {
     const TraceSet &trace = derived.trace();
     IdleStory story;
-    story.row = &row;
     story.idlePercent = sharePercent(idlePercent, 100.0);
     story.perStep = perStep;
     const GpuIndex gpu(row.gpu);
@@ -259,18 +246,18 @@ IdleStory idleStory(const DerivedCapture &derived, const GpuSummaryRow &row, dou
 // "rank 0 GPU 0 idle 35% of each step; most idle time (100%) is at step start with no CUDA
 // call, in data_loading" for one GPU; "8 GPUs (ranks 0-7) idle 33-36% of each step; most idle
 // time (97-100%) is …" for a group. The percentages of a group are the exact range.
-std::string describeIdle(const TraceSet &trace, const std::vector<const IdleStory *> &group)
+std::string describeIdle(const TraceSet &trace, const std::vector<const ToldStory *> &group)
 {
     auto percents = [&](auto value) {
-        const auto [lo, hi] = std::minmax_element(
-            group.begin(), group.end(), [&](const IdleStory *a, const IdleStory *b) { return value(*a) < value(*b); });
-        const auto l = value(**lo), h = value(**hi);
+        const auto [lo, hi] = std::minmax_element(group.begin(), group.end(),
+            [&](const ToldStory *a, const ToldStory *b) { return value(*a->story) < value(*b->story); });
+        const auto l = value(*(*lo)->story), h = value(*(*hi)->story);
         return l == h ? fmt::format("{}", l) : fmt::format("{}-{}", l, h);
     };
-    const IdleStory &first = *group.front();
+    const IdleStory &first = *group.front()->story;
     std::string text;
     if (group.size() == 1) {
-        text = gpuLabel(trace, first.row->rank, first.row->gpu);
+        text = gpuLabel(trace, group.front()->row->rank, group.front()->row->gpu);
     } else {
         std::vector<const GpuSummaryRow *> rows;
         for (const auto *s : group)
@@ -294,35 +281,43 @@ std::string describeIdle(const TraceSet &trace, const std::vector<const IdleStor
     return text;
 }
 
+// The story of a row's GPU when it is idle at least options.idleFindingPercent.
+template <typename StepsOf>
+std::optional<IdleStory> idleStoryOfRow(const DerivedCapture &derived, const GpuSummaryRow &row, const StepsOf &stepsOf,
+    const CaptureSummaryOptions &options)
+{
+    if (row.gpu == kNoIndex || row.window.duration() <= 0)
+        return std::nullopt;
+    // One step is no pattern: per-step figures need at least two.
+    const bool perStep = row.medianStepBusyPercent.has_value() && row.steps >= 2;
+    const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
+    if (idlePercent < options.idleFindingPercent)
+        return std::nullopt;
+    return idleStory(derived, row, idlePercent, perStep, stepsOf, options.window);
+}
+
 // Idle GPUs, most idle first. GPUs telling the same story (three or more, idle percentages
 // within 10 points of each other) share one line, so the straggler line stays in view.
-template <typename StepsOf>
-void addIdleGpus(const DerivedCapture &derived, const std::vector<GpuSummaryRow> &rows, const StepsOf &stepsOf,
-    const CaptureSummaryOptions &options, std::vector<Finding> &findings)
+void addIdleGpus(const TraceSet &trace, const CaptureSummaryPart &part, const CaptureSummaryOptions &options,
+    std::vector<Finding> &findings)
 {
-    std::vector<IdleStory> stories;
-    for (const auto &row : rows) {
-        if (row.gpu == kNoIndex || row.window.duration() <= 0)
-            continue;
-        // One step is no pattern: per-step figures need at least two.
-        const bool perStep = row.medianStepBusyPercent.has_value() && row.steps >= 2;
-        const double idlePercent = perStep ? 100.0 - *row.medianStepBusyPercent : 100.0 - row.busyPercent;
-        if (idlePercent >= options.idleFindingPercent)
-            stories.push_back(idleStory(derived, row, idlePercent, perStep, stepsOf, options.window));
-    }
+    std::vector<ToldStory> stories;
+    for (std::size_t i = 0; i < part.rows.size(); ++i)
+        if (part.idle[i])
+            stories.push_back({ &part.rows[i], &*part.idle[i] });
     std::stable_sort(stories.begin(), stories.end(),
-        [](const IdleStory &a, const IdleStory &b) { return a.idlePercent > b.idlePercent; });
+        [](const ToldStory &a, const ToldStory &b) { return a.story->idlePercent > b.story->idlePercent; });
     constexpr std::size_t kMinGroup = 3;
     constexpr std::int64_t kGroupSpreadPercent = 10;
-    std::vector<std::vector<const IdleStory *>> lines;
+    std::vector<std::vector<const ToldStory *>> lines;
     std::vector<bool> told(stories.size(), false);
     for (std::size_t i = 0; i < stories.size(); ++i) {
         if (told[i])
             continue;
-        std::vector<const IdleStory *> group { &stories[i] };
+        std::vector<const ToldStory *> group { &stories[i] };
         for (std::size_t j = i + 1; j < stories.size(); ++j)
-            if (!told[j] && stories[j].key() == stories[i].key()
-                && stories[i].idlePercent - stories[j].idlePercent <= kGroupSpreadPercent)
+            if (!told[j] && stories[j].story->key() == stories[i].story->key()
+                && stories[i].story->idlePercent - stories[j].story->idlePercent <= kGroupSpreadPercent)
                 group.push_back(&stories[j]);
         if (group.size() < kMinGroup)
             group.resize(1);
@@ -333,7 +328,7 @@ void addIdleGpus(const DerivedCapture &derived, const std::vector<GpuSummaryRow>
     std::size_t shownGpus = 0;
     for (std::size_t i = 0; i < lines.size() && i < options.maxIdleFindings; ++i) {
         const bool one = lines[i].size() == 1;
-        findings.push_back({ FindingKind::IdleGpu, describeIdle(derived.trace(), lines[i]),
+        findings.push_back({ FindingKind::IdleGpu, describeIdle(trace, lines[i]),
             one ? lines[i].front()->row->rank : kNoIndex, one ? lines[i].front()->row->gpu : kNoIndex });
         shownGpus += lines[i].size();
     }
@@ -559,20 +554,9 @@ void addPingPongFinding(const TraceSet &trace, const IntervalReport &report, con
 
 // Anomalous kernel duration spread, simultaneous copy stalls and ping-pong over the selected
 // ranks, for the intervals overlapping the window (fences of the whole capture).
-void addIntervalFindings(
-    const DerivedCapture &derived, const CaptureSummaryOptions &options, std::vector<Finding> &findings)
+void addIntervalFindings(const TraceSet &trace, const IntervalReport &report, const CaptureSummaryOptions &options,
+    std::vector<Finding> &findings)
 {
-    const TraceSet &trace = derived.trace();
-    IntervalOptions io;
-    io.intervalNs = options.intervalNs.value_or(defaultIntervalLength(trace));
-    io.metric = IntervalMetric::Stddev;
-    io.top = std::numeric_limits<std::size_t>::max();
-    IntervalReport report;
-    try {
-        report = computeIntervals(derived, io);
-    } catch (const std::invalid_argument &) {
-        return; // an interval too short for the capture: no interval findings
-    }
     std::vector<std::size_t> entries;
     for (std::size_t e = 0; e < report.ranks.size(); ++e)
         if (options.ranks.includes(report.ranks[e].rank))
@@ -584,6 +568,15 @@ void addIntervalFindings(
 
 } // namespace
 
+IntervalOptions findingIntervalOptions(const CaptureSummaryOptions &options, TimeNs defaultLength)
+{
+    IntervalOptions io;
+    io.intervalNs = options.intervalNs.value_or(defaultLength);
+    io.metric = IntervalMetric::Stddev;
+    io.top = std::numeric_limits<std::size_t>::max();
+    return io;
+}
+
 CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptions &options)
 {
     DerivedOptions derivedOptions;
@@ -594,30 +587,17 @@ CaptureSummary summarizeCapture(const TraceSet &trace, const CaptureSummaryOptio
     return summarizeCapture(*DerivedCapture::build(borrowed, derivedOptions), options);
 }
 
-CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSummaryOptions &options)
+CaptureSummaryPart summarizeCapturePart(
+    const DerivedCapture &derived, const CaptureSummaryOptions &options, const std::vector<RankSteps> &steps)
 {
     const TraceSet &trace = derived.trace();
-    CaptureSummary out;
+    CaptureSummaryPart out;
     const auto &window = options.window;
-
-    std::uint64_t gpuEvents = 0, nvtxRanges = 0;
     for (const auto &g : trace.gpus)
-        gpuEvents += g.kernelCount() + g.copies.size();
+        out.gpuEvents += g.kernelCount() + g.copies.size();
     for (const auto &t : trace.threads)
-        nvtxRanges += t.nvtx.size();
+        out.nvtxRanges += t.nvtx.size();
 
-    // Steps: the chosen (or proposed) repeating NVTX range, restricted to the window.
-    out.stepRange = options.stepRange ? *options.stepRange : proposePaceRangeName(trace).value_or(std::string());
-    PaceReport pace;
-    std::vector<RankSteps> steps;
-    if (!out.stepRange.empty()) {
-        PaceOptions po;
-        po.rangeName = out.stepRange;
-        po.ranks = options.ranks;
-        po.window = window;
-        pace = computePace(trace, po);
-        steps = computeStepAccounting(trace, pace);
-    }
     auto stepsOf = [&](std::uint32_t rank) -> const RankSteps * {
         for (const auto &s : steps)
             if (s.rank == rank)
@@ -682,26 +662,68 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
             out.rows.push_back(std::move(row));
         }
     }
+    for (const auto &row : out.rows)
+        out.idle.push_back(idleStoryOfRow(derived, row, stepsOf, options));
 
+    // Asynchronous copies touching pageable host memory run synchronously with the host.
+    auto &pageable = out.pageable;
+    std::set<std::uint32_t> rowGpus; // each GPU once, also when two ranks share it
+    for (const auto &row : out.rows)
+        if (row.gpu != kNoIndex)
+            rowGpus.insert(row.gpu);
+    for (const auto g : rowGpus) {
+        const auto &gpu = trace.gpus[g];
+        const auto &c = gpu.copies;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            if (c.kind[i] == CopyKind::Memset || (window && !window->contains(c.start[i])))
+                continue;
+            const bool src = c.srcKind[i] == MemKind::Pageable, dst = c.dstKind[i] == MemKind::Pageable;
+            if (!src && !dst)
+                continue;
+            bool selected = false;
+            for (auto r : gpu.ranks)
+                if (options.ranks.includes(r) && (gpu.ranks.size() == 1 || trace.ranks[r].pid == c.pid[i]))
+                    selected = true;
+            if (!selected)
+                continue;
+            const auto launch = trace.findLaunch(gpu.report, c.pid[i], c.correlationId[i]);
+            if (!launch)
+                continue;
+            const auto &name = trace.str(trace.threads[launch->thread].api.name[launch->call]);
+            if (name.find("Async") == std::string::npos)
+                continue;
+            ++pageable.count;
+            pageable.totalNs += c.end[i] - c.start[i];
+            pageable.fromPageable = pageable.fromPageable || src;
+            pageable.toPageable = pageable.toPageable || dst;
+        }
+    }
+    return out;
+}
+
+CaptureSummary finishCaptureSummary(
+    const TraceSet &trace, CaptureSummaryPart part, const CaptureWideFacts &wide, const CaptureSummaryOptions &options)
+{
+    CaptureSummary out;
+    out.stepRange = wide.stepRange;
+    const auto &pace = wide.pace;
+    const auto &lastToCollectives = wide.lastToCollectives;
     auto add = [&](FindingKind kind, std::string text, std::uint32_t rank = kNoIndex, std::uint32_t gpu = kNoIndex) {
         out.findings.push_back({ kind, std::move(text), rank, gpu });
     };
 
-    if (gpuEvents == 0)
+    if (part.gpuEvents == 0)
         add(FindingKind::NvtxOnly,
-            nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
-                           : "no GPU work in this capture: no kernels or copies were recorded");
+            part.nvtxRanges > 0 ? "NVTX-only capture: no GPU lanes (no kernels or copies were recorded)"
+                                : "no GPU work in this capture: no kernels or copies were recorded");
 
-    addIdleOutsideKernels(trace, out.rows, out.findings);
+    addIdleOutsideKernels(trace, part.rows, out.findings);
 
-    addIdleGpus(derived, out.rows, stepsOf, options, out.findings);
+    addIdleGpus(trace, part, options, out.findings);
 
     // Two straggler signals: pace (the slowest steps) and collective start skew (the rank the
     // others waited for at NCCL collectives, Holistic Trace Analysis's signal). One rank named
     // by both is one line.
-    std::optional<RankSkew> lastToCollectives;
-    if (trace.ranks.size() >= 2)
-        lastToCollectives = findCollectiveStraggler(computeOverlap(trace, { options.ranks, window }));
     const auto rankNumber = [&](std::uint32_t r) { return trace.ranks[r].rank; };
     if (pace.straggler) {
         std::string text = describeStraggler(trace, *pace.straggler);
@@ -734,58 +756,51 @@ CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSumm
         }
     }
 
-    // Asynchronous copies touching pageable host memory run synchronously with the host.
-    std::uint64_t pageable = 0;
-    TimeNs pageableNs = 0;
-    bool fromPageable = false, toPageable = false;
-    std::set<std::uint32_t> rowGpus; // each GPU once, also when two ranks share it
-    for (const auto &row : out.rows)
-        if (row.gpu != kNoIndex)
-            rowGpus.insert(row.gpu);
-    for (const auto g : rowGpus) {
-        const auto &gpu = trace.gpus[g];
-        const auto &c = gpu.copies;
-        for (std::size_t i = 0; i < c.size(); ++i) {
-            if (c.kind[i] == CopyKind::Memset || (window && !window->contains(c.start[i])))
-                continue;
-            const bool src = c.srcKind[i] == MemKind::Pageable, dst = c.dstKind[i] == MemKind::Pageable;
-            if (!src && !dst)
-                continue;
-            bool selected = false;
-            for (auto r : gpu.ranks)
-                if (options.ranks.includes(r) && (gpu.ranks.size() == 1 || trace.ranks[r].pid == c.pid[i]))
-                    selected = true;
-            if (!selected)
-                continue;
-            const auto launch = trace.findLaunch(gpu.report, c.pid[i], c.correlationId[i]);
-            if (!launch)
-                continue;
-            const auto &name = trace.str(trace.threads[launch->thread].api.name[launch->call]);
-            if (name.find("Async") == std::string::npos)
-                continue;
-            ++pageable;
-            pageableNs += c.end[i] - c.start[i];
-            fromPageable = fromPageable || src;
-            toPageable = toPageable || dst;
-        }
-    }
-    if (pageable > 0)
+    const auto &pageable = part.pageable;
+    if (pageable.count > 0)
         add(FindingKind::PageableCopies,
             fmt::format("asynchronous copies {} pageable memory: {} calls, {} (they block the host; pin the buffers)",
-                fromPageable && toPageable ? "to or from" : (fromPageable ? "from" : "to"), pageable,
-                formatDuration(double(pageableNs))));
+                pageable.fromPageable && pageable.toPageable ? "to or from" : (pageable.fromPageable ? "from" : "to"),
+                pageable.count, formatDuration(double(pageable.totalNs))));
 
-    addIntervalFindings(derived, options, out.findings);
+    if (wide.intervals)
+        addIntervalFindings(trace, *wide.intervals, options, out.findings);
 
     if (!pace.straggler && !lastToCollectives && pace.ranks.size() >= 2 && pace.iterations.size() >= 3)
         add(FindingKind::NoStraggler, fmt::format("no rank is consistently the slowest in {}", out.stepRange));
-    if (out.stepRange.empty() && gpuEvents > 0)
+    if (out.stepRange.empty() && part.gpuEvents > 0)
         add(FindingKind::NoStepRange,
             "no NVTX range looks like a training step (such as train_step): per-step figures are not available");
     if (trace.ranks.size() == 1)
         add(FindingKind::SingleRank,
             "only one rank loaded: open the other ranks' exports (or their folder) to compare ranks");
+    out.rows = std::move(part.rows);
     return out;
+}
+
+CaptureSummary summarizeCapture(const DerivedCapture &derived, const CaptureSummaryOptions &options)
+{
+    const TraceSet &trace = derived.trace();
+    CaptureWideFacts wide;
+    // Steps: the chosen (or proposed) repeating NVTX range, restricted to the window.
+    wide.stepRange = options.stepRange ? *options.stepRange : proposePaceRangeName(trace).value_or(std::string());
+    std::vector<RankSteps> steps;
+    if (!wide.stepRange.empty()) {
+        PaceOptions po;
+        po.rangeName = wide.stepRange;
+        po.ranks = options.ranks;
+        po.window = options.window;
+        wide.pace = computePace(trace, po);
+        steps = computeStepAccounting(trace, wide.pace);
+    }
+    if (trace.ranks.size() >= 2)
+        wide.lastToCollectives = findCollectiveStraggler(computeOverlap(trace, { options.ranks, options.window }));
+    try {
+        wide.intervals = computeIntervals(derived, findingIntervalOptions(options, defaultIntervalLength(trace)));
+    } catch (const std::invalid_argument &) {
+        // an interval too short for the capture: no interval findings
+    }
+    return finishCaptureSummary(trace, summarizeCapturePart(derived, options, steps), wide, options);
 }
 
 } // namespace gaplens::core

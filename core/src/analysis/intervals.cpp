@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gaplens/core/analysis/intervals.h"
 
+#include "gaplens/core/analysis/parts_reduction.h"
+
 #include "gaplens/core/analysis/duration_stats.h"
 #include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
@@ -398,13 +401,12 @@ std::string intervalOffsetNumber(TimeNs intervalNs, std::int64_t k)
     return fmt::format("{:g}", double(k) * double(intervalNs) / intervalOffsetUnit(intervalNs).ns);
 }
 
-TimeNs defaultIntervalLength(const TraceSet &trace)
+namespace {
+
+// The latest kernel, copy or memset end, `from` when none ends later.
+TimeNs lastGpuEnd(const TraceSet &trace, TimeNs from)
 {
-    constexpr TimeNs kSecond = 1'000'000'000;
-    const auto origin = intervalOrigin(trace);
-    if (!origin)
-        return kSecond;
-    TimeNs last = *origin;
+    TimeNs last = from;
     for (const auto &gpu : trace.gpus) {
         for (const auto &s : gpu.streams)
             for (const auto end : s.kernels.end)
@@ -412,6 +414,14 @@ TimeNs defaultIntervalLength(const TraceSet &trace)
         for (const auto end : gpu.copies.end)
             last = std::max(last, end);
     }
+    return last;
+}
+
+TimeNs defaultIntervalLengthOf(const std::optional<TimeNs> &origin, TimeNs last)
+{
+    constexpr TimeNs kSecond = 1'000'000'000;
+    if (!origin)
+        return kSecond;
     const TimeNs span = last - *origin;
     if (span >= kMinDefaultIntervals * kSecond)
         return kSecond;
@@ -421,6 +431,32 @@ TimeNs defaultIntervalLength(const TraceSet &trace)
             if (span >= kMinDefaultIntervals * step)
                 return step;
     return 1;
+}
+
+} // namespace
+
+TimeNs defaultIntervalLength(const TraceSet &trace)
+{
+    const auto origin = intervalOrigin(trace);
+    return defaultIntervalLengthOf(origin, origin ? lastGpuEnd(trace, *origin) : 0);
+}
+
+std::optional<TimeNs> intervalOrigin(const TraceSet &part, const PartsReduction &parts)
+{
+    constexpr TimeNs kNone = std::numeric_limits<TimeNs>::max();
+    std::vector<TimeNs> origin { intervalOrigin(part).value_or(kNone) };
+    parts.min(origin);
+    return origin[0] == kNone ? std::nullopt : std::optional<TimeNs>(origin[0]);
+}
+
+TimeNs defaultIntervalLength(const TraceSet &part, const PartsReduction &parts)
+{
+    const auto origin = intervalOrigin(part, parts);
+    // A part without GPU work adds no end (the lowest time is below every origin).
+    const auto mine = intervalOrigin(part);
+    std::vector<TimeNs> last { mine ? lastGpuEnd(part, *mine) : std::numeric_limits<TimeNs>::min() };
+    parts.max(last);
+    return defaultIntervalLengthOf(origin, origin ? last[0] : 0);
 }
 
 std::vector<std::int64_t> copyStallIntervals(const IntervalReport &report, std::size_t entry)

@@ -5,6 +5,9 @@
 // and findings in plain words ("GPU 0 idle 39% of each step; most idle time is at step start
 // with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
 #include "gaplens/core/analysis/gpu_busy.h"
+#include "gaplens/core/analysis/intervals.h"
+#include "gaplens/core/analysis/overlap.h"
+#include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gaplens::core {
@@ -97,6 +101,73 @@ struct CaptureSummary
     std::vector<GpuSummaryRow> rows;
     std::vector<Finding> findings; // most important first
 };
+
+// The capture summary in two steps, for a capture computed in parts (gaplens-mpi), where each
+// rank's events are all on one part.
+//
+// First what a part's own ranks tell: their rows, the idle story of each GPU idle at least
+// `idleFindingPercent`, their GPU events and NVTX ranges, their pageable asynchronous copies.
+
+// One GPU's idle finding apart from which GPU and its exact percentages: GPUs with the same
+// story are told in one line.
+struct IdleStory
+{
+    std::int64_t idlePercent = 0;
+    bool perStep = false; // of each step, else of the time between the first and last kernel
+    bool hasCause = false;
+    bool most = false; // the top cause holds at least half of the idle time
+    std::int64_t causePercent = 0;
+    std::string where; // "at step start ", "at step end " or ""
+    std::string cause; // the top cause in words
+    std::string phase; // the NVTX phase holding most of that cause's idle time, or ""
+    bool hasCopies = false; // copies or memsets ran during some of the idle time
+    std::int64_t copyPercent = 0; // of the idle time, when they did
+
+    auto key() const { return std::tie(perStep, hasCause, most, where, cause, phase, hasCopies); }
+};
+
+// Asynchronous copies to or from pageable host memory (they run synchronously with the host).
+struct PageableCopyTotals
+{
+    std::uint64_t count = 0;
+    TimeNs totalNs = 0;
+    bool fromPageable = false;
+    bool toPageable = false;
+};
+
+struct CaptureSummaryPart
+{
+    std::vector<GpuSummaryRow> rows; // the selected ranks' rows, in rank order, then the rank's GPUs
+    std::vector<std::optional<IdleStory>> idle; // one per row: the story of an idle GPU
+    std::uint64_t gpuEvents = 0; // kernels, copies and memsets of every GPU of the part
+    std::uint64_t nvtxRanges = 0;
+    PageableCopyTotals pageable; // on the selected ranks' GPUs, each GPU once
+};
+
+// `steps`: the step accounting of the selected ranks (empty without a step range).
+CaptureSummaryPart summarizeCapturePart(
+    const DerivedCapture &derived, const CaptureSummaryOptions &options, const std::vector<RankSteps> &steps);
+
+// Then what only the whole capture gives, and the findings from both. The parts' rows (and
+// their stories) are put together in the whole capture's order, their rank and GPU indices
+// the whole capture's, and their counts summed; `trace` needs only the ranks (numbers) and
+// the GPUs (device ids), unless options.window is set (ping-pong then counts its copies).
+struct CaptureWideFacts
+{
+    std::string stepRange; // empty when there is none
+    PaceReport pace; // of the step range over the selected ranks in the window
+    std::optional<RankSkew> lastToCollectives; // findCollectiveStraggler's, with two or more ranks
+    // Every rank's intervals (findingIntervalOptions), finished; nullopt when the interval is
+    // too short for the capture (no interval findings).
+    std::optional<IntervalReport> intervals;
+};
+
+// The interval statistics the findings read: options.intervalNs, else `defaultLength`
+// (defaultIntervalLength of the whole capture); the spread's standard deviation; every anomaly.
+IntervalOptions findingIntervalOptions(const CaptureSummaryOptions &options, TimeNs defaultLength);
+
+CaptureSummary finishCaptureSummary(
+    const TraceSet &trace, CaptureSummaryPart part, const CaptureWideFacts &wide, const CaptureSummaryOptions &options);
 
 // Busy time, idle gaps and their blame computed for the call: summarizeCapture over a
 // DerivedCapture{options.minGapNs, includeCopies = false}.

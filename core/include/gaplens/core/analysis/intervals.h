@@ -22,6 +22,8 @@
 
 namespace gaplens::core {
 
+class PartsReduction;
+
 // The tables interval statistics read: kernels, and copies and memsets (the transfer mix).
 inline constexpr TableSet kIntervalTables = kTransferTables | gpuBusyTables(false);
 
@@ -137,6 +139,10 @@ std::optional<TimeNs> intervalOrigin(const TraceSet &trace);
 // else the longest 1-2-5 length (1, 2, 5, 10, 20, ... ns) that gives that many. 1 s without GPU work.
 inline constexpr std::int64_t kMinDefaultIntervals = 20;
 TimeNs defaultIntervalLength(const TraceSet &trace);
+// The same two for a capture computed in parts (gaplens-mpi): the earliest start and the
+// latest end over every part. Collective.
+std::optional<TimeNs> intervalOrigin(const TraceSet &part, const PartsReduction &parts);
+TimeNs defaultIntervalLength(const TraceSet &part, const PartsReduction &parts);
 
 // The unit interval offsets from the origin are told in: the largest of s, ms, us, ns that
 // divides the length, so "41-46 s" and "600-750 ms" need no decimals.
