@@ -66,29 +66,30 @@ std::string describeProblems(const core::DataProblems &p)
 
 // Per GPU of the selected ranks: the peak of memory in use, allocations and frees; or why
 // there is nothing to say.
-void printGpuMemory(const CommandContext &ctx, const core::RankSelection &selection)
+void printGpuMemory(const CommandContext &ctx, const SummaryOutput &out)
 {
-    const auto &memory = ctx.derived().gpuMemory();
-    if (!memory.recorded()) {
+    if (!out.memoryRecorded) {
         std::printf("\n%s\n", core::kNoMemoryUsageNote);
         return;
     }
     std::printf("\nGPU memory in use (device memory allocated during the capture):\n");
-    const auto &trace = ctx.t();
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
-        if (!selection.includes(r))
-            continue;
-        for (auto g : trace.ranks[r].gpus) {
-            const auto &c = memory.gpus[g];
-            std::printf("- rank %d %s: peak %s at %s, %llu allocations, %llu frees", trace.ranks[r].rank,
-                ctx.gpuLabel(g).c_str(), core::formatBytes(c.peakBytes).c_str(), ctx.relativeTime(c.peakTime).c_str(),
-                static_cast<unsigned long long>(c.allocations), static_cast<unsigned long long>(c.frees));
-            if (c.unmatchedFrees)
+    for (const auto &rank : out.ranks)
+        for (const auto &m : rank.memory) {
+            std::printf("- rank %d %s: peak %s at %s, %llu allocations, %llu frees", m.rank, m.gpu.c_str(),
+                core::formatBytes(m.peakBytes).c_str(), ctx.relativeTime(m.peakTime).c_str(),
+                static_cast<unsigned long long>(m.allocations), static_cast<unsigned long long>(m.frees));
+            if (m.unmatchedFrees)
                 std::printf(" (%llu of memory allocated before the capture)",
-                    static_cast<unsigned long long>(c.unmatchedFrees));
+                    static_cast<unsigned long long>(m.unmatchedFrees));
             std::printf("\n");
         }
-    }
+}
+
+std::string summaryTableTitle(const Options &options)
+{
+    return fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}; busy % is over "
+                       "the window from the first to the last kernel, idle outside is the rest of the capture",
+        options.withCopies ? ", copies and memsets" : "", core::formatDuration(double(options.minGapNs)));
 }
 
 } // namespace
@@ -132,10 +133,119 @@ Json deviceSummaryJson(const CommandContext &ctx, std::uint32_t rankIndex, std::
     return gpu;
 }
 
-int runSummary(const CommandContext &ctx)
+core::CaptureSummaryOptions summaryFindingOptions(
+    const CommandContext &ctx, const std::optional<std::string> &stepRange)
+{
+    core::CaptureSummaryOptions options;
+    options.ranks = ctx.rankSelection();
+    options.minGapNs = ctx.options.minGapNs;
+    options.stepRange = stepRange;
+    return options;
+}
+
+SummaryRank summaryRank(const CommandContext &ctx, std::uint32_t r, std::optional<double> medianStep)
 {
     const auto &trace = ctx.t();
     const auto &derived = ctx.derived();
+    const auto &rank = trace.ranks[r];
+    const auto &report = trace.reports[rank.report];
+    SummaryRank out;
+
+    Json &json = out.json;
+    json["rank"] = rank.rank;
+    json["file"] = report.path;
+    json["pid"] = rank.pid;
+    json["process"] = rank.processName;
+    json["host"] = rank.host;
+    json["rank_source"] = core::rankSourceName(rank.source);
+    json["rank_detail"] = rank.sourceDetail;
+    json["schema_version"] = report.schemaVersion;
+    json["threads"] = std::uint64_t(rank.threads.size());
+    json["median_step_ns"] = numberOrNull(medianStep);
+    json["span_start_ns"] = rank.span.start;
+    json["span_end_ns"] = rank.span.end;
+    Json gpus = Json::array();
+    for (auto g : rank.gpus)
+        gpus.push_back(deviceSummaryJson(ctx, r, g));
+    json["devices"] = std::move(gpus);
+    addProblems(json, report.problems, report.notes);
+
+    auto stepCell = medianStep ? durationCell(*medianStep) : textCell("-");
+    stepCell.alignRight = true;
+    if (rank.gpus.empty())
+        out.rows.push_back({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+            textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""), textCell(""),
+            textCell(""), durationCell(double(rank.span.duration())), textCell(""), textCell(""), stepCell,
+            textCell(describeProblems(report.problems)) });
+    for (auto g : rank.gpus) {
+        const auto &busy = derived.busy(core::GpuIndex(g));
+        const auto &gaps = derived.gaps(core::GpuIndex(g));
+        const auto outside = core::idleOutsideWindow(rank.span, busy.window);
+        out.rows.push_back({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
+            textCell(ctx.gpuLabel(g)), durationCell(double(busy.busyNs)), durationCell(double(busy.window.duration())),
+            percentCell(busy.busyPercent), countCell(gaps.size()), durationCell(double(gaps.totalNs)),
+            durationCell(double(rank.span.duration())), durationCell(double(outside.totalNs())),
+            countCell(trace.gpus[g].kernelCount()), stepCell, textCell(describeProblems(report.problems)) });
+    }
+
+    const auto &memory = derived.gpuMemory();
+    if (memory.recorded())
+        for (auto g : rank.gpus) {
+            const auto &c = memory.gpus[g];
+            out.memory.push_back(
+                { rank.rank, ctx.gpuLabel(g), c.peakBytes, c.peakTime, c.allocations, c.frees, c.unmatchedFrees });
+        }
+    return out;
+}
+
+int printSummary(const CommandContext &ctx, const SummaryOutput &out)
+{
+    const auto &trace = ctx.t();
+    if (ctx.options.format == Format::Json) {
+        auto doc = jsonDocument(ctx);
+        doc["findings"] = out.findings;
+        doc["min_gap_ns"] = ctx.options.minGapNs;
+        doc["with_copies"] = ctx.options.withCopies;
+        doc["step_range"] = out.stepRange.value_or(std::string());
+        doc["gpu_memory_recorded"] = out.memoryRecorded;
+        Json ranks = Json::array();
+        for (const auto &rank : out.ranks)
+            ranks.push_back(rank.json);
+        doc["ranks"] = std::move(ranks);
+        doc["warnings"] = captureWarningsJson(trace);
+        printJson(doc);
+        return 0;
+    }
+
+    Table table(summaryTableTitle(ctx.options));
+    for (const char *h : { "rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps", "capture",
+             "idle outside", "kernels", "median step", "problems" })
+        table.addColumn(h);
+    for (const auto &rank : out.ranks)
+        for (const auto &row : rank.rows)
+            table.addRow(row);
+    std::vector<Table> tables { table };
+    printTables(ctx.options.format, tables);
+    if (ctx.options.format == Format::Table) {
+        if (out.stepRange)
+            std::printf("\nmedian step: NVTX range '%s' (choose another with --range NAME)\n", out.stepRange->c_str());
+        if (!out.findings.empty())
+            std::printf("\nfindings:\n");
+        for (const auto &f : out.findings)
+            std::printf("- %s\n", f.c_str());
+        printGpuMemory(ctx, out);
+        for (const auto &w : trace.warnings)
+            std::printf("warning: %s\n", w.c_str());
+        for (const auto &report : trace.reports)
+            for (const auto &w : report.warnings)
+                std::printf("warning: %s: %s\n", report.path.c_str(), w.c_str());
+    }
+    return 0;
+}
+
+int runSummary(const CommandContext &ctx)
+{
+    const auto &trace = ctx.t();
     // The step-like NVTX range gives a per-rank median step time (what `check` compares).
     std::optional<core::PaceReport> pace;
     if (auto name = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace)) {
@@ -152,106 +262,18 @@ int runSummary(const CommandContext &ctx)
         return std::nullopt;
     };
 
-    const auto selection = ctx.rankSelection();
-    // Plain-language findings, the same the GUI's Summary panel shows.
-    core::CaptureSummaryOptions findingOptions;
-    findingOptions.ranks = selection;
-    findingOptions.minGapNs = ctx.options.minGapNs;
+    SummaryOutput out;
     if (pace)
-        findingOptions.stepRange = pace->rangeName;
-    const auto findings = core::summarizeCapture(ctx.derivedKernelsOnly(), findingOptions).findings;
-    if (ctx.options.format == Format::Json) {
-        auto doc = jsonDocument(ctx);
-        Json findingTexts = Json::array();
-        for (const auto &f : findings)
-            findingTexts.push_back(f.text);
-        doc["findings"] = std::move(findingTexts);
-        doc["min_gap_ns"] = ctx.options.minGapNs;
-        doc["with_copies"] = ctx.options.withCopies;
-        doc["step_range"] = pace ? pace->rangeName : std::string();
-        doc["gpu_memory_recorded"] = derived.gpuMemory().recorded();
-        Json ranks = Json::array();
-        for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
-            if (!selection.includes(r))
-                continue;
-            const auto &rank = trace.ranks[r];
-            const auto &report = trace.reports[rank.report];
-            Json out;
-            out["rank"] = rank.rank;
-            out["file"] = report.path;
-            out["pid"] = rank.pid;
-            out["process"] = rank.processName;
-            out["host"] = rank.host;
-            out["rank_source"] = core::rankSourceName(rank.source);
-            out["rank_detail"] = rank.sourceDetail;
-            out["schema_version"] = report.schemaVersion;
-            out["threads"] = std::uint64_t(rank.threads.size());
-            out["median_step_ns"] = numberOrNull(medianStep(r));
-            out["span_start_ns"] = rank.span.start;
-            out["span_end_ns"] = rank.span.end;
-            Json gpus = Json::array();
-            for (auto g : rank.gpus)
-                gpus.push_back(deviceSummaryJson(ctx, r, g));
-            out["devices"] = std::move(gpus);
-            addProblems(out, report.problems, report.notes);
-            ranks.push_back(std::move(out));
-        }
-        doc["ranks"] = std::move(ranks);
-        doc["warnings"] = captureWarningsJson(trace);
-        printJson(doc);
-        return 0;
-    }
-
-    Table table(fmt::format("GPU busy time (union of kernels{} over all streams), idle gaps >= {}; busy % is over "
-                            "the window from the first to the last kernel, idle outside is the rest of the capture",
-        ctx.options.withCopies ? ", copies and memsets" : "", core::formatDuration(double(ctx.options.minGapNs))));
-    for (const char *h : { "rank", "host", "file", "GPU", "busy", "window", "busy %", "gaps", "idle in gaps", "capture",
-             "idle outside", "kernels", "median step", "problems" })
-        table.addColumn(h);
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
-        if (!selection.includes(r))
-            continue;
-        const auto &rank = trace.ranks[r];
-        const auto &report = trace.reports[rank.report];
-        const auto step = medianStep(r);
-        auto stepCell = step ? durationCell(*step) : textCell("-");
-        stepCell.alignRight = true;
-        if (rank.gpus.empty()) {
-            table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
-                textCell("no GPU work (NVTX/CPU only)"), textCell(""), textCell(""), textCell(""), textCell(""),
-                textCell(""), durationCell(double(rank.span.duration())), textCell(""), textCell(""), stepCell,
-                textCell(describeProblems(report.problems)) });
-            continue;
-        }
-        for (auto g : rank.gpus) {
-            const auto &busy = derived.busy(core::GpuIndex(g));
-            const auto &gaps = derived.gaps(core::GpuIndex(g));
-            const auto outside = core::idleOutsideWindow(rank.span, busy.window);
-            table.addRow({ countCell(std::uint64_t(rank.rank)), textCell(rank.host), textCell(fileName(report.path)),
-                textCell(ctx.gpuLabel(g)), durationCell(double(busy.busyNs)),
-                durationCell(double(busy.window.duration())), percentCell(busy.busyPercent), countCell(gaps.size()),
-                durationCell(double(gaps.totalNs)), durationCell(double(rank.span.duration())),
-                durationCell(double(outside.totalNs())), countCell(trace.gpus[g].kernelCount()), stepCell,
-                textCell(describeProblems(report.problems)) });
-        }
-    }
-    std::vector<Table> tables { table };
-    printTables(ctx.options.format, tables);
-    if (ctx.options.format == Format::Table) {
-        if (pace)
-            std::printf("\nmedian step: NVTX range '%s' (choose another with --range NAME)\n", pace->rangeName.c_str());
-        if (!findings.empty())
-            std::printf("\nfindings:\n");
-        for (const auto &f : findings)
-            std::printf("- %s\n", f.text.c_str());
-        printGpuMemory(ctx, selection);
-        for (const auto &w : trace.warnings)
-            std::printf("warning: %s\n", w.c_str());
-        for (const auto &report : trace.reports)
-            for (const auto &w : report.warnings)
-                std::printf("warning: %s: %s\n", report.path.c_str(), w.c_str());
-    }
-    return 0;
+        out.stepRange = pace->rangeName;
+    // Plain-language findings, the same the GUI's Summary panel shows.
+    for (auto &f : core::summarizeCapture(ctx.derivedKernelsOnly(), summaryFindingOptions(ctx, out.stepRange)).findings)
+        out.findings.push_back(std::move(f.text));
+    out.memoryRecorded = ctx.derived().gpuMemory().recorded();
+    const auto selection = ctx.rankSelection();
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
+        if (selection.includes(r))
+            out.ranks.push_back(summaryRank(ctx, r, medianStep(r)));
+    return printSummary(ctx, out);
 }
 
 int runRanks(const CommandContext &ctx)

@@ -6,6 +6,7 @@
 #include "table_writer.h"
 
 #include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/ncu_command.h"
@@ -167,6 +168,34 @@ int printNcu(const core::NcuCommand &ncu);
 // throughput in parts, for gaplens-mpi: the output from a finished accounting (its error
 // with status 1).
 int printThroughput(const CommandContext &ctx, const core::RunAccounting &a);
+// summary in parts, for gaplens-mpi: the options of its findings, what it prints of one rank
+// (computed where the rank's report is: its JSON object, its table rows, its GPU memory
+// figures), and the output from the selected ranks' (in rank order) and the findings.
+core::CaptureSummaryOptions summaryFindingOptions(
+    const CommandContext &ctx, const std::optional<std::string> &stepRange);
+struct SummaryGpuMemory
+{
+    std::int32_t rank = 0; // the rank's number
+    std::string gpu; // gpuLabel
+    std::uint64_t peakBytes = 0;
+    core::TimeNs peakTime = 0;
+    std::uint64_t allocations = 0, frees = 0, unmatchedFrees = 0;
+};
+struct SummaryRank
+{
+    Json json; // its ranks[] object
+    std::vector<std::vector<Cell>> rows; // its table rows, one per GPU (one without GPU work)
+    std::vector<SummaryGpuMemory> memory; // per GPU, when the capture recorded GPU memory
+};
+SummaryRank summaryRank(const CommandContext &ctx, std::uint32_t rankIndex, std::optional<double> medianStep);
+struct SummaryOutput
+{
+    std::optional<std::string> stepRange; // the step range of the median steps, nullopt without one
+    std::vector<std::string> findings;
+    bool memoryRecorded = false; // the capture recorded GPU memory
+    std::vector<SummaryRank> ranks;
+};
+int printSummary(const CommandContext &ctx, const SummaryOutput &out);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);
