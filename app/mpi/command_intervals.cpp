@@ -7,10 +7,7 @@
 
 #include "gaplens/core/analysis/intervals.h"
 
-#include <algorithm>
 #include <limits>
-#include <numeric>
-#include <vector>
 
 namespace gaplens::mpi {
 
@@ -43,27 +40,7 @@ int runIntervalCommand(const World &world, const cli::Options &options)
     const auto parts = world.gatherToRoot(packed);
     int status = 0;
     if (world.isRoot()) {
-        core::IntervalReport merged;
-        merged.originNs = *intervalOptions.originNs;
-        merged.intervalNs = intervalOptions.intervalNs;
-        merged.metric = intervalOptions.metric;
-        merged.pooled = intervalOptions.pool;
-        for (std::size_t p = 0; p < parts.size(); ++p)
-            unpackIntervalParts(parts[p], capture.globalRank[p], merged);
-        std::vector<std::size_t> order(merged.ranks.size());
-        std::iota(order.begin(), order.end(), std::size_t(0));
-        std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return merged.ranks[a].rank < merged.ranks[b].rank; });
-        core::IntervalReport sorted;
-        sorted.originNs = merged.originNs;
-        sorted.intervalNs = merged.intervalNs;
-        sorted.metric = merged.metric;
-        sorted.pooled = merged.pooled;
-        for (const auto i : order) {
-            sorted.ranks.push_back(std::move(merged.ranks[i]));
-            sorted.pingPong.push_back(std::move(merged.pingPong[i]));
-        }
-        core::finishIntervalReport(sorted, intervalOptions);
+        const auto sorted = finishIntervalParts(parts, capture.globalRank, intervalOptions);
         const cli::CommandContext whole { options, capture.skeleton };
         status
             = options.command == "intervals" ? cli::printIntervals(whole, sorted) : cli::printTransfers(whole, sorted);

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <numeric>
+
 namespace gaplens::mpi {
 namespace {
 
@@ -85,6 +88,33 @@ void unpackIntervalParts(
         report.ranks.push_back(std::move(ri));
         report.pingPong.push_back(std::move(pp));
     }
+}
+
+core::IntervalReport finishIntervalParts(const std::vector<std::string> &parts,
+    const std::vector<std::vector<std::uint32_t>> &globalRank, const core::IntervalOptions &options)
+{
+    core::IntervalReport merged;
+    merged.originNs = options.originNs.value_or(0);
+    merged.intervalNs = options.intervalNs;
+    merged.metric = options.metric;
+    merged.pooled = options.pool;
+    for (std::size_t p = 0; p < parts.size(); ++p)
+        unpackIntervalParts(parts[p], globalRank[p], merged);
+    std::vector<std::size_t> order(merged.ranks.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+        [&](std::size_t a, std::size_t b) { return merged.ranks[a].rank < merged.ranks[b].rank; });
+    core::IntervalReport sorted;
+    sorted.originNs = merged.originNs;
+    sorted.intervalNs = merged.intervalNs;
+    sorted.metric = merged.metric;
+    sorted.pooled = merged.pooled;
+    for (const auto i : order) {
+        sorted.ranks.push_back(std::move(merged.ranks[i]));
+        sorted.pingPong.push_back(std::move(merged.pingPong[i]));
+    }
+    core::finishIntervalReport(sorted, options);
+    return sorted;
 }
 
 } // namespace gaplens::mpi

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A process's part of the overlap analysis (core::computeOverlapPart) as a message for the
+// root, and the root's whole report from every process's (core::finishOverlap): the rows in
+// the whole capture's (rank, GPU) order, the collectives matched across ranks.
+#include "distributed_capture.h"
+
+#include "gaplens/core/analysis/overlap.h"
+
+#include <string>
+#include <vector>
+
+namespace gaplens::mpi {
+
+// Every figure is an integer but the hidden percentage, a double CBOR keeps bit for bit;
+// kernel names travel as text (string ids are this process's).
+std::string packOverlapPart(const core::TraceSet &trace, const core::OverlapPart &part);
+// On the root: `parts` gathered from every process, in process order.
+core::OverlapReport finishOverlapParts(const DistributedCapture &capture, const std::vector<std::string> &parts);
+
+} // namespace gaplens::mpi
