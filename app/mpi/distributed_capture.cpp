@@ -206,7 +206,8 @@ Json partJson(const core::TraceSet &trace)
     for (const auto &r : trace.reports)
         reports.push_back({ { "path", r.path }, { "host", r.host }, { "schema", r.schemaVersion },
             { "product", r.productVersion }, { "time_offset", r.timeOffsetNs },
-            { "session_start", r.sessionStartNs ? Json(*r.sessionStartNs) : Json(nullptr) } });
+            { "session_start", r.sessionStartNs ? Json(*r.sessionStartNs) : Json(nullptr) },
+            { "warnings", r.warnings } });
     for (const auto &e : trace.errors)
         errors.push_back({ { "path", e.path }, { "message", e.message } });
     for (const auto &r : trace.ranks)
@@ -387,6 +388,7 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
             report.timeOffsetNs = r["time_offset"].get<core::TimeNs>();
             if (!r["session_start"].is_null())
                 report.sessionStartNs = r["session_start"].get<core::TimeNs>();
+            report.warnings = r["warnings"].get<std::vector<std::string>>();
             reports.emplace_back(fileOf.at(report.path), std::move(report));
         }
         for (const auto &e : part["errors"]) {

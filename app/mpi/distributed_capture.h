@@ -23,7 +23,7 @@ struct DistributedCapture
     // This process's files, loaded: its ranks hold their events.
     std::shared_ptr<core::TraceSet> local;
     // On the root only: the whole capture as gaplens-cli's output names it, without events:
-    // every loaded report (paths and time zero, in input order), every error, the capture's warnings, every
+    // every loaded report (path, time zero and warnings, in input order), every error, the capture's warnings, every
     // rank (its number, process, host, how it was decided, its span, its GPUs), every GPU
     // (device id, name, report, ranks; no streams) in the loader's order, and the span.
     std::shared_ptr<core::TraceSet> skeleton;

@@ -32,7 +32,7 @@ std::string wholeOnRootReason(const cli::Options &options)
     const auto &command = options.command;
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
-        || command == "kernels" || command == "ncu" || command == "throughput";
+        || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary";
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
@@ -70,6 +70,8 @@ int runDistributed(const World &world, const cli::Options &options)
         return runNcuCommand(world, options);
     if (command == "throughput")
         return runThroughputCommand(world, options);
+    if (command == "summary")
+        return runCaptureSummaryCommand(world, options);
     return runIntervalCommand(world, options);
 }
 

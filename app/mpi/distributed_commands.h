@@ -33,5 +33,6 @@ int runPaceCommand(const World &world, const cli::Options &options);
 int runOverlapCommand(const World &world, const cli::Options &options);
 int runNcuCommand(const World &world, const cli::Options &options);
 int runThroughputCommand(const World &world, const cli::Options &options);
+int runCaptureSummaryCommand(const World &world, const cli::Options &options); // summary
 
 } // namespace gaplens::mpi

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // `mpirun -np P gaplens-mpi COMMAND FILES...` prints exactly what `gaplens-cli COMMAND
 // FILES...` prints, with its exit status, for P = 1 to 4 (oversubscribed on this machine):
-// intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real six-rank
-// job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad file; the
-// summaries also on single files split into time shards (a large synthetic one, alone and beside a small one, and every
-// real single file); the other commands through process 0; the digest file. A process that dies ends the job.
+// summary, intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real
+// six-rank job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad
+// file; the summaries also on single files split into time shards (a large synthetic one, alone and beside a small
+// one, and every real single file); the other commands (diff) through process 0; the digest file. A process that dies
+// ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -347,6 +348,36 @@ private slots:
         QTest::addRow("pace json centerformer (proposed range, processes without files)")
             << (pace + QStringList { QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
+        // summary: each rank's figures where its report is, the findings from every process's
+        // part and the capture-wide facts (idle groups, stragglers, warm-up, pageable copies,
+        // interval anomalies and copy stalls, one rank, no step range, NVTX only).
+        const QStringList summary { QStringLiteral("summary") };
+        for (const char *format : { "json", "table", "csv" }) {
+            QTest::addRow("summary %s ring_6ranks", format)
+                << (summary + QStringList { QStringLiteral("--format"), QLatin1String(format) } + ring);
+            QTest::addRow("summary %s 16-rank synthetic", format)
+                << (summary + QStringList { QStringLiteral("--format"), QLatin1String(format) } + synth);
+        }
+        QTest::addRow("summary json 16-rank synthetic, ranks 1 4 9, --min-gap-us 500 --with-copies") << (summary
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--ranks=1,4,9"),
+                QStringLiteral("--min-gap-us=500"), QStringLiteral("--with-copies") }
+            + synth);
+        QTest::addRow("summary json ring_6ranks, ranks 0 2 5")
+            << (summary + QStringList { QStringLiteral("--format=json"), QStringLiteral("--ranks=0,2,5") } + ring);
+        QTest::addRow("summary json, a job with phases, --range") << (summary
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--range=train_step") } + phases);
+        QTest::addRow("summary table, no such --range")
+            << (summary + QStringList { QStringLiteral("--range=no_such_range") } + phases);
+        QTest::addRow("summary json the mfu pair and the H100")
+            << (summary + QStringList { QStringLiteral("--format=json") }
+                   + realInputs(QStringLiteral(
+                       "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        for (const auto &file : singles)
+            if (QFileInfo(QString::fromStdString(file)).dir() == QDir(QString::fromStdString(realDataDir())))
+                QTest::addRow(
+                    "summary json %s", QFileInfo(QString::fromStdString(file)).fileName().toUtf8().constData())
+                    << QStringList { QStringLiteral("summary"), QStringLiteral("--format=json"),
+                           QString::fromStdString(file) };
     }
 
     void distributedCommandsMatch()
@@ -445,12 +476,16 @@ private slots:
     }
 
     // The commands not yet computed in parts run whole on process 0: the same output.
-    void otherCommandsMatch_data() { addRows<QString>("command", { { "summary", "summary" } }); }
+    void otherCommandsMatch_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addRow("diff") << QStringList { QStringLiteral("diff"), QStringLiteral("--format=json"),
+            QStringLiteral("--before"), m_synth.path, QStringLiteral("--after"), m_phases.path };
+    }
 
     void otherCommandsMatch()
     {
-        QFETCH(QString, command);
-        const QStringList args { command, QStringLiteral("--format=json"), m_synth.path };
+        QFETCH(QStringList, args);
         const auto cli = runCli(args);
         const auto mpi = runMpi(2, args);
         QCOMPARE(mpi.exitCode, cli.exitCode);
