@@ -3,7 +3,9 @@
 // The capture summary: per rank and GPU the figures a performance engineer reads first
 // (busy %, idle time and gaps, kernel time per step against step time, copies by direction)
 // and findings in plain words ("GPU 0 idle 39% of each step; most idle time is at step start
-// with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel and, later, the CLI.
+// with no CUDA call, in data_to_gpu"). Shared by the GUI Summary panel, `gaplens-cli summary`
+// and the digest; gaplens-mpi runs its two steps apart (summarizeCapturePart on each process,
+// finishCaptureSummary on the root).
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/overlap.h"
