@@ -43,18 +43,6 @@ Json captureJson(const core::TraceSet &trace)
     return capture;
 }
 
-// Everything the per-rank objects are made of, computed once over the capture.
-struct DigestParts
-{
-    std::optional<core::PaceReport> pace;
-    std::vector<core::RankSteps> steps;
-    std::vector<core::KernelSummary> kernels; // one per rank
-    core::IntervalReport intervals;
-    std::vector<std::size_t> slots;
-    std::optional<core::RunAccounting> accounting; // only without an error
-    std::vector<core::Finding> findings;
-};
-
 DigestParts computeParts(const CommandContext &ctx, const std::optional<std::string> &stepRange)
 {
     const auto &trace = ctx.t();
@@ -89,7 +77,9 @@ DigestParts computeParts(const CommandContext &ctx, const std::optional<std::str
     return parts;
 }
 
-Json rankJson(const CommandContext &ctx, const DigestParts &parts, std::uint32_t r)
+} // namespace
+
+Json digestRankJson(const CommandContext &ctx, const DigestParts &parts, std::uint32_t r)
 {
     const auto &trace = ctx.t();
     const auto &derived = ctx.derived();
@@ -162,22 +152,12 @@ Json rankJson(const CommandContext &ctx, const DigestParts &parts, std::uint32_t
             if (a.rank == r)
                 accounting = runAccountingRankJson(a, *parts.accounting);
     out["run_accounting"] = std::move(accounting);
-
-    Json findings = Json::array();
-    for (const auto &f : parts.findings)
-        if (f.rank == r)
-            findings.push_back(f.text);
-    out["findings"] = std::move(findings);
     return out;
 }
 
-} // namespace
-
-int runDigest(const CommandContext &ctx)
+int writeDigest(const CommandContext &ctx, const DigestParts &parts, std::vector<Json> ranks)
 {
     const auto &trace = ctx.t();
-    const auto stepRange = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace);
-    const auto parts = computeParts(ctx, stepRange);
     if (ctx.options.range && !parts.pace)
         std::fprintf(stderr, "gaplens-cli: warning: no rank has an NVTX range named '%s': no pace in the digest\n",
             ctx.options.range->c_str());
@@ -194,9 +174,13 @@ int runDigest(const CommandContext &ctx)
     settings["metric"] = std::string(core::intervalMetricName(parts.intervals.metric));
     settings["step_range"] = parts.pace ? Json(parts.pace->rangeName) : Json(nullptr);
     doc["settings"] = std::move(settings);
-    Json ranks = Json::array();
-    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
-        ranks.push_back(rankJson(ctx, parts, r));
+    for (std::uint32_t r = 0; r < ranks.size(); ++r) {
+        Json findings = Json::array();
+        for (const auto &f : parts.findings)
+            if (f.rank == r)
+                findings.push_back(f.text);
+        ranks[r]["findings"] = std::move(findings);
+    }
     doc["ranks"] = std::move(ranks);
     Json findings = Json::array();
     for (const auto &f : parts.findings) {
@@ -225,6 +209,17 @@ int runDigest(const CommandContext &ctx)
     }
     std::printf("digest of %zu rank(s) written to %s\n", trace.ranks.size(), ctx.options.outputPath.c_str());
     return 0;
+}
+
+int runDigest(const CommandContext &ctx)
+{
+    const auto &trace = ctx.t();
+    const auto stepRange = ctx.options.range ? ctx.options.range : core::proposePaceRangeName(trace);
+    const auto parts = computeParts(ctx, stepRange);
+    std::vector<Json> ranks;
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
+        ranks.push_back(digestRankJson(ctx, parts, r));
+    return writeDigest(ctx, parts, std::move(ranks));
 }
 
 } // namespace gaplens::cli

@@ -196,6 +196,22 @@ struct SummaryOutput
     std::vector<SummaryRank> ranks;
 };
 int printSummary(const CommandContext &ctx, const SummaryOutput &out);
+// digest in parts, for gaplens-mpi: what the per-rank objects are made of; one rank's object
+// (without its findings); and the file from every rank's object in rank order, written to
+// --out. The file reads, of `parts`: pace and steps (the pace matrix and step range), the
+// interval report's settings (length, origin, metric) and the findings.
+struct DigestParts
+{
+    std::optional<core::PaceReport> pace; // nullopt without a step range that some rank has
+    std::vector<core::RankSteps> steps; // one per rank of pace
+    std::vector<core::KernelSummary> kernels; // one per rank
+    core::IntervalReport intervals; // every anomalous interval
+    std::vector<std::size_t> slots; // the copy slots present anywhere in the capture's intervals
+    std::optional<core::RunAccounting> accounting; // only without an error
+    std::vector<core::Finding> findings;
+};
+Json digestRankJson(const CommandContext &ctx, const DigestParts &parts, std::uint32_t rankIndex);
+int writeDigest(const CommandContext &ctx, const DigestParts &parts, std::vector<Json> ranks);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);
