@@ -32,7 +32,8 @@ std::string wholeOnRootReason(const cli::Options &options)
     const auto &command = options.command;
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
-        || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary";
+        || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary"
+        || command == "digest";
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
@@ -72,6 +73,8 @@ int runDistributed(const World &world, const cli::Options &options)
         return runThroughputCommand(world, options);
     if (command == "summary")
         return runCaptureSummaryCommand(world, options);
+    if (command == "digest")
+        return runDigestCommand(world, options);
     return runIntervalCommand(world, options);
 }
 

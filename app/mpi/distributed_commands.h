@@ -34,5 +34,6 @@ int runOverlapCommand(const World &world, const cli::Options &options);
 int runNcuCommand(const World &world, const cli::Options &options);
 int runThroughputCommand(const World &world, const cli::Options &options);
 int runCaptureSummaryCommand(const World &world, const cli::Options &options); // summary
+int runDigestCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

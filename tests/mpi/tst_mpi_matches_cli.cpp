@@ -4,8 +4,8 @@
 // summary, intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real
 // six-rank job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad
 // file; the summaries also on single files split into time shards (a large synthetic one, alone and beside a small
-// one, and every real single file); the other commands (diff) through process 0; the digest file. A process that dies
-// ends the job.
+// one, and every real single file); the other commands (diff) through process 0; the digest file, computed in parts.
+// A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -516,6 +516,17 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addRow("ring_6ranks") << realInputs(QStringLiteral("ring_6ranks"));
         QTest::addRow("16-rank synthetic at 10 ms") << QStringList { QStringLiteral("--interval=10ms"), m_synth.path };
+        QTest::addRow("16-rank synthetic, --with-copies --min-gap-us 500")
+            << QStringList { QStringLiteral("--with-copies"), QStringLiteral("--min-gap-us=500"), m_synth.path };
+        // Run accounting, and a --range no rank has (no pace; the findings then propose their
+        // own step range).
+        QTest::addRow("a job with phases") << QStringList { m_phases.path };
+        QTest::addRow("a job with phases, no such --range")
+            << QStringList { QStringLiteral("--range=no_such_range"), m_phases.path };
+        QTest::addRow("the mfu pair and the H100") << realInputs(
+            QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite"));
+        QTest::addRow("NVTX only beside gpu4")
+            << realInputs(QStringLiteral("centerformer_nvtx_only.sqlite gpu4_streams_report2.sqlite"));
     }
 
     void digestMatches()
@@ -533,6 +544,7 @@ private slots:
             const auto mpi
                 = runMpi(processes, QStringList { QStringLiteral("digest"), QStringLiteral("--out"), mpiPath } + args);
             QVERIFY2(mpi.exitCode == 0, mpi.err.constData());
+            QVERIFY2(!mpi.err.contains("not computed in parts"), mpi.err.constData());
             QFile mpiFile(mpiPath);
             QVERIFY(mpiFile.open(QIODevice::ReadOnly));
             QVERIFY2(mpiFile.readAll() == expected, qPrintable(QStringLiteral("P=%1: digest differs").arg(processes)));
