@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gaplens::cli {
@@ -31,6 +32,9 @@ namespace gaplens::cli {
 // JSON documents keep their keys in the order they are set: the order docs/cli-json.md
 // documents, and the one users diff.
 using Json = nlohmann::ordered_json;
+
+// The exit status of a check that found a regression (gaplens-cli --help says so).
+inline constexpr int kExitRegression = 3;
 
 struct CommandContext
 {
@@ -212,6 +216,39 @@ struct DigestParts
 };
 Json digestRankJson(const CommandContext &ctx, const DigestParts &parts, std::uint32_t rankIndex);
 int writeDigest(const CommandContext &ctx, const DigestParts &parts, std::vector<Json> ranks);
+// check against a stored summary in parts, for gaplens-mpi: the baseline (--baseline; nullopt
+// after saying why it cannot be used), whether busy time counts copies (the baseline's
+// setting unless it has none), every rank's figures now (in rank order; computed where the
+// rank's report is), and the check from them, with its exit status.
+struct CheckBaselineDevice
+{
+    std::int32_t device = 0;
+    double busyPercent = 0;
+};
+struct CheckBaselineRank
+{
+    std::int32_t rank = 0;
+    std::optional<double> medianStepNs;
+    std::vector<CheckBaselineDevice> devices;
+};
+struct CheckBaseline
+{
+    std::string stepRange;
+    std::optional<bool> withCopies;
+    std::vector<CheckBaselineRank> ranks;
+};
+std::optional<CheckBaseline> readCheckBaseline(const Options &options);
+bool checkWithCopies(const Options &options, const CheckBaseline &baseline);
+struct CheckRankFigures
+{
+    std::int32_t rank = 0; // the rank's number
+    std::vector<std::pair<std::int32_t, double>> busyPercent; // (device id, busy %) in the rank's GPU order
+    std::optional<double> medianStepNs; // of rangeName's iterations
+};
+std::vector<CheckRankFigures> checkFigures(const std::shared_ptr<const core::TraceSet> &trace, const Options &options,
+    const CheckBaseline &baseline, const std::string &rangeName);
+int printCheck(const Options &options, const core::TraceSet &trace, const CheckBaseline &baseline,
+    const std::string &rangeName, const std::vector<CheckRankFigures> &ranks);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
 int runCheck(const Options &options);

@@ -35,6 +35,20 @@ Cell bytesCell(std::uint64_t bytes)
     return { core::formatBytes(bytes), fmt::format("{}", bytes), true };
 }
 
+Cell rightText(std::string text)
+{
+    auto cell = textCell(std::move(text));
+    cell.alignRight = true;
+    return cell;
+}
+
+Cell changeCell(std::optional<double> percent)
+{
+    if (!percent)
+        return rightText("-");
+    return { fmt::format("{:+.1f}%", *percent), fmt::format("{:.3f}", *percent), true };
+}
+
 void Table::addColumn(std::string header, std::string csvHeader)
 {
     m_csvHeaders.push_back(csvHeader.empty() ? header : std::move(csvHeader));

@@ -3,6 +3,7 @@
 // Tables for the terminal (aligned, readable units) and CSV (raw numbers: ns, bytes) from
 // one description, so the two formats never disagree.
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,8 @@ Cell countCell(std::uint64_t n);
 Cell durationCell(double ns); // "1.234 ms" / raw ns
 Cell percentCell(double percent); // "12.3%" / raw with 3 decimals
 Cell bytesCell(std::uint64_t bytes);
+Cell rightText(std::string text); // text aligned right, as numbers are
+Cell changeCell(std::optional<double> percent); // "+12.3%" / raw with 3 decimals; "-" without one
 
 class Table
 {
