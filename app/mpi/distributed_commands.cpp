@@ -33,7 +33,7 @@ std::string wholeOnRootReason(const cli::Options &options)
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
         || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary"
-        || command == "digest";
+        || command == "digest" || (command == "check" && !options.minSustainedGainPercent);
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
@@ -75,6 +75,8 @@ int runDistributed(const World &world, const cli::Options &options)
         return runCaptureSummaryCommand(world, options);
     if (command == "digest")
         return runDigestCommand(world, options);
+    if (command == "check")
+        return runCheckCommand(world, options);
     return runIntervalCommand(world, options);
 }
 

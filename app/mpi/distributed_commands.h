@@ -35,5 +35,6 @@ int runNcuCommand(const World &world, const cli::Options &options);
 int runThroughputCommand(const World &world, const cli::Options &options);
 int runCaptureSummaryCommand(const World &world, const cli::Options &options); // summary
 int runDigestCommand(const World &world, const cli::Options &options);
+int runCheckCommand(const World &world, const cli::Options &options); // check --baseline
 
 } // namespace gaplens::mpi

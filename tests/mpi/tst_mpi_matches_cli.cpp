@@ -4,8 +4,8 @@
 // summary, intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real
 // six-rank job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad
 // file; the summaries also on single files split into time shards (a large synthetic one, alone and beside a small
-// one, and every real single file); the other commands (diff) through process 0; the digest file, computed in parts.
-// A process that dies ends the job.
+// one, and every real single file); check against a stored summary; the digest file; the other commands (diff, check
+// --min-sustained-gain) through process 0. A process that dies ends the job.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -481,6 +481,9 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addRow("diff") << QStringList { QStringLiteral("diff"), QStringLiteral("--format=json"),
             QStringLiteral("--before"), m_synth.path, QStringLiteral("--after"), m_phases.path };
+        QTest::addRow("check --min-sustained-gain")
+            << QStringList { QStringLiteral("check"), QStringLiteral("--min-sustained-gain=1"),
+                   QStringLiteral("--before"), m_phases.path, QStringLiteral("--after"), m_phases.path };
     }
 
     void otherCommandsMatch()
@@ -491,6 +494,55 @@ private slots:
         QCOMPARE(mpi.exitCode, cli.exitCode);
         QCOMPARE(mpi.out, cli.out);
         QVERIFY2(mpi.err.contains("not computed in parts yet"), mpi.err.constData());
+    }
+
+    // check against a stored summary: each rank measured where its report is, checked on the
+    // root; stdout, stderr (the failed checks) and the exit status (3 for a regression) match.
+    void checkMatches_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const auto baseline = m_scratch.filePath(QStringLiteral("baseline.json"));
+        const auto written = runCli({ QStringLiteral("summary"), QStringLiteral("--format=json"), m_synth.path });
+        QCOMPARE(written.exitCode, 0);
+        QFile file(baseline);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(written.out);
+        file.close();
+        const auto bad = m_scratch.filePath(QStringLiteral("bad-baseline.json"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write(R"({"command":"summary","ranks":[]})");
+        badFile.close();
+        const QStringList check { QStringLiteral("check"), QStringLiteral("--baseline"), baseline };
+        for (const char *format : { "table", "json", "csv" })
+            QTest::addRow("16-rank synthetic against itself, %s", format)
+                << (check + QStringList { QStringLiteral("--format"), QLatin1String(format), m_synth.path });
+        QTest::addRow("a job with phases against the 16-rank baseline (regressions, missing ranks)")
+            << (check + QStringList { m_phases.path });
+        QTest::addRow("json, --range, --tolerance 0.01") << (check
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--range=train_step"),
+                QStringLiteral("--tolerance=0.01"), m_phases.path });
+        QTest::addRow("a baseline with no ranks")
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), bad, m_synth.path };
+    }
+
+    void checkMatches()
+    {
+        QFETCH(QStringList, args);
+        const auto cli = runCli(args);
+        for (int processes = 1; processes <= 4; ++processes) {
+            const auto mpi = runMpi(processes, args);
+            QVERIFY2(mpi.exitCode == cli.exitCode,
+                qPrintable(QStringLiteral("P=%1: exit %2, gaplens-cli %3\n%4")
+                               .arg(processes)
+                               .arg(mpi.exitCode)
+                               .arg(cli.exitCode)
+                               .arg(QString::fromUtf8(mpi.err))));
+            QVERIFY2(mpi.out == cli.out, qPrintable(QStringLiteral("P=%1: output differs").arg(processes)));
+            // mpirun adds its own lines about the status after the root's messages.
+            QVERIFY2(mpi.err.startsWith(cli.err), mpi.err.constData());
+            QVERIFY2(!mpi.err.contains("not computed in parts"), mpi.err.constData());
+        }
     }
 
     // gaplens-cli loads a file given twice as two reports; the parts name reports by path, so
