@@ -28,7 +28,7 @@ Json packBaseline(const std::optional<cli::CheckBaseline> &baseline)
         Json devices = Json::array();
         for (const auto &d : r.devices)
             devices.push_back({ d.device, d.busyPercent });
-        ranks.push_back({ r.rank, r.medianStepNs ? Json(*r.medianStepNs) : Json(nullptr), std::move(devices) });
+        ranks.push_back({ r.rank, optionalJson(r.medianStepNs), std::move(devices) });
     }
     return { baseline->stepRange, baseline->withCopies ? Json(*baseline->withCopies) : Json(nullptr),
         std::move(ranks) };
@@ -45,8 +45,7 @@ std::optional<cli::CheckBaseline> unpackBaseline(const Json &j)
     for (const auto &r : j[2]) {
         cli::CheckBaselineRank rank;
         rank.rank = r[0].get<std::int32_t>();
-        if (!r[1].is_null())
-            rank.medianStepNs = r[1].get<double>();
+        rank.medianStepNs = optionalDouble(r[1]);
         for (const auto &d : r[2])
             rank.devices.push_back({ d[0].get<std::int32_t>(), d[1].get<double>() });
         baseline.ranks.push_back(std::move(rank));
@@ -100,8 +99,7 @@ int runCheckCommand(const World &world, const cli::Options &options)
                 cli::CheckRankFigures f;
                 f.rank = r[1].get<std::int32_t>();
                 f.busyPercent = r[2].get<std::vector<std::pair<std::int32_t, double>>>();
-                if (!r[3].is_null())
-                    f.medianStepNs = r[3].get<double>();
+                f.medianStepNs = optionalDouble(r[3]);
                 all.emplace_back(capture.globalRank[p].at(r[0].get<std::uint32_t>()), std::move(f));
             }
         std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });

@@ -18,16 +18,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json optionalJson(const std::optional<double> &value)
-{
-    return value ? Json(*value) : Json(nullptr);
-}
-
-std::optional<double> optionalDouble(const Json &value)
-{
-    return value.is_null() ? std::nullopt : std::optional<double>(value.get<double>());
-}
-
 Json packGroup(const core::StepTimeGroup &g)
 {
     return { g.count, g.medianNs, g.p95Ns, g.maxNs, g.minNs, g.q1Ns, g.q3Ns };

@@ -24,16 +24,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json optionalJson(const std::optional<double> &value)
-{
-    return value ? Json(*value) : Json(nullptr);
-}
-
-std::optional<double> optionalDouble(const Json &value)
-{
-    return value.is_null() ? std::nullopt : std::optional<double>(value.get<double>());
-}
-
 // A GPU row of the findings and its idle story: every time an integer, every median and
 // percentage a double (CBOR keeps them bit for bit).
 Json packRow(const core::GpuSummaryRow &row, const std::optional<core::IdleStory> &idle)
