@@ -2,7 +2,10 @@
 #include "collective_steps.h"
 
 #include "command_tables.h"
+
 #include "distributed_commands.h"
+#include "gaplens/core/analysis/step_range.h"
+#include "world_parts.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +13,14 @@
 #include <sys/resource.h>
 
 namespace gaplens::mpi {
+
+std::optional<std::string> givenOrProposedStepRange(
+    const World &world, const core::TraceSet &part, std::optional<std::string> given)
+{
+    if (!given)
+        collectively(world, [&] { given = core::proposePaceRangeName(part, WorldParts(world)); });
+    return given;
+}
 
 int agreedStatus(const World &world, int rootStatus)
 {

@@ -3,12 +3,10 @@
 #include "distributed_commands.h"
 #include "findings_parts.h"
 #include "wire.h"
-#include "world_parts.h"
 
 #include "command_context.h"
 
 #include "gaplens/core/analysis/pace.h"
-#include "gaplens/core/analysis/step_range.h"
 
 #include <algorithm>
 #include <optional>
@@ -67,14 +65,7 @@ int runCaptureSummaryCommand(const World &world, const cli::Options &options)
     const auto &capture = *loaded;
     const auto &trace = *capture.local;
     const cli::CommandContext local { options, capture.local };
-    const WorldParts parts(world);
-
-    std::optional<std::string> stepRange = options.range;
-    // Collective: a process that failed could not tell the others, so a failure ends the job.
-    collectively(world, [&] {
-        if (!stepRange)
-            stepRange = core::proposePaceRangeName(trace, parts);
-    });
+    const auto stepRange = givenOrProposedStepRange(world, trace, options.range);
 
     Json ranks = Json::array();
     bool memoryRecorded = false;

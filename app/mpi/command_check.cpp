@@ -2,11 +2,8 @@
 #include "collective_steps.h"
 #include "distributed_commands.h"
 #include "wire.h"
-#include "world_parts.h"
 
 #include "command_context.h"
-
-#include "gaplens/core/analysis/step_range.h"
 
 #include <algorithm>
 #include <optional>
@@ -72,19 +69,18 @@ int runCheckCommand(const World &world, const cli::Options &options)
     if (!loaded)
         return 1;
     const auto &capture = *loaded;
-    const WorldParts parts(world);
-    std::string rangeName = options.range.value_or(baseline->stepRange);
-    // Collective: a process that failed could not tell the others, so a failure ends the job.
-    if (rangeName.empty())
-        collectively(
-            world, [&] { rangeName = core::proposePaceRangeName(*capture.local, parts).value_or(std::string()); });
+    // The baseline's step range unless --range says otherwise; proposed when it has none.
+    std::optional<std::string> given = options.range.value_or(baseline->stepRange);
+    if (given->empty())
+        given.reset();
+    const auto rangeName = givenOrProposedStepRange(world, *capture.local, given).value_or(std::string());
 
     Json ranks = Json::array();
     if (!onEveryProcess(world, [&] {
             const auto figures = cli::checkFigures(capture.local, options, *baseline, rangeName);
             for (std::uint32_t r = 0; r < figures.size(); ++r) {
                 const auto &f = figures[r];
-                ranks.push_back({ r, f.rank, f.busyPercent, f.medianStepNs ? Json(*f.medianStepNs) : Json(nullptr) });
+                ranks.push_back({ r, f.rank, f.busyPercent, optionalJson(f.medianStepNs) });
             }
         }))
         return 1;

@@ -43,12 +43,7 @@ int runDigestCommand(const World &world, const cli::Options &options)
     const cli::CommandContext local { options, capture.local };
     const WorldParts parts(world);
 
-    std::optional<std::string> stepRange = options.range;
-    // Collective: a process that failed could not tell the others, so a failure ends the job.
-    collectively(world, [&] {
-        if (!stepRange)
-            stepRange = core::proposePaceRangeName(trace, parts);
-    });
+    const auto stepRange = givenOrProposedStepRange(world, trace, options.range);
     auto intervalOptions = cli::intervalOptions(options);
     intervalOptions.top = std::numeric_limits<std::size_t>::max(); // every anomalous interval
     if (!intervalOptions.originNs) {
@@ -108,9 +103,7 @@ int runDigestCommand(const World &world, const cli::Options &options)
         mine.pace.reset();
 
     // The findings' step range is the pace's; without one, summarizeCapture proposes one.
-    std::optional<std::string> findingRange = paceExists ? stepRange : std::nullopt;
-    if (!paceExists)
-        collectively(world, [&] { findingRange = core::proposePaceRangeName(trace, parts); });
+    const auto findingRange = givenOrProposedStepRange(world, trace, paceExists ? stepRange : std::nullopt);
     std::vector<core::Finding> findings;
     if (!findingsInParts(world, capture, options, findingRange, findings))
         return 1;

@@ -30,17 +30,13 @@ int runPaceCommand(const World &world, const cli::Options &options)
     const auto &trace = *capture.local;
     const WorldParts parts(world);
 
-    std::optional<std::string> name = options.range;
-    std::optional<core::StepRangeChoice> noStepRange;
-    // Collective: a process that failed could not tell the others, so a failure ends the job.
-    collectively(world, [&] {
-        if (!name)
-            name = core::proposePaceRangeName(trace, parts);
-        if (!name)
-            noStepRange = core::chooseStepRange(trace, parts);
-    });
-    if (noStepRange)
-        return finalStatus(world, capture, world.isRoot() ? cli::printNoStepRange(*noStepRange) : 1);
+    const auto name = givenOrProposedStepRange(world, trace, options.range);
+    if (!name) {
+        core::StepRangeChoice noStepRange;
+        // Collective: a process that failed could not tell the others, so a failure ends the job.
+        collectively(world, [&] { noStepRange = core::chooseStepRange(trace, parts); });
+        return finalStatus(world, capture, world.isRoot() ? cli::printNoStepRange(noStepRange) : 1);
+    }
 
     Json ranks = Json::array();
     if (!onEveryProcess(world, [&] {
