@@ -25,6 +25,7 @@ std::string digestText(const std::string &rank = {}, const std::string &pace = "
     const std::string defaultRank = R"({"rank": 3, "report": "/data/r3.sqlite", "pid": 7, "process": "python3",
         "host": "node1", "span_start_ns": 10, "span_end_ns": 1900, "busy_ns": 600, "window_ns": 1000, "idle_ns": 400, "idle_pct": 40.0, "gap_count": 2,
         "gap_ns": 300, "median_step_ns": 250.5,
+        "devices": [{"device": 0, "idle_before_first_ns": 500, "idle_after_last_ns": 390}],
         "blame": {"by_cause": [{"cause": "api", "label": "cudaStreamSynchronize", "count": 2, "total_ns": 300}]},
         "top_kernels": {"kernels": [{"name": "gemm", "calls": 4, "total_ns": 500, "pct": 83.3, "median_ns": 120.0}]},
         "intervals": {"intervals": [
@@ -107,7 +108,10 @@ private slots:
         QCOMPARE(r.span, (TimeRange { 10, 1900 }));
         QCOMPARE(r.busyNs, 600);
         QCOMPARE(r.idleNs, 400);
-        QCOMPARE(r.idlePercent(), 40.0);
+        QCOMPARE(r.idleOutsideNs, 890);
+        QCOMPARE(*r.idlePercentOfWindow(), 40.0);
+        // The GPU's capture is its window and the time outside it: the rank's span, 1,890 ns.
+        QCOMPARE(*r.idlePercentOfCapture(), 100.0 * (1890 - 600) / 1890);
         QCOMPARE(r.gapCount, std::uint64_t(2));
         QCOMPARE(*r.medianStepNs, 250.5);
         QCOMPARE(r.blameByCause.size(), std::size_t(1));
@@ -158,6 +162,19 @@ private slots:
         QVERIFY(result.digest->ranks[0].intervals.empty());
     }
 
+    void rankWithoutGpuHasNoIdleShare()
+    {
+        auto text = replaced(digestText(), R"("busy_ns": 600, "window_ns": 1000, "idle_ns": 400)",
+            R"("busy_ns": 0, "window_ns": 0, "idle_ns": 0)");
+        text = replaced(text, R"("devices": [{"device": 0, "idle_before_first_ns": 500, "idle_after_last_ns": 390}])",
+            R"("devices": [])");
+        const auto result = parseDigest(text, "run.gldigest");
+        QVERIFY2(result.digest, result.error.c_str());
+        const auto &r = result.digest->ranks[0];
+        QVERIFY(!r.idlePercentOfWindow()); // not 0%: there is no GPU to be idle
+        QVERIFY(!r.idlePercentOfCapture());
+    }
+
     void badInputNamesFileAndProblem_data()
     {
         QTest::addColumn<QString>("text");
@@ -189,6 +206,16 @@ private slots:
             R"("busy_ns": 600.5)")) << QStringLiteral("run.gldigest: ranks[0].busy_ns: expected an integer");
         QTest::newRow("negative count") << QString::fromStdString(replaced(valid, R"("gap_count": 2)",
             R"("gap_count": -2)")) << QStringLiteral("run.gldigest: ranks[0].gap_count: expected a count");
+        QTest::newRow("missing devices") << QString::fromStdString(replaced(valid, R"("devices": [)", R"("gpus": [)"))
+                                         << QStringLiteral("run.gldigest: ranks[0].devices: missing");
+        QTest::newRow("negative idle before")
+            << QString::fromStdString(
+                   replaced(valid, R"("idle_before_first_ns": 500)", R"("idle_before_first_ns": -5)"))
+            << QStringLiteral("run.gldigest: ranks[0].devices[0].idle_before_first_ns: expected a duration");
+        QTest::newRow("idle outside overflows")
+            << QString::fromStdString(
+                   replaced(valid, R"("idle_after_last_ns": 390)", R"("idle_after_last_ns": 9223372036854775807)"))
+            << QStringLiteral("run.gldigest: ranks[0].devices[0].idle_after_last_ns: expected a duration");
         QTest::newRow("ranks a number") << QString::fromStdString(replaced(valid, R"("ranks": [)",
             R"("ranks": 5, "old": [)")) << QStringLiteral("run.gldigest: ranks: expected an array");
         QTest::newRow("kernel name a number")

@@ -77,7 +77,7 @@ private slots:
         auto *model = window->rankTable()->tableModel();
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model->rowCount(), 4);
-        QCOMPARE(model->columnCount(), 10);
+        QCOMPARE(model->columnCount(), 11);
         core::PaceOptions paceOptions;
         paceOptions.rangeName = "train_step";
         const auto pace = core::computePace(*m_trace, paceOptions);
@@ -96,12 +96,16 @@ private slots:
             QCOMPARE(model->cell(row, 2).raw.toDouble(), double(busy));
             QCOMPARE(model->cell(row, 3).raw.toDouble(), double(rank.span.duration()));
             QCOMPARE(model->cell(row, 4).raw.toDouble(), 100.0 * double(gpuWindow - busy) / double(gpuWindow));
-            QCOMPARE(model->cell(row, 5).raw.toULongLong(), gaps);
-            QCOMPARE(model->cell(row, 7).raw.toDouble(), pace.ranks[std::size_t(row)].medianNs);
-            QCOMPARE(model->cell(row, 8).raw.toULongLong(), std::uint64_t(pace.ranks[std::size_t(row)].timesSlowest));
+            // Each GPU's capture is the rank's span, as the idle findings count it.
+            const double gpuCapture = double(rank.span.duration()) * double(rank.gpus.size());
+            QCOMPARE(model->cell(row, 5).raw.toDouble(), 100.0 * (gpuCapture - double(busy)) / gpuCapture);
+            QVERIFY(model->cell(row, 5).raw.toDouble() > model->cell(row, 4).raw.toDouble());
+            QCOMPARE(model->cell(row, 6).raw.toULongLong(), gaps);
+            QCOMPARE(model->cell(row, 8).raw.toDouble(), pace.ranks[std::size_t(row)].medianNs);
+            QCOMPARE(model->cell(row, 9).raw.toULongLong(), std::uint64_t(pace.ranks[std::size_t(row)].timesSlowest));
         }
-        QVERIFY(model->cell(2, 8).background.isValid()); // the straggler is marked
-        QVERIFY(!model->cell(0, 8).background.isValid());
+        QVERIFY(model->cell(2, 9).background.isValid()); // the straggler is marked
+        QVERIFY(!model->cell(0, 9).background.isValid());
     }
 
     void paceMatrixIsIterationsByRanks()

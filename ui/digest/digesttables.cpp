@@ -21,6 +21,12 @@ const core::DigestPaceRank *paceOf(const core::Digest &digest, std::int32_t rank
     return nullptr;
 }
 
+// A rank without a GPU has no idle share: an empty cell, not 0%.
+PanelCell percentOrEmpty(std::optional<double> percent)
+{
+    return percent ? PanelCell::percent(*percent) : PanelCell::empty();
+}
+
 } // namespace
 
 void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
@@ -28,8 +34,11 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
     QList<PanelColumn> columns { { QStringLiteral("Rank"), true, {}, {} }, { QStringLiteral("Host"), false, {}, {} },
         { QStringLiteral("Busy"), true, QStringLiteral("ns"), QStringLiteral("GPU busy time (union of kernels)") },
         { QStringLiteral("Capture"), true, QStringLiteral("ns"), QStringLiteral("the rank's first to last event") },
-        { QStringLiteral("Idle %"), true, QStringLiteral("%"),
+        { QStringLiteral("Idle % window"), true, QStringLiteral("%"),
             QStringLiteral("idle share of the GPU window (first to last kernel)") },
+        { QStringLiteral("Idle % capture"), true, QStringLiteral("%"),
+            QStringLiteral("idle share of the rank's capture on its GPUs: before the first kernel, in gaps and "
+                           "after the last (what the findings' \"idle % of capture\" counts)") },
         { QStringLiteral("Gaps"), true, {}, QStringLiteral("idle gaps at the digest's threshold") },
         { QStringLiteral("Top blame"), false, {}, QStringLiteral("the cause with the most idle time in gaps") },
         { QStringLiteral("Median step"), true, QStringLiteral("ns"), {} },
@@ -41,8 +50,8 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
         const auto &r = digest.ranks[i];
         std::vector<PanelCell> row { PanelCell { r.rank, r.rank, {}, QString::fromStdString(r.report) },
             PanelCell::text(QString::fromStdString(r.host)), PanelCell::duration(double(r.busyNs)),
-            PanelCell::duration(double(r.span.duration())), PanelCell::percent(r.idlePercent()),
-            PanelCell::count(r.gapCount) };
+            PanelCell::duration(double(r.span.duration())), percentOrEmpty(r.idlePercentOfWindow()),
+            percentOrEmpty(r.idlePercentOfCapture()), PanelCell::count(r.gapCount) };
         row.push_back(r.blameByCause.empty() ? PanelCell::text(QStringLiteral("-"))
                                              : PanelCell::text(QString::fromStdString(r.blameByCause.front().key)));
         row.push_back(r.medianStepNs ? PanelCell::duration(*r.medianStepNs) : PanelCell::empty());

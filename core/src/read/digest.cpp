@@ -266,6 +266,14 @@ DigestRank readRank(const Field &f)
     r.busyNs = f.at("busy_ns").integer();
     r.windowNs = f.at("window_ns").integer();
     r.idleNs = f.at("idle_ns").integer();
+    f.at("devices").forEach([&](const Field &d) {
+        for (const auto key : { "idle_before_first_ns", "idle_after_last_ns" }) {
+            const auto idle = d.at(key);
+            const auto ns = idle.integer();
+            if (ns < 0 || __builtin_add_overflow(r.idleOutsideNs, ns, &r.idleOutsideNs))
+                idle.fail("expected a duration (0 or more, not overflowing the rank's sum)");
+        }
+    });
     r.gapCount = f.at("gap_count").count();
     r.gapNs = f.at("gap_ns").integer();
     r.medianStepNs = f.at("median_step_ns").numberOrNull();

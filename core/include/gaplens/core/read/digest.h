@@ -55,7 +55,10 @@ struct DigestRank
     std::uint32_t pid = 0;
     std::string process, host;
     TimeRange span; // the rank's first to last event
-    TimeNs busyNs = 0, windowNs = 0, idleNs = 0;
+    TimeNs busyNs = 0, windowNs = 0, idleNs = 0; // summed over the rank's GPUs
+    // Before each GPU's first kernel and after its last, within the rank's span, summed over
+    // its GPUs: with windowNs, each GPU's whole capture, which the idle findings speak of.
+    TimeNs idleOutsideNs = 0;
     std::uint64_t gapCount = 0;
     TimeNs gapNs = 0;
     std::optional<double> medianStepNs;
@@ -66,7 +69,19 @@ struct DigestRank
     std::optional<double> sustainedRate; // run accounting's, when there is one
     std::vector<std::string> findings;
 
-    double idlePercent() const { return windowNs > 0 ? 100.0 * double(idleNs) / double(windowNs) : 0.0; }
+    // Idle share of the GPU windows (first to last kernel); nullopt for a rank without one.
+    std::optional<double> idlePercentOfWindow() const
+    {
+        return windowNs > 0 ? std::optional(100.0 * double(idleNs) / double(windowNs)) : std::nullopt;
+    }
+    // Idle share of the GPUs' capture (the rank's span, per GPU): what "idle 98% of its
+    // capture" counts. A GPU whose kernels ran in a short window is idle 0% of its window and
+    // nearly 100% of its capture; the overview shows both. nullopt for a rank without a GPU.
+    std::optional<double> idlePercentOfCapture() const
+    {
+        const double capture = double(windowNs) + double(idleOutsideNs); // a file's sums may not fit
+        return capture > 0 ? std::optional(100.0 * (capture - double(busyNs)) / capture) : std::nullopt;
+    }
 };
 
 struct DigestPaceRank
