@@ -101,7 +101,10 @@ public:
         return m_source.optionalText(int(c));
     }
     std::string_view text(Column c) const { return m_source.text(int(c)); }
-    std::optional<double> optionalDouble(Column c) const { return m_source.optionalDouble(int(c)); }
+    [[gnu::always_inline]] std::optional<double> optionalDouble(Column c) const
+    {
+        return m_source.optionalDouble(int(c));
+    }
 
 private:
     Source m_source;
