@@ -9,8 +9,9 @@ namespace gaplens::ui {
 
 class PanelTableModel;
 
-// Per rank: rank, host, busy, capture (the rank's first to last event), idle % (of the GPU window), gaps, top blame
-// cause, median step, times slowest, findings. Row keys are indices into digest.ranks.
+// Per rank: rank, host, busy, capture (the rank's first to last event), idle % of the GPU
+// window and of the capture, gaps, top blame cause, median step, times slowest, findings. Row
+// keys are indices into digest.ranks.
 void setDigestRankTable(PanelTableModel &model, const core::Digest &digest);
 
 // Iterations x ranks as the Rank pace panel shows them (Iteration, Median, a column per rank,
