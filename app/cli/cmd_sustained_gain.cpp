@@ -48,18 +48,29 @@ Cell okCell(bool ok)
 
 } // namespace
 
-int runSustainedGainCheck(const Options &options)
+core::SustainedGainOptions sustainedGainRule(const Options &options)
 {
-    const auto [before, after] = loadBeforeAfter(options);
-    if (!before)
-        return 1;
     core::SustainedGainOptions rule;
     rule.accounting = runAccountingOptions(options);
     rule.split = options.windowCount > 0 ? core::WindowSplit::Equal : core::WindowSplit::CheckpointCommits;
     rule.windowCount = options.windowCount;
     rule.minGain = *options.minSustainedGainPercent / 100.0;
     rule.minWindows = options.minWindows;
-    const auto c = core::checkSustainedGain(*before, *after, rule);
+    return rule;
+}
+
+int runSustainedGainCheck(const Options &options)
+{
+    const auto [before, after] = loadBeforeAfter(options);
+    if (!before)
+        return 1;
+    const auto rule = sustainedGainRule(options);
+    return printSustainedGainCheck(options, *before, *after, rule, core::checkSustainedGain(*before, *after, rule));
+}
+
+int printSustainedGainCheck(const Options &options, const core::TraceSet &before, const core::TraceSet &after,
+    const core::SustainedGainOptions &rule, const core::SustainedGainCheck &c)
+{
     for (const auto &[w, which] : { std::pair { &c.before, "before" }, std::pair { &c.after, "after" } })
         if (!w->error.empty()) {
             std::fprintf(stderr, "gaplens-cli: error: %s: %s\n", which, w->error.c_str());
@@ -69,10 +80,10 @@ int runSustainedGainCheck(const Options &options)
         ? fmt::format("{} equal windows", rule.windowCount)
         : std::string("windows from one checkpoint commit to the next");
     const auto &unit = c.after.whole.workUnit;
-    const int rc = !c.passed ? kExitRuleNotMet : (before->errors.empty() && after->errors.empty() ? 0 : 1);
+    const int rc = !c.passed ? kExitRuleNotMet : (before.errors.empty() && after.errors.empty() ? 0 : 1);
 
     if (options.format == Format::Json) {
-        auto doc = jsonDocument(options.command, { before.get(), after.get() });
+        auto doc = jsonDocument(options.command, { &before, &after });
         doc["rule"] = "sustained_gain";
         doc["min_sustained_gain_pct"] = *options.minSustainedGainPercent;
         doc["min_windows"] = rule.minWindows;
@@ -103,7 +114,7 @@ int runSustainedGainCheck(const Options &options)
             { "length", "length_ns" }, { "steps", "steps" }, { "work", "work" }, { "sustained rate", "sustained_rate" },
             { "comparable", "comparable" } });
         for (const auto &[w, trace, which] :
-            { std::tuple { &c.before, before.get(), "before" }, std::tuple { &c.after, after.get(), "after" } }) {
+            { std::tuple { &c.before, &before, "before" }, std::tuple { &c.after, &after, "after" } }) {
             const auto zero = trace->reports[trace->ranks[w->whole.slowestRank].report].timeZero();
             for (std::size_t i = 0; i < w->windows.size(); ++i) {
                 const auto &x = w->windows[i];

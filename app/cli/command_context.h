@@ -15,6 +15,7 @@
 #include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/analysis/summaries.h"
+#include "gaplens/core/analysis/sustained_gain.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
@@ -254,5 +255,11 @@ int runDiff(const Options &options);
 int runCheck(const Options &options);
 // check --min-sustained-gain: the sustained-gain rule over --before and --after.
 int runSustainedGainCheck(const Options &options);
+// Its two halves, for gaplens-mpi, which splits each capture's windows in parts: the rule as
+// the options give it, and the check's output (the captures name reports and ranks: the
+// skeletons do) with its exit status.
+core::SustainedGainOptions sustainedGainRule(const Options &options);
+int printSustainedGainCheck(const Options &options, const core::TraceSet &before, const core::TraceSet &after,
+    const core::SustainedGainOptions &rule, const core::SustainedGainCheck &check);
 
 } // namespace gaplens::cli

@@ -7,13 +7,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace gaplens::core {
 namespace {
 
-// The window boundaries (absolute) inside `w`: the commits in it, or count + 1 equal steps.
-std::vector<TimeNs> boundaries(const RankRunAccounting &overall, WindowSplit split, std::uint32_t count)
+std::string percentText(double fraction)
 {
+    return fmt::format("{:+.2f}%", fraction * 100.0);
+}
+
+} // namespace
+
+std::vector<TimeNs> sustainedWindowBoundaries(const RunAccounting &whole, WindowSplit split, std::uint32_t count)
+{
+    const auto &overall = whole.overall;
     const auto &w = overall.window;
     std::vector<TimeNs> points;
     if (split == WindowSplit::Equal) {
@@ -28,12 +36,28 @@ std::vector<TimeNs> boundaries(const RankRunAccounting &overall, WindowSplit spl
     return points;
 }
 
-std::string percentText(double fraction)
+RunAccountingOptions sustainedWindowOptions(
+    const RunAccountingOptions &options, TimeNs start, TimeNs end, TimeNs timeZero)
 {
-    return fmt::format("{:+.2f}%", fraction * 100.0);
+    RunAccountingOptions part = options;
+    part.window.rule = RunWindowRule::Explicit;
+    part.window.startNs = start - timeZero;
+    part.window.endNs = end - timeZero;
+    return part;
 }
 
-} // namespace
+SustainedWindow sustainedWindow(TimeRange window, const RunAccounting &accounting)
+{
+    SustainedWindow w;
+    w.window = window;
+    if (accounting.error.empty()) {
+        w.steps = accounting.overall.steps;
+        w.work = accounting.overall.work;
+        w.sustainedRate = accounting.overall.sustainedRate;
+    }
+    w.comparable = w.window.duration() > 0 && w.steps > 0 && w.sustainedRate.has_value();
+    return w;
+}
 
 std::size_t SustainedWindows::comparableCount() const
 {
@@ -59,32 +83,26 @@ SustainedWindows splitSustainedWindows(
         return out;
     }
     const TimeNs zero = trace.reports[trace.ranks[out.whole.slowestRank].report].timeZero();
-    const auto points = boundaries(out.whole.overall, split, count);
-    for (std::size_t i = 1; i < points.size(); ++i) {
-        RunAccountingOptions part = options;
-        part.window.rule = RunWindowRule::Explicit;
-        part.window.startNs = points[i - 1] - zero;
-        part.window.endNs = points[i] - zero;
-        const auto a = computeRunAccounting(trace, part);
-        SustainedWindow w;
-        w.window = { points[i - 1], points[i] };
-        if (a.error.empty()) {
-            w.steps = a.overall.steps;
-            w.work = a.overall.work;
-            w.sustainedRate = a.overall.sustainedRate;
-        }
-        w.comparable = w.window.duration() > 0 && w.steps > 0 && w.sustainedRate.has_value();
-        out.windows.push_back(w);
-    }
+    const auto points = sustainedWindowBoundaries(out.whole, split, count);
+    for (std::size_t i = 1; i < points.size(); ++i)
+        out.windows.push_back(sustainedWindow({ points[i - 1], points[i] },
+            computeRunAccounting(trace, sustainedWindowOptions(options, points[i - 1], points[i], zero))));
     return out;
 }
 
 SustainedGainCheck checkSustainedGain(
     const TraceSet &before, const TraceSet &after, const SustainedGainOptions &options)
 {
+    return judgeSustainedGain(splitSustainedWindows(before, options.accounting, options.split, options.windowCount),
+        splitSustainedWindows(after, options.accounting, options.split, options.windowCount), after, options);
+}
+
+SustainedGainCheck judgeSustainedGain(
+    SustainedWindows before, SustainedWindows after, const TraceSet &afterTrace, const SustainedGainOptions &options)
+{
     SustainedGainCheck c;
-    c.before = splitSustainedWindows(before, options.accounting, options.split, options.windowCount);
-    c.after = splitSustainedWindows(after, options.accounting, options.split, options.windowCount);
+    c.before = std::move(before);
+    c.after = std::move(after);
     const bool sameUnit = c.before.error.empty() && c.after.error.empty()
         && c.before.whole.workUnit == c.after.whole.workUnit && c.before.whole.workSource == c.after.whole.workSource;
     const std::size_t nBefore = sameUnit ? c.before.comparableCount() : 0;
@@ -111,7 +129,7 @@ SustainedGainCheck checkSustainedGain(
             c.failures.push_back(fmt::format("checkpoint backlog grows after the change: rank {} has {:.2f} earlier "
                                              "checkpoint(s) still being written at a start in the first half, {:.2f} "
                                              "in the second (max {})",
-                after.ranks[r.rank].rank, h.backlogFirstHalf, h.backlogSecondHalf, h.backlogMax));
+                afterTrace.ranks[r.rank].rank, h.backlogFirstHalf, h.backlogSecondHalf, h.backlogMax));
         }
     c.aboveThreshold = c.gain && *c.gain > options.minGain;
     c.aboveNoise = c.gain && *c.gain > 0 && c.significant;

@@ -45,6 +45,17 @@ struct SustainedWindows
 SustainedWindows splitSustainedWindows(
     const TraceSet &trace, const RunAccountingOptions &options, WindowSplit split, std::uint32_t count = 0);
 
+// splitSustainedWindows in steps, for gaplens-mpi, which accounts each window in parts:
+// the window boundaries (absolute) of the whole accounting's overall window: the checkpoint
+// commits in it, or count + 1 equal steps;
+std::vector<TimeNs> sustainedWindowBoundaries(const RunAccounting &whole, WindowSplit split, std::uint32_t count);
+// the accounting options of the window [start, end) (absolute; `timeZero` is the time zero of
+// the report of the whole accounting's slowest rank, which explicit windows are relative to);
+RunAccountingOptions sustainedWindowOptions(
+    const RunAccountingOptions &options, TimeNs start, TimeNs end, TimeNs timeZero);
+// and that window's figures from its accounting.
+SustainedWindow sustainedWindow(TimeRange window, const RunAccounting &accounting);
+
 struct SustainedGainOptions
 {
     RunAccountingOptions accounting; // the same for both captures (its ranks: all)
@@ -74,5 +85,9 @@ struct SustainedGainCheck
 
 SustainedGainCheck checkSustainedGain(
     const TraceSet &before, const TraceSet &after, const SustainedGainOptions &options);
+// The rule on windows already split (checkSustainedGain's second half); `after` names the
+// ranks of a growing backlog (a capture without events, as gaplens-mpi's root holds, does).
+SustainedGainCheck judgeSustainedGain(
+    SustainedWindows before, SustainedWindows after, const TraceSet &afterTrace, const SustainedGainOptions &options);
 
 } // namespace gaplens::core
