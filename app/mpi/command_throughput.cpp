@@ -1,116 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "collective_steps.h"
 #include "distributed_commands.h"
-#include "wire.h"
-#include "world_parts.h"
+#include "run_accounting_parts.h"
 
 #include "command_context.h"
 
-#include "gaplens/core/analysis/run_accounting.h"
-
-#include <algorithm>
-#include <optional>
-#include <string>
-#include <vector>
-
 namespace gaplens::mpi {
-namespace {
-
-using Json = nlohmann::json;
-
-Json packGroup(const core::StepTimeGroup &g)
-{
-    return { g.count, g.medianNs, g.p95Ns, g.maxNs, g.minNs, g.q1Ns, g.q3Ns };
-}
-
-core::StepTimeGroup unpackGroup(const Json &j)
-{
-    core::StepTimeGroup g;
-    g.count = j[0].get<std::uint64_t>();
-    g.medianNs = j[1].get<double>();
-    g.p95Ns = j[2].get<core::TimeNs>();
-    g.maxNs = j[3].get<core::TimeNs>();
-    g.minNs = j[4].get<core::TimeNs>();
-    g.q1Ns = j[5].get<core::TimeNs>();
-    g.q3Ns = j[6].get<core::TimeNs>();
-    return g;
-}
-
-Json packCheckpoint(const std::optional<core::CheckpointHealth> &health)
-{
-    if (!health)
-        return nullptr;
-    const auto &h = *health;
-    return { h.count, h.stagingCount, optionalJson(h.cadenceNs), h.medianDurationNs, h.p95DurationNs, h.commitP95Ns,
-        optionalJson(h.p95OverCadence), h.backlogFirstHalf, h.backlogSecondHalf, h.backlogMax, h.backlogGrowing,
-        h.commitsNs };
-}
-
-std::optional<core::CheckpointHealth> unpackCheckpoint(const Json &j)
-{
-    if (j.is_null())
-        return std::nullopt;
-    core::CheckpointHealth h;
-    h.count = j[0].get<std::uint64_t>();
-    h.stagingCount = j[1].get<std::uint64_t>();
-    h.cadenceNs = optionalDouble(j[2]);
-    h.medianDurationNs = j[3].get<double>();
-    h.p95DurationNs = j[4].get<core::TimeNs>();
-    h.commitP95Ns = j[5].get<core::TimeNs>();
-    h.p95OverCadence = optionalDouble(j[6]);
-    h.backlogFirstHalf = j[7].get<double>();
-    h.backlogSecondHalf = j[8].get<double>();
-    h.backlogMax = j[9].get<std::uint32_t>();
-    h.backlogGrowing = j[10].get<bool>();
-    h.commitsNs = j[11].get<std::vector<core::TimeNs>>();
-    return h;
-}
-
-// One rank's accounting, for the root: every time an integer, every rate and median a double
-// (CBOR keeps them bit for bit), the state spans as three columns.
-Json packRank(const core::RankRunAccounting &r)
-{
-    std::vector<int> states;
-    for (const auto state : r.spans.state)
-        states.push_back(int(state));
-    Json byState = Json::array();
-    for (const auto &s : r.stepTimeByState)
-        byState.push_back({ int(s.state), packGroup(s.inside), packGroup(s.outside), s.pValue, s.significant });
-    return { r.rank, r.window.start, r.window.end, r.partitionNs, r.spans.start, r.spans.end, states, r.steps,
-        r.stepsWithoutPayload, r.stepsOutsideWindow, r.work, optionalJson(r.activeRate), optionalJson(r.sustainedRate),
-        optionalJson(r.sustainedOverActive), std::move(byState), packCheckpoint(r.checkpoint) };
-}
-
-core::RankRunAccounting unpackRank(const Json &j, std::uint32_t globalRank)
-{
-    core::RankRunAccounting r;
-    r.rank = globalRank;
-    r.window = { j[1].get<core::TimeNs>(), j[2].get<core::TimeNs>() };
-    r.partitionNs = j[3].get<std::array<core::TimeNs, core::kRunStateCount>>();
-    r.spans.start = j[4].get<std::vector<core::TimeNs>>();
-    r.spans.end = j[5].get<std::vector<core::TimeNs>>();
-    for (const auto &state : j[6])
-        r.spans.state.push_back(core::RunState(state.get<int>()));
-    r.steps = j[7].get<std::uint64_t>();
-    r.stepsWithoutPayload = j[8].get<std::uint64_t>();
-    r.stepsOutsideWindow = j[9].get<std::uint64_t>();
-    r.work = j[10].get<double>();
-    r.activeRate = optionalDouble(j[11]);
-    r.sustainedRate = optionalDouble(j[12]);
-    r.sustainedOverActive = optionalDouble(j[13]);
-    for (const auto &s : j[14])
-        r.stepTimeByState.push_back({ core::RunState(s[0].get<int>()), unpackGroup(s[1]), unpackGroup(s[2]),
-            s[3].get<double>(), s[4].get<bool>() });
-    r.checkpoint = unpackCheckpoint(j[15]);
-    return r;
-}
-
-} // namespace
 
 // throughput: the step range and work source decided over every process (core's accounting in
-// parts, with a WorldParts); each rank accounted where its report is; on the root the ranks in
-// the whole capture's order, the first failed one's error, and the overall figures
-// (finishRunAccounting, the cross-rank half of computeRunAccounting).
+// parts); each rank accounted where its report is; on the root the ranks in the whole
+// capture's order, the first failed one's error, and the overall figures.
 int runThroughputCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
@@ -120,45 +19,11 @@ int runThroughputCommand(const World &world, const cli::Options &options)
     const cli::CommandContext local { options, capture.local };
     auto accountingOptions = cli::runAccountingOptions(options);
     accountingOptions.ranks = local.rankSelection();
-    const WorldParts parts(world);
-
-    core::RunAccountingPart part;
-    // Collective: a process that failed could not tell the others, so a failure ends the job.
-    collectively(world, [&] { part = core::computeRunAccountingPart(*capture.local, accountingOptions, parts); });
-
-    const auto &mine = part.accounting;
-    const bool failed = part.failedRank != core::kNoIndex;
-    Json ranks = Json::array();
-    for (const auto &r : mine.ranks)
-        ranks.push_back(packRank(r));
-    const Json sent { failed ? Json(capture.localToGlobalRank.at(part.failedRank)) : Json(nullptr),
-        failed ? mine.error : std::string(), part.stepRanges, std::move(ranks) };
-    const auto packed = pack(sent);
-    printStatsIfAsked(world, capture, packed.size());
-    const auto gathered = world.gatherToRoot(packed);
+    const auto accounted = accountInParts(world, capture, accountingOptions);
+    printStatsIfAsked(world, capture, accounted.bytesSent);
     int status = 0;
-    if (world.isRoot()) {
-        // The settings are every process's; an error is theirs only when no rank failed.
-        core::RunAccounting whole = mine;
-        whole.ranks.clear();
-        if (failed)
-            whole.error.clear();
-        std::optional<std::uint32_t> firstFailed;
-        std::uint64_t stepRanges = 0;
-        for (std::size_t p = 0; p < gathered.size(); ++p) {
-            const auto one = unpack(gathered[p]);
-            if (!one[0].is_null() && (!firstFailed || one[0].get<std::uint32_t>() < *firstFailed)) {
-                firstFailed = one[0].get<std::uint32_t>();
-                whole.error = one[1].get<std::string>();
-            }
-            stepRanges += one[2].get<std::uint64_t>();
-            for (const auto &r : one[3])
-                whole.ranks.push_back(unpackRank(r, capture.globalRank[p].at(r[0].get<std::uint32_t>())));
-        }
-        std::sort(whole.ranks.begin(), whole.ranks.end(), [](const auto &a, const auto &b) { return a.rank < b.rank; });
-        status = cli::printThroughput(
-            { options, capture.skeleton }, core::finishRunAccounting(std::move(whole), stepRanges));
-    }
+    if (world.isRoot())
+        status = cli::printThroughput({ options, capture.skeleton }, accounted.whole);
     return finalStatus(world, capture, status);
 }
 
