@@ -299,7 +299,7 @@ core::TimeRange unionOfSpans(core::TimeRange a, core::TimeRange b)
 } // namespace
 
 DistributedCapture loadDistributed(const World &world, const cli::Options &options,
-    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard)
+    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard, const char *label)
 {
     std::vector<core::LoadError> inputErrors;
     const auto files = core::expandInputs(inputs, inputErrors);
@@ -347,7 +347,7 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     for (const auto &error : capture.local->errors) {
         const auto file = std::find(files.begin(), files.end(), error.path);
         if (file == files.end() || primary[std::size_t(file - files.begin())] == world.rank())
-            std::fprintf(stderr, "gaplens-mpi: error: %s\n", error.message.c_str());
+            std::fprintf(stderr, "gaplens-mpi: error: %s%s\n", label, error.message.c_str());
     }
 
     const auto globalRank = decision.globalRankIndices();

@@ -50,8 +50,9 @@ struct DistributedCapture
 // first shard's), and is one of the skeleton's errors; the other files are analysed.
 // `mayShard`: the command adds its events up wherever they are, so a capture with fewer files
 // than processes, or a file far above its fair share, is divided in time shards
-// (core::divideWork); only for tables within core::kTimeShardTables.
+// (core::divideWork); only for tables within core::kTimeShardTables. `label` comes before each
+// load error's message ("before: " for the first of two captures, as gaplens-cli says).
 DistributedCapture loadDistributed(const World &world, const cli::Options &options,
-    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard = false);
+    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard = false, const char *label = "");
 
 } // namespace gaplens::mpi

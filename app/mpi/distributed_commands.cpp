@@ -15,14 +15,19 @@ namespace gaplens::mpi {
 
 namespace {
 
-// The parts name a report by its path, so a path given twice (which gaplens-cli loads as two
-// reports) could not be told apart.
+// The parts name a report by its path, so a path given twice in one capture (which
+// gaplens-cli loads as two reports) could not be told apart. --before and --after are two
+// captures, which may share a file.
 bool anyPathTwice(const cli::Options &options)
 {
-    std::vector<core::LoadError> errors;
-    auto files = core::expandInputs(options.files, errors);
-    std::sort(files.begin(), files.end());
-    return std::adjacent_find(files.begin(), files.end()) != files.end();
+    for (const auto *inputs : { &options.files, &options.beforeFiles, &options.afterFiles }) {
+        std::vector<core::LoadError> errors;
+        auto files = core::expandInputs(*inputs, errors);
+        std::sort(files.begin(), files.end());
+        if (std::adjacent_find(files.begin(), files.end()) != files.end())
+            return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -33,7 +38,7 @@ std::string wholeOnRootReason(const cli::Options &options)
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
         || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary"
-        || command == "digest" || (command == "check" && !options.minSustainedGainPercent);
+        || command == "digest" || command == "check";
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
@@ -76,7 +81,8 @@ int runDistributed(const World &world, const cli::Options &options)
     if (command == "digest")
         return runDigestCommand(world, options);
     if (command == "check")
-        return runCheckCommand(world, options);
+        return options.minSustainedGainPercent ? runSustainedGainCommand(world, options)
+                                               : runCheckCommand(world, options);
     return runIntervalCommand(world, options);
 }
 

@@ -36,5 +36,6 @@ int runThroughputCommand(const World &world, const cli::Options &options);
 int runCaptureSummaryCommand(const World &world, const cli::Options &options); // summary
 int runDigestCommand(const World &world, const cli::Options &options);
 int runCheckCommand(const World &world, const cli::Options &options); // check --baseline
+int runSustainedGainCommand(const World &world, const cli::Options &options); // check --min-sustained-gain
 
 } // namespace gaplens::mpi
