@@ -55,7 +55,7 @@ std::optional<cli::CheckBaseline> unpackBaseline(const Json &j)
 // check (against a stored summary): the root reads the baseline and sends it to every
 // process; each process measures its ranks as the baseline did (gaplens-cli's checkFigures:
 // busy % per GPU, the median step), and the root checks them in rank order with gaplens-cli's
-// printCheck. --min-sustained-gain compares two captures and runs whole on process 0.
+// printCheck. --min-sustained-gain is command_sustained_gain.cpp's.
 int runCheckCommand(const World &world, const cli::Options &options)
 {
     std::optional<cli::CheckBaseline> baseline;
