@@ -4,8 +4,11 @@
 // before/after pair against numbers computed independently (SQL and computeGpuBusy).
 #include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/compare_headline.h"
+#include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/noise.h"
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/model/nvtx_names.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/util/units.h"
@@ -701,6 +704,99 @@ private slots:
             QCOMPARE(nb, c.before.gapCount);
             QCOMPARE(na, c.after.gapCount);
         }
+    }
+
+    // compareTraces in steps, as gaplens-mpi runs it: a 4-rank job with phases measured in two
+    // parts of two reports each, the parts' measures added up and finished with every rank's
+    // pace and steps, compared with a shorter job, gives exactly the whole captures' comparison.
+    void measuresAddedUpOverPartsCompareAsTheWhole()
+    {
+        gaplens::test::SynthSample longer, shorter;
+        QVERIFY(longer.write(withRunPhases(gaplens::test::synthOptions(4, 24))));
+        QVERIFY(shorter.write(withRunPhases(gaplens::test::synthOptions(4, 16))));
+        const auto file = [](const gaplens::test::SynthSample &sample, int rank) {
+            return QStringLiteral("%1/train_%2.sqlite").arg(sample.path).arg(rank).toStdString();
+        };
+        DerivedOptions derivedOptions;
+        derivedOptions.foldIndexes = false;
+        CompareOptions options;
+        options.rangeName = "train_step";
+        const auto accountingOf = [&](const TraceSet &trace) {
+            RunAccountingOptions accounting;
+            accounting.stepRange = options.rangeName;
+            return computeRunAccounting(trace, accounting);
+        };
+        // Parts of ranks {0, 1} and {2, 3}: a part's rank index r is the whole's r + first.
+        const auto inParts = [&](const gaplens::test::SynthSample &sample) {
+            CaptureMeasures whole;
+            std::vector<RankPace> paces;
+            std::vector<RankSteps> steps;
+            for (const std::uint32_t first : { 0u, 2u }) {
+                const auto part = gaplens::test::load({ file(sample, int(first)), file(sample, int(first) + 1) });
+                addCaptureMeasures(whole, measureCapturePart(*DerivedCapture::build(part, derivedOptions)));
+                PaceOptions paceOptions;
+                paceOptions.rangeName = options.rangeName;
+                auto partPaces = computeRankPaces(*part, paceOptions);
+                auto partSteps = computeStepAccounting(*part, partPaces);
+                for (std::size_t i = 0; i < partPaces.size(); ++i) {
+                    partPaces[i].rank += first;
+                    partSteps[i].rank += first;
+                    paces.push_back(std::move(partPaces[i]));
+                    steps.push_back(std::move(partSteps[i]));
+                }
+            }
+            const auto pace = comparePaces(options.rangeName, std::move(paces));
+            finishCaptureMeasures(whole, 4, 4, &pace, steps);
+            return whole;
+        };
+        const auto before = gaplens::test::load({ file(longer, 0), file(longer, 1), file(longer, 2), file(longer, 3) });
+        const auto after
+            = gaplens::test::load({ file(shorter, 0), file(shorter, 1), file(shorter, 2), file(shorter, 3) });
+        const auto whole = compareTraces(
+            *DerivedCapture::build(before, derivedOptions), *DerivedCapture::build(after, derivedOptions), options);
+        const auto parts = compareMeasures(inParts(longer), inParts(shorter), options.rangeName, "option",
+            accountingOf(*before), accountingOf(*after), options);
+        QVERIFY(whole.hasSteps);
+        QCOMPARE(whole.before.steps, std::size_t(24));
+        QCOMPARE(parts.before.steps, whole.before.steps);
+        QCOMPARE(parts.after.steps, whole.after.steps);
+        QCOMPARE(parts.before.stepNs, whole.before.stepNs);
+        QCOMPARE(parts.after.stepBusyPercent, whole.after.stepBusyPercent);
+        QCOMPARE(parts.before.stepIdleNs, whole.before.stepIdleNs);
+        QCOMPARE(parts.after.stepKernelNs, whole.after.stepKernelNs);
+        QCOMPARE(parts.before.busyNs, whole.before.busyNs);
+        QCOMPARE(parts.before.gapNs, whole.before.gapNs);
+        QCOMPARE(parts.after.kernelNs, whole.after.kernelNs);
+        QCOMPARE(parts.before.busyPercent, whole.before.busyPercent);
+        QCOMPARE(parts.verdictText, whole.verdictText);
+        QCOMPARE(parts.verdictDetail, whole.verdictDetail);
+        QCOMPARE(parts.headline.size(), whole.headline.size());
+        for (std::size_t i = 0; i < whole.headline.size(); ++i) {
+            QCOMPARE(parts.headline[i].key, whole.headline[i].key);
+            QCOMPARE(parts.headline[i].before, whole.headline[i].before);
+            QCOMPARE(parts.headline[i].after, whole.headline[i].after);
+            QCOMPARE(parts.headline[i].pValue, whole.headline[i].pValue);
+        }
+        QCOMPARE(parts.kernels.size(), whole.kernels.size());
+        for (std::size_t i = 0; i < whole.kernels.size(); ++i) {
+            QCOMPARE(parts.kernels[i].name, whole.kernels[i].name);
+            QCOMPARE(parts.kernels[i].callsBefore, whole.kernels[i].callsBefore);
+            QCOMPARE(parts.kernels[i].totalAfter, whole.kernels[i].totalAfter);
+        }
+        QVERIFY(!whole.idleByPhase.empty());
+        QCOMPARE(parts.idleByCause.size(), whole.idleByCause.size());
+        QCOMPARE(parts.idleByPhase.size(), whole.idleByPhase.size());
+        for (std::size_t i = 0; i < whole.idleByPhase.size(); ++i) {
+            QCOMPARE(parts.idleByPhase[i].key, whole.idleByPhase[i].key);
+            QCOMPARE(parts.idleByPhase[i].totalBefore, whole.idleByPhase[i].totalBefore);
+        }
+        QCOMPARE(parts.nvtx.size(), whole.nvtx.size());
+        for (std::size_t i = 0; i < whole.nvtx.size(); ++i) {
+            QCOMPARE(parts.nvtx[i].name, whole.nvtx[i].name);
+            QCOMPARE(parts.nvtx[i].instancesAfter, whole.nvtx[i].instancesAfter);
+        }
+        QCOMPARE(parts.sustained.size(), whole.sustained.size());
+        QVERIFY(!whole.sustained.empty());
     }
 
     void copyTimeIsComparedAsItsOwnCause()

@@ -20,29 +20,12 @@
 #include <map>
 
 namespace gaplens::core {
-namespace {
 
-struct NamedTotals
-{
-    std::uint64_t count = 0;
-    TimeNs totalNs = 0;
-};
-
-// Everything of one capture the comparison needs, keyed by text so two captures match.
-struct CaptureData
-{
-    CaptureFigures figures;
-    std::map<std::string, NamedTotals> kernels, causes, phases, nvtx;
-};
-
-CaptureData measure(const DerivedCapture &derived, const CompareOptions &options, const std::string &rangeName)
+CaptureMeasures measureCapturePart(const DerivedCapture &derived)
 {
     const TraceSet &trace = derived.trace();
-    CaptureData data;
+    CaptureMeasures data;
     CaptureFigures &f = data.figures;
-    f.ranks = trace.ranks.size();
-    f.gpus = trace.gpus.size();
-
     for (std::uint32_t g = 0; g < derived.gpuCount(); ++g) {
         const auto &busy = derived.busy(GpuIndex(g));
         f.busyNs += busy.busyNs;
@@ -51,7 +34,6 @@ CaptureData measure(const DerivedCapture &derived, const CompareOptions &options
         f.gapCount += gaps.size();
         f.gapNs += gaps.totalNs;
     }
-    f.busyPercent = f.windowNs > 0 ? 100.0 * double(f.busyNs) / double(f.windowNs) : 0.0;
 
     // Every kernel of every stream, rank or not: the same set `kernels` and SQL count.
     for (const auto &gpu : trace.gpus)
@@ -64,8 +46,6 @@ CaptureData measure(const DerivedCapture &derived, const CompareOptions &options
             }
             f.kernels += k.size();
         }
-    for (const auto &[name, row] : data.kernels)
-        f.kernelNs += row.totalNs;
 
     const BlameTotals &blame = derived.overallTotals();
     for (const auto &b : blame.byCause) {
@@ -85,25 +65,50 @@ CaptureData measure(const DerivedCapture &derived, const CompareOptions &options
         row.count += r.stats.count;
         row.totalNs += r.stats.totalNs;
     }
+    return data;
+}
 
-    if (rangeName.empty())
-        return data;
-    PaceOptions paceOptions;
-    paceOptions.rangeName = rangeName;
-    const auto pace = computePace(trace, paceOptions);
-    StepAccountingOptions stepOptions;
-    stepOptions.includeCopies = options.includeCopies;
-    const auto accounting = computeStepAccounting(trace, pace, stepOptions);
-    f.ranksWithSteps = pace.ranks.size();
-    f.steps = pace.iterations.size();
+void addCaptureMeasures(CaptureMeasures &whole, const CaptureMeasures &part)
+{
+    auto &f = whole.figures;
+    const auto &p = part.figures;
+    f.busyNs += p.busyNs;
+    f.windowNs += p.windowNs;
+    f.gapCount += p.gapCount;
+    f.gapNs += p.gapNs;
+    f.kernels += p.kernels;
+    for (const auto &[into, from] :
+        { std::pair { &whole.kernels, &part.kernels }, std::pair { &whole.causes, &part.causes },
+            std::pair { &whole.phases, &part.phases }, std::pair { &whole.nvtx, &part.nvtx } })
+        for (const auto &[key, totals] : *from) {
+            auto &row = (*into)[key];
+            row.count += totals.count;
+            row.totalNs += totals.totalNs;
+        }
+}
+
+void finishCaptureMeasures(CaptureMeasures &measures, std::size_t ranks, std::size_t gpus, const PaceReport *pace,
+    const std::vector<RankSteps> &accounting)
+{
+    CaptureFigures &f = measures.figures;
+    f.ranks = ranks;
+    f.gpus = gpus;
+    f.busyPercent = f.windowNs > 0 ? 100.0 * double(f.busyNs) / double(f.windowNs) : 0.0;
+    f.kernelNs = 0;
+    for (const auto &[name, row] : measures.kernels)
+        f.kernelNs += row.totalNs;
+    if (!pace)
+        return;
+    f.ranksWithSteps = pace->ranks.size();
+    f.steps = pace->iterations.size();
     std::vector<double> step, busy, idle, kernel;
     for (std::size_t k = 0; k < f.steps; ++k) {
         step.clear();
         busy.clear();
         idle.clear();
         kernel.clear();
-        for (std::size_t r = 0; r < pace.ranks.size(); ++r) {
-            const auto &it = pace.ranks[r].iterations[k];
+        for (std::size_t r = 0; r < pace->ranks.size(); ++r) {
+            const auto &it = pace->ranks[r].iterations[k];
             step.push_back(double(it.durationNs));
             if (r < accounting.size() && k < accounting[r].steps.size()) {
                 const auto &usage = accounting[r].steps[k];
@@ -118,8 +123,9 @@ CaptureData measure(const DerivedCapture &derived, const CompareOptions &options
         f.stepIdleNs.push_back(medianOf(idle));
         f.stepKernelNs.push_back(medianOf(kernel));
     }
-    return data;
 }
+
+namespace {
 
 MetricChange makeMetric(std::string key, std::string label, MetricUnit unit, bool higherIsBetter,
     std::optional<double> before, std::optional<double> after)
@@ -257,16 +263,12 @@ const MetricChange *Comparison::metric(std::string_view key) const
 namespace {
 
 // The sustained rate and its partition of both captures, side by side (Comparison::sustained).
-void compareRunAccounting(const TraceSet &before, const TraceSet &after, Comparison &c)
+void compareRunAccounting(const RunAccounting &x, const RunAccounting &y, Comparison &c)
 {
     if (c.stepRange.empty()) {
         c.sustainedError = "no step range";
         return;
     }
-    RunAccountingOptions options;
-    options.stepRange = c.stepRange;
-    const auto x = computeRunAccounting(before, options);
-    const auto y = computeRunAccounting(after, options);
     for (const auto &[a, which] : { std::pair { &x, "before" }, std::pair { &y, "after" } })
         if (!a->error.empty()) {
             c.sustainedError = fmt::format("{}: {}", which, a->error);
@@ -315,22 +317,57 @@ Comparison compareTraces(
 {
     const TraceSet &before = beforeDerived.trace();
     const TraceSet &after = afterDerived.trace();
-    Comparison c;
+    std::string stepRange, rangeSource;
     if (!options.rangeName.empty()) {
-        c.stepRange = options.rangeName;
-        c.rangeSource = "option";
+        stepRange = options.rangeName;
+        rangeSource = "option";
     } else if (auto name = proposePaceRangeName(before)) {
-        c.stepRange = *name;
-        c.rangeSource = "proposed (before)";
+        stepRange = *name;
+        rangeSource = "proposed (before)";
     } else if (auto fallback = proposePaceRangeName(after)) {
-        c.stepRange = *fallback;
-        c.rangeSource = "proposed (after)";
+        stepRange = *fallback;
+        rangeSource = "proposed (after)";
     }
+    auto measure = [&](const DerivedCapture &derived) {
+        const TraceSet &trace = derived.trace();
+        auto measures = measureCapturePart(derived);
+        if (stepRange.empty()) {
+            finishCaptureMeasures(measures, trace.ranks.size(), trace.gpus.size(), nullptr, {});
+            return measures;
+        }
+        PaceOptions paceOptions;
+        paceOptions.rangeName = stepRange;
+        const auto pace = computePace(trace, paceOptions);
+        StepAccountingOptions stepOptions;
+        stepOptions.includeCopies = options.includeCopies;
+        finishCaptureMeasures(
+            measures, trace.ranks.size(), trace.gpus.size(), &pace, computeStepAccounting(trace, pace, stepOptions));
+        return measures;
+    };
+    RunAccounting beforeAccounting, afterAccounting;
+    if (!stepRange.empty()) {
+        RunAccountingOptions accounting;
+        accounting.stepRange = stepRange;
+        beforeAccounting = computeRunAccounting(before, accounting);
+        afterAccounting = computeRunAccounting(after, accounting);
+    }
+    // Measured before the call: its arguments' order of evaluation is unspecified, and
+    // stepRange moves into it.
+    const auto beforeMeasures = measure(beforeDerived);
+    const auto afterMeasures = measure(afterDerived);
+    return compareMeasures(beforeMeasures, afterMeasures, std::move(stepRange), std::move(rangeSource),
+        beforeAccounting, afterAccounting, options);
+}
 
-    auto b = measure(beforeDerived, options, c.stepRange);
-    auto a = measure(afterDerived, options, c.stepRange);
-    c.before = std::move(b.figures);
-    c.after = std::move(a.figures);
+Comparison compareMeasures(const CaptureMeasures &b, const CaptureMeasures &a, std::string stepRange,
+    std::string rangeSource, const RunAccounting &beforeAccounting, const RunAccounting &afterAccounting,
+    const CompareOptions &options)
+{
+    Comparison c;
+    c.stepRange = std::move(stepRange);
+    c.rangeSource = std::move(rangeSource);
+    c.before = b.figures;
+    c.after = a.figures;
 
     std::string noStepsWhy = "no NVTX range looks like a training step";
     if (!c.stepRange.empty()) {
@@ -449,7 +486,7 @@ Comparison compareTraces(
     sortByAbsoluteDelta(c.idleByCause, [](const IdleChange &r) -> const std::string & { return r.key; });
     sortByAbsoluteDelta(c.idleByPhase, [](const IdleChange &r) -> const std::string & { return r.key; });
 
-    compareRunAccounting(before, after, c);
+    compareRunAccounting(beforeAccounting, afterAccounting, c);
 
     c.nvtx = matchByName<NvtxChange>(
         b.nvtx, a.nvtx, [](const std::string &name, Presence presence, const NamedTotals &x, const NamedTotals &y) {

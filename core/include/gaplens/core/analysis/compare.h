@@ -4,10 +4,13 @@
 // figures with a run-to-run noise judgement and a one-line verdict, then kernels, idle time
 // by blame cause and by NVTX phase, and NVTX ranges, matched by NAME (StringIds differ
 // between captures). Used by `gaplens-cli diff` and the GUI's compare panel.
+#include "gaplens/core/analysis/pace.h"
+#include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/selection.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -177,6 +180,36 @@ struct Comparison
 
     const MetricChange *metric(std::string_view key) const;
 };
+
+// compareTraces in steps, for gaplens-mpi, which measures each capture in parts.
+struct NamedTotals
+{
+    std::uint64_t count = 0;
+    TimeNs totalNs = 0;
+};
+// What a capture gives the comparison, keyed by text so two captures match.
+struct CaptureMeasures
+{
+    CaptureFigures figures;
+    std::map<std::string, NamedTotals> kernels, causes, phases, nvtx; // by name, cause and phase keys
+};
+// The measures a capture's (or a part's) own events give: busy, window and gap sums over its
+// GPUs, and kernels, idle causes and phases, and NVTX ranges by name. Not the ranks, GPUs or
+// steps, which are the whole capture's.
+CaptureMeasures measureCapturePart(const DerivedCapture &derived);
+// Adds a part's measures to the whole's (sums, by name).
+void addCaptureMeasures(CaptureMeasures &whole, const CaptureMeasures &part);
+// The totals that follow from the sums (kernel time from the kernels, busy %), the capture's
+// rank and GPU counts, and, with a step range, the per-step figures: one value per common
+// iteration of `pace`, the median across its ranks (accounting: their steps, in pace's order).
+void finishCaptureMeasures(CaptureMeasures &measures, std::size_t ranks, std::size_t gpus, const PaceReport *pace,
+    const std::vector<RankSteps> &accounting);
+// The comparison of two captures measured (compareTraces' second half). `stepRange` and
+// `rangeSource` as Comparison has them; the accountings are computeRunAccounting's with that
+// step range (unused without one).
+Comparison compareMeasures(const CaptureMeasures &before, const CaptureMeasures &after, std::string stepRange,
+    std::string rangeSource, const RunAccounting &beforeAccounting, const RunAccounting &afterAccounting,
+    const CompareOptions &options);
 
 // Busy time, gaps and blame derived for the call: compareTraces over two
 // DerivedCaptures{options.minGapNs, options.includeCopies}.
