@@ -346,26 +346,43 @@ void printPerCallChanges(const core::Comparison &c)
 
 } // namespace
 
+core::CompareOptions compareOptions(const Options &options)
+{
+    core::CompareOptions compare;
+    compare.rangeName = options.range.value_or(std::string());
+    compare.minGapNs = options.minGapNs;
+    compare.includeCopies = options.withCopies;
+    return compare;
+}
+
+core::DerivedOptions compareDerivedOptions(const Options &options)
+{
+    core::DerivedOptions derivedOptions;
+    derivedOptions.minGapNs = options.minGapNs;
+    derivedOptions.includeCopies = options.withCopies;
+    derivedOptions.foldIndexes = false;
+    return derivedOptions;
+}
+
 int runDiff(const Options &options)
 {
     const auto [before, after] = loadBeforeAfter(options);
     if (!before)
         return 1;
-    core::CompareOptions compare;
-    compare.rangeName = options.range.value_or(std::string());
-    compare.minGapNs = options.minGapNs;
-    compare.includeCopies = options.withCopies;
     // One derived capture per side: busy time, gaps and blame computed once each.
-    core::DerivedOptions derivedOptions;
-    derivedOptions.minGapNs = compare.minGapNs;
-    derivedOptions.includeCopies = compare.includeCopies;
-    derivedOptions.foldIndexes = false;
-    const auto c = core::compareTraces(*core::DerivedCapture::build(before, derivedOptions),
-        *core::DerivedCapture::build(after, derivedOptions), compare);
-    const int rc = before->errors.empty() && after->errors.empty() ? 0 : 1;
+    const auto derivedOptions = compareDerivedOptions(options);
+    return printDiff(options, *before, *after,
+        core::compareTraces(*core::DerivedCapture::build(before, derivedOptions),
+            *core::DerivedCapture::build(after, derivedOptions), compareOptions(options)));
+}
+
+int printDiff(
+    const Options &options, const core::TraceSet &before, const core::TraceSet &after, const core::Comparison &c)
+{
+    const int rc = before.errors.empty() && after.errors.empty() ? 0 : 1;
 
     if (options.format == Format::Json) {
-        printDiffJson(options, *before, *after, c);
+        printDiffJson(options, before, after, c);
         return rc;
     }
     const auto tables = diffTables(options, c);

@@ -5,6 +5,7 @@
 #include "cli_options.h"
 #include "table_writer.h"
 
+#include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/intervals.h"
@@ -252,6 +253,13 @@ int printCheck(const Options &options, const core::TraceSet &trace, const CheckB
     const std::string &rangeName, const std::vector<CheckRankFigures> &ranks);
 // diff and check load their own captures (diff two of them; check reads a baseline first).
 int runDiff(const Options &options);
+// diff's settings (the comparison's and each side's derived capture's), and its output from
+// a comparison with its exit status: for gaplens-mpi, which measures each capture in parts
+// (the captures name the files and errors: the skeletons do).
+core::CompareOptions compareOptions(const Options &options);
+core::DerivedOptions compareDerivedOptions(const Options &options);
+int printDiff(
+    const Options &options, const core::TraceSet &before, const core::TraceSet &after, const core::Comparison &c);
 int runCheck(const Options &options);
 // check --min-sustained-gain: the sustained-gain rule over --before and --after.
 int runSustainedGainCheck(const Options &options);
