@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <sys/resource.h>
+#include <tuple>
 
 namespace gaplens::mpi {
 
@@ -51,6 +52,26 @@ std::optional<DistributedCapture> loadCommandCapture(const World &world, const c
     if (!anyFileLoaded(world, capture, options))
         return std::nullopt;
     return capture;
+}
+
+std::optional<BeforeAfterInParts> loadBeforeAfterInParts(const World &world, const cli::Options &options)
+{
+    BeforeAfterInParts captures { loadDistributed(
+                                      world, options, options.beforeFiles, core::TableSet::all(), false, "before: "),
+        loadDistributed(world, options, options.afterFiles, core::TableSet::all(), false, "after: ") };
+    dieIfAsked(world);
+    int status = 0;
+    if (world.isRoot())
+        for (const auto &[capture, which, count] :
+            { std::tuple { &captures.before, "before", options.beforeFiles.size() },
+                std::tuple { &captures.after, "after", options.afterFiles.size() } })
+            if (status == 0 && capture->skeleton->ranks.empty()) {
+                std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
+                status = 1;
+            }
+    if (agreedStatus(world, status) != 0)
+        return std::nullopt;
+    return captures;
 }
 
 int finalStatus(const World &world, const DistributedCapture &capture, int printed)

@@ -62,6 +62,14 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
 // How every distributed command starts: the tables it reads loaded in parts (and the test
 // fault hook); nullopt, with the message on the root, when no file loaded anywhere.
 std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options);
+// How diff and check --min-sustained-gain start: --before and --after loaded in parts, one
+// after the other (every table; load errors labelled "before: " and "after: "), and, as
+// gaplens-cli says, an error on the root when either loaded no file; nullopt then.
+struct BeforeAfterInParts
+{
+    DistributedCapture before, after;
+};
+std::optional<BeforeAfterInParts> loadBeforeAfterInParts(const World &world, const cli::Options &options);
 // The exit status after the root printed: the command's, else 1 when an input failed to load.
 int finalStatus(const World &world, const DistributedCapture &capture, int printed);
 // Fault injection for tests/mpi: GAPLENS_MPI_TEST_ABORT=N makes process N die here, as a

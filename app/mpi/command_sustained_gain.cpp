@@ -58,21 +58,12 @@ core::SustainedWindows splitInParts(
 int runSustainedGainCommand(const World &world, const cli::Options &options)
 {
     const auto rule = cli::sustainedGainRule(options);
-    // Both captures are loaded before either is judged, as gaplens-cli does (its load errors
-    // are printed in that order too).
-    auto before = loadDistributed(world, options, options.beforeFiles, core::TableSet::all(), false, "before: ");
-    auto after = loadDistributed(world, options, options.afterFiles, core::TableSet::all(), false, "after: ");
-    dieIfAsked(world);
-    int status = 0;
-    if (world.isRoot())
-        for (const auto &[capture, which, count] : { std::tuple { &before, "before", options.beforeFiles.size() },
-                 std::tuple { &after, "after", options.afterFiles.size() } })
-            if (status == 0 && capture->skeleton->ranks.empty()) {
-                std::fprintf(stderr, "gaplens-cli: error: none of the %zu %s file(s) could be loaded\n", count, which);
-                status = 1;
-            }
-    if (agreedStatus(world, status) != 0)
+    auto captures = loadBeforeAfterInParts(world, options);
+    if (!captures)
         return 1;
+    const auto &before = captures->before;
+    const auto &after = captures->after;
+    int status = 0;
     auto beforeWindows = splitInParts(world, before, rule);
     auto afterWindows = splitInParts(world, after, rule);
     printStatsIfAsked(world, after);
