@@ -38,7 +38,7 @@ std::string wholeOnRootReason(const cli::Options &options)
     const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
         || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
         || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary"
-        || command == "digest" || command == "check";
+        || command == "digest" || command == "check" || command == "diff";
     if (!inParts)
         return command + " is not computed in parts yet";
     if (anyPathTwice(options))
@@ -80,6 +80,8 @@ int runDistributed(const World &world, const cli::Options &options)
         return runCaptureSummaryCommand(world, options);
     if (command == "digest")
         return runDigestCommand(world, options);
+    if (command == "diff")
+        return runDiffCommand(world, options);
     if (command == "check")
         return options.minSustainedGainPercent ? runSustainedGainCommand(world, options)
                                                : runCheckCommand(world, options);

@@ -37,5 +37,6 @@ int runCaptureSummaryCommand(const World &world, const cli::Options &options); /
 int runDigestCommand(const World &world, const cli::Options &options);
 int runCheckCommand(const World &world, const cli::Options &options); // check --baseline
 int runSustainedGainCommand(const World &world, const cli::Options &options); // check --min-sustained-gain
+int runDiffCommand(const World &world, const cli::Options &options);
 
 } // namespace gaplens::mpi

@@ -4,8 +4,8 @@
 // summary, intervals, transfers, gaps, blame, ranks, kernels, nvtx, api, pace, overlap, ncu and throughput on the real
 // six-rank job, every real single file (more processes than files), a 16-rank synthetic capture and a set with a bad
 // file; the summaries also on single files split into time shards (a large synthetic one, alone and beside a small
-// one, and every real single file); check against a stored summary and check --min-sustained-gain; the digest file;
-// diff through process 0. A process that dies ends the job.
+// one, and every real single file); check against a stored summary and check --min-sustained-gain; diff; the digest
+// file. A process that dies ends the job.
 #include "cli_runner.h"
 #include "run_exports.h"
 #include "synth_sample.h"
@@ -490,22 +490,64 @@ private slots:
         }
     }
 
-    // The commands not yet computed in parts run whole on process 0: the same output.
-    void otherCommandsMatch_data()
+    // diff: each capture measured in parts, the paces compared and the two captures compared
+    // on the root. Steps with noise judged (the job with phases against a shorter one, and
+    // itself), totals per call without steps (ring against gpu4), the real mfu pair, NVTX only,
+    // a step range given, copies counted; a bad file (named with gaplens-mpi's prefix) and a
+    // capture with nothing loaded (exit 1). `sameStderr`: stderr starts with gaplens-cli's.
+    void diffMatches_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::addRow("diff") << QStringList { QStringLiteral("diff"), QStringLiteral("--format=json"),
-            QStringLiteral("--before"), m_synth.path, QStringLiteral("--after"), m_phases.path };
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("sameStderr");
+        const auto bad = m_scratch.filePath(QStringLiteral("not-an-export.sqlite"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write("not an SQLite file");
+        badFile.close();
+        auto diff = [](const QStringList &before, const QStringList &after, QStringList extra = {}) {
+            return QStringList { QStringLiteral("diff") } + extra + QStringList { QStringLiteral("--before") } + before
+                + QStringList { QStringLiteral("--after") } + after;
+        };
+        const QStringList synth { m_synth.path }, phases { m_phases.path }, shorter { m_shorterPhases.path };
+        QTest::addRow("16-rank synthetic against the job with phases, json")
+            << diff(synth, phases, { QStringLiteral("--format=json") }) << 0 << true;
+        QTest::addRow("4 against 3 ranks with phases, table") << diff(phases, shorter) << 0 << true;
+        QTest::addRow("the job with phases against itself, markdown")
+            << diff(phases, phases, { QStringLiteral("--format=md") }) << 0 << true;
+        QTest::addRow("--range, --with-copies, --min-gap-us 500, csv") << diff(shorter, synth,
+            { QStringLiteral("--format=csv"), QStringLiteral("--range=train_step"), QStringLiteral("--with-copies"),
+                QStringLiteral("--min-gap-us=500") }) << 0 << true;
+        QTest::addRow("the real mfu pair, json") << diff(realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite")),
+            realInputs(QStringLiteral("nsysai_mfu_2gpu_after.sqlite")), { QStringLiteral("--format=json") })
+                                                 << 0 << true;
+        QTest::addRow("the real six-rank job against gpu4 and the H100 (no steps), table")
+            << diff(realInputs(QStringLiteral("ring_6ranks")),
+                   realInputs(QStringLiteral("gpu4_streams_report2.sqlite nsysai_h100_2gpu_1s.sqlite")))
+            << 0 << true;
+        QTest::addRow("NVTX only against the mock, json")
+            << diff(realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")),
+                   realInputs(QStringLiteral("nsysai_mock.sqlite")), { QStringLiteral("--format=json") })
+            << 0 << true;
+        QTest::addRow("a bad file beside the after capture, json")
+            << diff(phases, QStringList { bad } + shorter, { QStringLiteral("--format=json") }) << 1 << false;
+        QTest::addRow("nothing loaded before") << diff({ bad }, phases) << 1 << false;
     }
 
-    void otherCommandsMatch()
+    void diffMatches()
     {
         QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(bool, sameStderr);
         const auto cli = runCli(args);
-        const auto mpi = runMpi(2, args);
-        QCOMPARE(mpi.exitCode, cli.exitCode);
-        QCOMPARE(mpi.out, cli.out);
-        QVERIFY2(mpi.err.contains("not computed in parts yet"), mpi.err.constData());
+        QCOMPARE(cli.exitCode, exitCode);
+        matchesAtEveryProcessCount(args, cli, sameStderr);
+        if (!sameStderr) {
+            const auto mpi = runMpi(3, args);
+            QVERIFY2(mpi.err.contains("gaplens-mpi: error: ") && mpi.err.contains("not-an-export.sqlite"),
+                mpi.err.constData());
+            QVERIFY2(!mpi.err.contains("not computed in parts"), mpi.err.constData());
+        }
     }
 
     // check against a stored summary: each rank measured where its report is, checked on the
