@@ -34,13 +34,9 @@ bool anyPathTwice(const cli::Options &options)
 
 std::string wholeOnRootReason(const cli::Options &options)
 {
-    const auto &command = options.command;
-    const bool inParts = command == "intervals" || command == "transfers" || command == "gaps" || command == "blame"
-        || command == "ranks" || command == "nvtx" || command == "api" || command == "pace" || command == "overlap"
-        || command == "kernels" || command == "ncu" || command == "throughput" || command == "summary"
-        || command == "digest" || command == "check" || command == "diff";
-    if (!inParts)
-        return command + " is not computed in parts yet";
+    // Every analysis is computed in parts; synth writes one capture, from one process.
+    if (options.command == "synth")
+        return "synth writes its capture from one process";
     if (anyPathTwice(options))
         return "a file is given twice";
     return {};
@@ -92,7 +88,7 @@ int runOnRoot(const World &world, const cli::Options &options, const std::string
 {
     int status = 0;
     if (world.isRoot()) {
-        std::fprintf(stderr, "gaplens-mpi: note: %s: process 0 analyses every file (docs/mpi.md)\n", reason.c_str());
+        std::fprintf(stderr, "gaplens-mpi: note: %s: process 0 runs it alone (docs/mpi.md)\n", reason.c_str());
         try {
             status = cli::runCommand(options);
         } catch (const std::exception &e) {

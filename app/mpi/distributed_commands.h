@@ -10,8 +10,8 @@
 
 namespace gaplens::mpi {
 
-// Why the command runs whole on the root ("COMMAND is not computed in parts yet", "a file
-// is given twice"); empty when it is computed in parts.
+// Why the command runs whole on the root (synth, which analyses nothing; "a file is given
+// twice"); empty when it is computed in parts.
 std::string wholeOnRootReason(const cli::Options &options);
 
 // Whether the command counts each event where it starts, so that time shards of a file add up
