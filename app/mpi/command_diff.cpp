@@ -104,19 +104,13 @@ MeasuredCapture measureInParts(
             for (const auto &rank : one[1])
                 all.push_back(unpackRankPace(rank, capture.globalRank[p].at(rank[0].get<std::uint32_t>())));
         }
-        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
-        std::vector<core::RankPace> paces;
-        std::vector<core::RankSteps> steps;
-        for (auto &r : all) {
-            paces.push_back(std::move(r.pace));
-            steps.push_back(std::move(r.steps));
-        }
+        auto ordered = inRankOrder(std::move(all));
         const auto &skeleton = *capture.skeleton;
         std::optional<core::PaceReport> pace;
         if (!stepRange.empty())
-            pace = core::comparePaces(stepRange, std::move(paces));
+            pace = core::comparePaces(stepRange, std::move(ordered.paces));
         core::finishCaptureMeasures(
-            out.measures, skeleton.ranks.size(), skeleton.gpus.size(), pace ? &*pace : nullptr, steps);
+            out.measures, skeleton.ranks.size(), skeleton.gpus.size(), pace ? &*pace : nullptr, ordered.steps);
     }
     if (!stepRange.empty()) {
         core::RunAccountingOptions accounting;

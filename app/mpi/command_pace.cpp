@@ -57,14 +57,9 @@ int runPaceCommand(const World &world, const cli::Options &options)
         for (std::size_t p = 0; p < gathered.size(); ++p)
             for (const auto &one : unpack(gathered[p]))
                 all.push_back(unpackRankPace(one, capture.globalRank[p].at(one[0].get<std::uint32_t>())));
-        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
-        std::vector<core::RankPace> paces;
-        std::vector<core::RankSteps> steps;
-        for (auto &r : all) {
-            paces.push_back(std::move(r.pace));
-            steps.push_back(std::move(r.steps));
-        }
-        status = cli::printPace({ options, capture.skeleton }, core::comparePaces(*name, std::move(paces)), steps);
+        auto ordered = inRankOrder(std::move(all));
+        status = cli::printPace(
+            { options, capture.skeleton }, core::comparePaces(*name, std::move(ordered.paces)), ordered.steps);
     }
     return finalStatus(world, capture, status);
 }

@@ -179,14 +179,8 @@ bool findingsInParts(const World &world, const DistributedCapture &capture, cons
     }
     core::CaptureWideFacts wide;
     wide.stepRange = stepRange.value_or(std::string());
-    if (!wide.stepRange.empty()) {
-        std::sort(
-            rankPaces.begin(), rankPaces.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
-        std::vector<core::RankPace> selected;
-        for (auto &r : rankPaces)
-            selected.push_back(std::move(r.pace));
-        wide.pace = core::comparePaces(wide.stepRange, std::move(selected));
-    }
+    if (!wide.stepRange.empty())
+        wide.pace = core::comparePaces(wide.stepRange, inRankOrder(std::move(rankPaces)).paces);
     const auto &skeleton = *capture.skeleton;
     if (skeleton.ranks.size() >= 2)
         wide.lastToCollectives = core::findCollectiveStraggler(finishOverlapParts(capture, overlaps));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "pace_parts.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace gaplens::mpi {
 
 using Json = nlohmann::json;
@@ -39,6 +42,17 @@ RankPaceResult unpackRankPace(const Json &packed, std::uint32_t globalRank)
         usage.busyNs = s[4].get<core::TimeNs>();
         usage.busyPercent = s[5].get<double>();
         out.steps.steps.push_back(usage);
+    }
+    return out;
+}
+
+CapturePaces inRankOrder(std::vector<RankPaceResult> ranks)
+{
+    std::sort(ranks.begin(), ranks.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
+    CapturePaces out;
+    for (auto &r : ranks) {
+        out.paces.push_back(std::move(r.pace));
+        out.steps.push_back(std::move(r.steps));
     }
     return out;
 }

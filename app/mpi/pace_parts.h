@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace gaplens::mpi {
 
@@ -21,5 +22,14 @@ struct RankPaceResult
 };
 // `globalRank`: the rank's index in the whole capture (packed[0] is the sender's).
 RankPaceResult unpackRankPace(const nlohmann::json &packed, std::uint32_t globalRank);
+
+// Every process's ranks, as the root gathered them, in the whole capture's rank order: what
+// comparePaces and the printing take.
+struct CapturePaces
+{
+    std::vector<core::RankPace> paces;
+    std::vector<core::RankSteps> steps;
+};
+CapturePaces inRankOrder(std::vector<RankPaceResult> ranks);
 
 } // namespace gaplens::mpi
