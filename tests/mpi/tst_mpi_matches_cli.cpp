@@ -87,6 +87,27 @@ class TestMpiMatchesCli : public QObject
         }
     }
 
+    // A row of diff or check --min-sustained-gain (columns args, exitCode, sameStderr): the
+    // exit status gaplens-cli's and the expected one, stdout gaplens-cli's at P = 1..4; where
+    // stderr differs, a bad input (`badFile`) named with gaplens-mpi's prefix and its label.
+    void beforeAfterMatches(const char *badFile)
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(bool, sameStderr);
+        const auto cli = runCli(args);
+        QCOMPARE(cli.exitCode, exitCode);
+        matchesAtEveryProcessCount(args, cli, sameStderr);
+        if (!sameStderr) {
+            // The capture the bad file is in, as gaplens-cli labels it.
+            const QByteArray label = cli.err.contains("error: before: ") ? "before: " : "after: ";
+            const auto mpi = runMpi(3, args);
+            QVERIFY2(
+                mpi.err.contains("gaplens-mpi: error: " + label) && mpi.err.contains(badFile), mpi.err.constData());
+            QVERIFY2(!mpi.err.contains("process 0 runs it alone"), mpi.err.constData());
+        }
+    }
+
     // Runs the command with gaplens-cli once and with gaplens-mpi at P = 1..4.
     void compareAtEveryProcessCount(const QStringList &args)
     {
@@ -534,21 +555,7 @@ private slots:
         QTest::addRow("nothing loaded before") << diff({ bad }, phases) << 1 << false;
     }
 
-    void diffMatches()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(int, exitCode);
-        QFETCH(bool, sameStderr);
-        const auto cli = runCli(args);
-        QCOMPARE(cli.exitCode, exitCode);
-        matchesAtEveryProcessCount(args, cli, sameStderr);
-        if (!sameStderr) {
-            const auto mpi = runMpi(3, args);
-            QVERIFY2(mpi.err.contains("gaplens-mpi: error: ") && mpi.err.contains("not-an-export.sqlite"),
-                mpi.err.constData());
-            QVERIFY2(!mpi.err.contains("process 0 runs it alone"), mpi.err.constData());
-        }
-    }
+    void diffMatches() { beforeAfterMatches("not-an-export.sqlite"); }
 
     // check against a stored summary: each rank measured where its report is, checked on the
     // root; stdout, stderr (the failed checks) and the exit status (3 for a regression) match.
@@ -639,21 +646,7 @@ private slots:
             << 1 << false;
     }
 
-    void sustainedGainMatches()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(int, exitCode);
-        QFETCH(bool, sameStderr);
-        const auto cli = runCli(args);
-        QCOMPARE(cli.exitCode, exitCode);
-        matchesAtEveryProcessCount(args, cli, sameStderr);
-        if (!sameStderr) {
-            const auto mpi = runMpi(3, args);
-            QVERIFY2(mpi.err.contains("gaplens-mpi: error: before: ") && mpi.err.contains("not-a-report.sqlite"),
-                mpi.err.constData());
-            QVERIFY2(!mpi.err.contains("process 0 runs it alone"), mpi.err.constData());
-        }
-    }
+    void sustainedGainMatches() { beforeAfterMatches("not-a-report.sqlite"); }
 
     // gaplens-cli loads a file given twice as two reports; the parts name reports by path, so
     // gaplens-mpi runs such a job whole on process 0, says so, and prints the same.
