@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "collective_steps.h"
 
+#include "distributed_commands.h"
+#include "world_parts.h"
+
 #include "command_tables.h"
 
-#include "distributed_commands.h"
 #include "gaplens/core/analysis/step_range.h"
-#include "world_parts.h"
 
 #include <fmt/format.h>
 
