@@ -169,7 +169,7 @@ std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<cons
 bool DerivedCapture::deriveGaps(const CancelToken *cancel)
 {
     const TraceSet &trace = *m_trace;
-    const GapBlamer blamer(trace);
+    const GapBlamer blamer(trace, &m_options.earlierShards);
     GapBlamer::SearchCursor cursor; // a GPU's gaps come in time order: each search is short
     detail::ReportTotals totals(trace);
     KeyTable causeKeys(m_causeKeys), phaseKeys(m_phaseKeys);
@@ -179,6 +179,8 @@ bool DerivedCapture::deriveGaps(const CancelToken *cancel)
         GpuGapTable &table = m_gaps[g];
         table.gpu = GpuIndex(g);
         detail::IdleGapFinder finder(m_options.minGapNs);
+        if (const auto until = m_options.earlierShards.busyUntilOf(g))
+            finder.continueAfter(*until);
         // A big capture has millions of intervals and a million gaps, each blamed with a few
         // searches: look at the cancel flag every few thousand, not only between GPUs.
         for (std::size_t i = 0; i < lane.size(); ++i) {

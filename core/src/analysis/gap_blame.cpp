@@ -327,8 +327,9 @@ TimeNs GapBlamer::CopyCover::coveredUntil(TimeNs t) const
     return coveredBefore[i - 1] + std::min(t, end[i - 1]) - start[i - 1];
 }
 
-GapBlamer::GapBlamer(const TraceSet &trace)
+GapBlamer::GapBlamer(const TraceSet &trace, const EarlierShards *earlier)
     : m_trace(trace)
+    , m_earlier(earlier)
     , m_copyCover(trace.gpus.size())
     , m_waits(trace.gpus.size())
 {
@@ -533,7 +534,9 @@ void GapBlamer::findWait(const Gpu &gpu, std::uint32_t gpuIndex, GapBlame &b) co
     // A cudaStreamWaitEvent issued on its stream between the kernel before it and itself.
     if (b.endKind == GapEndKind::Kernel && b.endCorrelationId != 0) {
         const auto &kernels = gpu.streams[b.endStream].kernels;
-        const std::uint32_t previous = b.endEvent > 0 ? kernels.correlationId[b.endEvent - 1] : 0;
+        const std::uint32_t previous = b.endEvent > 0 ? kernels.correlationId[b.endEvent - 1]
+            : m_earlier                               ? m_earlier->correlationBeforeOf(gpuIndex, b.endStream)
+                                                      : 0;
         const auto key
             = [&](std::uint32_t i) { return std::tuple(syncs.pid[i], syncs.streamId[i], syncs.correlationId[i]); };
         const auto wanted = std::tuple(b.endPid, endStreamId, b.endCorrelationId);

@@ -474,7 +474,10 @@ std::shared_ptr<TraceSet> loadTraceSet(
     if (!options.windows.empty()) {
         if (options.windows.size() != files.size())
             throw std::invalid_argument("LoadOptions::windows needs one window per file");
-        if (!kTimeShardTables.containsAll(options.tables))
+        // With a halo the other tables are read whole (StoredStartWindow::halo).
+        const bool halos = std::all_of(
+            options.windows.begin(), options.windows.end(), [](const StoredStartWindow &w) { return bool(w.halo); });
+        if (!halos && !kTimeShardTables.containsAll(options.tables))
             throw std::invalid_argument("a time shard reads only kernels, copies, CUDA API calls and NVTX");
         if (options.onFirstStage)
             throw std::invalid_argument("a time shard is not loaded in stages");

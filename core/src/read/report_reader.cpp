@@ -624,15 +624,21 @@ private:
 
     // Whether a row starting at `start` (absolute) lies in the time shard's window, which
     // is in stored times: stored = absolute - offset, exact modulo 2^64 (see readTime).
-    bool inWindow(TimeNs start) const
-    {
-        return m_window.isWholeFile() || m_window.contains(std::int64_t(std::uint64_t(start) - m_timeOffsetModulo));
-    }
+    bool inWindow(TimeNs start) const { return m_window.isWholeFile() || m_window.contains(stored(start)); }
+    std::int64_t stored(TimeNs absolute) const { return std::int64_t(std::uint64_t(absolute) - m_timeOffsetModulo); }
+
+    // A row of another shard that the window's gaps need (ShardHalo): it overlaps the halo,
+    // or (CUDA calls) it launched one of the window's kernels or copies.
+    bool inHalo(TimeNs start, TimeNs end) const { return m_window.inHalo(stored(start), end); }
 
     // A CUDA call's or NVTX event's place in a time shard. A file without GPU work makes its
     // busiest process by these events its rank: every shard reads them all, to find it as a
     // full read does, and only the first one keeps them (dropHostEventsOfLaterShard).
     bool keepsHostEvent(TimeNs start) const { return m_pidsWithGpuWork.empty() || inWindow(start); }
+    bool keepsCall(TimeNs start, TimeNs end, std::int64_t globalTid, std::uint32_t correlationId) const
+    {
+        return keepsHostEvent(start) || inHalo(start, end) || m_window.isHaloLaunch(pidOf(globalTid), correlationId);
+    }
 
     // keepsHostEvent before the row's name is looked up (NVTX looks names up first): by the
     // stored start; a row without a usable one (a data problem, which every shard counts) is
@@ -645,7 +651,15 @@ private:
         if (stored.kind != IntegerKind::Integer || stored.value < m_lowestStoredTime
             || stored.value > m_highestStoredTime)
             return m_window.isFirst();
-        return m_window.contains(stored.value);
+        if (m_window.contains(stored.value))
+            return true;
+        if (!m_window.halo)
+            return false;
+        auto storedEnd = row.exactInt64(Column::End); // a mark (no end) is a range of no length
+        if (storedEnd.kind != IntegerKind::Integer || storedEnd.value < m_lowestStoredTime
+            || storedEnd.value > m_highestStoredTime)
+            storedEnd = stored;
+        return m_window.inHalo(stored.value, TimeNs(std::uint64_t(storedEnd.value) + m_timeOffsetModulo));
     }
 
     void dropHostEventsOfLaterShard()
@@ -704,8 +718,9 @@ private:
     // outside the time shard's window, is scanned for its devices and processes only: they
     // become GPUs and GPU processes exactly as reading it would make them (which GPUs and
     // ranks exist), and no row is kept.
+    // With a halo, the rows that overlap it are kept too when `keptInHalo` (copies and memsets).
     template <typename Column, typename OnRow>
-    void scanDeviceActivity(std::string_view table, ExportTable kept, OnRow onRow)
+    void scanDeviceActivity(std::string_view table, ExportTable kept, bool keptInHalo, OnRow onRow)
     {
         auto columns = wantedColumns<Column>(table);
         if (!columns)
@@ -728,7 +743,7 @@ private:
             const auto deviceId = row.int64(Column::DeviceId);
             if (!validDeviceId(deviceId))
                 continue;
-            if (keep && inWindow(start)) {
+            if (keep && (inWindow(start) || (keptInHalo && inHalo(start, end)))) {
                 onRow(row, start, end, deviceId, rowsLeft(rows, seen), seen);
             } else {
                 gpuFor(deviceId);
@@ -746,7 +761,7 @@ private:
             return;
         }
         using enum KernelColumn;
-        scanDeviceActivity<KernelColumn>(kTable, ExportTable::Kernels,
+        scanDeviceActivity<KernelColumn>(kTable, ExportTable::Kernels, false,
             [&](const ScanRows<KernelColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 const auto pid = pidOf(row.int64(GlobalPid));
@@ -818,7 +833,7 @@ private:
             return;
         // Memsets have no copy or memory kinds: those three columns read as NULL.
         using enum CopyColumn;
-        scanDeviceActivity<CopyColumn>(table, ExportTable::Copies,
+        scanDeviceActivity<CopyColumn>(table, ExportTable::Copies, true,
             [&](const ScanRows<CopyColumn> &row, TimeNs start, TimeNs end, std::int64_t deviceId,
                 std::uint64_t remaining, std::uint64_t seen) {
                 auto &c = gpuFor(deviceId).copies;
@@ -922,11 +937,13 @@ private:
             // missing. In a time shard the call may start in another shard than its repeat, so
             // every repeat is kept in mind for the look-up below, named only where it is kept.
             const bool backtrace = row.int64(EventClass) == 67;
-            const bool kept = keepsHostEvent(start);
-            if (!kept && !backtrace)
-                continue;
             const auto globalTid = row.int64(GlobalTid);
             const auto corr = std::uint32_t(row.int64(CorrelationId));
+            const bool kept = keepsCall(start, end, globalTid, corr);
+            if (!kept && m_window.halo)
+                threadFor(globalTid); // threads numbered as a full read numbers them
+            if (!kept && !backtrace)
+                continue;
             const auto name = kept ? apiName(row.int64(NameId)) : kEmptyString;
             const auto callchainId = row.optionalInt64(CallchainId);
             if (backtrace) {
@@ -990,9 +1007,11 @@ private:
         ScanRows<RuntimeColumn> row(m_db, table, std::move(*columns), m_directScan, m_scanThreads);
         while (row.step()) {
             TimeNs start, end;
-            if (row.int64(EventClass) == 67 || !quietInterval(row, start, end) || keepsHostEvent(start))
+            if (row.int64(EventClass) == 67 || !quietInterval(row, start, end))
                 continue;
             const std::pair key { row.int64(GlobalTid), std::uint32_t(row.int64(CorrelationId)) };
+            if (keepsCall(start, end, key.first, key.second))
+                continue;
             const auto it = std::lower_bound(keys.begin(), keys.end(), key);
             if (it != keys.end() && *it == key)
                 hasCall[std::size_t(it - keys.begin())] = 1;
@@ -1304,6 +1323,8 @@ private:
             }
             countRow();
             if (!ownsHostRow(row)) { // another shard's: only its data problems, which every shard counts
+                if (m_window.halo)
+                    threadFor(row.int64(GlobalTid)); // threads numbered as a full read numbers them
                 TimeNs start, end;
                 if (type == 34)
                     readTime(row, Start, m_data.report.problems.nullStart, start);

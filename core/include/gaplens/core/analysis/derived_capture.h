@@ -39,6 +39,8 @@ struct DerivedOptions
     bool includeCopies = false; // copies and memsets count as busy and may end a gap
     // build the timeline's fold indexes and its projected NVTX rows (the CLI draws nothing)
     bool foldIndexes = true;
+    // A time shard's carry from the shards before it (gaplens-mpi); empty for a whole capture.
+    EarlierShards earlierShards;
 };
 
 // One GPU's merged busy intervals in columns, and its figures, exactly as computeGpuBusy

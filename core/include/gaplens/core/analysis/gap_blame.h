@@ -231,6 +231,29 @@ struct GapBlameReport
     BlameTotals overall;
 };
 
+// What a time shard of a file needs of the shards before it to find and blame its gaps as
+// the whole file's (gaplens-mpi; gap_shards.h computes it). Empty for a whole capture.
+struct EarlierShards
+{
+    // Per TraceSet::gpus: the latest end of the busy work (kernels; with copies counted, copies
+    // and memsets too) that started in earlier shards; nullopt when none did. The gap before
+    // the shard's first kernel starts there, and nothing of the shard ending before it is a gap.
+    std::vector<std::optional<TimeNs>> busyUntil;
+    // Per TraceSet::gpus and Gpu::streams: the correlation id of the stream's last kernel in
+    // earlier shards, the kernel before the shard's first one (0: none), for WaitKind::EventWait.
+    std::vector<std::vector<std::uint32_t>> correlationBefore;
+
+    std::optional<TimeNs> busyUntilOf(std::uint32_t gpu) const
+    {
+        return gpu < busyUntil.size() ? busyUntil[gpu] : std::nullopt;
+    }
+    std::uint32_t correlationBeforeOf(std::uint32_t gpu, std::uint32_t stream) const
+    {
+        return gpu < correlationBefore.size() && stream < correlationBefore[gpu].size() ? correlationBefore[gpu][stream]
+                                                                                        : 0;
+    }
+};
+
 // Reusable blamer (the GUI blames one hovered gap): merges each GPU's copies once, O(copies),
 // on construction. Per gap: O(streams * log n + depth * log n), never a scan. Keeps a reference:
 // the trace must outlive the blamer.
@@ -255,7 +278,8 @@ public:
         std::vector<std::uint32_t> m_open; // calls or ranges open at the midpoint
     };
 
-    explicit GapBlamer(const TraceSet &trace);
+    // `earlier`: a time shard's (kept by reference; nullptr for a whole capture).
+    explicit GapBlamer(const TraceSet &trace, const EarlierShards *earlier = nullptr);
     GapBlame blame(std::uint32_t gpu, TimeRange gap, bool includeCopies = false) const;
     // Same answer as blame() above; fastest when successive gaps of a GPU come in time order.
     GapBlame blame(std::uint32_t gpu, TimeRange gap, bool includeCopies, SearchCursor &cursor) const;
@@ -278,6 +302,7 @@ private:
     };
     void findWait(const Gpu &gpu, std::uint32_t gpuIndex, GapBlame &b) const;
     const TraceSet &m_trace;
+    const EarlierShards *m_earlier = nullptr;
     std::vector<CopyCover> m_copyCover; // one per TraceSet::gpus
     std::vector<WaitIndex> m_waits; // one per TraceSet::gpus
     std::uint32_t rankOf(std::uint32_t report, std::uint32_t pid) const;

@@ -74,7 +74,9 @@ struct LoadOptions
     // rank is its busiest process by CUDA calls and NVTX events, keeps all of them in its first shard and none in the
     // others (which read them, to name that process as a full read does). Only for sets of those tables
     // (kKernelSummaryTables and the like): OS runtime calls, syncs, memory and call stacks need the events of every
-    // shard, so loadTraceSet throws std::invalid_argument for them, as for a count other than the files'.
+    // shard, so loadTraceSet throws std::invalid_argument for them, as for a count other than the files', unless
+    // every window (a whole file's too) has a halo (gaps and blame: those tables are then read whole,
+    // StoredStartWindow::halo).
     std::vector<StoredStartWindow> windows;
 };
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,28 @@ namespace gaplens::core {
 // The tables whose rows a time shard splits by start (LoadOptions::windows).
 inline constexpr TableSet kTimeShardTables
     = TableSet(ExportTable::Kernels) | ExportTable::Copies | ExportTable::CudaApi | ExportTable::Nvtx;
+
+// What a time shard keeps across its start edge so that its idle gaps are found and blamed
+// as the whole file's are (gaplens-mpi's gaps and blame; docs/mpi.md says how each part is
+// exact). Every gap belongs to the shard of the kernel (or copy) that ends it, and lies in
+// [from, window end): `from` is the window's start, or the end of the busy work that started
+// before it when that is earlier. The host rows a gap's blame reads are kept by overlap:
+struct ShardHalo
+{
+    // Absolute time (the loaded one, after the report's offset): CUDA calls, NVTX ranges,
+    // copies and memsets that overlap [from, window end) (the calls and ranges open at a gap,
+    // the copies running in it or ending it).
+    std::int64_t from = std::numeric_limits<std::int64_t>::min();
+    // The CUDA calls of process `pid` with a correlation id in [first, last]: the launch calls
+    // of the window's kernels and copies, which may lie in an earlier shard.
+    struct Launches
+    {
+        std::uint32_t pid = 0;
+        std::uint32_t first = 0, last = 0;
+        bool operator==(const Launches &) const = default;
+    };
+    std::vector<Launches> launches;
+};
 
 // The rows whose start, as stored in the file (before the session's time offset), lies in
 // [from, to); with `toEnd` there is no upper bound (the last shard keeps a start of 2^63 - 1).
@@ -29,10 +52,29 @@ struct StoredStartWindow
     bool toEnd = true;
     // The expected fraction of the file's rows in the window (the memory check's estimate).
     double share = 1.0;
+    // With a halo (gaps and blame) the shard also keeps the halo's rows, numbers its threads
+    // as a full read does (by every row, not only its own: the order breaks ties in blame),
+    // and reads the tables that time shards do not split (OS runtime calls, synchronisation
+    // records, call stacks, memory) whole.
+    std::optional<ShardHalo> halo;
 
     bool isWholeFile() const { return from == std::numeric_limits<std::int64_t>::min() && toEnd; }
     bool isFirst() const { return from == std::numeric_limits<std::int64_t>::min(); }
     bool contains(std::int64_t storedStart) const { return storedStart >= from && (toEnd || storedStart < to); }
+    // Whether a row overlaps the halo's [from, window end): its start as stored, its end loaded.
+    bool inHalo(std::int64_t storedStart, std::int64_t absoluteEnd) const
+    {
+        return halo && absoluteEnd > halo->from && (toEnd || storedStart < to);
+    }
+    // Whether a CUDA call is the launch of one of the window's kernels or copies (halo only).
+    bool isHaloLaunch(std::uint32_t pid, std::uint32_t correlationId) const
+    {
+        if (halo)
+            for (const auto &l : halo->launches)
+                if (l.pid == pid && correlationId >= l.first && correlationId <= l.last)
+                    return true;
+        return false;
+    }
 };
 
 // A file's shards: shard i holds the stored starts in [edges[i - 1], edges[i]), the first one

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+// Idle gaps of a file read in time shards (core/analysis/gap_shards.h, gaplens-mpi's gaps
+// and blame): each shard reads its window's kernels and copies, tells the later shards its
+// edges, reads again with the halo they give it, and finds and blames the gaps its own work
+// ends. Together the shards' gaps must be the whole file's, every field of every gap, and
+// their totals merged in shard order the whole file's totals. The edge cases: a gap whose
+// ending kernel's launch call lies in another shard, a kernel across a shard edge, an NVTX
+// range open across several shards at a gap, empty shards, more shards than events, copies
+// counted as busy, and every real export.
+#include "gaplens/core/analysis/derived_capture.h"
+#include "gaplens/core/analysis/gap_shards.h"
+#include "gaplens/core/read/loader.h"
+#include "gaplens/core/read/time_shards.h"
+#include "minimal_export.h"
+#include "synth_sample.h"
+#include "testsupport.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace gaplens::core;
+
+namespace {
+
+constexpr TableSet kFirstRead = TableSet(ExportTable::Kernels) | ExportTable::Copies;
+
+std::shared_ptr<const DerivedCapture> derive(
+    std::shared_ptr<const TraceSet> trace, bool withCopies, EarlierShards earlier)
+{
+    DerivedOptions options;
+    options.includeCopies = withCopies;
+    options.foldIndexes = false;
+    options.earlierShards = std::move(earlier);
+    return DerivedCapture::build(std::move(trace), options);
+}
+
+std::shared_ptr<TraceSet> load(const std::string &file, TableSet tables, std::vector<StoredStartWindow> windows = {})
+{
+    LoadOptions options;
+    options.files = { file };
+    options.tables = tables;
+    options.windows = std::move(windows);
+    options.threads = 1;
+    return loadTraceSet(options);
+}
+
+std::string stackText(const TraceSet &trace, std::uint32_t report, std::uint32_t chain)
+{
+    std::string text;
+    const auto stack = trace.reports[report].callchains.stackOf(chain);
+    for (std::size_t i = 0; i < stack.size(); ++i)
+        text += trace.str(stack.module[i]) + "!" + trace.str(stack.symbol[i]) + ";";
+    return text;
+}
+
+// Every field of a gap's blame that an output shows, as text (indices name each trace's own
+// columns, so what they point at is written out instead).
+std::string describe(const TraceSet &trace, const GapBlame &b)
+{
+    const Gpu &gpu = trace.gpus[b.gpu];
+    std::string phase;
+    for (const auto name : b.phaseStack)
+        phase += trace.str(name) + ">";
+    const auto endStream = b.endKind == GapEndKind::Kernel ? gpu.streams[b.endStream].streamId : -1;
+    return fmt::format("gpu {} [{}, {}) end {} stream {} pid {} corr {} rank pid {} | {} api '{}' {} copy {} | launch "
+                       "tid {} stack {} | waited {} stream {} | phase {} | os '{}' {} stack {}",
+        gpu.deviceId, b.gap.start, b.gap.end, int(b.endKind), endStream, b.endPid, b.endCorrelationId,
+        b.rank == kNoIndex ? 0 : trace.ranks[b.rank].pid, gapCauseLabel(b.cause), trace.str(b.apiName),
+        apiKindId(b.apiKind), b.copyNs, b.launchTid, stackText(trace, gpu.report, b.launchCallchain),
+        waitKindId(b.waitedOn), b.waitStream ? std::to_string(*b.waitStream) : "-", phase, trace.str(b.osCall),
+        osCategoryId(b.osCategory),
+        b.phaseThread == kNoIndex ? "" : stackText(trace, trace.threads[b.phaseThread].report, b.osCallchain));
+}
+
+std::string describe(const BlameTotals &t)
+{
+    std::string text = fmt::format("{} gaps {} ns copies {} {}\n", t.gapCount, t.totalGapNs, t.copyNs, t.copyCauseNs);
+    for (const auto *buckets : { &t.byCause, &t.byPhase, &t.byOsCall, &t.byOsCategory }) {
+        for (const auto &b : *buckets)
+            text += fmt::format("  {} {} {} {} {} {} {}\n", b.key, int(b.cause), int(b.osCategory), b.count, b.totalNs,
+                b.longestNs, b.copyNs);
+        text += "--\n";
+    }
+    return text;
+}
+
+struct GapsOfFile
+{
+    std::vector<std::string> gaps;
+    std::string totals;
+    std::vector<std::size_t> perShard; // gaps found by each shard
+};
+
+std::vector<std::string> gapsOf(const TraceSet &trace, const DerivedCapture &derived)
+{
+    std::vector<std::string> out;
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g)
+        for (std::size_t k = 0; k < derived.gaps(GpuIndex(g)).size(); ++k)
+            out.push_back(describe(trace, derived.gaps(GpuIndex(g)).blame[k]));
+    return out;
+}
+
+GapsOfFile whole(const std::string &file, bool withCopies)
+{
+    const auto trace = load(file, kGapBlameTables);
+    const auto derived = derive(trace, withCopies, {});
+    return { gapsOf(*trace, *derived), describe(derived->overallTotals()), { 0 } };
+}
+
+// The file's gaps found shard by shard, as gaplens-mpi's processes find them, and put in
+// GPU order as its root puts them: a GPU's gaps shard after shard, a GPU's totals merged in
+// shard order, and the GPUs' totals merged in GPU order.
+GapsOfFile inShards(const std::string &file, const std::vector<StoredStartWindow> &windows, bool withCopies)
+{
+    std::vector<ShardEdges> edges;
+    for (const auto &window : windows)
+        edges.push_back(shardEdges(*load(file, kFirstRead, { window }), 0, withCopies));
+    GapsOfFile out;
+    std::map<std::int32_t, std::vector<std::string>> gapsByDevice;
+    std::map<std::int32_t, std::vector<BlameTotals>> totalsByDevice;
+    std::vector<std::int32_t> deviceOrder; // the GPU order of a shard (the same in each)
+    for (std::size_t s = 0; s < windows.size(); ++s) {
+        const std::vector<ShardEdges> earlier(edges.begin(), edges.begin() + std::ptrdiff_t(s));
+        auto window = windows[s];
+        window.halo = shardHalo(earlier, edges[s]);
+        const auto trace = load(file, kGapBlameTables, { window });
+        EarlierShards carry;
+        if (!trace->reports.empty())
+            addEarlierShards(*trace, 0, earlier, carry);
+        const auto derived = derive(trace, withCopies, carry);
+        std::size_t found = 0;
+        deviceOrder.clear();
+        for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
+            const auto device = trace->gpus[g].deviceId;
+            deviceOrder.push_back(device);
+            for (const auto &blame : derived->gaps(GpuIndex(g)).blame)
+                gapsByDevice[device].push_back(describe(*trace, blame));
+            found += derived->gaps(GpuIndex(g)).size();
+        }
+        for (const auto &gpu : derived->gpuTotals())
+            totalsByDevice[trace->gpus[gpu.gpu].deviceId].push_back(gpu.totals);
+        out.perShard.push_back(found);
+    }
+    std::vector<BlameTotals> totals;
+    for (const auto device : deviceOrder) {
+        out.gaps.insert(out.gaps.end(), gapsByDevice[device].begin(), gapsByDevice[device].end());
+        if (totalsByDevice.count(device))
+            totals.push_back(mergeBlameTotals(totalsByDevice[device]));
+    }
+    out.totals = describe(mergeBlameTotals(totals));
+    return out;
+}
+
+void checkSameGaps(const std::string &file, const std::vector<StoredStartWindow> &windows, bool withCopies = false)
+{
+    const auto all = whole(file, withCopies);
+    const auto parts = inShards(file, windows, withCopies);
+    QCOMPARE(parts.gaps.size(), all.gaps.size());
+    for (std::size_t i = 0; i < all.gaps.size(); ++i)
+        QCOMPARE(QString::fromStdString(parts.gaps[i]), QString::fromStdString(all.gaps[i]));
+    QCOMPARE(QString::fromStdString(parts.totals), QString::fromStdString(all.totals));
+}
+
+std::vector<StoredStartWindow> windowsOf(const std::vector<std::int64_t> &edges)
+{
+    const TimeShards shards { edges, std::vector<std::uint64_t>(edges.size() + 1, 0) };
+    std::vector<StoredStartWindow> windows;
+    for (std::size_t s = 0; s <= edges.size(); ++s)
+        windows.push_back(shardBlockWindow(shards, s, s + 1));
+    return windows;
+}
+
+std::vector<StoredStartWindow> sampledWindows(const std::string &file, std::size_t count)
+{
+    const auto sampled = sampleTimeShards(file, kTimeShardTables, count);
+    std::vector<StoredStartWindow> windows;
+    for (std::size_t s = 0; s < count; ++s)
+        windows.push_back(shardBlockWindow(sampled, s, s + 1));
+    return windows;
+}
+
+} // namespace
+
+class TestGapsInShards : public QObject
+{
+    Q_OBJECT
+
+    gaplens::test::SynthSample m_single; // one rank in one file
+    std::shared_ptr<TraceSet> m_trace; // m_single, loaded whole
+    std::shared_ptr<const DerivedCapture> m_derived;
+
+    // A time as the file stores it.
+    std::int64_t stored(TimeNs absolute) const { return absolute - m_trace->reports.front().timeOffsetNs; }
+
+    // The first gap of the whole file that `wanted` accepts.
+    const GapBlame *firstGap(const std::function<bool(const GapBlame &)> &wanted) const
+    {
+        const auto &table = m_derived->gaps(GpuIndex(0));
+        for (const auto &b : table.blame)
+            if (wanted(b))
+                return &b;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto options = gaplens::test::synthOptions(1, 60);
+        options.jitter = 0.2;
+        options.scaleRuntimePerRank = 4000;
+        options.scaleNvtxPerRank = 4000;
+        QVERIFY(m_single.write(options));
+        m_trace = load(m_single.synth.files.front(), kGapBlameTables);
+        m_derived = derive(m_trace, false, {});
+        QVERIFY(m_derived->overallTotals().gapCount > 20);
+    }
+
+    void sampledShardsFindTheWholeFilesGaps_data()
+    {
+        QTest::addColumn<int>("shards");
+        QTest::addColumn<bool>("withCopies");
+        for (const int shards : { 1, 2, 3, 5 })
+            for (const bool withCopies : { false, true })
+                QTest::addRow("%d shards%s", shards, withCopies ? ", copies busy" : "") << shards << withCopies;
+    }
+
+    void sampledShardsFindTheWholeFilesGaps()
+    {
+        QFETCH(int, shards);
+        QFETCH(bool, withCopies);
+        const auto &file = m_single.synth.files.front();
+        CHECK(checkSameGaps(file, sampledWindows(file, std::size_t(shards)), withCopies));
+        if (shards > 1) // the gaps really are spread over the shards
+            for (const auto count : inShards(file, sampledWindows(file, std::size_t(shards)), withCopies).perShard)
+                QVERIFY(count > 0);
+    }
+
+    // The edge at the ending kernel's start: the gap, and the call that launched its kernel,
+    // lie in the shard before the one that owns the gap.
+    void aGapWhoseLaunchCallIsInAnEarlierShard()
+    {
+        const auto *gap = firstGap([&](const GapBlame &b) {
+            return b.launchCall != kNoIndex && b.gap.start > m_trace->span.start
+                && m_trace->threads[b.launchThread].api.start[b.launchCall] < b.gap.end;
+        });
+        QVERIFY(gap);
+        const auto windows = windowsOf({ stored(gap->gap.end) });
+        CHECK(checkSameGaps(m_single.synth.files.front(), windows));
+        const auto shards = inShards(m_single.synth.files.front(), windows, false);
+        QVERIFY(shards.perShard[1] > 0);
+    }
+
+    // The edge one nanosecond into a kernel that ends a busy stretch: the gap after it starts
+    // at its end, which lies in the next shard.
+    void aKernelAcrossAShardEdge()
+    {
+        const auto *gap = firstGap([&](const GapBlame &b) { return b.gap.start > m_trace->span.start + 1; });
+        QVERIFY(gap);
+        // The kernel that ends where the gap starts.
+        std::int64_t edge = 0;
+        for (const auto &stream : m_trace->gpus[0].streams)
+            for (std::size_t i = 0; i < stream.kernels.size(); ++i)
+                if (stream.kernels.end[i] == gap->gap.start && stream.kernels.end[i] > stream.kernels.start[i] + 1)
+                    edge = stored(stream.kernels.start[i] + 1);
+        QVERIFY(edge != 0);
+        CHECK(checkSameGaps(m_single.synth.files.front(), windowsOf({ edge })));
+    }
+
+    // A gap at whose midpoint an NVTX range is open that started three shards before the one
+    // owning the gap, and spans the two between.
+    void anNvtxRangeOpenAcrossShardsAtAGap()
+    {
+        const auto *gap = firstGap([&](const GapBlame &b) {
+            return !b.phaseRanges.empty()
+                && m_trace->threads[b.phaseThread].nvtx.start[b.phaseRanges.front()] + 10 < b.midpoint;
+        });
+        QVERIFY(gap);
+        const auto rangeStart = m_trace->threads[gap->phaseThread].nvtx.start[gap->phaseRanges.front()];
+        const auto a = stored(rangeStart + 1), b = stored(rangeStart + (gap->midpoint - rangeStart) / 2);
+        const auto windows = windowsOf({ a, b, stored(gap->gap.end) });
+        CHECK(checkSameGaps(m_single.synth.files.front(), windows));
+        QVERIFY(inShards(m_single.synth.files.front(), windows, false).perShard[3] > 0);
+    }
+
+    void emptyShards()
+    {
+        const auto &file = m_single.synth.files.front();
+        const auto sampled = sampleTimeShards(file, kTimeShardTables, 3);
+        const auto edge = sampled.edges[0];
+        CHECK(checkSameGaps(
+            file, windowsOf({ std::numeric_limits<std::int64_t>::min() + 1, edge, edge, edge, sampled.edges[1] })));
+    }
+
+    void moreShardsThanEvents()
+    {
+        QTemporaryDir dir;
+        // The minimal export's kernel and a second one 200 us later, inside a longer range.
+        const auto file
+            = gaplens::test::writeExportIn(dir, "two-kernels.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 200000, 200100, 7, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (150000, 199990, 0, 16777216 * 42 + 42, 6, 2);
+            INSERT INTO NVTX_EVENTS VALUES (30, 300000, 59, NULL, 16777216 * 42 + 42, 3, 0);
+        )");
+        CHECK(checkSameGaps(file, sampledWindows(file, 8)));
+        QVERIFY(!whole(file, false).gaps.empty());
+    }
+
+    // Every real export in two and three sampled shards, kernels alone busy and with copies.
+    void realExports_data()
+    {
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        gaplens::test::addFileRows(gaplens::test::realExportFiles());
+    }
+
+    void realExports()
+    {
+        QFETCH(QString, file);
+        const auto path = file.toStdString();
+        for (const bool withCopies : { false, true })
+            for (const std::size_t count : { 2, 3 })
+                CHECK(checkSameGaps(path, sampledWindows(path, count), withCopies));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGapsInShards)
+#include "tst_gaps_in_shards.moc"
