@@ -74,6 +74,7 @@ const core::DerivedCapture &CommandContext::derived() const
         derivedOptions.minGapNs = options.minGapNs;
         derivedOptions.includeCopies = options.withCopies;
         derivedOptions.foldIndexes = false; // nothing is drawn
+        derivedOptions.earlierShards = earlierShards;
         derivedCache = core::DerivedCapture::build(trace, derivedOptions);
     }
     return *derivedCache;

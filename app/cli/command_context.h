@@ -42,6 +42,9 @@ struct CommandContext
 {
     Options options;
     std::shared_ptr<const core::TraceSet> trace;
+    // A time shard's carry from the earlier shards of its file (gaplens-mpi's gaps and
+    // blame): derived() finds and blames the shard's gaps from it.
+    core::EarlierShards earlierShards;
 
     // Busy time, gaps and blame at --min-gap and --with-copies: derived once per run, on first use.
     const core::DerivedCapture &derived() const;

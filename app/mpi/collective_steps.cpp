@@ -42,8 +42,7 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
 
 std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options)
 {
-    auto capture
-        = loadDistributed(world, options, options.files, cli::commandTables(options), addsUpOverTimeShards(options));
+    auto capture = loadDistributed(world, options, options.files, cli::commandTables(options), timeShardUse(options));
     dieIfAsked(world);
     if (std::getenv("GAPLENS_MPI_STATS"))
         for (const auto &piece : capture.pieces)
@@ -57,9 +56,9 @@ std::optional<DistributedCapture> loadCommandCapture(const World &world, const c
 
 std::optional<BeforeAfterInParts> loadBeforeAfterInParts(const World &world, const cli::Options &options)
 {
-    BeforeAfterInParts captures { loadDistributed(
-                                      world, options, options.beforeFiles, core::TableSet::all(), false, "before: "),
-        loadDistributed(world, options, options.afterFiles, core::TableSet::all(), false, "after: ") };
+    BeforeAfterInParts captures { loadDistributed(world, options, options.beforeFiles, core::TableSet::all(),
+                                      TimeShardUse::None, "before: "),
+        loadDistributed(world, options, options.afterFiles, core::TableSet::all(), TimeShardUse::None, "after: ") };
     dieIfAsked(world);
     int status = 0;
     if (world.isRoot())

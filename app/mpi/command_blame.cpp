@@ -55,19 +55,38 @@ core::BlameTotals unpackTotals(const Json &packed, core::StringPool &names)
     return t;
 }
 
+// Totals per GPU or rank (`key`) from the processes, in process order: sorted by key, the
+// parts of one key merged in process order.
+template <class Totals> std::vector<Totals> mergedInOrder(std::vector<Totals> parts, std::uint32_t Totals::*key)
+{
+    std::stable_sort(parts.begin(), parts.end(), [&](const Totals &a, const Totals &b) { return a.*key < b.*key; });
+    std::vector<Totals> merged;
+    for (std::size_t i = 0; i < parts.size();) {
+        std::vector<core::BlameTotals> same;
+        std::size_t j = i;
+        for (; j < parts.size() && parts[j].*key == parts[i].*key; ++j)
+            same.push_back(std::move(parts[j].totals));
+        merged.push_back({ parts[i].*key, same.size() == 1 ? std::move(same.front()) : core::mergeBlameTotals(same) });
+        i = j;
+    }
+    return merged;
+}
+
 } // namespace
 
 // blame: a GPU's gaps, and so its totals and its rank's, are all on the process that loaded
-// its report. Each process sends its GPUs' and its ranks' totals; the root puts them in the
-// whole capture's order and merges the GPUs' totals, in that order, into the overall ones
-// (mergeBlameTotals), which is what adding every gap at once gives.
+// its report, or, for a file read in time shards, on its shards' processes, in process order.
+// Each process sends its GPUs' and its ranks' totals; the root puts them in the whole
+// capture's order, merges each GPU's and each rank's parts in process order, and the GPUs'
+// totals in GPU order into the overall ones (mergeBlameTotals), which is what adding every
+// gap at once gives.
 int runBlameCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
     if (!loaded)
         return 1;
     const auto &capture = *loaded;
-    const cli::CommandContext local { options, capture.local };
+    const cli::CommandContext local { options, capture.local, capture.earlierShards };
     core::GapBlameReport report;
     if (!onEveryProcess(world, [&] { report = cli::blameReport(local); }))
         return 1;
@@ -92,9 +111,8 @@ int runBlameCommand(const World &world, const cli::Options &options)
                 whole.perRank.push_back(
                     { capture.globalRank[p].at(r[0].get<std::uint32_t>()), unpackTotals(r[1], names) });
         }
-        std::sort(whole.perGpu.begin(), whole.perGpu.end(), [](const auto &a, const auto &b) { return a.gpu < b.gpu; });
-        std::sort(
-            whole.perRank.begin(), whole.perRank.end(), [](const auto &a, const auto &b) { return a.rank < b.rank; });
+        whole.perGpu = mergedInOrder(std::move(whole.perGpu), &core::GpuBlameTotals::gpu);
+        whole.perRank = mergedInOrder(std::move(whole.perRank), &core::RankBlameTotals::rank);
         std::vector<core::BlameTotals> gpuTotals;
         for (const auto &g : whole.perGpu)
             gpuTotals.push_back(g.totals);

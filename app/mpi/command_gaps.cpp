@@ -14,7 +14,8 @@ namespace gaplens::mpi {
 
 // gaps: each GPU belongs to one report, so each process renders its GPUs' gaps (JSON objects,
 // or table rows against the whole capture's span) and the root puts the GPUs in the whole
-// capture's order (the skeleton's).
+// capture's order (the skeleton's). A GPU of a file read in time shards has its gaps on the
+// processes of its shards, each gap on the one whose work ends it, in process order.
 int runGapsCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
@@ -32,7 +33,7 @@ int runGapsCommand(const World &world, const cli::Options &options)
     using Json = cli::Json;
     const bool json = options.format == cli::Format::Json;
     Json fragments = Json::array();
-    const cli::CommandContext local { options, capture.local };
+    const cli::CommandContext local { options, capture.local, capture.earlierShards };
     if (!onEveryProcess(world, [&] {
             const auto &derived = local.derived();
             for (const auto &range : derived.gapsIn(local.rankSelection(), std::nullopt)) {
@@ -62,7 +63,7 @@ int runGapsCommand(const World &world, const cli::Options &options)
         for (std::size_t p = 0; p < parts.size(); ++p)
             for (auto &f : unpack<Json>(parts[p]))
                 all.emplace_back(capture.globalGpu[p].at(f[0].get<std::uint32_t>()), std::move(f[1]));
-        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        std::stable_sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         const cli::CommandContext whole { options, capture.skeleton };
         if (json) {
             auto doc = cli::gapsDocument(whole);

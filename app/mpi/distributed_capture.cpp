@@ -2,6 +2,7 @@
 #include "distributed_capture.h"
 #include "wire.h"
 
+#include "gaplens/core/analysis/gap_shards.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/read/work_division.h"
@@ -296,16 +297,107 @@ core::TimeRange unionOfSpans(core::TimeRange a, core::TimeRange b)
     return { std::min(a.start, b.start), std::max(a.end, b.end) };
 }
 
+Json edgesJson(const core::ShardEdges &edges)
+{
+    auto time = [](const std::optional<core::TimeNs> &t) { return t ? Json(*t) : Json(nullptr); };
+    Json gpus = Json::array(), launches = Json::array();
+    for (const auto &gpu : edges.gpus) {
+        Json streams = Json::array();
+        for (const auto &s : gpu.streams)
+            streams.push_back({ s.pid, s.streamId, s.lastCorrelation });
+        gpus.push_back({ gpu.deviceId, time(gpu.firstStart), time(gpu.busyUntil), std::move(streams) });
+    }
+    for (const auto &l : edges.launches)
+        launches.push_back({ l.pid, l.first, l.last });
+    return { std::move(gpus), std::move(launches) };
+}
+
+core::ShardEdges edgesFromJson(const Json &packed)
+{
+    auto time = [](const Json &t) { return t.is_null() ? std::nullopt : std::optional(t.get<core::TimeNs>()); };
+    core::ShardEdges edges;
+    for (const auto &g : packed[0]) {
+        auto &gpu = edges.gpus.emplace_back();
+        gpu.deviceId = g[0].get<std::int32_t>();
+        gpu.firstStart = time(g[1]);
+        gpu.busyUntil = time(g[2]);
+        for (const auto &s : g[3])
+            gpu.streams.push_back({ s[0].get<std::uint32_t>(), s[1].get<std::int64_t>(), s[2].get<std::uint32_t>() });
+    }
+    for (const auto &l : packed[1])
+        edges.launches.push_back({ l[0].get<std::uint32_t>(), l[1].get<std::uint32_t>(), l[2].get<std::uint32_t>() });
+    return edges;
+}
+
+// A time shard of this process, with the edges of its file's earlier shards in shard order.
+struct GapShardEdges
+{
+    core::WorkPiece piece;
+    std::vector<core::ShardEdges> earlier;
+};
+
+// Collective, for gaps and blame in time shards (core/analysis/gap_shards.h): each process
+// reads its windows' kernels and copies, the processes exchange their shards' edges (a few
+// numbers per GPU, stream and process), and each window gets the halo its file's earlier
+// shards give it (a whole file's window one that keeps everything). A process without
+// windows (whole files only) takes part with nothing.
+std::vector<GapShardEdges> exchangeGapShardEdges(const World &world, const cli::Options &options,
+    const std::vector<std::string> &files, const std::vector<core::WorkPiece> &pieces,
+    std::vector<core::StoredStartWindow> &windows)
+{
+    Json mine = Json::array();
+    std::vector<core::ShardEdges> own(windows.size());
+    if (!windows.empty()) {
+        core::LoadOptions first;
+        for (const auto &piece : pieces)
+            first.files.push_back(files[piece.file]);
+        first.windows = windows;
+        first.tables = core::TableSet(core::ExportTable::Kernels) | core::ExportTable::Copies;
+        first.threads = options.threads;
+        first.memoryLimitBytes = options.maxMemoryBytes;
+        const auto read = core::loadTraceSet(first); // a file that fails fails again, and is reported, below
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            if (pieces[i].isWholeFile())
+                continue;
+            for (std::uint32_t r = 0; r < read->reports.size(); ++r)
+                if (read->reports[r].path == files[pieces[i].file])
+                    own[i] = core::shardEdges(*read, r, options.withCopies);
+            mine.push_back({ pieces[i].file, pieces[i].firstShard, edgesJson(own[i]) });
+        }
+    }
+    std::map<std::pair<std::size_t, std::size_t>, core::ShardEdges> byShard; // (file, first shard)
+    for (const auto &part : world.allGather(pack(mine)))
+        for (const auto &e : unpack(part))
+            byShard[{ e[0].get<std::size_t>(), e[1].get<std::size_t>() }] = edgesFromJson(e[2]);
+    std::vector<GapShardEdges> out;
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        if (pieces[i].isWholeFile()) {
+            windows[i].halo = core::ShardHalo {};
+            continue;
+        }
+        GapShardEdges shard { pieces[i], {} };
+        for (const auto &[key, edges] : byShard)
+            if (key.first == pieces[i].file && key.second < pieces[i].firstShard)
+                shard.earlier.push_back(edges);
+        windows[i].halo = core::shardHalo(shard.earlier, own[i]);
+        out.push_back(std::move(shard));
+    }
+    return out;
+}
+
 } // namespace
 
 DistributedCapture loadDistributed(const World &world, const cli::Options &options,
-    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard, const char *label)
+    const std::vector<std::string> &inputs, core::TableSet tables, TimeShardUse shards, const char *label)
 {
     std::vector<core::LoadError> inputErrors;
     const auto files = core::expandInputs(inputs, inputErrors);
-    const auto rows = rowCounts(world, files, tables);
-    const auto division
-        = core::divideWork(rows, std::size_t(world.size()), mayShard && core::kTimeShardTables.containsAll(tables));
+    // Gaps and blame read every table, and divide by the rows time shards split.
+    const auto divideBy = shards == TimeShardUse::Gaps ? core::kTimeShardTables : tables;
+    const auto rows = rowCounts(world, files, divideBy);
+    const bool mayShard = shards == TimeShardUse::Gaps
+        || (shards == TimeShardUse::AddsUp && core::kTimeShardTables.containsAll(tables));
+    const auto division = core::divideWork(rows, std::size_t(world.size()), mayShard);
     const auto &pieces = division[std::size_t(world.rank())];
     // Who reads each file's first shard speaks for the file (its report, errors and ranks).
     std::vector<int> primary(files.size(), -1);
@@ -329,13 +421,16 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
         if (sharded)
             load.windows.push_back(piece.isWholeFile()
                     ? core::StoredStartWindow {}
-                    : core::shardBlockWindow(core::sampleTimeShards(files[piece.file], tables, piece.shards),
+                    : core::shardBlockWindow(core::sampleTimeShards(files[piece.file], divideBy, piece.shards),
                         piece.firstShard, piece.endShard));
     }
     capture.pieces = pieces;
     for (const auto &process : division)
         for (const auto &piece : process)
             capture.timeShards = capture.timeShards || !piece.isWholeFile();
+    std::vector<GapShardEdges> gapEdges;
+    if (shards == TimeShardUse::Gaps && capture.timeShards) // the same on every process: all take part
+        gapEdges = exchangeGapShardEdges(world, options, files, pieces, load.windows);
     load.tables = tables;
     load.threads = options.threads;
     load.memoryLimitBytes = options.maxMemoryBytes;
@@ -344,6 +439,10 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     };
     capture.local = core::loadTraceSet(load);
     decision.decideIfNotYet();
+    for (const auto &edges : gapEdges)
+        for (std::uint32_t r = 0; r < capture.local->reports.size(); ++r)
+            if (capture.local->reports[r].path == files[edges.piece.file])
+                core::addEarlierShards(*capture.local, r, edges.earlier, capture.earlierShards);
     for (const auto &error : capture.local->errors) {
         const auto file = std::find(files.begin(), files.end(), error.path);
         if (file == files.end() || primary[std::size_t(file - files.begin())] == world.rank())

@@ -7,6 +7,7 @@
 
 #include "cli_options.h"
 
+#include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/work_division.h"
@@ -43,16 +44,29 @@ struct DistributedCapture
     std::vector<core::WorkPiece> pieces;
     // Whether the capture is divided in time shards (the same on every process).
     bool timeShards = false;
+    // With TimeShardUse::Gaps: the carry of this process's time shards from the earlier
+    // shards of their files (core/analysis/gap_shards.h), for its gap finder and blamer.
+    core::EarlierShards earlierShards;
 };
+
+// Whether a command may divide a file in time shards, and how:
+// - AddsUp: it counts each event where it starts (the summaries), so the shards add up;
+// - Gaps: gaps and blame; each gap belongs to the shard of the work that ends it, and each
+//   shard reads its window twice: its kernels and copies first, whose edges the processes
+//   exchange, then every table with the halo (core/read/time_shards.h) the earlier shards'
+//   edges give it.
+enum class TimeShardUse { None, AddsUp, Gaps };
 
 // Collective: every process calls it with the same options and files. A file that fails to
 // load is reported on stderr by the process that read it (of a file read in time shards, the
 // first shard's), and is one of the skeleton's errors; the other files are analysed.
-// `mayShard`: the command adds its events up wherever they are, so a capture with fewer files
-// than processes, or a file far above its fair share, is divided in time shards
-// (core::divideWork); only for tables within core::kTimeShardTables. `label` comes before each
-// load error's message ("before: " for the first of two captures, as gaplens-cli says).
+// `shards`: when the command may take time shards, a capture with fewer files than
+// processes, or a file far above its fair share, is divided in time shards
+// (core::divideWork); AddsUp only for tables within core::kTimeShardTables. `label` comes
+// before each load error's message ("before: " for the first of two captures, as gaplens-cli
+// says).
 DistributedCapture loadDistributed(const World &world, const cli::Options &options,
-    const std::vector<std::string> &inputs, core::TableSet tables, bool mayShard = false, const char *label = "");
+    const std::vector<std::string> &inputs, core::TableSet tables, TimeShardUse shards = TimeShardUse::None,
+    const char *label = "");
 
 } // namespace gaplens::mpi

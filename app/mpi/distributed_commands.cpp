@@ -42,13 +42,17 @@ std::string wholeOnRootReason(const cli::Options &options)
     return {};
 }
 
-bool addsUpOverTimeShards(const cli::Options &options)
+TimeShardUse timeShardUse(const cli::Options &options)
 {
     const auto &command = options.command;
     // kernels --hist lists its slowest launches in stream order among ties, and a shard's
     // streams are numbered by its own rows: it takes whole files.
-    return (command == "kernels" && !options.histKernel) || (command == "nvtx" && !options.gpuProjection)
-        || command == "api";
+    if ((command == "kernels" && !options.histKernel) || (command == "nvtx" && !options.gpuProjection)
+        || command == "api")
+        return TimeShardUse::AddsUp;
+    if (command == "gaps" || command == "blame")
+        return TimeShardUse::Gaps;
+    return TimeShardUse::None;
 }
 
 int runDistributed(const World &world, const cli::Options &options)

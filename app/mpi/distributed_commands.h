@@ -2,6 +2,7 @@
 #pragma once
 // The commands gaplens-mpi computes in parts, one part per process, and prints on the root
 // exactly as gaplens-cli prints them; and the others, run whole on the root.
+#include "distributed_capture.h"
 #include "mpi_world.h"
 
 #include "cli_options.h"
@@ -14,9 +15,10 @@ namespace gaplens::mpi {
 // twice"); empty when it is computed in parts.
 std::string wholeOnRootReason(const cli::Options &options);
 
-// Whether the command counts each event where it starts, so that time shards of a file add up
-// to the whole file (docs/mpi.md): the summaries (kernels but --hist, nvtx but --gpu, api).
-bool addsUpOverTimeShards(const cli::Options &options);
+// Whether the command takes time shards of a file, and how (docs/mpi.md): the summaries
+// (kernels but --hist, nvtx but --gpu, api) count each event where it starts, so the shards
+// add up to the whole file; gaps and blame read their shards with a halo.
+TimeShardUse timeShardUse(const cli::Options &options);
 
 // Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.
 int runDistributed(const World &world, const cli::Options &options);

@@ -262,6 +262,22 @@ private slots:
         QTest::addRow("kernels per rank table, a large file in time shards beside a small one")
             << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        // gaps and blame in time shards: a gap belongs to the shard whose work ends it, and
+        // reads the launch calls, CUDA calls and NVTX ranges of earlier shards through a halo.
+        for (const char *format : { "json", "table" }) {
+            QTest::addRow("gaps %s, one large synthetic file in time shards", format)
+                << (gaps + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+            QTest::addRow("blame %s, one large synthetic file in time shards", format)
+                << (blame + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+        }
+        QTest::addRow("gaps csv --with-copies, one large synthetic file in time shards")
+            << (gaps + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--with-copies"), m_single.path });
+        QTest::addRow("blame json --with-copies, a large file in time shards beside a small one")
+            << (blame + QStringList { QStringLiteral("--format=json"), QStringLiteral("--with-copies"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        QTest::addRow("gaps json, a large file in time shards beside a small one")
+            << (gaps + QStringList { QStringLiteral("--format=json"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         QTest::addRow("kernels json demangled top 5, in time shards") << QStringList { QStringLiteral("kernels"),
             QStringLiteral("--format=json"), QStringLiteral("--demangled"), QStringLiteral("--top=5"), m_single.path };
         // kernels --hist: bins, median, p95 and the slowest launches reduced over the processes.
@@ -308,8 +324,10 @@ private slots:
             QTest::addRow("nvtx --gpu %s", info.fileName().toUtf8().constData())
                 << QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json"),
                        info.filePath() };
-            QTest::addRow("blame %s", info.fileName().toUtf8().constData())
+            QTest::addRow("blame %s in time shards", info.fileName().toUtf8().constData())
                 << (blame + QStringList { QStringLiteral("--format=json"), info.filePath() });
+            QTest::addRow("gaps %s in time shards", info.fileName().toUtf8().constData())
+                << (gaps + QStringList { QStringLiteral("--format=json"), info.filePath() });
         }
 
         // pace: the step range proposed from every process's NVTX tallies, each rank's pace
@@ -486,10 +504,12 @@ private slots:
     // The rows above run in time shards where the division says so: check that it does.
     void aSingleFileIsReadInTimeShards()
     {
-        // The summary, and per rank.
+        // The summary, per rank, and gaps and blame (their shards read with a halo).
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path } }) {
+                QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
+                QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
+                QStringList { QStringLiteral("blame"), m_single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
             const auto mpi = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
