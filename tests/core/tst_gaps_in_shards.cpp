@@ -12,6 +12,7 @@
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/read/time_shards.h"
 #include "minimal_export.h"
+#include "shard_windows.h"
 #include "synth_sample.h"
 #include "testsupport.h"
 
@@ -27,6 +28,8 @@
 #include <vector>
 
 using namespace gaplens::core;
+using gaplens::test::sampledWindows;
+using gaplens::test::windowsOf;
 
 namespace {
 
@@ -169,24 +172,6 @@ void checkSameGaps(const std::string &file, const std::vector<StoredStartWindow>
     QCOMPARE(QString::fromStdString(parts.totals), QString::fromStdString(all.totals));
 }
 
-std::vector<StoredStartWindow> windowsOf(const std::vector<std::int64_t> &edges)
-{
-    const TimeShards shards { edges, std::vector<std::uint64_t>(edges.size() + 1, 0) };
-    std::vector<StoredStartWindow> windows;
-    for (std::size_t s = 0; s <= edges.size(); ++s)
-        windows.push_back(shardBlockWindow(shards, s, s + 1));
-    return windows;
-}
-
-std::vector<StoredStartWindow> sampledWindows(const std::string &file, std::size_t count)
-{
-    const auto sampled = sampleTimeShards(file, kTimeShardTables, count);
-    std::vector<StoredStartWindow> windows;
-    for (std::size_t s = 0; s < count; ++s)
-        windows.push_back(shardBlockWindow(sampled, s, s + 1));
-    return windows;
-}
-
 } // namespace
 
 class TestGapsInShards : public QObject
@@ -237,9 +222,10 @@ private slots:
         QFETCH(int, shards);
         QFETCH(bool, withCopies);
         const auto &file = m_single.synth.files.front();
-        CHECK(checkSameGaps(file, sampledWindows(file, std::size_t(shards)), withCopies));
+        CHECK(checkSameGaps(file, sampledWindows(file, kTimeShardTables, std::size_t(shards)), withCopies));
         if (shards > 1) // the gaps really are spread over the shards
-            for (const auto count : inShards(file, sampledWindows(file, std::size_t(shards)), withCopies).perShard)
+            for (const auto count :
+                inShards(file, sampledWindows(file, kTimeShardTables, std::size_t(shards)), withCopies).perShard)
                 QVERIFY(count > 0);
     }
 
@@ -290,6 +276,24 @@ private slots:
         QVERIFY(inShards(m_single.synth.files.front(), windows, false).perShard[3] > 0);
     }
 
+    // A kernel across the edge that outlasts the next shard's kernels on another stream: the
+    // gap after them starts where it ends, carried into the next shard.
+    void aKernelAcrossAnEdgeOutlastsTheNextShardsKernels()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "overlap.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 150, 100000, 8, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 500, 700, 7, 7, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 200000, 200100, 7, 8, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (120, 140, 0, 16777216 * 42 + 42, 6, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (150000, 199990, 0, 16777216 * 42 + 42, 8, 2);
+        )");
+        const auto all = whole(file, false);
+        QCOMPARE(all.gaps.size(), std::size_t(1)); // [100000, 200000)
+        CHECK(checkSameGaps(file, windowsOf({ 300 }))); // stored times, as the rows above give them
+        CHECK(checkSameGaps(file, windowsOf({ 300, 600 })));
+    }
+
     void emptyShards()
     {
         const auto &file = m_single.synth.files.front();
@@ -309,7 +313,7 @@ private slots:
             INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (150000, 199990, 0, 16777216 * 42 + 42, 6, 2);
             INSERT INTO NVTX_EVENTS VALUES (30, 300000, 59, NULL, 16777216 * 42 + 42, 3, 0);
         )");
-        CHECK(checkSameGaps(file, sampledWindows(file, 8)));
+        CHECK(checkSameGaps(file, sampledWindows(file, kTimeShardTables, 8)));
         QVERIFY(!whole(file, false).gaps.empty());
     }
 
@@ -326,7 +330,7 @@ private slots:
         const auto path = file.toStdString();
         for (const bool withCopies : { false, true })
             for (const std::size_t count : { 2, 3 })
-                CHECK(checkSameGaps(path, sampledWindows(path, count), withCopies));
+                CHECK(checkSameGaps(path, sampledWindows(path, kTimeShardTables, count), withCopies));
     }
 };
 

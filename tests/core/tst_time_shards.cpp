@@ -11,6 +11,7 @@
 #include "gaplens/core/read/time_shards.h"
 #include "gaplens/core/read/work_division.h"
 #include "minimal_export.h"
+#include "shard_windows.h"
 #include "sqltestdb.h"
 #include "summary_compare.h"
 #include "synth_sample.h"
@@ -29,6 +30,8 @@
 
 using namespace gaplens::core;
 using gaplens::test::compareSummaries;
+using gaplens::test::sampledWindows;
+using gaplens::test::windowsOf;
 
 namespace {
 
@@ -95,26 +98,6 @@ Events eventsOf(const TraceSet &trace)
     events.add(trace);
     events.sort();
     return events;
-}
-
-// Shards [i, i + 1) of edges as windows.
-std::vector<StoredStartWindow> windowsOf(const std::vector<std::int64_t> &edges)
-{
-    const TimeShards shards { edges, std::vector<std::uint64_t>(edges.size() + 1, 0) };
-    std::vector<StoredStartWindow> windows;
-    for (std::size_t s = 0; s <= edges.size(); ++s)
-        windows.push_back(shardBlockWindow(shards, s, s + 1));
-    return windows;
-}
-
-// The file sampled into `count` shards, one window each.
-std::vector<StoredStartWindow> sampledWindows(const std::string &file, TableSet sampledTables, std::size_t count)
-{
-    const auto sampled = sampleTimeShards(file, sampledTables, count);
-    std::vector<StoredStartWindow> windows;
-    for (std::size_t s = 0; s < count; ++s)
-        windows.push_back(shardBlockWindow(sampled, s, s + 1));
-    return windows;
 }
 
 // What a shard must see of the file as a full read sees it.

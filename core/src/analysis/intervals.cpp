@@ -196,7 +196,7 @@ struct ShardTask
 };
 
 // The statistics of intervals [task.begin, task.end) of one rank, from nothing else.
-std::vector<IntervalStats> computeShard(const DerivedCapture &derived, std::uint32_t rank,
+std::vector<IntervalStats> computeShard(const DerivedCapture &derived, const EarlierShards &earlier, std::uint32_t rank,
     const std::vector<std::uint32_t> &copyGpus, const ShardTask &task, TimeNs origin, TimeNs length)
 {
     const auto &trace = derived.trace();
@@ -221,9 +221,10 @@ std::vector<IntervalStats> computeShard(const DerivedCapture &derived, std::uint
     // clipped to the shard and split at interval edges.
     for (const auto g : r.gpus) {
         const auto &lane = derived.busy(GpuIndex(g));
+        const TimeNs counted = earlier.busyUntilOf(g).value_or(std::numeric_limits<TimeNs>::min());
         auto b = std::size_t(std::upper_bound(lane.end.begin(), lane.end.end(), from) - lane.end.begin());
         for (; b < lane.size() && lane.start[b] < to; ++b) {
-            TimeNs s = std::max(lane.start[b], from);
+            TimeNs s = std::max({ lane.start[b], from, counted });
             const TimeNs e = std::min(lane.end[b], to);
             while (s < e) {
                 const std::int64_t k = intervalOf(s, origin, length);
@@ -491,6 +492,27 @@ std::vector<std::int64_t> simultaneousCopyStalls(const IntervalReport &report, c
     return common;
 }
 
+void mergeRankIntervals(RankIntervals &into, const RankIntervals &part)
+{
+    into.eventsBeforeOrigin += part.eventsBeforeOrigin;
+    if (part.intervals.empty())
+        return;
+    if (into.intervals.empty()) {
+        into.firstIndex = part.firstIndex;
+        into.intervals = part.intervals;
+        return;
+    }
+    const auto first = std::min(into.firstIndex, part.firstIndex);
+    const auto end = std::max(
+        into.firstIndex + std::int64_t(into.intervals.size()), part.firstIndex + std::int64_t(part.intervals.size()));
+    std::vector<IntervalStats> merged(std::size_t(end - first));
+    for (const RankIntervals *from : { static_cast<const RankIntervals *>(&into), &part })
+        for (std::size_t i = 0; i < from->intervals.size(); ++i)
+            merged[std::size_t(from->firstIndex - first) + i].merge(from->intervals[i]);
+    into.firstIndex = first;
+    into.intervals = std::move(merged);
+}
+
 IntervalReport computeIntervalStatistics(const DerivedCapture &derived, const IntervalOptions &options)
 {
     if (options.intervalNs <= 0)
@@ -537,7 +559,8 @@ IntervalReport computeIntervalStatistics(const DerivedCapture &derived, const In
     std::vector<std::vector<IntervalStats>> parts(tasks.size());
     parallelFor(tasks.size(), threads, [&](std::size_t t) {
         const auto entry = tasks[t].rankEntry;
-        parts[t] = computeShard(derived, report.ranks[entry].rank, copyGpus[entry], tasks[t], origin, length);
+        parts[t] = computeShard(
+            derived, options.earlierShards, report.ranks[entry].rank, copyGpus[entry], tasks[t], origin, length);
     });
     for (std::size_t t = 0; t < tasks.size(); ++t) {
         auto &ri = report.ranks[tasks[t].rankEntry];

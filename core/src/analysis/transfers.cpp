@@ -44,9 +44,21 @@ std::vector<std::uint32_t> copyGpusOfRank(const TraceSet &trace, std::uint32_t r
 
 PingPong findPingPong(const TraceSet &trace, std::uint32_t rank)
 {
-    PingPong result;
+    return pingPongOf(copySequence(trace, rank));
+}
+
+void CopySequence::append(const CopySequence &later)
+{
+    kind.insert(kind.end(), later.kind.begin(), later.kind.end());
+    start.insert(start.end(), later.start.begin(), later.start.end());
+    bytes.insert(bytes.end(), later.bytes.begin(), later.bytes.end());
+}
+
+CopySequence copySequence(const TraceSet &trace, std::uint32_t rank)
+{
+    CopySequence sequence;
     if (rank >= trace.ranks.size())
-        return result;
+        return sequence;
     const auto &r = trace.ranks[rank];
     struct Copy
     {
@@ -63,9 +75,20 @@ PingPong findPingPong(const TraceSet &trace, std::uint32_t rank)
     // Each GPU's copies are in (start, end desc) order already; this orders across GPUs.
     std::stable_sort(copies.begin(), copies.end(),
         [](const Copy &a, const Copy &b) { return std::tie(a.start, b.end, a.gpu) < std::tie(b.start, a.end, b.gpu); });
+    for (const auto &copy : copies) {
+        const auto &c = trace.gpus[copy.gpu].copies;
+        sequence.kind.push_back(c.kind[copy.index]);
+        sequence.start.push_back(copy.start);
+        sequence.bytes.push_back(c.bytes[copy.index]);
+    }
+    return sequence;
+}
+
+PingPong pingPongOf(const CopySequence &copies)
+{
+    PingPong result;
     std::vector<TimeNs> sizes;
     std::size_t runBegin = 0;
-    const auto kindOf = [&](std::size_t i) { return trace.gpus[copies[i].gpu].copies.kind[copies[i].index]; };
     const auto isPingPongKind = [](CopyKind k) { return k == CopyKind::HostToDevice || k == CopyKind::DeviceToHost; };
     const auto closeRun = [&](std::size_t end) {
         const std::size_t length = end - runBegin;
@@ -74,25 +97,26 @@ PingPong findPingPong(const TraceSet &trace, std::uint32_t rank)
             result.copies += length;
             result.longestRun = std::max<std::uint64_t>(result.longestRun, length);
             for (std::size_t i = runBegin; i < end; ++i) {
-                const auto b = trace.gpus[copies[i].gpu].copies.bytes[copies[i].index];
-                result.starts.push_back(copies[i].start);
-                result.bytes.push_back(b);
-                sizes.push_back(TimeNs(b));
+                result.starts.push_back(copies.start[i]);
+                result.bytes.push_back(copies.bytes[i]);
+                sizes.push_back(TimeNs(copies.bytes[i]));
             }
         }
     };
-    for (std::size_t i = 0; i < copies.size(); ++i) {
-        const CopyKind k = kindOf(i);
+    const std::size_t count = copies.kind.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const CopyKind k = copies.kind[i];
         if (isPingPongKind(k))
             ++result.htodDtohCopies;
         // A run continues while this copy is HtoD/DtoH and differs from the one before.
-        const bool continues = i > runBegin && isPingPongKind(k) && isPingPongKind(kindOf(i - 1)) && k != kindOf(i - 1);
+        const bool continues
+            = i > runBegin && isPingPongKind(k) && isPingPongKind(copies.kind[i - 1]) && k != copies.kind[i - 1];
         if (!continues) {
             closeRun(i);
             runBegin = i;
         }
     }
-    closeRun(copies.size());
+    closeRun(count);
     std::sort(sizes.begin(), sizes.end());
     result.medianBytes = sortedMedian(sizes);
     // Runs are in start order and so are the copies inside them: starts ascend already.

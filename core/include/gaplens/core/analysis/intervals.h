@@ -48,6 +48,12 @@ struct RankIntervals
     std::uint64_t eventsBeforeOrigin = 0; // kernels and copies starting before the origin: left out
 };
 
+// One rank's statistics from two time shards of its file (gaplens-mpi): the intervals of
+// both (those they share merged, empty ones between them added), the events before the
+// origin summed. Shards merged so, in any order, give the whole file's statistics when each
+// shard's busy time starts after the earlier shards' (IntervalOptions::earlierShards).
+void mergeRankIntervals(RankIntervals &into, const RankIntervals &part);
+
 enum class IntervalMetric : std::uint8_t { Stddev, Busy, Kernels, KernelNs, Stall, Bytes, HtoD, DtoH };
 std::optional<IntervalMetric> parseIntervalMetric(std::string_view name);
 std::string_view intervalMetricName(IntervalMetric metric);
@@ -117,6 +123,9 @@ struct IntervalOptions
     // Blocks of intervals computed independently per rank; 0 chooses (about four per thread),
     // 1 computes each rank at once. The answer is the same for any value.
     std::size_t shards = 0;
+    // A time shard of a file (gaplens-mpi): the busy time up to each GPU's busyUntil is
+    // counted by the earlier shards of its file (EarlierShards::busyUntil), not again here.
+    EarlierShards earlierShards;
 };
 
 struct IntervalReport

@@ -78,4 +78,18 @@ struct PingPong
 };
 PingPong findPingPong(const TraceSet &trace, std::uint32_t rank);
 
+// A rank's copies and memsets in the order findPingPong walks them. A rank of a file read in
+// time shards (gaplens-mpi) has one sequence per shard: the shards' sequences one after the
+// other are the whole rank's, since each copy is in the shard where it starts.
+struct CopySequence
+{
+    std::vector<CopyKind> kind;
+    std::vector<TimeNs> start;
+    std::vector<std::uint64_t> bytes;
+    void append(const CopySequence &later);
+};
+CopySequence copySequence(const TraceSet &trace, std::uint32_t rank);
+// findPingPong over a rank's sequence.
+PingPong pingPongOf(const CopySequence &copies);
+
 } // namespace gaplens::core
