@@ -12,8 +12,9 @@
 namespace gaplens::mpi {
 
 // intervals and transfers: each process computes its ranks' statistics and ping-pong runs
-// over the whole capture's origin; the root puts them in rank order and finds the
-// anomalies and the variability from them alone, as computeIntervals does.
+// over the whole capture's origin; the root puts them in rank order (a rank in time shards
+// merged over its shards) and finds the anomalies and the variability from them alone, as
+// computeIntervals does.
 int runIntervalCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
@@ -30,12 +31,15 @@ int runIntervalCommand(const World &world, const cli::Options &options)
     core::IntervalReport local;
     const cli::CommandContext localContext { options, capture.local };
     if (!onEveryProcess(world, [&] {
-            // Busy time is the union of kernels, whatever --with-copies would say elsewhere.
-            local = core::computeIntervalStatistics(localContext.derivedKernelsOnly(), intervalOptions);
+            // Busy time is the union of kernels, whatever --with-copies would say elsewhere;
+            // in time shards, after the earlier shards' (kernels-only) busy end.
+            auto shardOptions = intervalOptions;
+            shardOptions.earlierShards = capture.earlierShards;
+            local = core::computeIntervalStatistics(localContext.derivedKernelsOnly(), shardOptions);
         }))
         return 1;
 
-    const auto packed = packIntervalParts(local);
+    const auto packed = packIntervalParts(local, capture.timeShards ? capture.local.get() : nullptr);
     printStatsIfAsked(world, capture, packed.size());
     const auto parts = world.gatherToRoot(packed);
     int status = 0;

@@ -329,24 +329,52 @@ core::ShardEdges edgesFromJson(const Json &packed)
     return edges;
 }
 
-// A time shard of this process, with the edges of its file's earlier shards in shard order.
-struct GapShardEdges
+// A time shard of this process: its own edges, and those of its file's earlier shards in
+// shard order.
+struct ShardCarry
 {
     core::WorkPiece piece;
+    core::ShardEdges own;
     std::vector<core::ShardEdges> earlier;
 };
 
-// Collective, for gaps and blame in time shards (core/analysis/gap_shards.h): each process
-// reads its windows' kernels and copies, the processes exchange their shards' edges (a few
-// numbers per GPU, stream and process), and each window gets the halo its file's earlier
-// shards give it (a whole file's window one that keeps everything). A process without
-// windows (whole files only) takes part with nothing.
-std::vector<GapShardEdges> exchangeGapShardEdges(const World &world, const cli::Options &options,
+// Collective (core/analysis/gap_shards.h): the edges of this process's time shards, from
+// `read` (its pieces' windows read, in piece order; nullptr when it reads whole files only),
+// exchanged between the processes: a few numbers per GPU, stream and process.
+std::vector<ShardCarry> exchangeShardEdges(const World &world, const std::vector<std::string> &files,
+    const std::vector<core::WorkPiece> &pieces, const core::TraceSet *read, bool includeCopies)
+{
+    Json mine = Json::array();
+    std::vector<ShardCarry> carries;
+    for (const auto &piece : read ? pieces : std::vector<core::WorkPiece> {}) {
+        if (piece.isWholeFile())
+            continue;
+        ShardCarry &carry = carries.emplace_back();
+        carry.piece = piece;
+        for (std::uint32_t r = 0; r < read->reports.size(); ++r)
+            if (read->reports[r].path == files[piece.file])
+                carry.own = core::shardEdges(*read, r, includeCopies);
+        mine.push_back({ piece.file, piece.firstShard, edgesJson(carry.own) });
+    }
+    std::map<std::pair<std::size_t, std::size_t>, core::ShardEdges> byShard; // (file, first shard)
+    for (const auto &part : world.allGather(pack(mine)))
+        for (const auto &e : unpack(part))
+            byShard[{ e[0].get<std::size_t>(), e[1].get<std::size_t>() }] = edgesFromJson(e[2]);
+    for (auto &carry : carries)
+        for (const auto &[key, edges] : byShard)
+            if (key.first == carry.piece.file && key.second < carry.piece.firstShard)
+                carry.earlier.push_back(edges);
+    return carries;
+}
+
+// Gaps and blame in time shards: each process reads its windows' kernels and copies, the
+// processes exchange their shards' edges, and each window gets the halo its file's earlier
+// shards give it (a whole file's window one that keeps everything).
+std::vector<ShardCarry> haloedWindows(const World &world, const cli::Options &options,
     const std::vector<std::string> &files, const std::vector<core::WorkPiece> &pieces,
     std::vector<core::StoredStartWindow> &windows)
 {
-    Json mine = Json::array();
-    std::vector<core::ShardEdges> own(windows.size());
+    std::shared_ptr<core::TraceSet> read;
     if (!windows.empty()) {
         core::LoadOptions first;
         for (const auto &piece : pieces)
@@ -355,34 +383,19 @@ std::vector<GapShardEdges> exchangeGapShardEdges(const World &world, const cli::
         first.tables = core::TableSet(core::ExportTable::Kernels) | core::ExportTable::Copies;
         first.threads = options.threads;
         first.memoryLimitBytes = options.maxMemoryBytes;
-        const auto read = core::loadTraceSet(first); // a file that fails fails again, and is reported, below
-        for (std::size_t i = 0; i < pieces.size(); ++i) {
-            if (pieces[i].isWholeFile())
-                continue;
-            for (std::uint32_t r = 0; r < read->reports.size(); ++r)
-                if (read->reports[r].path == files[pieces[i].file])
-                    own[i] = core::shardEdges(*read, r, options.withCopies);
-            mine.push_back({ pieces[i].file, pieces[i].firstShard, edgesJson(own[i]) });
-        }
+        read = core::loadTraceSet(first); // a file that fails fails again, and is reported, in the full read
     }
-    std::map<std::pair<std::size_t, std::size_t>, core::ShardEdges> byShard; // (file, first shard)
-    for (const auto &part : world.allGather(pack(mine)))
-        for (const auto &e : unpack(part))
-            byShard[{ e[0].get<std::size_t>(), e[1].get<std::size_t>() }] = edgesFromJson(e[2]);
-    std::vector<GapShardEdges> out;
+    auto carries = exchangeShardEdges(world, files, pieces, read.get(), options.withCopies);
+    auto carry = carries.begin(); // one per piece that is not a whole file, in piece order
     for (std::size_t i = 0; i < windows.size(); ++i) {
         if (pieces[i].isWholeFile()) {
             windows[i].halo = core::ShardHalo {};
             continue;
         }
-        GapShardEdges shard { pieces[i], {} };
-        for (const auto &[key, edges] : byShard)
-            if (key.first == pieces[i].file && key.second < pieces[i].firstShard)
-                shard.earlier.push_back(edges);
-        windows[i].halo = core::shardHalo(shard.earlier, own[i]);
-        out.push_back(std::move(shard));
+        windows[i].halo = core::shardHalo(carry->earlier, carry->own);
+        ++carry;
     }
-    return out;
+    return carries;
 }
 
 } // namespace
@@ -395,8 +408,8 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     // Gaps and blame read every table, and divide by the rows time shards split.
     const auto divideBy = shards == TimeShardUse::Gaps ? core::kTimeShardTables : tables;
     const auto rows = rowCounts(world, files, divideBy);
-    const bool mayShard = shards == TimeShardUse::Gaps
-        || (shards == TimeShardUse::AddsUp && core::kTimeShardTables.containsAll(tables));
+    const bool mayShard
+        = shards == TimeShardUse::Gaps || (shards != TimeShardUse::None && core::kTimeShardTables.containsAll(tables));
     const auto division = core::divideWork(rows, std::size_t(world.size()), mayShard);
     const auto &pieces = division[std::size_t(world.rank())];
     // Who reads each file's first shard speaks for the file (its report, errors and ranks).
@@ -428,9 +441,11 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     for (const auto &process : division)
         for (const auto &piece : process)
             capture.timeShards = capture.timeShards || !piece.isWholeFile();
-    std::vector<GapShardEdges> gapEdges;
-    if (shards == TimeShardUse::Gaps && capture.timeShards) // the same on every process: all take part
-        gapEdges = exchangeGapShardEdges(world, options, files, pieces, load.windows);
+    // What the time shards need of their files' earlier shards (the same on every process, so
+    // all take part in the exchange).
+    std::vector<ShardCarry> carries;
+    if (shards == TimeShardUse::Gaps && capture.timeShards)
+        carries = haloedWindows(world, options, files, pieces, load.windows);
     load.tables = tables;
     load.threads = options.threads;
     load.memoryLimitBytes = options.maxMemoryBytes;
@@ -439,10 +454,13 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     };
     capture.local = core::loadTraceSet(load);
     decision.decideIfNotYet();
-    for (const auto &edges : gapEdges)
+    // Intervals count busy time after the earlier shards' busy end, of kernels alone.
+    if (shards == TimeShardUse::AddsUpAfterEarlierBusy && capture.timeShards)
+        carries = exchangeShardEdges(world, files, pieces, sharded ? capture.local.get() : nullptr, false);
+    for (const auto &carry : carries)
         for (std::uint32_t r = 0; r < capture.local->reports.size(); ++r)
-            if (capture.local->reports[r].path == files[edges.piece.file])
-                core::addEarlierShards(*capture.local, r, edges.earlier, capture.earlierShards);
+            if (capture.local->reports[r].path == files[carry.piece.file])
+                core::addEarlierShards(*capture.local, r, carry.earlier, capture.earlierShards);
     for (const auto &error : capture.local->errors) {
         const auto file = std::find(files.begin(), files.end(), error.path);
         if (file == files.end() || primary[std::size_t(file - files.begin())] == world.rank())

@@ -44,18 +44,21 @@ struct DistributedCapture
     std::vector<core::WorkPiece> pieces;
     // Whether the capture is divided in time shards (the same on every process).
     bool timeShards = false;
-    // With TimeShardUse::Gaps: the carry of this process's time shards from the earlier
-    // shards of their files (core/analysis/gap_shards.h), for its gap finder and blamer.
+    // With TimeShardUse::Gaps and AddsUpAfterEarlierBusy: the carry of this process's time
+    // shards from the earlier shards of their files (core/analysis/gap_shards.h), for its gap
+    // finder and blamer, or its interval statistics' busy time.
     core::EarlierShards earlierShards;
 };
 
 // Whether a command may divide a file in time shards, and how:
 // - AddsUp: it counts each event where it starts (the summaries), so the shards add up;
+// - AddsUpAfterEarlierBusy: so do intervals and transfers, but for busy time, which each
+//   shard counts after its file's earlier shards' busy end (exchanged after the load);
 // - Gaps: gaps and blame; each gap belongs to the shard of the work that ends it, and each
 //   shard reads its window twice: its kernels and copies first, whose edges the processes
 //   exchange, then every table with the halo (core/read/time_shards.h) the earlier shards'
 //   edges give it.
-enum class TimeShardUse { None, AddsUp, Gaps };
+enum class TimeShardUse { None, AddsUp, AddsUpAfterEarlierBusy, Gaps };
 
 // Collective: every process calls it with the same options and files. A file that fails to
 // load is reported on stderr by the process that read it (of a file read in time shards, the

@@ -52,6 +52,8 @@ TimeShardUse timeShardUse(const cli::Options &options)
         return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;
+    if (command == "intervals" || command == "transfers")
+        return TimeShardUse::AddsUpAfterEarlierBusy;
     return TimeShardUse::None;
 }
 

@@ -17,7 +17,8 @@ std::string wholeOnRootReason(const cli::Options &options);
 
 // Whether the command takes time shards of a file, and how (docs/mpi.md): the summaries
 // (kernels but --hist, nvtx but --gpu, api) count each event where it starts, so the shards
-// add up to the whole file; gaps and blame read their shards with a halo.
+// add up to the whole file, and so do intervals and transfers but for busy time; gaps and
+// blame read their shards with a halo.
 TimeShardUse timeShardUse(const cli::Options &options);
 
 // Collective. The exit status, the same on every process: gaplens-cli's for the same inputs.

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <numeric>
+#include <map>
+#include <utility>
 
 namespace gaplens::mpi {
 namespace {
@@ -49,7 +49,7 @@ core::IntervalStats intervalFrom(const Json &j)
 
 } // namespace
 
-std::string packIntervalParts(const core::IntervalReport &report)
+std::string packIntervalParts(const core::IntervalReport &report, const core::TraceSet *copiesOf)
 {
     Json ranks = Json::array();
     for (std::size_t e = 0; e < report.ranks.size(); ++e) {
@@ -63,58 +63,70 @@ std::string packIntervalParts(const core::IntervalReport &report)
             { "ping_pong",
                 { pp.runs, pp.copies, pp.htodDtohCopies, pp.medianBytes, pp.longestRun, pp.starts, pp.bytes } } });
     }
-    return pack(ranks);
-}
-
-void unpackIntervalParts(
-    const std::string &bytes, const std::vector<std::uint32_t> &globalRank, core::IntervalReport &report)
-{
-    for (const auto &r : unpack(bytes)) {
-        core::RankIntervals ri;
-        ri.rank = globalRank.at(r["rank"].get<std::size_t>());
-        ri.firstIndex = r["first"].get<std::int64_t>();
-        ri.eventsBeforeOrigin = r["before"].get<std::uint64_t>();
-        for (const auto &iv : r["intervals"])
-            ri.intervals.push_back(intervalFrom(iv));
-        const auto &p = r["ping_pong"];
-        core::PingPong pp;
-        pp.runs = p[0].get<std::uint64_t>();
-        pp.copies = p[1].get<std::uint64_t>();
-        pp.htodDtohCopies = p[2].get<std::uint64_t>();
-        pp.medianBytes = p[3].get<double>();
-        pp.longestRun = p[4].get<std::uint64_t>();
-        pp.starts = p[5].get<std::vector<core::TimeNs>>();
-        pp.bytes = p[6].get<std::vector<std::uint64_t>>();
-        report.ranks.push_back(std::move(ri));
-        report.pingPong.push_back(std::move(pp));
-    }
+    Json sequences = Json::array();
+    if (copiesOf)
+        for (std::uint32_t r = 0; r < copiesOf->ranks.size(); ++r) {
+            const auto copies = core::copySequence(*copiesOf, r);
+            Json kinds = Json::array();
+            for (const auto kind : copies.kind)
+                kinds.push_back(int(kind));
+            sequences.push_back({ r, std::move(kinds), copies.start, copies.bytes });
+        }
+    return pack(Json { { "ranks", std::move(ranks) }, { "copy_sequences", std::move(sequences) } });
 }
 
 core::IntervalReport finishIntervalParts(const std::vector<std::string> &parts,
     const std::vector<std::vector<std::uint32_t>> &globalRank, const core::IntervalOptions &options)
 {
-    core::IntervalReport merged;
-    merged.originNs = options.originNs.value_or(0);
-    merged.intervalNs = options.intervalNs;
-    merged.metric = options.metric;
-    merged.pooled = options.pool;
-    for (std::size_t p = 0; p < parts.size(); ++p)
-        unpackIntervalParts(parts[p], globalRank[p], merged);
-    std::vector<std::size_t> order(merged.ranks.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(),
-        [&](std::size_t a, std::size_t b) { return merged.ranks[a].rank < merged.ranks[b].rank; });
-    core::IntervalReport sorted;
-    sorted.originNs = merged.originNs;
-    sorted.intervalNs = merged.intervalNs;
-    sorted.metric = merged.metric;
-    sorted.pooled = merged.pooled;
-    for (const auto i : order) {
-        sorted.ranks.push_back(std::move(merged.ranks[i]));
-        sorted.pingPong.push_back(std::move(merged.pingPong[i]));
+    // By global rank: the shards' statistics merged, and their copy sequences joined, in
+    // process order.
+    std::map<std::uint32_t, std::pair<core::RankIntervals, core::PingPong>> byRank;
+    std::map<std::uint32_t, core::CopySequence> sequences;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        const auto part = unpack(parts[p]);
+        for (const auto &r : part["ranks"]) {
+            core::RankIntervals ri;
+            ri.rank = globalRank[p].at(r["rank"].get<std::size_t>());
+            ri.firstIndex = r["first"].get<std::int64_t>();
+            ri.eventsBeforeOrigin = r["before"].get<std::uint64_t>();
+            for (const auto &iv : r["intervals"])
+                ri.intervals.push_back(intervalFrom(iv));
+            const auto &pp = r["ping_pong"];
+            core::PingPong pingPong;
+            pingPong.runs = pp[0].get<std::uint64_t>();
+            pingPong.copies = pp[1].get<std::uint64_t>();
+            pingPong.htodDtohCopies = pp[2].get<std::uint64_t>();
+            pingPong.medianBytes = pp[3].get<double>();
+            pingPong.longestRun = pp[4].get<std::uint64_t>();
+            pingPong.starts = pp[5].get<std::vector<core::TimeNs>>();
+            pingPong.bytes = pp[6].get<std::vector<std::uint64_t>>();
+            auto [it, first] = byRank.try_emplace(ri.rank, ri, std::move(pingPong));
+            if (!first)
+                core::mergeRankIntervals(it->second.first, ri);
+        }
+        for (const auto &s : part["copy_sequences"]) {
+            auto &into = sequences[globalRank[p].at(s[0].get<std::size_t>())];
+            core::CopySequence copies;
+            for (const auto &kind : s[1])
+                copies.kind.push_back(core::CopyKind(kind.get<int>()));
+            copies.start = s[2].get<std::vector<core::TimeNs>>();
+            copies.bytes = s[3].get<std::vector<std::uint64_t>>();
+            into.append(copies);
+        }
     }
-    core::finishIntervalReport(sorted, options);
-    return sorted;
+    core::IntervalReport report;
+    report.originNs = options.originNs.value_or(0);
+    report.intervalNs = options.intervalNs;
+    report.metric = options.metric;
+    report.pooled = options.pool;
+    for (auto &[rank, figures] : byRank) {
+        report.ranks.push_back(std::move(figures.first));
+        const auto copies = sequences.find(rank);
+        report.pingPong.push_back(
+            copies == sequences.end() ? std::move(figures.second) : core::pingPongOf(copies->second));
+    }
+    core::finishIntervalReport(report, options);
+    return report;
 }
 
 } // namespace gaplens::mpi

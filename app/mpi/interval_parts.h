@@ -11,15 +11,16 @@
 
 namespace gaplens::mpi {
 
-// report.ranks and report.pingPong (the statistics' part of computeIntervalStatistics).
-std::string packIntervalParts(const core::IntervalReport &report);
-// Appends a process's packed parts to `report`, its local rank indices mapped through `globalRank`.
-void unpackIntervalParts(
-    const std::string &bytes, const std::vector<std::uint32_t> &globalRank, core::IntervalReport &report);
+// report.ranks and report.pingPong (the statistics' part of computeIntervalStatistics); with
+// `copiesOf` (a capture in time shards: a rank's ping-pong runs may cross a shard edge) also
+// each of its ranks' copy sequence (core::copySequence).
+std::string packIntervalParts(const core::IntervalReport &report, const core::TraceSet *copiesOf = nullptr);
 // On the root: every process's packed parts (in process order, each process's local rank
 // indices mapped through globalRank[process]) as the finished report of the whole capture:
-// its ranks in rank order, the anomalies and the variability found from them alone, as
-// computeIntervals does. `options.originNs` is the whole capture's origin.
+// its ranks in rank order (a rank in time shards merged over them, in process order, which is
+// shard order, and its ping-pong runs found in its shards' copy sequences joined), the
+// anomalies and the variability found from them alone, as computeIntervals does.
+// `options.originNs` is the whole capture's origin.
 core::IntervalReport finishIntervalParts(const std::vector<std::string> &parts,
     const std::vector<std::vector<std::uint32_t>> &globalRank, const core::IntervalOptions &options);
 

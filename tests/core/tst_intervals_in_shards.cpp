@@ -166,6 +166,27 @@ private slots:
         CHECK(checkSameStatistics(file, windowsOf({ 300, 600, 1500 }), std::nullopt, 250));
     }
 
+    // A ping-pong run (HtoD, DtoH, ... alternating) across two shard edges: each shard holds
+    // fewer copies than a run needs, their sequences joined hold the run.
+    void aPingPongRunAcrossShardEdges()
+    {
+        QTemporaryDir dir;
+        std::string sql = gaplens::test::minimalExportSql() + R"(
+            CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, "end" INTEGER, deviceId INTEGER, streamId INTEGER,
+                correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER,
+                dstKind INTEGER);
+        )";
+        for (int i = 0; i < 6; ++i)
+            sql += "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (" + std::to_string(1000 + 100 * i) + ", "
+                + std::to_string(1050 + 100 * i) + ", 0, 9, " + std::to_string(20 + i) + ", 16777216 * 42, "
+                + std::to_string(4096 * (i + 1)) + ", " + (i % 2 ? "2" : "1") + ", 0, 0);\n";
+        const auto file = gaplens::test::writeExportIn(dir, "ping-pong.sqlite", sql);
+        const auto whole = load(file);
+        QCOMPARE(findPingPong(*whole, 0).runs, std::uint64_t(1));
+        QCOMPARE(findPingPong(*whole, 0).copies, std::uint64_t(6));
+        CHECK(checkSameStatistics(file, windowsOf({ 1150, 1350 }), std::nullopt, 100)); // stored times
+    }
+
     void realExports_data()
     {
         QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);

@@ -163,6 +163,17 @@ private slots:
             QTest::addRow("%s the mfu pair", command)
                 << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=10ms") }
                        + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
+            // Time shards: busy time counted after the earlier shards' busy end, a rank's
+            // intervals merged over its shards, its ping-pong runs found across them.
+            for (const char *format : { "json", "table" })
+                QTest::addRow("%s %s at 1 ms, one large synthetic file in time shards", command, format)
+                    << QStringList { c, QStringLiteral("--format"), QLatin1String(format),
+                           QStringLiteral("--interval=1ms"), m_single.path };
+            QTest::addRow("%s json at 2 ms, a large file in time shards beside a small one", command)
+                << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=2ms") }
+                       + (c == QLatin1String("intervals") ? QStringList { QStringLiteral("--metric=busy") }
+                                                          : QStringList {})
+                       + QStringList { m_single.path } + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         }
         // overlap: the rows and each rank's communication kernels where its report is, the
         // collectives matched across ranks on the root.
@@ -504,12 +515,13 @@ private slots:
     // The rows above run in time shards where the division says so: check that it does.
     void aSingleFileIsReadInTimeShards()
     {
-        // The summary, per rank, and gaps and blame (their shards read with a halo).
+        // The summary, per rank, gaps and blame (their shards read with a halo) and intervals.
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
                 QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("blame"), m_single.path } }) {
+                QStringList { QStringLiteral("blame"), m_single.path },
+                QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
             const auto mpi = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
