@@ -173,6 +173,8 @@ private slots:
         const auto &r = result.digest->ranks[0];
         QVERIFY(!r.idlePercentOfWindow()); // not 0%: there is no GPU to be idle
         QVERIFY(!r.idlePercentOfCapture());
+        QCOMPARE(r.gpuCount, std::size_t(0));
+        QCOMPARE(parseDigest(digestText(), "run.gldigest").digest->ranks[0].gpuCount, std::size_t(1));
     }
 
     void badInputNamesFileAndProblem_data()

@@ -10,6 +10,7 @@
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/read/loader.h"
+#include "gaplens/core/util/units.h"
 #include "synth_sample.h"
 #include "ui/digest/digesttables.h"
 #include "ui/digest/digestwindow.h"
@@ -106,6 +107,47 @@ private slots:
         }
         QVERIFY(model->cell(2, 9).background.isValid()); // the straggler is marked
         QVERIFY(!model->cell(0, 9).background.isValid());
+    }
+
+    // A rank whose report holds no kernels: its GPU cells are empty and say why, not "0 ns"
+    // and "0 gaps" as if a GPU had been there.
+    void aRankWithoutGpuSaysSo()
+    {
+        auto result = core::readDigest(m_digestPath.toStdString());
+        QVERIFY(result.digest);
+        auto &rank = result.digest->ranks[1];
+        rank.gpuCount = 0;
+        rank.busyNs = rank.windowNs = rank.idleNs = rank.idleOutsideNs = 0;
+        rank.gapCount = 0;
+        rank.blameByCause.clear();
+        DigestWindow window(std::move(*result.digest), m_digestPath);
+        auto *model = window.rankTable()->tableModel();
+        for (const int column : { 2, 4, 5, 6 }) {
+            QCOMPARE(model->cell(1, column).display.toString(), QString());
+            QVERIFY(model->cell(1, column).toolTip.startsWith(QStringLiteral("no GPU")));
+            QVERIFY(!model->cell(0, column).display.toString().isEmpty()); // the other ranks keep theirs
+        }
+        QCOMPARE(model->cell(1, 7).display.toString(), QStringLiteral("no GPU"));
+        QCOMPARE(model->cell(1, 3).raw.toDouble(), double(m_trace->ranks[1].span.duration())); // its capture stays
+    }
+
+    // The header's capture span: seconds for one run, days when the reports of unrelated runs
+    // are opened together (not "33401425.327 s").
+    void headerSpanReadsAtAnyLength()
+    {
+        const auto window = openWindow();
+        QVERIFY(window);
+        const auto seconds = QString::fromStdString(core::formatDuration(double(m_trace->span.duration())));
+        QVERIFY2(window->headerText().contains(QStringLiteral("capture ") + seconds), qPrintable(window->headerText()));
+        auto result = core::readDigest(m_digestPath.toStdString());
+        QVERIFY(result.digest);
+        result.digest->span = { 0, core::TimeNs(400) * 24 * 3600 * 1'000'000'000 };
+        DigestWindow months(std::move(*result.digest), m_digestPath);
+        QVERIFY2(months.headerText().contains(QStringLiteral("capture 400.0 days")), qPrintable(months.headerText()));
+        result = core::readDigest(m_digestPath.toStdString());
+        result.digest->span = { 0, core::TimeNs(5) * 3600 * 1'000'000'000 };
+        DigestWindow hours(std::move(*result.digest), m_digestPath);
+        QVERIFY2(hours.headerText().contains(QStringLiteral("capture 5.0 h")), qPrintable(hours.headerText()));
     }
 
     void paceMatrixIsIterationsByRanks()

@@ -21,6 +21,8 @@ const core::DigestPaceRank *paceOf(const core::Digest &digest, std::int32_t rank
     return nullptr;
 }
 
+const QString kNoGpu = QStringLiteral("no GPU: this rank's report holds no kernels");
+
 // A rank without a GPU has no idle share: an empty cell, not 0%.
 PanelCell percentOrEmpty(std::optional<double> percent)
 {
@@ -52,8 +54,18 @@ void setDigestRankTable(PanelTableModel &model, const core::Digest &digest)
             PanelCell::text(QString::fromStdString(r.host)), PanelCell::duration(double(r.busyNs)),
             PanelCell::duration(double(r.span.duration())), percentOrEmpty(r.idlePercentOfWindow()),
             percentOrEmpty(r.idlePercentOfCapture()), PanelCell::count(r.gapCount) };
-        row.push_back(r.blameByCause.empty() ? PanelCell::text(QStringLiteral("-"))
-                                             : PanelCell::text(QString::fromStdString(r.blameByCause.front().key)));
+        if (r.gpuCount == 0) {
+            // No GPU to be busy or idle: empty cells that say so, not 0 ns and 0 gaps.
+            for (const int column : { 2, 4, 5, 6 }) {
+                row[std::size_t(column)] = PanelCell::empty();
+                row[std::size_t(column)].toolTip = kNoGpu;
+            }
+            row.push_back(PanelCell::text(QStringLiteral("no GPU")));
+            row.back().toolTip = kNoGpu;
+        } else {
+            row.push_back(r.blameByCause.empty() ? PanelCell::text(QStringLiteral("-"))
+                                                 : PanelCell::text(QString::fromStdString(r.blameByCause.front().key)));
+        }
         row.push_back(r.medianStepNs ? PanelCell::duration(*r.medianStepNs) : PanelCell::empty());
         const auto *pace = paceOf(digest, r.rank);
         row.push_back(pace ? PanelCell::count(pace->timesSlowest) : PanelCell::empty());

@@ -30,13 +30,25 @@ QString duration(double ns)
     return QString::fromStdString(core::formatDuration(ns));
 }
 
-QString headerText(const core::Digest &d, const QString &path)
+// The capture's span: seconds read well up to an hour or two; the reports of unrelated runs
+// opened together can span months, which "33401425.327 s" does not say.
+QString spanText(core::TimeNs ns)
+{
+    constexpr double kHour = 3600e9, kDay = 24 * kHour;
+    if (double(ns) >= 2 * kDay)
+        return QStringLiteral("%1 days (reports of different runs?)").arg(double(ns) / kDay, 0, 'f', 1);
+    if (double(ns) >= 2 * kHour)
+        return QStringLiteral("%1 h").arg(double(ns) / kHour, 0, 'f', 1);
+    return duration(double(ns));
+}
+
+QString headerOf(const core::Digest &d, const QString &path)
 {
     auto text = QStringLiteral("<b>%1</b>: %2 rank(s) from %3 report(s), capture %4")
                     .arg(QFileInfo(path).fileName().toHtmlEscaped())
                     .arg(d.ranks.size())
                     .arg(d.files.size())
-                    .arg(duration(double(d.span.duration())));
+                    .arg(spanText(d.span.duration()));
     if (!d.errors.empty())
         text += QStringLiteral(", %1 file(s) could not be loaded").arg(d.errors.size());
     text += QStringLiteral("; idle gaps ≥ %1, intervals of %2")
@@ -85,7 +97,7 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
     setWindowTitle(QStringLiteral("gaplens — ") + QFileInfo(m_path).fileName() + QStringLiteral(" (overview)"));
     m_header->setTextFormat(Qt::RichText);
     m_header->setWordWrap(true);
-    m_header->setText(headerText(m_digest, m_path));
+    m_header->setText(headerOf(m_digest, m_path));
 
     setDigestRankTable(*m_ranks->tableModel(), m_digest);
     m_ranks->sortByColumn(0, Qt::AscendingOrder);
@@ -159,6 +171,11 @@ DigestWindow::DigestWindow(core::Digest digest, QString path, QWidget *parent)
     splitter->setStretchFactor(1, 2);
     setCentralWidget(splitter);
     resize(1100, 800);
+}
+
+QString DigestWindow::headerText() const
+{
+    return m_header->text();
 }
 
 std::vector<std::size_t> DigestWindow::selectedRanks() const

@@ -38,6 +38,7 @@ public:
     QListWidget *findings() const { return m_findings; }
     QComboBox *metricChooser() const { return m_metric; }
     QPushButton *openButton() const { return m_open; }
+    QString headerText() const;
 
     // Indices into digest().ranks of the selected table rows, in rank order.
     std::vector<std::size_t> selectedRanks() const;

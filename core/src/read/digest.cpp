@@ -267,6 +267,7 @@ DigestRank readRank(const Field &f)
     r.windowNs = f.at("window_ns").integer();
     r.idleNs = f.at("idle_ns").integer();
     f.at("devices").forEach([&](const Field &d) {
+        ++r.gpuCount;
         for (const auto key : { "idle_before_first_ns", "idle_after_last_ns" }) {
             const auto idle = d.at(key);
             const auto ns = idle.integer();

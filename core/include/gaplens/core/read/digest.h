@@ -59,6 +59,7 @@ struct DigestRank
     // Before each GPU's first kernel and after its last, within the rank's span, summed over
     // its GPUs: with windowNs, each GPU's whole capture, which the idle findings speak of.
     TimeNs idleOutsideNs = 0;
+    std::size_t gpuCount = 0; // devices[]: the GPUs the rank ran kernels on (0: its report has none)
     std::uint64_t gapCount = 0;
     TimeNs gapNs = 0;
     std::optional<double> medianStepNs;
