@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QScreen>
 #include <QScrollBar>
@@ -274,9 +275,15 @@ void ComparePanel::fitTablesWidth()
         width = std::max(width, tableWidthHint(view) + (m_tabs->indexOf(view) >= 0 ? paneFrame : 0));
     const auto margins = layout()->contentsMargins();
     width += margins.left() + margins.right();
-    // Never more than most of the screen: the timelines need room too.
-    if (const auto *s = screen())
-        width = std::min(width, s->availableGeometry().width() * 3 / 5);
+    // Never more than most of the screen, nor more than the timelines' own minimum leaves of
+    // it: the window must fit on the screen (1,639 pixels on a 1,600-pixel one, before).
+    if (const auto *s = screen()) {
+        const int screenWidth = s->availableGeometry().width();
+        int cap = screenWidth * 3 / 5;
+        if (const auto *main = qobject_cast<const QMainWindow *>(window()); main && main->centralWidget())
+            cap = std::min(cap, screenWidth - main->centralWidget()->minimumSizeHint().width() - kDockFramePixels);
+        width = std::min(width, std::max(cap, kMinimumPanelPixels));
+    }
     setMinimumWidth(width);
 }
 

@@ -46,6 +46,9 @@ public:
     // kMinimumNameChars characters; the panel is never narrower than its widest table's.
     static int tableWidthHint(const QTableView *view);
     static constexpr int kMinimumNameChars = 22;
+    // The dock's frame and the splitter handle beside the panel, and the least width it takes.
+    static constexpr int kDockFramePixels = 40;
+    static constexpr int kMinimumPanelPixels = 320;
 
 signals:
     void kernelActivated(const QString &name);
