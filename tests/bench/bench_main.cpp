@@ -405,8 +405,9 @@ void usage()
                "  --split                     only `gaps` on the capture with 1 and 2 threads against the floor\n"
                "                              (the page-range split of one file, docs/PERFORMANCE.md)\n"
                "  --mpi                       only `mpirun -np P gaplens-mpi intervals` and `kernels` on the\n"
-               "                              capture, and `kernels` and `nvtx` on its first file in time\n"
-               "                              shards, at P = 1, 2, 4 (built with MPI only; docs/mpi.md)\n");
+               "                              capture, and `kernels`, `nvtx`, `gaps` and `intervals` on its\n"
+               "                              first file in time shards, at P = 1, 2, 4 (built with MPI\n"
+               "                              only; docs/mpi.md)\n");
 }
 
 // Writes the capture unless DIR already holds one made with the same parameters.

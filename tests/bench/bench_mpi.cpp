@@ -61,9 +61,11 @@ int measureMpi(
     // reduction (names matched, moments and median histograms allreduced).
     for (const char *command : { "intervals", "kernels" })
         measureCommand(mpiexec, mpiProgram, command, files, runs, "files over processes");
-    // One file: at P > 1 each process reads a block of its time shards (docs/mpi.md).
+    // One file: at P > 1 each process reads a block of its time shards (docs/mpi.md); gaps
+    // reads its window twice (kernels and copies, then every table with its halo), intervals
+    // exchanges its shards' busy ends.
     if (!files.empty())
-        for (const char *command : { "kernels", "nvtx" })
+        for (const char *command : { "kernels", "nvtx", "gaps", "intervals" })
             measureCommand(mpiexec, mpiProgram, command, { files.front() }, runs, "time shards of one file");
     return 0;
 }
