@@ -297,26 +297,26 @@ core::TimeRange unionOfSpans(core::TimeRange a, core::TimeRange b)
     return { std::min(a.start, b.start), std::max(a.end, b.end) };
 }
 
+// A shard's edges as the later shards need them: its own launch correlation ranges stay
+// with it (its halo).
 Json edgesJson(const core::ShardEdges &edges)
 {
     auto time = [](const std::optional<core::TimeNs> &t) { return t ? Json(*t) : Json(nullptr); };
-    Json gpus = Json::array(), launches = Json::array();
+    Json gpus = Json::array();
     for (const auto &gpu : edges.gpus) {
         Json streams = Json::array();
         for (const auto &s : gpu.streams)
             streams.push_back({ s.pid, s.streamId, s.lastCorrelation });
         gpus.push_back({ gpu.deviceId, time(gpu.firstStart), time(gpu.busyUntil), std::move(streams) });
     }
-    for (const auto &l : edges.launches)
-        launches.push_back({ l.pid, l.first, l.last });
-    return { std::move(gpus), std::move(launches) };
+    return gpus;
 }
 
 core::ShardEdges edgesFromJson(const Json &packed)
 {
     auto time = [](const Json &t) { return t.is_null() ? std::nullopt : std::optional(t.get<core::TimeNs>()); };
     core::ShardEdges edges;
-    for (const auto &g : packed[0]) {
+    for (const auto &g : packed) {
         auto &gpu = edges.gpus.emplace_back();
         gpu.deviceId = g[0].get<std::int32_t>();
         gpu.firstStart = time(g[1]);
@@ -324,8 +324,6 @@ core::ShardEdges edgesFromJson(const Json &packed)
         for (const auto &s : g[3])
             gpu.streams.push_back({ s[0].get<std::uint32_t>(), s[1].get<std::int64_t>(), s[2].get<std::uint32_t>() });
     }
-    for (const auto &l : packed[1])
-        edges.launches.push_back({ l[0].get<std::uint32_t>(), l[1].get<std::uint32_t>(), l[2].get<std::uint32_t>() });
     return edges;
 }
 

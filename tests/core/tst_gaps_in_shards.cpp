@@ -100,6 +100,7 @@ struct GapsOfFile
     std::vector<std::string> gaps;
     std::string totals;
     std::vector<std::size_t> perShard; // gaps found by each shard
+    std::vector<std::size_t> hostRows; // CUDA calls and NVTX ranges each shard held
 };
 
 std::vector<std::string> gapsOf(const TraceSet &trace, const DerivedCapture &derived)
@@ -139,7 +140,10 @@ GapsOfFile inShards(const std::string &file, const std::vector<StoredStartWindow
         if (!trace->reports.empty())
             addEarlierShards(*trace, 0, earlier, carry);
         const auto derived = derive(trace, withCopies, carry);
-        std::size_t found = 0;
+        std::size_t found = 0, hostRows = 0;
+        for (const auto &thread : trace->threads)
+            hostRows += thread.api.size() + thread.nvtx.size();
+        out.hostRows.push_back(hostRows);
         deviceOrder.clear();
         for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
             const auto device = trace->gpus[g].deviceId;
@@ -223,10 +227,20 @@ private slots:
         QFETCH(bool, withCopies);
         const auto &file = m_single.synth.files.front();
         CHECK(checkSameGaps(file, sampledWindows(file, kTimeShardTables, std::size_t(shards)), withCopies));
-        if (shards > 1) // the gaps really are spread over the shards
-            for (const auto count :
-                inShards(file, sampledWindows(file, kTimeShardTables, std::size_t(shards)), withCopies).perShard)
-                QVERIFY(count > 0);
+        if (shards == 1)
+            return;
+        // The gaps really are spread over the shards, and the halo keeps a shard near its
+        // share of the host rows (not every row since the file's start).
+        const auto parts = inShards(file, sampledWindows(file, kTimeShardTables, std::size_t(shards)), withCopies);
+        std::size_t wholeRows = 0;
+        for (const auto &thread : m_trace->threads)
+            wholeRows += thread.api.size() + thread.nvtx.size();
+        for (std::size_t s = 0; s < parts.perShard.size(); ++s) {
+            QVERIFY(parts.perShard[s] > 0);
+            QVERIFY2(parts.hostRows[s] < 2 * wholeRows / std::size_t(shards),
+                qPrintable(
+                    QStringLiteral("shard %1 holds %2 of %3 host rows").arg(s).arg(parts.hostRows[s]).arg(wholeRows)));
+        }
     }
 
     // The edge at the ending kernel's start: the gap, and the call that launched its kernel,
@@ -292,6 +306,22 @@ private slots:
         QCOMPARE(all.gaps.size(), std::size_t(1)); // [100000, 200000)
         CHECK(checkSameGaps(file, windowsOf({ 300 }))); // stored times, as the rows above give them
         CHECK(checkSameGaps(file, windowsOf({ 300, 600 })));
+    }
+
+    // A shard's gaps start no earlier than the latest busy end of its file's earlier shards,
+    // or its own first work: the halo starts there.
+    void theHaloStartsAtTheCarriedBusyEnd()
+    {
+        const auto edges = [](std::optional<TimeNs> first, std::optional<TimeNs> until) {
+            ShardEdges e;
+            e.gpus.push_back({ 0, first, until, {} });
+            return e;
+        };
+        const std::vector<ShardEdges> earlier { edges(10, 100), edges(200, 500), edges(510, 520) };
+        QCOMPARE(shardHalo(earlier, edges(600, 700)).from, TimeNs(520));
+        QCOMPARE(shardHalo(earlier, edges(515, 700)).from, TimeNs(515)); // its own work starts first
+        QCOMPARE(shardHalo({}, edges(600, 700)).from, TimeNs(600));
+        QCOMPARE(shardHalo(earlier, edges(std::nullopt, std::nullopt)).from, std::numeric_limits<TimeNs>::max());
     }
 
     void emptyShards()

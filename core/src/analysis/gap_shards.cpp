@@ -71,11 +71,13 @@ ShardHalo shardHalo(const std::vector<ShardEdges> &earlier, const ShardEdges &ow
     for (const auto &gpu : own.gpus) {
         if (!gpu.firstStart)
             continue;
-        TimeNs from = *gpu.firstStart;
+        // The carried busy end is the latest over the earlier shards (not the earliest: that
+        // would keep every host row since the file's first shard).
+        std::optional<TimeNs> carried;
         for (const auto &shard : earlier)
             if (const auto *before = gpuOf(shard, gpu.deviceId); before && before->busyUntil)
-                from = std::min(from, *before->busyUntil);
-        halo.from = std::min(halo.from, from);
+                carried = std::max(carried.value_or(*before->busyUntil), *before->busyUntil);
+        halo.from = std::min(halo.from, std::min(*gpu.firstStart, carried.value_or(*gpu.firstStart)));
     }
     halo.launches = own.launches;
     return halo;
