@@ -338,7 +338,7 @@ struct ShardCarry
 
 // Collective (core/analysis/gap_shards.h): the edges of this process's time shards, from
 // `read` (its pieces' windows read, in piece order; nullptr when it reads whole files only),
-// exchanged between the processes: a few numbers per GPU, stream and process.
+// exchanged between the processes: a few numbers per GPU and stream.
 std::vector<ShardCarry> exchangeShardEdges(const World &world, const std::vector<std::string> &files,
     const std::vector<core::WorkPiece> &pieces, const core::TraceSet *read, bool includeCopies)
 {

@@ -3,7 +3,8 @@
 // Idle gaps of a file read in time shards (gaplens-mpi's gaps and blame). A gap belongs to
 // the shard of the kernel (or copy) that ends it. Two reads of each window make it exact:
 // 1. the window's kernels and copies (by start, StoredStartWindow without a halo) give the
-//    shard's ShardEdges, which every shard sends to the later shards of its file;
+//    shard's ShardEdges, which every shard sends to the later shards of its file (all but
+//    its launch ranges, which only its own halo reads);
 // 2. from the earlier shards' edges, the window gets its ShardHalo (the host rows its gaps'
 //    blame reads, and the launch calls of its work) for the second, full read, and that read
 //    its EarlierShards: the busy work still running at the window's start, and each stream's
