@@ -45,10 +45,9 @@ std::string wholeOnRootReason(const cli::Options &options)
 TimeShardUse timeShardUse(const cli::Options &options)
 {
     const auto &command = options.command;
-    // kernels --hist lists its slowest launches in stream order among ties, and a shard's
-    // streams are numbered by its own rows: it takes whole files.
-    if ((command == "kernels" && !options.histKernel) || (command == "nvtx" && !options.gpuProjection)
-        || command == "api")
+    // kernels --hist too: launches tied in (duration, start) on one GPU start together, so
+    // they lie in one shard, whose streams keep the whole file's (pid, streamId) order.
+    if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api")
         return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;

@@ -6,6 +6,8 @@
 // axes, a rank selection, a time window, a kernel absent from some parts, one with a single
 // launch; a generated job with jittered (distinct) durations, and real exports.
 #include "capture_parts.h"
+#include "minimal_export.h"
+#include "shard_windows.h"
 #include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/read/loader.h"
@@ -15,6 +17,7 @@
 #include "testsupport.h"
 #include "thread_parts.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -147,20 +150,25 @@ void compareEveryOption(const TraceSet &whole, const Parts &parts, const std::st
     }
 }
 
-// One file in `count` time shards, one per part, as gaplens-mpi divides it.
-Parts timeShards(const std::string &file, std::size_t count)
+// One file in the given time shards, one per part, as gaplens-mpi loads them.
+Parts inWindows(const std::string &file, const std::vector<StoredStartWindow> &windows)
 {
-    const auto sampled = sampleTimeShards(file, kKernelHistogramTables, count);
     Parts parts;
-    for (std::size_t s = 0; s < count; ++s) {
+    for (const auto &window : windows) {
         LoadOptions options;
         options.files = { file };
-        options.windows = { shardBlockWindow(sampled, s, s + 1) };
+        options.windows = { window };
         options.tables = kTimeShardTables;
         options.threads = 1;
         parts.push_back(loadTraceSet(options));
     }
     return parts;
+}
+
+// One file in `count` time shards, as gaplens-mpi divides it.
+Parts timeShards(const std::string &file, std::size_t count)
+{
+    return inWindows(file, gaplens::test::sampledWindows(file, kKernelHistogramTables, count));
 }
 
 } // namespace
@@ -202,6 +210,31 @@ private slots:
         for (const std::size_t count : { 2, 4, 7 })
             CHECK(compareEveryOption(*whole, timeShards(sample.synth.files.front(), count), busiest,
                 QByteArray::number(qulonglong(count)) + " time shards"));
+    }
+
+    // Launches tied in duration and start on three streams come out in the whole file's stream
+    // order from the shard that holds them, although the shard meets its streams in another
+    // order than the file does (its rows: 3 before 9; the file's: 7, 9, 3).
+    void tiedLaunchesOnStreamsMetInAnotherOrder()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "ties.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 1000, 1100, 9, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 2000, 2100, 3, 7, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 5000, 5300, 3, 8, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 5000, 5300, 9, 9, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 5000, 5300, 7, 10, 16777216 * 42, 1);
+        )");
+        const auto whole = gaplens::test::loadOnOneThread({ file });
+        const auto expected
+            = histogramFigures(*whole, computeKernelHistogram(*whole, whole->strings.find("gemm")), 3);
+        QCOMPARE(expected.slowest.size(), std::size_t(3));
+        for (std::size_t i = 0; i < 3; ++i)
+            QCOMPARE(expected.slowest[i].start - whole->reports.front().timeOffsetNs, 5000);
+        // Stored-time edges: the shard from 4000 holds only the tied launches.
+        for (const auto &edges : { std::vector<std::int64_t> { 4000 }, std::vector<std::int64_t> { 1500, 4000 } })
+            CHECK(compareInParts(*whole, inWindows(file, gaplens::test::windowsOf(edges)), "gemm", {},
+                QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
     }
 
     // Kernels in some files only (absent from the other parts), one with a single launch, tied
