@@ -436,6 +436,7 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
                         piece.firstShard, piece.endShard));
     }
     capture.pieces = pieces;
+    capture.inputFiles = files;
     for (const auto &process : division)
         for (const auto &piece : process)
             capture.timeShards = capture.timeShards || !piece.isWholeFile();

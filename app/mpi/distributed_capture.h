@@ -42,6 +42,8 @@ struct DistributedCapture
     // What it reads of each file: whole, or a block of its time shards (core/read/
     // time_shards.h), whose events then are only those that start in them.
     std::vector<core::WorkPiece> pieces;
+    // The capture's input files, expanded (what WorkPiece::file indexes), on every process.
+    std::vector<std::string> inputFiles;
     // Whether the capture is divided in time shards (the same on every process).
     bool timeShards = false;
     // With TimeShardUse::Gaps and AddsUpAfterEarlierBusy: the carry of this process's time

@@ -47,7 +47,9 @@ TimeShardUse timeShardUse(const cli::Options &options)
     const auto &command = options.command;
     // kernels --hist too: launches tied in (duration, start) on one GPU start together, so
     // they lie in one shard, whose streams keep the whole file's (pid, streamId) order.
-    if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api")
+    // overlap too, its unions after its own carry from the earlier shards (command_overlap.cpp).
+    if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api"
+        || command == "overlap")
         return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace gaplens::mpi {
@@ -85,22 +86,80 @@ std::string packOverlapPart(const core::TraceSet &trace, const core::OverlapPart
 core::OverlapReport finishOverlapParts(const DistributedCapture &capture, const std::vector<std::string> &parts)
 {
     auto &skeleton = *capture.skeleton;
-    core::OverlapPart whole;
+    std::vector<core::OverlapPart> unpacked(parts.size());
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const auto part = unpack(parts[p]);
         for (const auto &row : part[0]) {
             const auto rank = row[0].get<std::uint32_t>();
-            whole.rows.push_back(unpackRow(row, rank == core::kNoIndex ? rank : capture.globalRank[p].at(rank),
+            unpacked[p].rows.push_back(unpackRow(row, rank == core::kNoIndex ? rank : capture.globalRank[p].at(rank),
                 capture.globalGpu[p].at(row[1].get<std::uint32_t>())));
         }
         for (const auto &comm : part[1])
-            whole.communication.push_back(
+            unpacked[p].communication.push_back(
                 unpackCommunication(comm, capture.globalRank[p].at(comm[0].get<std::uint32_t>()), skeleton.strings));
     }
-    // The whole capture's order: by rank (work of no rank last), then GPU.
-    std::sort(whole.rows.begin(), whole.rows.end(),
-        [](const auto &a, const auto &b) { return std::tie(a.rank, a.gpu) < std::tie(b.rank, b.gpu); });
-    return core::finishOverlap(std::move(whole), skeleton.ranks.size(), skeleton.strings);
+    // A file's time shards are on consecutive processes, in shard order.
+    return core::finishOverlap(core::joinOverlapParts(std::move(unpacked)), skeleton.ranks.size(), skeleton.strings);
+}
+
+core::OverlapCarries exchangeOverlapCarries(const World &world, const DistributedCapture &capture)
+{
+    if (!capture.timeShards) // the same on every process: all take part in the exchange, or none
+        return {};
+    const auto &trace = *capture.local;
+    auto reportOf = [&](const core::WorkPiece &piece) -> std::optional<std::uint32_t> {
+        for (std::uint32_t r = 0; r < trace.reports.size(); ++r)
+            if (trace.reports[r].path == capture.inputFiles.at(piece.file))
+                return r;
+        return std::nullopt; // the file failed to load
+    };
+    auto optionalTime = [](const std::optional<core::TimeNs> &t) { return t ? Json(*t) : Json(nullptr); };
+    Json mine = Json::array();
+    for (const auto &piece : capture.pieces) {
+        const auto report = reportOf(piece);
+        if (piece.isWholeFile() || !report)
+            continue;
+        Json rows = Json::array();
+        for (const auto &[row, carry] : core::overlapCarries(trace, *report))
+            rows.push_back({ trace.gpus[row.second].deviceId,
+                row.first == core::kNoIndex ? row.first : capture.localToGlobalRank.at(row.first),
+                optionalTime(carry.commUntil), optionalTime(carry.computeUntil) });
+        mine.push_back({ piece.file, piece.firstShard, std::move(rows) });
+    }
+    auto later = [](std::optional<core::TimeNs> &until, const Json &time) {
+        if (!time.is_null())
+            until = std::max(until.value_or(time.get<core::TimeNs>()), time.get<core::TimeNs>());
+    };
+    core::OverlapCarries carries;
+    for (const auto &part : world.allGather(pack(mine)))
+        for (const auto &shard : unpack(part))
+            for (const auto &piece : capture.pieces) {
+                const auto report = reportOf(piece);
+                if (piece.isWholeFile() || !report || shard[0].get<std::size_t>() != piece.file
+                    || shard[1].get<std::size_t>() >= piece.firstShard)
+                    continue;
+                for (const auto &row : shard[2]) {
+                    // The shard's GPU of that device, and its rank of that global rank.
+                    std::uint32_t gpu = 0;
+                    while (gpu < trace.gpus.size()
+                        && (trace.gpus[gpu].report != *report
+                            || trace.gpus[gpu].deviceId != row[0].get<std::int32_t>()))
+                        ++gpu;
+                    auto rank = row[1].get<std::uint32_t>();
+                    if (rank != core::kNoIndex) {
+                        const auto &global = capture.localToGlobalRank;
+                        rank = std::uint32_t(std::find(global.begin(), global.end(), rank) - global.begin());
+                    }
+                    // Every shard of a file names its GPUs and ranks: a miss would be a row of no shard's.
+                    if (gpu == trace.gpus.size()
+                        || (rank != core::kNoIndex && rank == capture.localToGlobalRank.size()))
+                        continue;
+                    auto &carry = carries[{ rank, gpu }];
+                    later(carry.commUntil, row[2]);
+                    later(carry.computeUntil, row[3]);
+                }
+            }
+    return carries;
 }
 
 } // namespace gaplens::mpi

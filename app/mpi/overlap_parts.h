@@ -2,7 +2,8 @@
 #pragma once
 // A process's part of the overlap analysis (core::computeOverlapPart) as a message for the
 // root, and the root's whole report from every process's (core::finishOverlap): the rows in
-// the whole capture's (rank, GPU) order, the collectives matched across ranks.
+// the whole capture's (rank, GPU) order, a row's time shards added up, the collectives matched
+// across ranks.
 #include "distributed_capture.h"
 
 #include "gaplens/core/analysis/overlap.h"
@@ -17,5 +18,8 @@ namespace gaplens::mpi {
 std::string packOverlapPart(const core::TraceSet &trace, const core::OverlapPart &part);
 // On the root: `parts` gathered from every process, in process order.
 core::OverlapReport finishOverlapParts(const DistributedCapture &capture, const std::vector<std::string> &parts);
+// Collective: in time shards, what this process's rows carry from their files' earlier
+// shards (core::overlapCarries, sent as device id and global rank); empty without time shards.
+core::OverlapCarries exchangeOverlapCarries(const World &world, const DistributedCapture &capture);
 
 } // namespace gaplens::mpi

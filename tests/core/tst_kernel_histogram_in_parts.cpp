@@ -6,12 +6,12 @@
 // axes, a rank selection, a time window, a kernel absent from some parts, one with a single
 // launch; a generated job with jittered (distinct) durations, and real exports.
 #include "capture_parts.h"
-#include "minimal_export.h"
-#include "shard_windows.h"
 #include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/read/time_shards.h"
+#include "minimal_export.h"
+#include "shard_windows.h"
 #include "synth_sample.h"
 #include "test_files.h"
 #include "testsupport.h"
@@ -150,25 +150,10 @@ void compareEveryOption(const TraceSet &whole, const Parts &parts, const std::st
     }
 }
 
-// One file in the given time shards, one per part, as gaplens-mpi loads them.
-Parts inWindows(const std::string &file, const std::vector<StoredStartWindow> &windows)
-{
-    Parts parts;
-    for (const auto &window : windows) {
-        LoadOptions options;
-        options.files = { file };
-        options.windows = { window };
-        options.tables = kTimeShardTables;
-        options.threads = 1;
-        parts.push_back(loadTraceSet(options));
-    }
-    return parts;
-}
-
 // One file in `count` time shards, as gaplens-mpi divides it.
 Parts timeShards(const std::string &file, std::size_t count)
 {
-    return inWindows(file, gaplens::test::sampledWindows(file, kKernelHistogramTables, count));
+    return gaplens::test::loadInWindows(file, gaplens::test::sampledWindows(file, kKernelHistogramTables, count));
 }
 
 } // namespace
@@ -226,15 +211,14 @@ private slots:
             INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 5000, 5300, 7, 10, 16777216 * 42, 1);
         )");
         const auto whole = gaplens::test::loadOnOneThread({ file });
-        const auto expected
-            = histogramFigures(*whole, computeKernelHistogram(*whole, whole->strings.find("gemm")), 3);
+        const auto expected = histogramFigures(*whole, computeKernelHistogram(*whole, whole->strings.find("gemm")), 3);
         QCOMPARE(expected.slowest.size(), std::size_t(3));
         for (std::size_t i = 0; i < 3; ++i)
             QCOMPARE(expected.slowest[i].start - whole->reports.front().timeOffsetNs, 5000);
         // Stored-time edges: the shard from 4000 holds only the tied launches.
         for (const auto &edges : { std::vector<std::int64_t> { 4000 }, std::vector<std::int64_t> { 1500, 4000 } })
-            CHECK(compareInParts(*whole, inWindows(file, gaplens::test::windowsOf(edges)), "gemm", {},
-                QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
+            CHECK(compareInParts(*whole, gaplens::test::loadInWindows(file, gaplens::test::windowsOf(edges)), "gemm",
+                {}, QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
     }
 
     // Kernels in some files only (absent from the other parts), one with a single launch, tied

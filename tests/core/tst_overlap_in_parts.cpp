@@ -9,9 +9,12 @@
 #include "capture_parts.h"
 #include "gaplens/core/analysis/overlap.h"
 #include "gaplens/core/read/loader.h"
+#include "minimal_export.h"
+#include "shard_windows.h"
 #include "synth_sample.h"
 #include "testsupport.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -81,10 +84,13 @@ void compareReports(const TraceSet &whole, const OverlapReport &expected, const 
         QVERIFY2(straggler->rank == partStraggler->rank, where);
 }
 
+using Parts = std::vector<std::shared_ptr<TraceSet>>;
+
 // Overlap of the whole capture against overlap in parts, for one set of options
-// (options.ranks in the whole capture's rank indices).
-void compareInParts(
-    const std::vector<std::string> &files, std::size_t partCount, const OverlapOptions &options, const QByteArray &what)
+// (options.ranks in the whole capture's rank indices). `timeShards`: the parts are one file's
+// time shards in order, each given what the earlier ones' kernels cover, as gaplens-mpi does.
+void compareInParts(const std::vector<std::string> &files, const Parts &parts, bool timeShards,
+    const OverlapOptions &options, const QByteArray &where)
 {
     const auto whole = gaplens::test::loadOnOneThread(files);
     QVERIFY(whole->errors.empty());
@@ -99,10 +105,11 @@ void compareInParts(
     const auto expected = computeOverlap(*whole, options);
 
     // What the root does: every part's rows and ranks named by the whole capture's indices,
-    // their names interned in a pool of its own, the rows in (rank, GPU) order.
+    // their names interned in a pool of its own, then joined.
     StringPool names;
-    OverlapPart all;
-    for (const auto &part : gaplens::test::loadInParts(files, partCount)) {
+    std::vector<OverlapPart> all;
+    OverlapCarries earlier; // in the whole capture's (rank, GPU) indices
+    for (const auto &part : parts) {
         std::vector<std::uint32_t> globalOf(part->ranks.size());
         std::vector<std::uint32_t> selected;
         for (std::uint32_t k = 0; k < part->ranks.size(); ++k) {
@@ -110,27 +117,47 @@ void compareInParts(
             if (options.ranks.includes(globalOf[k]))
                 selected.push_back(k);
         }
+        auto wholeRow = [&](std::pair<std::uint32_t, std::uint32_t> row) {
+            return std::pair { row.first == kNoIndex ? kNoIndex : globalOf[row.first],
+                wholeGpu.at(gpuKey(*part, row.second)) };
+        };
         OverlapOptions partOptions = options;
         if (!options.ranks.isAll()) // a selection of nothing must not become every rank
             partOptions.ranks = RankSelection::only(selected.empty() ? std::vector { kNoIndex } : selected);
-        auto mine = computeOverlapPart(*part, partOptions);
-        for (auto &row : mine.rows) {
-            if (row.rank != kNoIndex)
-                row.rank = globalOf[row.rank];
-            row.gpu = wholeGpu.at(gpuKey(*part, row.gpu));
-            all.rows.push_back(std::move(row));
+        if (timeShards && !part->reports.empty()) {
+            for (std::uint32_t g = 0; g < part->gpus.size(); ++g) // this shard's rows' carries
+                for (std::uint32_t r = 0; r <= part->ranks.size(); ++r) {
+                    const auto rank = r == part->ranks.size() ? kNoIndex : r;
+                    if (const auto it = earlier.find(wholeRow({ rank, g })); it != earlier.end())
+                        partOptions.earlierShards[{ rank, g }] = it->second;
+                }
+            for (const auto &[row, carry] : overlapCarries(*part, 0)) { // for the later shards
+                auto &into = earlier[wholeRow(row)];
+                for (auto [to, from] : { std::pair { &into.commUntil, carry.commUntil },
+                         std::pair { &into.computeUntil, carry.computeUntil } })
+                    if (from)
+                        *to = std::max(to->value_or(*from), *from);
+            }
         }
+        auto mine = computeOverlapPart(*part, partOptions);
+        for (auto &row : mine.rows)
+            std::tie(row.rank, row.gpu) = wholeRow({ row.rank, row.gpu });
         for (auto &comm : mine.communication) {
             comm.rank = globalOf[comm.rank];
             for (auto &kernel : comm.kernels)
                 kernel.name = names.intern(part->str(kernel.name));
-            all.communication.push_back(std::move(comm));
         }
+        all.push_back(std::move(mine));
     }
-    std::sort(all.rows.begin(), all.rows.end(),
-        [](const auto &a, const auto &b) { return std::tie(a.rank, a.gpu) < std::tie(b.rank, b.gpu); });
-    const QByteArray where = what + ", " + QByteArray::number(qulonglong(partCount)) + " parts";
-    CHECK(compareReports(*whole, expected, names, finishOverlap(std::move(all), whole->ranks.size(), names), where));
+    CHECK(compareReports(
+        *whole, expected, names, finishOverlap(joinOverlapParts(std::move(all)), whole->ranks.size(), names), where));
+}
+
+void compareInParts(
+    const std::vector<std::string> &files, std::size_t partCount, const OverlapOptions &options, const QByteArray &what)
+{
+    CHECK(compareInParts(files, gaplens::test::loadInParts(files, partCount), false, options,
+        what + ", " + QByteArray::number(qulonglong(partCount)) + " parts"));
 }
 
 // The earliest to the latest communication kernel start of the capture.
@@ -247,6 +274,69 @@ private slots:
         std::vector<std::string> files;
         gaplens::test::listRealExports(files, 14);
         CHECK(compareEveryOption(files, { 3, 5 }, 10));
+    }
+
+    // Time shards of one file: a row's unions (communication, compute, and both for the
+    // overlap) counted after what the earlier shards' kernels cover add up to the whole file's.
+    void generatedFileInTimeShards()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(1, 40)));
+        const auto &file = sample.synth.files.front();
+        const auto report = computeOverlap(*gaplens::test::loadOnOneThread({ file }));
+        QVERIFY(!report.rows.empty() && report.rows.front().overlapNs > 0);
+        for (const std::size_t count : { 2, 3, 5, 9 }) {
+            const auto parts
+                = gaplens::test::loadInWindows(file, gaplens::test::sampledWindows(file, kOverlapTables, count));
+            CHECK(compareInParts({ file }, parts, true, {}, QByteArray::number(qulonglong(count)) + " time shards"));
+        }
+    }
+
+    // A compute kernel of the first shard runs under communication and compute of the second:
+    // without the carry the second shard would count that time again.
+    void kernelsAcrossAShardEdge()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "edge.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO StringIds VALUES (4, 'ncclKernel_AllReduce_RING_LL_Sum_float');
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 100, 1000, 8, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (4, 0, 200, 600, 9, 7, 16777216 * 42, 4);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (4, 0, 700, 1500, 9, 8, 16777216 * 42, 4);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 800, 900, 11, 9, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 1200, 1300, 8, 10, 16777216 * 42, 1);
+        )");
+        const auto report = computeOverlap(*gaplens::test::loadOnOneThread({ file }));
+        QCOMPARE(report.rows.size(), std::size_t(1));
+        const auto &row = report.rows.front();
+        QCOMPARE(row.commNs, TimeNs(1200)); // 200-600, 700-1500
+        QCOMPARE(row.computeNs, TimeNs(1000)); // 100-1000, 1200-1300
+        QCOMPARE(row.overlapNs, TimeNs(800)); // 200-600, 700-1000, 1200-1300
+        for (const auto &edges : { std::vector<std::int64_t> { 500 }, std::vector<std::int64_t> { 150, 750, 1000 } })
+            CHECK(compareInParts({ file }, gaplens::test::loadInWindows(file, gaplens::test::windowsOf(edges)), true,
+                {}, QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
+    }
+
+    // Every real export alone, in 2 and 3 time shards, with every rank and with a window.
+    void realExportsInTimeShards_data()
+    {
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        gaplens::test::addFileRows(gaplens::test::realExportFiles());
+    }
+
+    void realExportsInTimeShards()
+    {
+        QFETCH(QString, file);
+        const auto path = file.toStdString();
+        const auto whole = gaplens::test::loadOnOneThread({ path });
+        OverlapOptions window;
+        window.window = TimeRange { whole->span.start + whole->span.duration() / 3, whole->span.end };
+        for (const std::size_t count : { 2, 3 }) {
+            const auto parts
+                = gaplens::test::loadInWindows(path, gaplens::test::sampledWindows(path, kOverlapTables, count));
+            const QByteArray where = QByteArray::number(qulonglong(count)) + " time shards";
+            CHECK(compareInParts({ path }, parts, true, {}, where));
+            CHECK(compareInParts({ path }, parts, true, window, where + ", last two thirds"));
+        }
     }
 
     // Instances that start together are ordered by their names' text, whatever order the

@@ -197,6 +197,10 @@ private slots:
                        "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
         QTest::addRow("overlap json every real single file")
             << (overlap + QStringList { QStringLiteral("--format=json"), QString::fromStdString(realDataDir()) });
+        // In time shards: a row's unions counted after the earlier shards' kernels, added up.
+        for (const char *format : { "json", "table" })
+            QTest::addRow("overlap %s, one large synthetic file in time shards", format)
+                << (overlap + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
         // gaps: each GPU's gaps rendered where its report is, in the whole capture's GPU order.
         const QStringList gaps { QStringLiteral("gaps"), QStringLiteral("--min-gap-us=1") };
         for (const char *format : { "json", "table", "csv" })
@@ -327,7 +331,7 @@ private slots:
             const QFileInfo info(QString::fromStdString(file));
             if (info.dir() != top)
                 continue;
-            for (const char *command : { "kernels", "nvtx", "api" })
+            for (const char *command : { "kernels", "nvtx", "api", "overlap" })
                 QTest::addRow("%s %s in time shards", command, info.fileName().toUtf8().constData())
                     << QStringList { QLatin1String(command), QStringLiteral("--format=json"), info.filePath() };
             QTest::addRow("kernels per rank %s", info.fileName().toUtf8().constData())
@@ -515,13 +519,14 @@ private slots:
     // The rows above run in time shards where the division says so: check that it does.
     void aSingleFileIsReadInTimeShards()
     {
-        // The summary, per rank, the histogram, gaps and blame (their shards read with a halo)
-        // and intervals.
+        // The summary, per rank, the histogram, overlap, gaps and blame (their shards read
+        // with a halo) and intervals.
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
                 QStringList {
                     QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"), m_single.path },
+                QStringList { QStringLiteral("overlap"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("blame"), m_single.path },
                 QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path } }) {

@@ -38,39 +38,17 @@ constexpr std::array<std::pair<std::string_view, CollectiveType>, 10> kCollectiv
     { "Other", CollectiveType::Other },
 } };
 
-// The merged union of the runs, kept: the two unions are intersected afterwards.
-std::vector<TimeRange> mergedUnion(const std::vector<detail::CollectedIntervals> &lanes, TimeNs &total)
+// The length of the union of the lanes' runs (already clipped to the options' window) after
+// `from`: what a time shard counts after its file's earlier shards' kernels of that kind.
+TimeNs unionNsAfter(std::initializer_list<const std::vector<detail::CollectedIntervals> *> laneSets, TimeNs from)
 {
     std::vector<detail::IntervalRun> runs;
-    runs.reserve(lanes.size());
-    for (const auto &lane : lanes)
-        runs.push_back(lane.run());
-    std::vector<TimeRange> merged;
-    total = 0;
-    // The lanes are already clipped: no window here.
-    detail::forEachMergedInterval(runs, std::nullopt, [&](TimeRange r) {
-        total += r.duration();
-        merged.push_back(r);
-    });
-    return merged;
-}
-
-// Total length of the intersection of two sorted, disjoint interval lists.
-TimeNs intersectionNs(const std::vector<TimeRange> &a, const std::vector<TimeRange> &b)
-{
+    for (const auto *lanes : laneSets)
+        for (const auto &lane : *lanes)
+            runs.push_back(lane.run());
     TimeNs total = 0;
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const TimeNs lo = std::max(a[i].start, b[j].start);
-        const TimeNs hi = std::min(a[i].end, b[j].end);
-        if (hi > lo)
-            total += hi - lo;
-        // The one that ends first cannot meet anything later in the other list.
-        if (a[i].end < b[j].end)
-            ++i;
-        else
-            ++j;
-    }
+    detail::forEachMergedInterval(
+        runs, TimeRange { from, std::numeric_limits<TimeNs>::max() }, [&](TimeRange r) { total += r.duration(); });
     return total;
 }
 
@@ -97,6 +75,32 @@ std::vector<std::uint32_t> jobsByCommunicationSpan(const std::vector<RankCommuni
         jobEnd = std::max(jobEnd, ranks[i].lastEnd);
     }
     return jobOf;
+}
+
+// The figures that follow from a row's unions and overlap.
+void setExposure(OverlapRow &row)
+{
+    row.exposedCommNs = row.commNs - row.overlapNs;
+    row.hiddenPercent = row.commNs > 0 ? 100.0 * double(row.overlapNs) / double(row.commNs) : 0.0;
+}
+
+// `shard`'s figures added to `row` (the same rank and GPU).
+void addRow(OverlapRow &row, const OverlapRow &shard)
+{
+    row.commKernels += shard.commKernels;
+    row.computeKernels += shard.computeKernels;
+    row.commNs += shard.commNs;
+    row.computeNs += shard.computeNs;
+    row.overlapNs += shard.overlapNs;
+    setExposure(row);
+    for (const auto &c : shard.collectives) {
+        auto at = std::lower_bound(row.collectives.begin(), row.collectives.end(), c.type,
+            [](const CollectiveTotals &t, CollectiveType type) { return t.type < type; });
+        if (at == row.collectives.end() || at->type != c.type)
+            at = row.collectives.insert(at, { c.type, 0, 0 });
+        at->calls += c.calls;
+        at->totalNs += c.totalNs;
+    }
 }
 
 } // namespace
@@ -186,12 +190,18 @@ OverlapPart computeOverlapPart(const TraceSet &trace, const OverlapOptions &opti
         }
         if (row.commKernels + row.computeKernels == 0)
             continue;
-        const auto commUnion = mergedUnion(comm, row.commNs);
-        const auto computeUnion = mergedUnion(compute, row.computeNs);
-        row.overlapNs = intersectionNs(commUnion, computeUnion);
-        row.exposedCommNs = row.commNs - row.overlapNs;
-        if (row.commNs > 0)
-            row.hiddenPercent = 100.0 * double(row.overlapNs) / double(row.commNs);
+        // Each union counts what lies after the earlier shards' kernels of its kind (all of it
+        // outside time shards), so the shards' figures add up; the overlap is then
+        // |comm| + |compute| - |comm or compute|, which adds up too.
+        constexpr TimeNs kAll = std::numeric_limits<TimeNs>::min();
+        const auto carry = options.earlierShards.find(key);
+        const auto commFrom = carry == options.earlierShards.end() ? kAll : carry->second.commUntil.value_or(kAll);
+        const auto computeFrom
+            = carry == options.earlierShards.end() ? kAll : carry->second.computeUntil.value_or(kAll);
+        row.commNs = unionNsAfter({ &comm }, commFrom);
+        row.computeNs = unionNsAfter({ &compute }, computeFrom);
+        row.overlapNs = row.commNs + row.computeNs - unionNsAfter({ &comm, &compute }, std::max(commFrom, computeFrom));
+        setExposure(row);
         for (std::size_t t = 0; t < kCollectiveTypeCount; ++t)
             if (byType[t].calls > 0) {
                 byType[t].type = CollectiveType(t);
@@ -212,6 +222,61 @@ OverlapPart computeOverlapPart(const TraceSet &trace, const OverlapOptions &opti
         part.communication.push_back(std::move(comm));
     }
     return part;
+}
+
+OverlapPart joinOverlapParts(std::vector<OverlapPart> parts)
+{
+    OverlapPart joined;
+    for (auto &part : parts)
+        for (auto &row : part.rows)
+            joined.rows.push_back(std::move(row));
+    // The whole capture's order: by rank (work of no rank last), then GPU; a row's shards in
+    // shard order.
+    std::stable_sort(joined.rows.begin(), joined.rows.end(),
+        [](const auto &a, const auto &b) { return std::tie(a.rank, a.gpu) < std::tie(b.rank, b.gpu); });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < joined.rows.size(); ++i) {
+        if (kept > 0
+            && std::tie(joined.rows[kept - 1].rank, joined.rows[kept - 1].gpu)
+                == std::tie(joined.rows[i].rank, joined.rows[i].gpu))
+            addRow(joined.rows[kept - 1], joined.rows[i]);
+        else if (kept++ != i) // never a self-move, which leaves a vector unspecified
+            joined.rows[kept - 1] = std::move(joined.rows[i]);
+    }
+    joined.rows.resize(kept);
+
+    // A rank's shards start one after the other: their kernels, each in start order, joined.
+    std::map<std::uint32_t, RankCommunication> byRank;
+    for (auto &part : parts)
+        for (auto &comm : part.communication) {
+            auto [it, added] = byRank.try_emplace(comm.rank, std::move(comm));
+            if (added)
+                continue;
+            auto &rank = it->second;
+            rank.lastEnd = std::max(rank.lastEnd, comm.lastEnd);
+            rank.kernels.insert(rank.kernels.end(), comm.kernels.begin(), comm.kernels.end());
+        }
+    for (auto &[rank, comm] : byRank)
+        joined.communication.push_back(std::move(comm));
+    return joined;
+}
+
+OverlapCarries overlapCarries(const TraceSet &trace, std::uint32_t report)
+{
+    OverlapCarries carries;
+    for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
+        if (trace.gpus[g].report != report)
+            continue;
+        for (const auto &stream : trace.gpus[g].streams) {
+            const auto &k = stream.kernels;
+            for (std::size_t i = 0; i < k.size(); ++i) {
+                auto &carry = carries[{ stream.rank, g }];
+                auto &until = isCommunicationKernel(trace.str(k.shortName[i])) ? carry.commUntil : carry.computeUntil;
+                until = std::max(until.value_or(k.end[i]), k.end[i]);
+            }
+        }
+    }
+    return carries;
 }
 
 OverlapReport finishOverlap(OverlapPart part, std::size_t rankCount, const StringPool &names)

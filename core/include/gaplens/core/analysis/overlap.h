@@ -8,6 +8,7 @@
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,12 +42,25 @@ std::string_view collectiveTypeName(CollectiveType type);
 // "AllToAll" also spelled "AlltoAll". Other for any other name, a non-NCCL one included.
 CollectiveType parseCollectiveType(std::string_view shortName);
 
+// The latest ends of one row's (rank, GPU) kernels that started in a file's earlier time
+// shards (gaplens-mpi), of communication and of the other kernels; none: no such kernel.
+struct OverlapCarry
+{
+    std::optional<TimeNs> commUntil, computeUntil;
+};
+// Per row: (rank index or kNoIndex, GPU index).
+using OverlapCarries = std::map<std::pair<std::uint32_t, std::uint32_t>, OverlapCarry>;
+
 struct OverlapOptions
 {
     RankSelection ranks;
     // Kernels are clipped to the window; a kernel with nothing inside it is left out (of the
     // skew matching too, which then numbers the kernels inside the window from 0).
     TimeWindow window;
+    // In a file's time shard: what its earlier shards' kernels cover. A row's unions count
+    // only the time after them, so the rows of a file's shards add up to the whole file's
+    // (every count and time; the hidden percentage is the sums').
+    OverlapCarries earlierShards;
 };
 
 struct CollectiveTotals
@@ -127,6 +141,12 @@ struct OverlapPart
     std::vector<RankCommunication> communication; // selected ranks with a communication kernel, ascending
 };
 OverlapPart computeOverlapPart(const TraceSet &trace, const OverlapOptions &options = {});
+// The parts of a capture as one: every row's figures, and every rank's communication kernels,
+// from its files' time shards (in shard order) added up and joined; rows in (rank, GPU) order.
+OverlapPart joinOverlapParts(std::vector<OverlapPart> parts);
+// What the rows of `report`'s kernels (a time shard of it) carry to the file's later shards:
+// the latest (unclipped) end of each kind, per row with a kernel.
+OverlapCarries overlapCarries(const TraceSet &trace, std::uint32_t report);
 // The cross-rank half: the instances and skews from every rank's communication kernels, in any
 // order, each rank once. `names` holds their names; `rankCount` bounds the rank indices.
 OverlapReport finishOverlap(OverlapPart part, std::size_t rankCount, const StringPool &names);
