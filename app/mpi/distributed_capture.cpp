@@ -49,6 +49,37 @@ struct GlobalCandidate
     std::vector<std::pair<int, std::size_t>> holders;
 };
 
+// The input file of each of a process's reports, or of its load errors, in load order: the k-th
+// naming a path is the k-th of the process's pieces reading that path (a file given twice is
+// two pieces, loaded in piece order, and a file that fails fails as each); an error of no
+// piece: files.size().
+std::vector<std::size_t> filesInLoadOrder(const std::vector<std::string> &paths,
+    const std::vector<core::WorkPiece> &pieces, const std::vector<std::string> &files)
+{
+    std::map<std::string, std::size_t> named; // path -> how many of `paths` named it so far
+    std::vector<std::size_t> out;
+    for (const auto &path : paths) {
+        const auto k = named[path]++;
+        std::size_t seen = 0, file = files.size();
+        for (const auto &piece : pieces)
+            if (files[piece.file] == path && seen++ == k) {
+                file = piece.file;
+                break;
+            }
+        out.push_back(file);
+    }
+    return out;
+}
+
+std::vector<std::size_t> filesOfReports(
+    const core::TraceSet &trace, const std::vector<core::WorkPiece> &pieces, const std::vector<std::string> &files)
+{
+    std::vector<std::string> paths;
+    for (const auto &report : trace.reports)
+        paths.push_back(report.path);
+    return filesInLoadOrder(paths, pieces, files);
+}
+
 Json candidateJson(const core::RankCandidate &c, std::size_t file)
 {
     Json out { { "file", file }, { "pid", c.pid }, { "several", c.oneOfSeveralProcesses } };
@@ -65,11 +96,11 @@ Json candidateJson(const core::RankCandidate &c, std::size_t file)
 class RankDecision
 {
 public:
-    RankDecision(const World &world, const std::vector<std::string> &files, const std::vector<std::size_t> &mine,
+    RankDecision(const World &world, const std::vector<std::string> &files, const std::vector<core::WorkPiece> &pieces,
         const std::vector<int> &primary, const std::vector<core::RankOverride> &overrides)
         : m_world(world)
         , m_files(files)
-        , m_mine(mine)
+        , m_pieces(pieces)
         , m_primary(primary)
         , m_overrides(overrides)
     {
@@ -79,9 +110,20 @@ public:
         const std::vector<core::RankCandidate> &local, std::vector<std::string> &warnings)
     {
         m_decided = true;
-        Json mine = Json::array();
+        // The candidates' reports, in report order, and their files.
+        std::map<std::uint32_t, std::size_t> reportPlace;
+        std::vector<std::string> reportPaths;
         for (const auto &c : local)
-            mine.push_back(candidateJson(c, fileIndex(c.path)));
+            if (reportPlace.try_emplace(c.report, reportPaths.size()).second)
+                reportPaths.push_back(c.path);
+        const auto reportFiles = filesInLoadOrder(reportPaths, m_pieces, m_files);
+        Json mine = Json::array();
+        for (const auto &c : local) {
+            const auto file = reportFiles[reportPlace.at(c.report)];
+            if (file == m_files.size())
+                throw std::logic_error("a rank candidate of a file this process did not load: " + c.path);
+            mine.push_back(candidateJson(c, file));
+        }
         const auto all = m_world.allGather(pack(mine));
         std::map<std::pair<std::size_t, std::size_t>, GlobalCandidate> byPlace; // (file, inFile)
         std::map<std::pair<std::size_t, int>, std::size_t> seenOfFile; // (file, process) -> candidates
@@ -181,17 +223,9 @@ private:
         return order;
     }
 
-    std::size_t fileIndex(const std::string &path) const
-    {
-        for (const auto f : m_mine)
-            if (m_files[f] == path)
-                return f;
-        throw std::logic_error("a rank candidate of a file this process did not load: " + path);
-    }
-
     const World &m_world;
     const std::vector<std::string> &m_files;
-    const std::vector<std::size_t> &m_mine;
+    const std::vector<core::WorkPiece> &m_pieces; // this process's
     const std::vector<int> &m_primary; // file -> the process that reads its first shard
     std::vector<core::RankOverride> m_overrides;
     bool m_decided = false;
@@ -200,19 +234,24 @@ private:
     std::vector<std::string> m_warnings;
 };
 
-// What the root needs of a process's part to name the whole capture.
-Json partJson(const core::TraceSet &trace)
+// What the root needs of a process's part to name the whole capture; reports, errors, ranks
+// and GPUs name their input file (DistributedCapture::reportFile and errorFile).
+Json partJson(const DistributedCapture &capture)
 {
+    const auto &trace = *capture.local;
     Json reports = Json::array(), errors = Json::array(), ranks = Json::array();
-    for (const auto &r : trace.reports)
-        reports.push_back({ { "path", r.path }, { "host", r.host }, { "schema", r.schemaVersion },
-            { "product", r.productVersion }, { "time_offset", r.timeOffsetNs },
+    for (std::size_t i = 0; i < trace.reports.size(); ++i) {
+        const auto &r = trace.reports[i];
+        reports.push_back({ { "file", capture.reportFile[i] }, { "path", r.path }, { "host", r.host },
+            { "schema", r.schemaVersion }, { "product", r.productVersion }, { "time_offset", r.timeOffsetNs },
             { "session_start", r.sessionStartNs ? Json(*r.sessionStartNs) : Json(nullptr) },
             { "warnings", r.warnings } });
-    for (const auto &e : trace.errors)
-        errors.push_back({ { "path", e.path }, { "message", e.message } });
+    }
+    for (std::size_t i = 0; i < trace.errors.size(); ++i)
+        errors.push_back({ { "file", capture.errorFile[i] }, { "path", trace.errors[i].path },
+            { "message", trace.errors[i].message } });
     for (const auto &r : trace.ranks)
-        ranks.push_back({ { "rank", r.rank }, { "report", trace.reports[r.report].path }, { "pid", r.pid },
+        ranks.push_back({ { "rank", r.rank }, { "file", capture.reportFile[r.report] }, { "pid", r.pid },
             { "process", r.processName }, { "host", r.host }, { "source", int(r.source) }, { "detail", r.sourceDetail },
             { "span", { r.span.start, r.span.end } } });
     // A GPU's streams' ranks: the loader orders GPUs by the first of them, then device id.
@@ -221,7 +260,7 @@ Json partJson(const core::TraceSet &trace)
         std::set<std::uint32_t> streamRanks;
         for (const auto &stream : g.streams)
             streamRanks.insert(stream.rank);
-        gpus.push_back({ { "device", g.deviceId }, { "name", g.name }, { "report", trace.reports[g.report].path },
+        gpus.push_back({ { "device", g.deviceId }, { "name", g.name }, { "file", capture.reportFile[g.report] },
             { "ranks", g.ranks }, { "stream_ranks", streamRanks } });
     }
     return { { "reports", reports }, { "errors", errors }, { "ranks", ranks }, { "gpus", gpus },
@@ -349,8 +388,9 @@ std::vector<ShardCarry> exchangeShardEdges(const World &world, const std::vector
             continue;
         ShardCarry &carry = carries.emplace_back();
         carry.piece = piece;
+        const auto reportFile = filesOfReports(*read, pieces, files);
         for (std::uint32_t r = 0; r < read->reports.size(); ++r)
-            if (read->reports[r].path == files[piece.file])
+            if (reportFile[r] == piece.file)
                 carry.own = core::shardEdges(*read, r, includeCopies);
         mine.push_back({ piece.file, piece.firstShard, edgesJson(carry.own) });
     }
@@ -416,11 +456,7 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
         for (const auto &piece : division[p])
             if (piece.firstShard == 0)
                 primary[piece.file] = int(p);
-    std::vector<std::size_t> mine;
-    for (const auto &piece : pieces)
-        mine.push_back(piece.file);
-
-    RankDecision decision(world, files, mine, primary, options.rankOverrides);
+    RankDecision decision(world, files, pieces, primary, options.rankOverrides);
     core::LoadOptions load;
     DistributedCapture capture;
     capture.files = pieces.size();
@@ -453,31 +489,33 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     };
     capture.local = core::loadTraceSet(load);
     decision.decideIfNotYet();
+    capture.reportFile = filesOfReports(*capture.local, pieces, files);
+    std::vector<std::string> errorPaths;
+    for (const auto &error : capture.local->errors)
+        errorPaths.push_back(error.path);
+    capture.errorFile = filesInLoadOrder(errorPaths, pieces, files);
     // Intervals count busy time after the earlier shards' busy end, of kernels alone.
     if (shards == TimeShardUse::AddsUpAfterEarlierBusy && capture.timeShards)
         carries = exchangeShardEdges(world, files, pieces, sharded ? capture.local.get() : nullptr, false);
     for (const auto &carry : carries)
         for (std::uint32_t r = 0; r < capture.local->reports.size(); ++r)
-            if (capture.local->reports[r].path == files[carry.piece.file])
+            if (capture.reportFile[r] == carry.piece.file)
                 core::addEarlierShards(*capture.local, r, carry.earlier, capture.earlierShards);
-    for (const auto &error : capture.local->errors) {
-        const auto file = std::find(files.begin(), files.end(), error.path);
-        if (file == files.end() || primary[std::size_t(file - files.begin())] == world.rank())
-            std::fprintf(stderr, "gaplens-mpi: error: %s%s\n", label, error.message.c_str());
+    for (std::size_t i = 0; i < capture.local->errors.size(); ++i) {
+        const auto file = capture.errorFile[i];
+        if (file == files.size() || primary[file] == world.rank())
+            std::fprintf(stderr, "gaplens-mpi: error: %s%s\n", label, capture.local->errors[i].message.c_str());
     }
 
     const auto globalRank = decision.globalRankIndices();
     capture.localToGlobalRank = globalRank[std::size_t(world.rank())];
     capture.rankNumbers = decision.globalRankNumbers();
 
-    const auto parts = world.gatherToRoot(pack(partJson(*capture.local)));
+    const auto parts = world.gatherToRoot(pack(partJson(capture)));
     if (!world.isRoot())
         return capture;
 
     // The skeleton: what gaplens-cli's trace holds, in its order, for everything printed.
-    std::map<std::string, std::size_t> fileOf;
-    for (std::size_t f = 0; f < files.size(); ++f)
-        fileOf.try_emplace(files[f], f);
     auto skeleton = std::make_shared<core::TraceSet>();
     skeleton->errors = inputErrors;
     skeleton->warnings = decision.warnings(); // also when the root's own load ended before deciding
@@ -489,12 +527,10 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
                  spanEnd = std::numeric_limits<core::TimeNs>::min();
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const auto part = unpack(parts[p]);
-        auto speaksFor = [&](const std::string &path) {
-            const auto it = fileOf.find(path);
-            return it == fileOf.end() || primary[it->second] == int(p);
-        };
+        auto speaksFor = [&](std::size_t file) { return file >= files.size() || primary[file] == int(p); };
         for (const auto &r : part["reports"]) {
-            if (!speaksFor(r["path"].get<std::string>()))
+            const auto file = r["file"].get<std::size_t>();
+            if (!speaksFor(file))
                 continue;
             core::Report report;
             report.path = r["path"].get<std::string>();
@@ -505,20 +541,20 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
             if (!r["session_start"].is_null())
                 report.sessionStartNs = r["session_start"].get<core::TimeNs>();
             report.warnings = r["warnings"].get<std::vector<std::string>>();
-            reports.emplace_back(fileOf.at(report.path), std::move(report));
+            reports.emplace_back(file, std::move(report));
         }
         for (const auto &e : part["errors"]) {
-            if (!speaksFor(e["path"].get<std::string>()))
+            const auto file = e["file"].get<std::size_t>();
+            if (!speaksFor(file))
                 continue;
-            core::LoadError error { e["path"].get<std::string>(), e["message"].get<std::string>() };
-            const auto it = fileOf.find(error.path);
-            errors.emplace_back(it == fileOf.end() ? files.size() : it->second, std::move(error));
+            errors.emplace_back(
+                file, core::LoadError { e["path"].get<std::string>(), e["message"].get<std::string>() });
         }
         for (std::size_t i = 0; i < part["ranks"].size(); ++i) {
             const auto &r = part["ranks"][i];
             core::Rank rank;
             rank.rank = r["rank"].get<std::int32_t>();
-            rank.report = std::uint32_t(fileOf.at(r["report"].get<std::string>())); // a file index until below
+            rank.report = r["file"].get<std::uint32_t>(); // a file index until below
             rank.pid = r["pid"].get<std::uint32_t>();
             rank.processName = r["process"].get<std::string>();
             rank.host = r["host"].get<std::string>();
@@ -542,8 +578,7 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
             for (const auto &r : g["ranks"])
                 gpu.ranks.push_back(global(r));
             std::sort(gpu.ranks.begin(), gpu.ranks.end());
-            gpus.push_back(
-                { firstRank, gpu.deviceId, fileOf.at(g["report"].get<std::string>()), { { p, i } }, std::move(gpu) });
+            gpus.push_back({ firstRank, gpu.deviceId, g["file"].get<std::size_t>(), { { p, i } }, std::move(gpu) });
         }
         // An empty part's span is {0, 0}, as TraceSet::span says of a capture without events.
         const core::TimeRange span { part["span"][0].get<core::TimeNs>(), part["span"][1].get<core::TimeNs>() };

@@ -44,6 +44,10 @@ struct DistributedCapture
     std::vector<core::WorkPiece> pieces;
     // The capture's input files, expanded (what WorkPiece::file indexes), on every process.
     std::vector<std::string> inputFiles;
+    // The input file of each of this process's reports (local.reports) and load errors
+    // (local.errors); an error of no input file: inputFiles.size(). Files are told apart by
+    // index, never by path: a file given twice is two reports, as gaplens-cli loads it.
+    std::vector<std::size_t> reportFile, errorFile;
     // Whether the capture is divided in time shards (the same on every process).
     bool timeShards = false;
     // With TimeShardUse::Gaps and AddsUpAfterEarlierBusy: the carry of this process's time

@@ -5,40 +5,16 @@
 
 #include "run_command.h"
 
-#include "gaplens/core/read/loader.h"
-
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 
 namespace gaplens::mpi {
-
-namespace {
-
-// The parts name a report by its path, so a path given twice in one capture (which
-// gaplens-cli loads as two reports) could not be told apart. --before and --after are two
-// captures, which may share a file.
-bool anyPathTwice(const cli::Options &options)
-{
-    for (const auto *inputs : { &options.files, &options.beforeFiles, &options.afterFiles }) {
-        std::vector<core::LoadError> errors;
-        auto files = core::expandInputs(*inputs, errors);
-        std::sort(files.begin(), files.end());
-        if (std::adjacent_find(files.begin(), files.end()) != files.end())
-            return true;
-    }
-    return false;
-}
-
-} // namespace
 
 std::string wholeOnRootReason(const cli::Options &options)
 {
     // Every analysis is computed in parts; synth writes one capture, from one process.
     if (options.command == "synth")
         return "synth writes its capture from one process";
-    if (anyPathTwice(options))
-        return "a file is given twice";
     return {};
 }
 

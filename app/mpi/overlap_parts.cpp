@@ -109,7 +109,7 @@ core::OverlapCarries exchangeOverlapCarries(const World &world, const Distribute
     const auto &trace = *capture.local;
     auto reportOf = [&](const core::WorkPiece &piece) -> std::optional<std::uint32_t> {
         for (std::uint32_t r = 0; r < trace.reports.size(); ++r)
-            if (trace.reports[r].path == capture.inputFiles.at(piece.file))
+            if (capture.reportFile[r] == piece.file)
                 return r;
         return std::nullopt; // the file failed to load
     };

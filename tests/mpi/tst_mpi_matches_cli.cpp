@@ -686,18 +686,47 @@ private slots:
 
     // gaplens-cli loads a file given twice as two reports; the parts name reports by path, so
     // gaplens-mpi runs such a job whole on process 0, says so, and prints the same.
-    void aFileGivenTwiceRunsOnProcessZero()
+    // A file given twice is two reports, as gaplens-cli loads it (two ranks claiming one rank
+    // number, two GPUs of one device id): the processes tell the copies apart by input index.
+    // Small files dealt whole, and the large one twice, each copy in time shards (gaps with its
+    // halo exchange, intervals and overlap with their carries).
+    void aFileGivenTwiceIsTwoReports_data()
     {
+        QTest::addColumn<QStringList>("args");
         const auto twice
             = realInputs(QStringLiteral("gpu4_streams_report2.sqlite nsysai_mock.sqlite gpu4_streams_report2.sqlite"));
-        for (const char *command : { "gaps", "kernels" }) {
-            const auto args = QStringList { QLatin1String(command), QStringLiteral("--format=json") } + twice;
-            const auto cli = runCli(args);
-            QCOMPARE(cli.exitCode, 0);
-            const auto mpi = runMpi(3, args);
-            QCOMPARE(mpi.exitCode, cli.exitCode);
+        for (const char *command : { "gaps", "kernels", "ranks", "summary", "intervals", "overlap" })
+            QTest::addRow("%s, small files", command)
+                << (QStringList { QLatin1String(command), QStringLiteral("--format=json") } + twice);
+        const QStringList largeTwice { m_single.path, m_single.path };
+        for (const char *command : { "gaps", "blame", "intervals", "overlap", "kernels" })
+            QTest::addRow("%s, the large file in time shards", command)
+                << (QStringList { QLatin1String(command), QStringLiteral("--format=json") } + largeTwice);
+    }
+
+    void aFileGivenTwiceIsTwoReports()
+    {
+        QFETCH(QStringList, args);
+        compareAtEveryProcessCount(args);
+    }
+
+    // A bad file given twice is named twice, by the processes that read each copy.
+    void aBadFileGivenTwiceIsNamedTwice()
+    {
+        const auto bad = m_scratch.filePath(QStringLiteral("bad-twice.sqlite"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not an SQLite database");
+        file.close();
+        const QStringList args { QStringLiteral("kernels"), QStringLiteral("--format=json"), bad, m_synth.path, bad };
+        const auto cli = runCli(args);
+        QCOMPARE(cli.exitCode, 1);
+        QCOMPARE(cli.err.count(bad.toUtf8()), 2);
+        for (int processes : { 1, 2, 3 }) {
+            const auto mpi = runMpi(processes, args);
+            QCOMPARE(mpi.exitCode, 1);
             QCOMPARE(mpi.out, cli.out);
-            QVERIFY2(mpi.err.contains("a file is given twice: process 0 runs it alone"), mpi.err.constData());
+            QVERIFY2(mpi.err.count(bad.toUtf8()) == 2, mpi.err.constData());
         }
     }
 
