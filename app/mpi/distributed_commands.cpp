@@ -27,6 +27,11 @@ TimeShardUse timeShardUse(const cli::Options &options)
     if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api"
         || command == "overlap")
         return TimeShardUse::AddsUp;
+    // pace with a given range on the CPU: a rank's pace from every shard's candidates, its steps'
+    // busy time after the earlier shards' (command_pace.cpp). The proposal tallies ranges by
+    // nesting depth, and the GPU projection follows launches across shards: whole files.
+    if (command == "pace" && options.range && !options.gpuProjection)
+        return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;
     if (command == "intervals" || command == "transfers")

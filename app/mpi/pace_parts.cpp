@@ -48,9 +48,15 @@ RankPaceResult unpackRankPace(const Json &packed, std::uint32_t globalRank)
 
 CapturePaces inRankOrder(std::vector<RankPaceResult> ranks)
 {
-    std::sort(ranks.begin(), ranks.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
+    std::stable_sort(
+        ranks.begin(), ranks.end(), [](const auto &a, const auto &b) { return a.pace.rank < b.pace.rank; });
     CapturePaces out;
     for (auto &r : ranks) {
+        // The same rank from another time shard of its file: the same pace, its share of the steps.
+        if (!out.paces.empty() && out.paces.back().rank == r.pace.rank) {
+            core::addShardSteps(out.steps.back(), r.steps);
+            continue;
+        }
         out.paces.push_back(std::move(r.pace));
         out.steps.push_back(std::move(r.steps));
     }

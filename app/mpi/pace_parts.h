@@ -24,7 +24,8 @@ struct RankPaceResult
 RankPaceResult unpackRankPace(const nlohmann::json &packed, std::uint32_t globalRank);
 
 // Every process's ranks, as the root gathered them, in the whole capture's rank order: what
-// comparePaces and the printing take.
+// comparePaces and the printing take. A rank sent by several processes (its file's time
+// shards, each with the whole pace) has its steps added up.
 struct CapturePaces
 {
     std::vector<core::RankPace> paces;

@@ -9,10 +9,13 @@
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/step_range.h"
 #include "gaplens/core/read/loader.h"
+#include "minimal_export.h"
+#include "shard_windows.h"
 #include "synth_sample.h"
 #include "testsupport.h"
 #include "thread_parts.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -183,6 +186,65 @@ void compareInParts(const std::vector<std::string> &files, std::size_t partCount
     CHECK(compareSteps(steps, partSteps, where + ", steps"));
 }
 
+// Pace of one file against pace in its time shards, as gaplens-mpi computes it: every shard's
+// outermost candidates per rank joined in shard order (rankPaceFromShards), and each shard's
+// step accounting of the joined steps after the earlier shards' busy end, added up.
+void compareInTimeShards(const std::string &file, const std::vector<StoredStartWindow> &windows,
+    const PaceOptions &options, const StepAccountingOptions &stepOptions, const QByteArray &where)
+{
+    const auto whole = gaplens::test::loadOnOneThread({ file });
+    const auto pace = computePace(*whole, options);
+    const auto steps = computeStepAccounting(*whole, pace, stepOptions);
+    QVERIFY2(!pace.ranks.empty(), where);
+    const auto shards = gaplens::test::loadInWindows(file, windows);
+    std::vector<std::vector<std::uint32_t>> wholeOf; // per shard: its rank index -> the whole's
+    std::map<std::uint32_t, std::vector<PaceCandidate>> candidates; // by the whole's rank index
+    for (const auto &shard : shards) {
+        auto &map = wholeOf.emplace_back();
+        for (std::uint32_t k = 0; k < shard->ranks.size(); ++k)
+            for (std::uint32_t r = 0; r < whole->ranks.size(); ++r)
+                if (rankKey(*shard, k) == rankKey(*whole, r))
+                    map.push_back(r);
+        QVERIFY2(map.size() == shard->ranks.size(), where);
+        const auto mine = paceCandidates(*shard, options); // one file: the same rank indices
+        for (std::uint32_t k = 0; k < mine.size(); ++k)
+            candidates[map[k]].insert(candidates[map[k]].end(), mine[k].begin(), mine[k].end());
+    }
+    std::vector<RankPace> paces;
+    for (const auto &[rank, inShardOrder] : candidates)
+        if (auto rp = rankPaceFromShards(rank, inShardOrder, options))
+            paces.push_back(std::move(*rp));
+    CHECK(comparePaceReports(pace, comparePaces(options.rangeName, paces), where));
+
+    std::map<std::uint32_t, RankSteps> added;
+    std::map<std::uint32_t, TimeNs> earlier; // by the whole's rank index
+    for (std::size_t s = 0; s < shards.size(); ++s) {
+        auto shardOptions = stepOptions;
+        std::vector<RankPace> local;
+        for (const auto &rp : paces) {
+            const auto k = std::find(wholeOf[s].begin(), wholeOf[s].end(), rp.rank) - wholeOf[s].begin();
+            local.push_back(rp);
+            local.back().rank = std::uint32_t(k);
+            if (const auto carry = earlier.find(rp.rank); carry != earlier.end())
+                shardOptions.earlierShards[std::uint32_t(k)] = carry->second;
+        }
+        for (const auto &rankSteps : computeStepAccounting(*shards[s], local, shardOptions)) {
+            auto own = rankSteps;
+            own.rank = wholeOf[s][rankSteps.rank];
+            addShardSteps(added[own.rank], own);
+        }
+        for (const auto &[k, until] : stepBusyCarries(*shards[s], stepOptions)) {
+            const auto [it, first] = earlier.try_emplace(wholeOf[s][k], until);
+            if (!first)
+                it->second = std::max(it->second, until);
+        }
+    }
+    std::vector<RankSteps> shardSteps;
+    for (auto &[rank, rankSteps] : added)
+        shardSteps.push_back(std::move(rankSteps));
+    CHECK(compareSteps(steps, shardSteps, where + ", steps"));
+}
+
 // Every option pace has, over `files` in each of `partCounts` parts.
 void compareEveryOption(
     const std::vector<std::string> &files, const std::vector<std::size_t> &partCounts, bool expectStraggler)
@@ -235,6 +297,59 @@ private slots:
         auto options = gaplens::test::synthOptions(5, 12, 1);
         QVERIFY(sample.write(options));
         CHECK(compareEveryOption(sample.synth.files, { 1, 2, 3, 4, 6 }, true));
+    }
+
+    // One generated file in 2-9 time shards: every rank's steps and step accounting, without
+    // and with copies, and over a window.
+    void generatedFileInTimeShards()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(1, 40)));
+        const auto &file = sample.synth.files.front();
+        const auto whole = gaplens::test::loadOnOneThread({ file });
+        PaceOptions options;
+        options.rangeName = proposePaceRangeName(*whole).value_or("");
+        QVERIFY(!options.rangeName.empty());
+        const auto pace = computePace(*whole, options);
+        const auto &iterations = pace.ranks.at(0).iterations;
+        PaceOptions window = options;
+        window.window = TimeRange { iterations[iterations.size() / 3].time.start, whole->span.end };
+        for (const std::size_t count : { 2, 3, 5, 9 }) {
+            const auto windows = gaplens::test::sampledWindows(file, kStepAccountingTables | kPaceTables, count);
+            const QByteArray where = QByteArray::number(qulonglong(count)) + " time shards";
+            CHECK(compareInTimeShards(file, windows, options, {}, where));
+            CHECK(compareInTimeShards(file, windows, options, { true }, where + ", with copies"));
+            CHECK(compareInTimeShards(file, windows, window, {}, where + ", the last two thirds"));
+        }
+    }
+
+    // A step range nested in one of an earlier shard is no iteration, and a kernel of an earlier
+    // shard that runs on under kernels of a later one is busy time counted once.
+    void stepsAndKernelsAcrossShardEdges()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "steps.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO NVTX_EVENTS VALUES (150, 250, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (400, 1000, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (1000, 1600, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 350, 900, 8, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 600, 800, 9, 7, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 950, 1200, 9, 8, 16777216 * 42, 1);
+        )");
+        PaceOptions options;
+        options.rangeName = "step";
+        const auto whole = gaplens::test::loadOnOneThread({ file });
+        const auto pace = computePace(*whole, options);
+        QCOMPARE(pace.ranks.size(), std::size_t(1));
+        QCOMPARE(pace.ranks[0].iterations.size(), std::size_t(3)); // 150-250 lies inside 40-300
+        const auto steps = computeStepAccounting(*whole, pace);
+        const auto &second = steps.at(0).steps.at(1);
+        QCOMPARE(second.kernelNs, TimeNs(750)); // 400-900, 600-800, 950-1000
+        QCOMPARE(second.busyNs, TimeNs(550)); // 400-900, 950-1000
+        for (const auto &edges : { std::vector<std::int64_t> { 120, 500 }, std::vector<std::int64_t> { 200, 950 } })
+            for (const bool copies : { false, true })
+                CHECK(compareInTimeShards(file, gaplens::test::windowsOf(edges), options, { copies },
+                    QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
     }
 
     void generatedJobWithoutStragglerInParts()

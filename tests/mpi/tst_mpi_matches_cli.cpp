@@ -375,6 +375,22 @@ private slots:
                 QStringLiteral("--range=aten::to") }
             + realInputs(QStringLiteral(
                 "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        // In time shards (a given range, CPU time): a rank's pace from every shard's candidates,
+        // its steps' busy time after the earlier shards' busy end, added up on the root.
+        for (const char *format : { "json", "table" })
+            QTest::addRow("pace %s --range train_step, one large synthetic file in time shards", format) << (pace
+                + QStringList { QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--range=train_step"),
+                    m_single.path });
+        QTest::addRow("pace csv --range train_step --with-copies, a large file in time shards beside a small one")
+            << (pace
+                   + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--range=train_step"),
+                       QStringLiteral("--with-copies"), m_single.path }
+                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        for (const char *file : { "nsysai_h100_2gpu_1s.sqlite", "nsysai_mfu_2gpu_before.sqlite" })
+            QTest::addRow("pace json --range aten::to --with-copies %s in time shards", file) << (pace
+                + QStringList { QStringLiteral("--format=json"), QStringLiteral("--range=aten::to"),
+                    QStringLiteral("--with-copies") }
+                + realInputs(QLatin1String(file)));
         // ncu: the ranks that launched the kernel united over the processes, the command built
         // where the chosen rank is.
         const QStringList nccl { QStringLiteral("ncu"),
@@ -519,14 +535,15 @@ private slots:
     // The rows above run in time shards where the division says so: check that it does.
     void aSingleFileIsReadInTimeShards()
     {
-        // The summary, per rank, the histogram, overlap, gaps and blame (their shards read
-        // with a halo) and intervals.
+        // The summary, per rank, the histogram, overlap, pace with a given range, gaps and blame
+        // (their shards read with a halo) and intervals.
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
                 QStringList {
                     QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"), m_single.path },
                 QStringList { QStringLiteral("overlap"), QStringLiteral("--format=json"), m_single.path },
+                QStringList { QStringLiteral("pace"), QStringLiteral("--range=train_step"), m_single.path },
                 QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("blame"), m_single.path },
                 QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path } }) {

@@ -11,16 +11,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
 
 namespace gaplens::core {
 namespace {
 
-struct Candidate
+using Candidate = PaceCandidate;
+
+// The candidates, sorted by start (then outer first), that no earlier one contains. Every kept
+// range starts no later than the candidate, so the candidate lies inside one of them exactly
+// when it ends no later than the furthest kept end.
+std::vector<Candidate> keepOutermost(const std::vector<Candidate> &sorted)
 {
-    TimeNs start = 0, end = 0;
-    std::uint32_t thread = kNoIndex, range = kNoIndex;
-};
+    std::vector<Candidate> kept;
+    TimeNs coverEnd = 0;
+    for (const auto &c : sorted) {
+        if (!kept.empty() && c.end <= coverEnd)
+            continue;
+        kept.push_back(c);
+        coverEnd = kept.size() == 1 ? c.end : std::max(coverEnd, c.end);
+    }
+    return kept;
+}
 
 // Instances of `name` (or of its group) on the rank's threads, outermost only, sorted by start.
 std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, StringId name)
@@ -39,17 +53,59 @@ std::vector<Candidate> outermostRanges(const TraceSet &trace, const Rank &rank, 
             return a.end > b.end; // outer first
         return a.thread != b.thread ? a.thread < b.thread : a.range < b.range;
     });
-    // Every kept range starts no later than the candidate, so the candidate lies inside one
-    // of them exactly when it ends no later than the furthest kept end.
-    std::vector<Candidate> kept;
-    TimeNs coverEnd = 0;
-    for (const auto &c : all) {
-        if (!kept.empty() && c.end <= coverEnd)
-            continue;
-        kept.push_back(c);
-        coverEnd = kept.size() == 1 ? c.end : std::max(coverEnd, c.end);
+    return keepOutermost(all);
+}
+
+// A rank's pace from its iterations: in measured-start order, with their deltas, those of the
+// window, and their median and p95; none when no iteration is left.
+std::optional<RankPace> finishRankPace(
+    std::uint32_t rank, std::vector<PaceIteration> iterations, const PaceOptions &options)
+{
+    RankPace pace;
+    pace.rank = rank;
+    pace.iterations = std::move(iterations);
+    if (pace.iterations.empty())
+        return std::nullopt;
+    // GPU projections may reorder (a later CPU range's work can start first only in odd
+    // cases, but the contract is "sorted by measured start").
+    std::stable_sort(pace.iterations.begin(), pace.iterations.end(),
+        [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
+    for (std::size_t i = 1; i < pace.iterations.size(); ++i)
+        pace.iterations[i].deltaToPreviousNs = pace.iterations[i].time.start - pace.iterations[i - 1].time.start;
+    // A time selection keeps the iterations that start in it; their deltas and numbering
+    // (firstIteration) still refer to the whole capture.
+    if (options.window) {
+        const auto &w = *options.window;
+        pace.firstIteration = std::uint32_t(std::count_if(pace.iterations.begin(), pace.iterations.end(),
+            [&](const PaceIteration &it) { return it.time.start < w.start; }));
+        std::erase_if(pace.iterations, [&](const PaceIteration &it) { return !w.contains(it.time.start); });
+        if (pace.iterations.empty())
+            return std::nullopt;
     }
-    return kept;
+    std::vector<TimeNs> durations;
+    durations.reserve(pace.iterations.size());
+    for (const auto &it : pace.iterations)
+        durations.push_back(it.durationNs);
+    std::sort(durations.begin(), durations.end());
+    pace.medianNs = sortedMedian(durations);
+    pace.p95Ns = sortedPercentileNearestRank(durations, 95.0);
+    return pace;
+}
+
+void setBusyPercent(StepUsage &usage)
+{
+    usage.busyPercent = usage.step.duration() > 0 ? 100.0 * double(usage.busyNs) / double(usage.step.duration()) : 0.0;
+}
+
+PaceIteration cpuIteration(const Candidate &c)
+{
+    PaceIteration it;
+    it.thread = c.thread;
+    it.range = c.range;
+    it.cpu = { c.start, c.end };
+    it.time = it.cpu;
+    it.durationNs = it.time.duration();
+    return it;
 }
 
 // Where the previous step's searches ended on one stream: steps come in time order, so each
@@ -91,51 +147,68 @@ std::vector<RankPace> computeRankPaces(const TraceSet &trace, const PaceOptions 
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         if (!options.ranks.includes(r))
             continue;
-        RankPace pace;
-        pace.rank = r;
+        std::vector<PaceIteration> iterations;
         for (const auto &c : outermostRanges(trace, trace.ranks[r], name)) {
-            PaceIteration it;
-            it.thread = c.thread;
-            it.range = c.range;
-            it.cpu = { c.start, c.end };
-            it.time = it.cpu;
+            auto it = cpuIteration(c);
             if (projector) {
                 const auto gpu = projector->project(c.thread, it.cpu);
                 if (!gpu)
                     continue;
                 it.time = *gpu;
+                it.durationNs = it.time.duration();
             }
-            it.durationNs = it.time.duration();
-            pace.iterations.push_back(it);
+            iterations.push_back(it);
         }
-        if (pace.iterations.empty())
-            continue;
-        // GPU projections may reorder (a later CPU range's work can start first only in odd
-        // cases, but the contract is "sorted by measured start").
-        std::stable_sort(pace.iterations.begin(), pace.iterations.end(),
-            [](const PaceIteration &a, const PaceIteration &b) { return a.time.start < b.time.start; });
-        for (std::size_t i = 1; i < pace.iterations.size(); ++i)
-            pace.iterations[i].deltaToPreviousNs = pace.iterations[i].time.start - pace.iterations[i - 1].time.start;
-        // A time selection keeps the iterations that start in it; their deltas and numbering
-        // (firstIteration) still refer to the whole capture.
-        if (options.window) {
-            const auto &w = *options.window;
-            pace.firstIteration = std::uint32_t(std::count_if(pace.iterations.begin(), pace.iterations.end(),
-                [&](const PaceIteration &it) { return it.time.start < w.start; }));
-            std::erase_if(pace.iterations, [&](const PaceIteration &it) { return !w.contains(it.time.start); });
-            if (pace.iterations.empty())
-                continue;
-        }
-        std::vector<TimeNs> durations;
-        durations.reserve(pace.iterations.size());
-        for (const auto &it : pace.iterations)
-            durations.push_back(it.durationNs);
-        std::sort(durations.begin(), durations.end());
-        pace.medianNs = sortedMedian(durations);
-        pace.p95Ns = sortedPercentileNearestRank(durations, 95.0);
-        ranks.push_back(std::move(pace));
+        if (auto pace = finishRankPace(r, std::move(iterations), options))
+            ranks.push_back(std::move(*pace));
     }
     return ranks;
+}
+
+std::vector<std::vector<PaceCandidate>> paceCandidates(const TraceSet &trace, const PaceOptions &options)
+{
+    std::vector<std::vector<PaceCandidate>> candidates(trace.ranks.size());
+    const StringId name = options.rangeName.empty() ? kEmptyString : trace.strings.find(options.rangeName);
+    if (name == kEmptyString)
+        return candidates;
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r)
+        if (options.ranks.includes(r))
+            candidates[r] = outermostRanges(trace, trace.ranks[r], name);
+    return candidates;
+}
+
+std::optional<RankPace> rankPaceFromShards(
+    std::uint32_t rank, const std::vector<PaceCandidate> &inShardOrder, const PaceOptions &options)
+{
+    std::vector<PaceIteration> iterations;
+    for (const auto &c : keepOutermost(inShardOrder))
+        iterations.push_back(cpuIteration(c));
+    return finishRankPace(rank, std::move(iterations), options);
+}
+
+std::map<std::uint32_t, TimeNs> stepBusyCarries(const TraceSet &trace, const StepAccountingOptions &options)
+{
+    std::map<std::uint32_t, TimeNs> carries;
+    auto later = [&](std::uint32_t rank, TimeNs end) {
+        const auto [it, added] = carries.try_emplace(rank, end);
+        if (!added)
+            it->second = std::max(it->second, end);
+    };
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        const Rank &rank = trace.ranks[r];
+        for (const auto g : rank.gpus) {
+            const Gpu &gpu = trace.gpus[g];
+            for (const auto &stream : gpu.streams)
+                if (stream.rank == r)
+                    for (const auto end : stream.kernels.end)
+                        later(r, end);
+            if (options.includeCopies)
+                for (std::size_t i = 0; i < gpu.copies.size(); ++i)
+                    if (gpu.copies.pid[i] == rank.pid)
+                        later(r, gpu.copies.end[i]);
+        }
+    }
+    return carries;
 }
 
 PaceReport comparePaces(std::string rangeName, std::vector<RankPace> ranks)
@@ -261,14 +334,32 @@ std::vector<RankSteps> computeStepAccounting(
             }
             for (const auto &c : copies)
                 runs.push_back(c.run());
-            detail::forEachMergedInterval(runs, window, [&](TimeRange merged) { usage.busyNs += merged.duration(); });
-            if (step.duration() > 0)
-                usage.busyPercent = 100.0 * double(usage.busyNs) / double(step.duration());
+            // In a time shard, what the earlier shards' work covers is theirs to count.
+            TimeWindow busyWindow = window;
+            if (const auto carry = options.earlierShards.find(rp.rank); carry != options.earlierShards.end())
+                busyWindow->start = std::clamp(carry->second, step.start, step.end);
+            detail::forEachMergedInterval(
+                runs, busyWindow, [&](TimeRange merged) { usage.busyNs += merged.duration(); });
+            setBusyPercent(usage);
             steps.steps.push_back(usage);
         }
         out.push_back(std::move(steps));
     }
     return out;
+}
+
+void addShardSteps(RankSteps &into, const RankSteps &shard)
+{
+    if (into.steps.empty()) {
+        into = shard;
+        return;
+    }
+    for (std::size_t i = 0; i < into.steps.size() && i < shard.steps.size(); ++i) {
+        auto &usage = into.steps[i];
+        usage.kernelNs += shard.steps[i].kernelNs;
+        usage.busyNs += shard.steps[i].busyNs;
+        setBusyPercent(usage);
+    }
 }
 
 } // namespace gaplens::core

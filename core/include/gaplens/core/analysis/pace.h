@@ -8,6 +8,7 @@
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +98,20 @@ std::vector<RankPace> computeRankPaces(const TraceSet &trace, const PaceOptions 
 // the verdict.
 PaceReport comparePaces(std::string rangeName, std::vector<RankPace> ranks);
 
+// Pace of a file read in time shards (gaplens-mpi), measured on the CPU (no GPU projection):
+// each shard's outermost instances per rank (paceCandidates, indexed by rank; the range name,
+// the selected ranks); then a rank's pace from its candidates of every shard of its file, in
+// shard order (rankPaceFromShards: a candidate inside one of an earlier shard is dropped, as
+// computeRankPaces drops it). Its iterations' thread and range are the shards' own.
+struct PaceCandidate
+{
+    TimeNs start = 0, end = 0;
+    std::uint32_t thread = kNoIndex, range = kNoIndex;
+};
+std::vector<std::vector<PaceCandidate>> paceCandidates(const TraceSet &trace, const PaceOptions &options);
+std::optional<RankPace> rankPaceFromShards(
+    std::uint32_t rank, const std::vector<PaceCandidate> &inShardOrder, const PaceOptions &options);
+
 // "rank 3 was slowest in 18 of 20 steps, 12% above the median" (rank number as shown to users).
 std::string describeStraggler(const TraceSet &trace, const StragglerVerdict &verdict);
 
@@ -118,6 +133,10 @@ struct RankSteps
 struct StepAccountingOptions
 {
     bool includeCopies = false; // busyNs also unions the rank's copies and memsets
+    // In a file's time shard (gaplens-mpi): per rank index, the latest end of its GPU work
+    // that started in the file's earlier shards (stepBusyCarries). A step's busy time then
+    // counts only what lies after it, so the shards' figures add up to the whole file's.
+    std::map<std::uint32_t, TimeNs> earlierShards;
 };
 
 // The rank's GPU work = kernels of its streams (Stream::rank) and, with includeCopies, the
@@ -127,5 +146,11 @@ std::vector<RankSteps> computeStepAccounting(
 // The same for some ranks' paces: a rank's steps read only its own events.
 std::vector<RankSteps> computeStepAccounting(
     const TraceSet &trace, const std::vector<RankPace> &ranks, const StepAccountingOptions &options = {});
+// What a time shard's ranks carry to the later shards of their files: per rank index, the latest
+// end of its GPU work (its streams' kernels; with includeCopies, its process's copies on its GPUs).
+std::map<std::uint32_t, TimeNs> stepBusyCarries(const TraceSet &trace, const StepAccountingOptions &options);
+// A rank's step accounting over its file's time shards: `shard`'s kernel and busy time of each
+// step (the same steps) added to `into` (empty: a copy), and its busy percentage the sums'.
+void addShardSteps(RankSteps &into, const RankSteps &shard);
 
 } // namespace gaplens::core
