@@ -51,7 +51,8 @@ PaceShards exchangePaceShards(const World &world, const DistributedCapture &capt
     }
     for (const auto &[k, until] : core::stepBusyCarries(trace, stepOptions)) {
         const auto file = fileOf(k);
-        ends.push_back({ file, pieceOf(file)->firstShard, capture.localToGlobalRank.at(k), until });
+        if (const auto piece = pieceOf(file); piece != capture.pieces.end())
+            ends.push_back({ file, piece->firstShard, capture.localToGlobalRank.at(k), until });
     }
     PaceShards out;
     std::map<std::uint32_t, std::uint32_t> localOf; // global rank -> this process's rank index
@@ -69,7 +70,9 @@ PaceShards exchangePaceShards(const World &world, const DistributedCapture &capt
             if (local == localOf.end())
                 continue;
             const auto file = e[0].get<std::size_t>();
-            if (file != fileOf(local->second) || e[1].get<std::size_t>() >= pieceOf(file)->firstShard)
+            const auto piece = pieceOf(file);
+            if (file != fileOf(local->second) || piece == capture.pieces.end()
+                || e[1].get<std::size_t>() >= piece->firstShard)
                 continue; // a shard of another file, this one or a later one
             const auto until = e[3].get<core::TimeNs>();
             const auto [it, first] = out.busyUntil.try_emplace(local->second, until);
