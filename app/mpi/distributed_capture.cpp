@@ -383,12 +383,12 @@ std::vector<ShardCarry> exchangeShardEdges(const World &world, const std::vector
 {
     Json mine = Json::array();
     std::vector<ShardCarry> carries;
+    const auto reportFile = read ? filesOfReports(*read, pieces, files) : std::vector<std::size_t> {};
     for (const auto &piece : read ? pieces : std::vector<core::WorkPiece> {}) {
         if (piece.isWholeFile())
             continue;
         ShardCarry &carry = carries.emplace_back();
         carry.piece = piece;
-        const auto reportFile = filesOfReports(*read, pieces, files);
         for (std::uint32_t r = 0; r < read->reports.size(); ++r)
             if (reportFile[r] == piece.file)
                 carry.own = core::shardEdges(*read, r, includeCopies);
