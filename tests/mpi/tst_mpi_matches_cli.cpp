@@ -108,6 +108,16 @@ class TestMpiMatchesCli : public QObject
         }
     }
 
+    // A file in the scratch folder that is not an SQLite database; empty when it cannot be written.
+    QString notAnExport(const QString &name) const
+    {
+        const auto path = m_scratch.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write("not an SQLite file") < 0)
+            return {};
+        return path;
+    }
+
     // Runs the command with gaplens-cli once and with gaplens-mpi at P = 1..4.
     void compareAtEveryProcessCount(const QStringList &args)
     {
@@ -574,11 +584,8 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<bool>("sameStderr");
-        const auto bad = m_scratch.filePath(QStringLiteral("not-an-export.sqlite"));
-        QFile badFile(bad);
-        QVERIFY(badFile.open(QIODevice::WriteOnly));
-        badFile.write("not an SQLite file");
-        badFile.close();
+        const auto bad = notAnExport(QStringLiteral("not-an-export.sqlite"));
+        QVERIFY(!bad.isEmpty());
         auto diff = [](const QStringList &before, const QStringList &after, QStringList extra = {}) {
             return QStringList { QStringLiteral("diff") } + extra + QStringList { QStringLiteral("--before") } + before
                 + QStringList { QStringLiteral("--after") } + after;
@@ -668,11 +675,8 @@ private slots:
         };
         const auto base = ranks(QStringLiteral("cycles-base"), 100);
         const auto faster = ranks(QStringLiteral("cycles-faster"), 90);
-        const auto bad = m_scratch.filePath(QStringLiteral("not-a-report.sqlite"));
-        QFile badFile(bad);
-        QVERIFY(badFile.open(QIODevice::WriteOnly));
-        badFile.write("not an SQLite file");
-        badFile.close();
+        const auto bad = notAnExport(QStringLiteral("not-a-report.sqlite"));
+        QVERIFY(!bad.isEmpty());
         auto check = [](const QString &before, const QString &after, QStringList extra = {}) {
             return QStringList { QStringLiteral("check"), QStringLiteral("--min-sustained-gain=3%"),
                 QStringLiteral("--before"), before, QStringLiteral("--after"), after }
@@ -730,11 +734,8 @@ private slots:
     // A bad file given twice is named twice, by the processes that read each copy.
     void aBadFileGivenTwiceIsNamedTwice()
     {
-        const auto bad = m_scratch.filePath(QStringLiteral("bad-twice.sqlite"));
-        QFile file(bad);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("this is not an SQLite database");
-        file.close();
+        const auto bad = notAnExport(QStringLiteral("bad-twice.sqlite"));
+        QVERIFY(!bad.isEmpty());
         const QStringList args { QStringLiteral("kernels"), QStringLiteral("--format=json"), bad, m_synth.path, bad };
         const auto cli = runCli(args);
         QCOMPARE(cli.exitCode, 1);
@@ -790,11 +791,8 @@ private slots:
 
     void badFileIsNamedAndTheOthersAnalysed()
     {
-        const auto bad = m_scratch.filePath(QStringLiteral("bad.sqlite"));
-        QFile file(bad);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("this is not an SQLite database");
-        file.close();
+        const auto bad = notAnExport(QStringLiteral("bad.sqlite"));
+        QVERIFY(!bad.isEmpty());
         const QStringList args { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_synth.path, bad };
         const auto cli = runCli(args);
         QCOMPARE(cli.exitCode, 1);
