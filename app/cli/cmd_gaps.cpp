@@ -4,6 +4,7 @@
 #include "command_json.h"
 
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
@@ -189,17 +190,20 @@ Json gapsDocument(const CommandContext &ctx)
 
 int runGaps(const CommandContext &ctx)
 {
+    // A big capture has tens of thousands of gaps: their rows are written on the load's threads.
+    std::vector<const core::GapBlame *> gaps;
+    forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { gaps.push_back(&gap); });
     if (ctx.options.format == Format::Json) {
-        auto doc = gapsDocument(ctx);
-        Json gaps = Json::array();
-        forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { gaps.push_back(gapJson(ctx, gap)); });
-        doc["gaps"] = std::move(gaps);
-        printJson(doc);
+        printJsonWithArray(gapsDocument(ctx), "gaps", gaps.size(), workerThreads(ctx.options),
+            [&](std::size_t i) { return gapJson(ctx, *gaps[i]); });
         return 0;
     }
-    auto table = gapTable(ctx.options);
-    forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { table.addRow(gapRow(ctx, gap)); });
-    printTables(ctx.options.format, { table });
+    std::vector<std::vector<Cell>> rows(gaps.size());
+    core::parallelFor(gaps.size(), workerThreads(ctx.options), [&](std::size_t i) { rows[i] = gapRow(ctx, *gaps[i]); });
+    std::vector<Table> tables { gapTable(ctx.options) };
+    for (auto &row : rows)
+        tables.front().addRow(std::move(row));
+    printTables(ctx.options.format, tables);
     return 0;
 }
 

@@ -2,12 +2,14 @@
 #include "command_context.h"
 
 #include "gaplens/core/read/loader.h"
+#include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <tuple>
 
 namespace gaplens::cli {
@@ -123,13 +125,78 @@ void printTables(Format format, const std::vector<Table> &tables)
     }
 }
 
+namespace {
+
+// Invalid UTF-8 (a kernel name in a damaged export) becomes U+FFFD rather than an exception.
+// NaN and infinities are written as null, as the format documents for a missing statistic.
+std::string dumpedJson(const Json &value)
+{
+    return value.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+// Appends `text`, a value dumped at depth 0, as it reads at `indent` spaces in: every line but
+// the first moves right. A dumped string never holds a raw newline (JSON escapes it), so every
+// newline is a line break of the layout.
+void appendIndented(std::string &out, const std::string &text, std::size_t indent)
+{
+    std::size_t from = 0;
+    for (auto newline = text.find('\n'); newline != std::string::npos; newline = text.find('\n', from)) {
+        out.append(text, from, newline + 1 - from);
+        out.append(indent, ' ');
+        from = newline + 1;
+    }
+    out.append(text, from);
+}
+
+} // namespace
+
 void printJson(const Json &document)
 {
-    // Invalid UTF-8 (a kernel name in a damaged export) becomes U+FFFD rather than an exception.
-    // NaN and infinities are written as null, as the format documents for a missing statistic.
-    const auto text = document.dump(2, ' ', false, Json::error_handler_t::replace);
+    const auto text = dumpedJson(document);
     std::fputs(text.c_str(), stdout);
     std::fputs("\n", stdout);
+}
+
+unsigned workerThreads(const Options &options)
+{
+    return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+void printJsonWithArray(Json document, const std::string &key, std::size_t count, unsigned threads,
+    const std::function<Json(std::size_t)> &element)
+{
+    if (count == 0 || !document.is_object() || document.contains(key)) {
+        auto &array = document[key] = Json::array();
+        for (std::size_t i = 0; i < count; ++i)
+            array.push_back(element(i));
+        printJson(document);
+        return;
+    }
+    // What printJson writes, spliced: the document's members, then `key` with its elements,
+    // each dumped alone at the array's depth (two levels in: 4 spaces).
+    auto head = dumpedJson(document);
+    if (document.empty())
+        head.pop_back(); // "{}" -> "{"
+    else
+        head.resize(head.size() - 2), head += ','; // drop "\n}"
+    head += "\n  ";
+    head += dumpedJson(Json(key));
+    head += ": [\n";
+    std::fputs(head.c_str(), stdout);
+
+    constexpr std::size_t kBlock = 256;
+    std::vector<std::string> blocks((count + kBlock - 1) / kBlock);
+    core::parallelFor(blocks.size(), threads, [&](std::size_t b) {
+        auto &text = blocks[b];
+        for (auto i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) {
+            text += "    ";
+            appendIndented(text, dumpedJson(element(i)), 4);
+            text += i + 1 < count ? ",\n" : "\n";
+        }
+    });
+    for (const auto &text : blocks)
+        std::fputs(text.c_str(), stdout);
+    std::fputs("  ]\n}\n", stdout);
 }
 
 void addFilesAndErrors(Json &object, std::initializer_list<const core::TraceSet *> captures)

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace gaplens::cli {
 
@@ -70,55 +71,71 @@ std::string Table::toText() const
         for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
             width[c] = std::max(width[c], row[c].text.size());
 
+    // Appended in place, a cell at a time: a table of tens of thousands of gaps is 100K cells.
     std::string out;
     if (!m_title.empty())
         out += m_title + "\n";
     auto line = [&](auto cellText, auto right) {
-        std::string s;
         for (std::size_t c = 0; c < width.size(); ++c) {
-            const std::string text = cellText(c);
-            s += c ? "  " : "";
-            s += right(c) ? fmt::format("{:>{}}", text, width[c]) : fmt::format("{:<{}}", text, width[c]);
+            const std::string &text = cellText(c);
+            if (c)
+                out += "  ";
+            if (right(c))
+                fmt::format_to(std::back_inserter(out), "{:>{}}", text, width[c]);
+            else
+                fmt::format_to(std::back_inserter(out), "{:<{}}", text, width[c]);
         }
-        while (!s.empty() && s.back() == ' ')
-            s.pop_back();
-        return s + "\n";
+        while (!out.empty() && out.back() == ' ')
+            out.pop_back();
+        out += '\n';
     };
+    static const std::string kNoText;
     const auto &firstRow = m_rows.empty() ? std::vector<Cell> {} : m_rows.front();
     auto headerRight = [&](std::size_t c) { return c < firstRow.size() && firstRow[c].alignRight; };
-    out += line([&](std::size_t c) { return m_headers[c]; }, headerRight);
+    line([&](std::size_t c) -> const std::string & { return m_headers[c]; }, headerRight);
     std::size_t total = 0;
     for (auto w : width)
         total += w;
     out += std::string(total + 2 * (width.empty() ? 0 : width.size() - 1), '-') + "\n";
     for (const auto &row : m_rows)
-        out += line([&](std::size_t c) { return c < row.size() ? row[c].text : std::string(); },
+        line([&](std::size_t c) -> const std::string & { return c < row.size() ? row[c].text : kNoText; },
             [&](std::size_t c) { return c < row.size() && row[c].alignRight; });
     return out;
 }
 
 namespace {
-std::string csvField(const std::string &s)
+void appendCsvField(std::string &out, const std::string &s)
 {
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char ch : s)
-        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
+    if (s.find_first_of(",\"\n") == std::string::npos) {
+        out += s;
+        return;
+    }
+    out += '"';
+    for (char ch : s) {
+        if (ch == '"')
+            out += '"';
+        out += ch;
+    }
+    out += '"';
 }
 } // namespace
 
 std::string Table::toCsv() const
 {
     std::string out;
-    for (std::size_t c = 0; c < m_csvHeaders.size(); ++c)
-        out += (c ? "," : "") + csvField(m_csvHeaders[c]);
-    out += "\n";
+    for (std::size_t c = 0; c < m_csvHeaders.size(); ++c) {
+        if (c)
+            out += ',';
+        appendCsvField(out, m_csvHeaders[c]);
+    }
+    out += '\n';
     for (const auto &row : m_rows) {
-        for (std::size_t c = 0; c < row.size(); ++c)
-            out += (c ? "," : "") + csvField(row[c].raw);
-        out += "\n";
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (c)
+                out += ',';
+            appendCsvField(out, row[c].raw);
+        }
+        out += '\n';
     }
     return out;
 }

@@ -20,10 +20,12 @@
 #include <QTest>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <string_view>
 #include <tuple>
 
 using namespace gaplens::core;
@@ -95,6 +97,46 @@ private slots:
         for (const auto &k : doc[QStringLiteral("kernels")].toArray())
             names << k.toObject()[QStringLiteral("name")].toString();
         QVERIFY2(names.contains(QStringLiteral("layer_norm\uFFFD_kernel")), qPrintable(names.join(QLatin1Char(','))));
+    }
+
+    // gaps writes its rows in blocks of 256 on --threads threads: the output is the same at 1,
+    // 2 and 3 threads in every format, and the JSON is laid out byte for byte as the whole
+    // document dumped at once (printJson), invalid UTF-8 replaced in every block.
+    void gapsAreTheSameWhateverTheThreads()
+    {
+        const auto mfu = realFile("nsysai_mfu_2gpu_after.sqlite");
+        QVERIFY(!mfu.empty());
+        const auto dir = m_sample.dir.filePath(QStringLiteral("damaged_nvtx"));
+        auto options = synthOptions(1, 300);
+        const auto damaged = writeSyntheticCapture(dir.toStdString(), options).files.at(0);
+        gaplens::test::execSql(
+            damaged, "UPDATE NVTX_EVENTS SET text = CAST(text || X'FF' AS TEXT) WHERE text IS NOT NULL");
+        // mfu: the 4,703 gaps gapsJsonSaysWhatQueuedGapsWaitedOn counts (19 blocks); the synthetic
+        // job: each step's input gap but the first, which lies before the first kernel (2 blocks).
+        for (const auto &[file, gapCount] : { std::pair { mfu, 4703 }, std::pair { damaged, 299 } }) {
+            const QStringList gaps { QStringLiteral("gaps"), QStringLiteral("--min-gap-us"), QStringLiteral("1"),
+                QStringLiteral("--with-copies"), QString::fromStdString(file), QStringLiteral("--format") };
+            for (const auto *format : { "json", "table", "csv" }) {
+                const auto one = runCli(
+                    gaps + QStringList { QLatin1String(format), QStringLiteral("--threads"), QStringLiteral("1") });
+                QCOMPARE(one.exitCode, 0);
+                for (const auto *threads : { "2", "3" }) {
+                    const auto more = runCli(gaps
+                        + QStringList { QLatin1String(format), QStringLiteral("--threads"), QLatin1String(threads) });
+                    QCOMPARE(more.exitCode, 0);
+                    QVERIFY2(more.out == one.out,
+                        qPrintable(
+                            QStringLiteral("%1 with %2 threads").arg(QLatin1String(format), QLatin1String(threads))));
+                }
+                if (std::string_view(format) != "json")
+                    continue;
+                const auto document = nlohmann::ordered_json::parse(one.out.toStdString());
+                QCOMPARE(document["gaps"].size(), std::size_t(gapCount));
+                QCOMPARE(QByteArray::fromStdString(document.dump(2) + "\n"), one.out);
+                if (file == damaged)
+                    QVERIFY(one.out.contains("\xEF\xBF\xBD")); // U+FFFD in the NVTX phases
+            }
+        }
     }
 
     void aNonFiniteNumberIsWrittenAsNull()
