@@ -344,6 +344,20 @@ int childGaps(unsigned threads, bool splitTables, const std::vector<std::string>
     return 0;
 }
 
+#ifdef GAPLENS_CLI_PATH
+// `gaplens-cli gaps --format FORMAT --threads N` on `files` end to end, its output (21 MB of
+// JSON on the big file) written to /dev/null as to a user's file: the analysis above plus a
+// row per gap.
+int childCliGaps(const std::string &threads, const std::string &format, const std::vector<std::string> &files)
+{
+    std::vector<std::string> argv { GAPLENS_CLI_PATH, "gaps", "--format", format, "--threads", threads };
+    argv.insert(argv.end(), files.begin(), files.end());
+    const auto run = runProcess(argv, true);
+    print({ { "seconds", run.wallSeconds }, { "cpu", run.cpuSeconds } });
+    return 0;
+}
+#endif
+
 // ---- parent side ----
 
 // Runs this program again with `args` and parses its "key value" lines: a fresh process per
@@ -523,10 +537,14 @@ int runSplit(const Args &args)
         stderr, "measuring the page-range split: floor, gaps with 1 and 2 threads, {} runs each...\n", args.runs);
     runChild(withFiles({ "--child-floor" }));
     const double coresBefore = freeCores();
-    const auto medians = mediansInterleaved(
-        { withFiles({ "--child-floor" }), withFiles({ "--child-gaps", "1", "split" }),
-            withFiles({ "--child-gaps", "2", "split" }), withFiles({ "--child-gaps", "2", "nosplit" }) },
-        args.runs);
+    std::vector<std::vector<std::string>> measurements { withFiles({ "--child-floor" }),
+        withFiles({ "--child-gaps", "1", "split" }), withFiles({ "--child-gaps", "2", "split" }),
+        withFiles({ "--child-gaps", "2", "nosplit" }) };
+#ifdef GAPLENS_CLI_PATH
+    measurements.push_back(withFiles({ "--child-cli-gaps", "2", "table" }));
+    measurements.push_back(withFiles({ "--child-cli-gaps", "2", "json" }));
+#endif
+    const auto medians = mediansInterleaved(measurements, args.runs);
     std::uint64_t fileBytes = 0;
     for (const auto &f : files)
         fileBytes += fs::file_size(f);
@@ -541,15 +559,27 @@ int runSplit(const Args &args)
     };
     row("floor: sqlite3_step, 1 thread", fl, flCpu);
     const char *names[] = { "gaps, 1 thread", "gaps, 2 threads, tables split", "gaps, 2 threads, no table split" };
-    for (std::size_t i = 1; i < medians.size(); ++i) {
+    for (std::size_t i = 1; i < 4; ++i) {
         row(names[i - 1], medians[i].at("seconds"), medians[i].at("cpu"));
         row("  of which the load", medians[i].at("load"), medians[i].at("cpu_load"));
     }
+    const bool endToEnd = medians.size() > 4;
+    const char *formats[] = { "table", "json" };
+    if (endToEnd)
+        for (std::size_t f = 0; f < 2; ++f)
+            row(fmt::format("gaplens-cli gaps --format {}, 2 threads", formats[f]), medians[4 + f].at("seconds"),
+                medians[4 + f].at("cpu"));
     fmt::print("\ncores this process got (two threads' speed-up on fixed work): {:.2f} before, {:.2f} after\n",
         coresBefore, freeCores());
     const double target = 0.45, got = medians[2].at("seconds") / fl;
     fmt::print("\ntarget: gaps with 2 threads <= {:.2f}x the floor: {:.2f}x, {}\n", target, got,
         got <= target ? "met" : "not met");
+    if (endToEnd)
+        for (std::size_t f = 0; f < 2; ++f) {
+            const double command = medians[4 + f].at("seconds") / fl;
+            fmt::print("        gaplens-cli gaps --format {} end to end: {:.2f}x, {}\n", formats[f], command,
+                command <= target ? "met" : "not met");
+        }
     return 0;
 }
 
@@ -743,6 +773,10 @@ int main(int argc, char **argv)
     try {
         if (!a.empty() && a[0] == "--child-top-kernels") // THREADS FILE
             return childTopKernels(unsigned(std::stoul(a.at(1))), a.at(2));
+#ifdef GAPLENS_CLI_PATH
+        if (!a.empty() && a[0] == "--child-cli-gaps") // --child-cli-gaps THREADS FORMAT FILES...
+            return childCliGaps(a.at(1), a.at(2), { a.begin() + 3, a.end() });
+#endif
         if (!a.empty() && a[0] == "--child-gaps") // --child-gaps THREADS split|nosplit FILES...
             return childGaps(unsigned(std::stoul(a.at(1))), a.at(2) == "split", { a.begin() + 3, a.end() });
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,7 +15,7 @@
 
 namespace gaplens::bench {
 
-ProcessRun runProcess(const std::vector<std::string> &argv)
+ProcessRun runProcess(const std::vector<std::string> &argv, bool discardStdout)
 {
     int pipeFds[2];
     if (pipe(pipeFds) != 0)
@@ -22,7 +23,8 @@ ProcessRun runProcess(const std::vector<std::string> &argv)
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid == 0) {
-        dup2(pipeFds[1], STDOUT_FILENO);
+        const int devNull = discardStdout ? open("/dev/null", O_WRONLY) : -1;
+        dup2(discardStdout ? devNull : pipeFds[1], STDOUT_FILENO);
         close(pipeFds[0]);
         close(pipeFds[1]);
         std::vector<char *> args;
@@ -44,6 +46,8 @@ ProcessRun runProcess(const std::vector<std::string> &argv)
     wait4(pid, &status, 0, &usage);
     run.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.maxRssBytes = double(usage.ru_maxrss) * 1024.0;
+    run.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw std::runtime_error(fmt::format("measurement `{}` failed", argv.size() > 1 ? argv[1] : argv.front()));
     return run;

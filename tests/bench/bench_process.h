@@ -14,11 +14,13 @@ struct ProcessRun
     std::string out; // its stdout
     double wallSeconds = 0; // fork to exit
     double maxRssBytes = 0; // its peak resident memory
+    double cpuSeconds = 0; // its user and system time
 };
 
-// Runs argv[0] (searched in PATH unless it holds a '/') with its stdout captured; throws
+// Runs argv[0] (searched in PATH unless it holds a '/') with its stdout captured, or sent to
+// /dev/null with `discardStdout` (a command's output as a user redirects it to a file); throws
 // std::runtime_error when it cannot be started or does not exit with status 0.
-ProcessRun runProcess(const std::vector<std::string> &argv);
+ProcessRun runProcess(const std::vector<std::string> &argv, bool discardStdout = false);
 
 // A measurement's figures, printed by the child as "key value" lines.
 std::map<std::string, double> parseFigures(const std::string &text);
