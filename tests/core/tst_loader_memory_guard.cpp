@@ -39,7 +39,7 @@ Expected expectedEstimate(const SynthRankTruth &truth, std::uint64_t kernels, co
     const auto runtime = truth.runtimeCalls + truth.backtraceRows;
     const auto nvtx = truth.nvtxRanges + truth.nvtxMarks + truth.nvtxDomains;
     return { kernels + copies + runtime + nvtx + strings,
-        64 * kernels + 56 * copies + 40 * (runtime + nvtx) + 96 * strings };
+        40 * kernels + 56 * copies + 40 * runtime + 36 * nvtx + 96 * strings };
 }
 
 } // namespace

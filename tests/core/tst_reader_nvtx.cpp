@@ -16,7 +16,7 @@ using gaplens::test::execSql;
 
 namespace {
 
-// Thread 7 of pid 7 is the main thread; thread 8 another one.
+// Thread 7 of pid 7 is the main thread; threads 8 and 9 two others.
 const std::string kNvtxExport = gaplens::test::exportHeadSql("3.0.0", 5000) + R"(
     CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO StringIds VALUES (1, 'registered'), (2, 'my.domain'), (3, 'worker');
@@ -34,6 +34,9 @@ const std::string kNvtxExport = gaplens::test::exportHeadSql("3.0.0", 5000) + R"
     INSERT INTO NVTX_EVENTS VALUES (70, 80, 71, 10, NULL, NULL, 'nvtxt start', 117440520, 117440520, NULL, 0);
     INSERT INTO NVTX_EVENTS VALUES (90, NULL, 34, NULL, NULL, NULL, 'a mark', 117440520, NULL, NULL, 1);
     INSERT INTO NVTX_EVENTS VALUES (95, 99, 33, NULL, NULL, NULL, 'category name: ignored', 117440520, NULL, NULL, 0);
+    -- thread 9: a range of domain 1, then one of the default domain
+    INSERT INTO NVTX_EVENTS VALUES (100, 110, 59, NULL, NULL, NULL, 'in my.domain', 117440521, NULL, NULL, 1);
+    INSERT INTO NVTX_EVENTS VALUES (120, 130, 59, NULL, NULL, NULL, 'in the default domain', 117440521, NULL, NULL, 0);
 )";
 
 } // namespace
@@ -63,7 +66,7 @@ private slots:
         options.files = { path };
         m_trace = loadTraceSet(options);
         QVERIFY(m_trace->errors.empty());
-        QCOMPARE(m_trace->threads.size(), std::size_t(2));
+        QCOMPARE(m_trace->threads.size(), std::size_t(3));
     }
 
     void pushPopAndNvtxtRangesNestOnTheirThread()
@@ -83,8 +86,20 @@ private slots:
     {
         const auto &main = thread(7);
         QCOMPARE(m_trace->str(main.nvtx.name[2]), std::string("registered"));
-        QCOMPARE(m_trace->str(main.nvtx.domain[2]), std::string("my.domain"));
-        QCOMPARE(main.nvtx.domain[0], kEmptyString); // default domain
+        QCOMPARE(m_trace->str(main.nvtx.domainOf(2)), std::string("my.domain"));
+        QCOMPARE(m_trace->str(main.nvtx.domainOf(3)), std::string("my.domain"));
+        QCOMPARE(main.nvtx.domainOf(0), kEmptyString); // default domain
+        QCOMPARE(main.nvtx.domainOf(1), kEmptyString);
+        // The column starts at a thread's first range outside the default domain, and is
+        // filled to the thread's size: those before it and after it are in the default domain.
+        QCOMPARE(main.nvtx.domain.size(), main.nvtx.size());
+        const auto &third = thread(9);
+        QCOMPARE(third.nvtx.domain.size(), std::size_t(2));
+        QCOMPARE(m_trace->str(third.nvtx.domainOf(0)), std::string("my.domain"));
+        QCOMPARE(third.nvtx.domainOf(1), kEmptyString);
+        // A thread with every range in the default domain keeps no column.
+        QVERIFY(thread(8).nvtx.domain.empty());
+        QCOMPARE(thread(8).nvtx.domainOf(0), kEmptyString);
     }
 
     void startEndRangesStayOnTheThreadThatStartedThem()

@@ -203,6 +203,53 @@ private slots:
         }
     }
 
+    void launchShapesEqualTheKernelRowsAndAreKeptOncePerStream_data()
+    {
+        everyRealFileLoadsWithItsRowsCountedOnce_data();
+    }
+
+    // Each kernel's grid, block, registers and shared memory as its row has them; a stream
+    // keeps each distinct shape once (KernelColumns::launchConfigs).
+    void launchShapesEqualTheKernelRowsAndAreKeptOncePerStream()
+    {
+        QFETCH(QString, file);
+        const auto path = file.toStdString();
+        const auto trace = load({ path });
+        if (!hasTable(path, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+            QCOMPARE(kernelCount(*trace), std::size_t(0)); // the NVTX-only capture
+            return;
+        }
+        using Key = std::vector<std::string>; // device, pid, stream, then the nine shape values
+        std::map<Key, std::int64_t> expected, actual;
+        std::map<Key, std::size_t> shapesPerStream;
+        for (const auto &row :
+            gaplens::test::SqlTestDb(path).rows(
+                "SELECT deviceId, (globalPid >> 24) & 16777215, streamId, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+                "registersPerThread, staticSharedMemory, dynamicSharedMemory, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12")) {
+            expected[Key(row.begin(), row.end() - 1)] = std::stoll(row.back());
+            ++shapesPerStream[Key(row.begin(), row.begin() + 3)];
+        }
+        for (const auto &gpu : trace->gpus)
+            for (const auto &stream : gpu.streams) {
+                const auto &k = stream.kernels;
+                const Key where { std::to_string(gpu.deviceId), std::to_string(stream.pid),
+                    std::to_string(stream.streamId) };
+                QCOMPARE(k.launchConfigs.size(), shapesPerStream[where]);
+                for (std::size_t i = 0; i < k.size(); ++i) {
+                    const auto &c = k.launchConfigOf(i);
+                    auto key = where;
+                    for (const std::uint64_t v : { std::uint64_t(c.gridX), std::uint64_t(c.gridY),
+                             std::uint64_t(c.gridZ), std::uint64_t(c.blockX), std::uint64_t(c.blockY),
+                             std::uint64_t(c.blockZ), std::uint64_t(c.registersPerThread),
+                             std::uint64_t(c.staticSharedMemory), std::uint64_t(c.dynamicSharedMemory) })
+                        key.push_back(std::to_string(v));
+                    ++actual[key];
+                }
+            }
+        QCOMPARE(actual, expected);
+    }
+
     void overlappingStreamsMakeTheUnionSmallerThanTheSumOfDurations()
     {
         const auto path = gaplens::test::realFile("gpu4_streams_report2.sqlite");
@@ -291,7 +338,7 @@ private slots:
         for (const auto &th : trace->threads)
             for (std::size_t i = 0; i < th.nvtx.size(); ++i) {
                 unnamed += th.nvtx.name[i] == kEmptyString;
-                inNamedDomain += th.nvtx.domain[i] != kEmptyString;
+                inNamedDomain += th.nvtx.domainOf(i) != kEmptyString;
             }
         QCOMPARE(unnamed, std::size_t(0));
         QVERIFY(inNamedDomain > 0);

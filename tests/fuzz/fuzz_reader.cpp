@@ -126,11 +126,11 @@ private:
                 check(stream.rank < m_trace.ranks.size(), at + ": no valid rank");
                 const auto n = k.size();
                 check(k.end.size() == n && k.shortName.size() == n && k.demangledName.size() == n
-                        && k.correlationId.size() == n && k.gridX.size() == n && k.gridY.size() == n
-                        && k.gridZ.size() == n && k.blockX.size() == n && k.blockY.size() == n && k.blockZ.size() == n
-                        && k.registersPerThread.size() == n && k.staticSharedMemory.size() == n
-                        && k.dynamicSharedMemory.size() == n,
+                        && k.correlationId.size() == n && k.launchConfig.size() == n,
                     at + ": kernel columns of different sizes");
+                check(std::all_of(k.launchConfig.begin(), k.launchConfig.end(),
+                          [&](std::uint32_t c) { return c < k.launchConfigs.size(); }),
+                    at + ": a launch configuration index out of range");
                 check(sortedIntervals(k.start, k.end), at + ": kernels not sorted or ending before they start");
                 check(validNames(k.shortName) && validNames(k.demangledName), at + ": a kernel name not in the pool");
             }
@@ -200,8 +200,8 @@ private:
             nesting(where + ".api", api.nesting, api.size(), api.depth);
 
             const auto &nvtx = thread.nvtx;
-            check(
-                nvtx.name.size() == nvtx.size() && nvtx.domain.size() == nvtx.size() && nvtx.kind.size() == nvtx.size(),
+            check(nvtx.name.size() == nvtx.size() && (nvtx.domain.empty() || nvtx.domain.size() == nvtx.size())
+                    && nvtx.kind.size() == nvtx.size(),
                 where + ": NVTX columns of different sizes");
             check(
                 sortedIntervals(nvtx.start, nvtx.end), where + ": NVTX ranges not sorted or ending before they start");

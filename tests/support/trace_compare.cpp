@@ -276,11 +276,25 @@ private:
         using K = KernelColumns;
         fields(where, a, b, Column { "start", &K::start }, Column { "end", &K::end },
             Names { "shortName", &K::shortName }, Names { "demangledName", &K::demangledName },
-            Column { "correlationId", &K::correlationId }, Column { "gridX", &K::gridX }, Column { "gridY", &K::gridY },
-            Column { "gridZ", &K::gridZ }, Column { "blockX", &K::blockX }, Column { "blockY", &K::blockY },
-            Column { "blockZ", &K::blockZ }, Column { "registersPerThread", &K::registersPerThread },
-            Column { "staticSharedMemory", &K::staticSharedMemory },
-            Column { "dynamicSharedMemory", &K::dynamicSharedMemory });
+            Column { "correlationId", &K::correlationId });
+        if (!sameSize(where + ".launchConfig", a.launchConfig.size(), b.launchConfig.size()))
+            return;
+        // By value: two loads may number a stream's distinct configurations differently.
+        auto launchField = [&](const char *name, auto member) {
+            auto values = [&](const KernelColumns &k) {
+                std::vector<std::uint64_t> v;
+                for (std::size_t i = 0; i < k.launchConfig.size(); ++i)
+                    v.push_back(k.launchConfigOf(i).*member);
+                return v;
+            };
+            column(where + "." + name, values(a), values(b));
+        };
+        using L = LaunchConfig;
+        launchField("gridX", &L::gridX), launchField("gridY", &L::gridY), launchField("gridZ", &L::gridZ);
+        launchField("blockX", &L::blockX), launchField("blockY", &L::blockY), launchField("blockZ", &L::blockZ);
+        launchField("registersPerThread", &L::registersPerThread);
+        launchField("staticSharedMemory", &L::staticSharedMemory);
+        launchField("dynamicSharedMemory", &L::dynamicSharedMemory);
     }
 
     void copies(const std::string &where, const CopyColumns &a, const CopyColumns &b)
@@ -339,8 +353,15 @@ private:
             return out;
         };
         column(where + ".nvtx.payload", bits(a.nvtx.payload), bits(b.nvtx.payload));
-        fields(where + ".nvtx", a.nvtx, b.nvtx, Names { "domain", &N::domain }, Column { "kind", &N::kind },
-            Column { "depth", &N::depth }, Nesting { "nesting", &N::nesting });
+        auto domains = [](const NvtxColumns &n) {
+            std::vector<StringId> out;
+            for (std::size_t i = 0; i < n.size(); ++i)
+                out.push_back(n.domainOf(i));
+            return out;
+        };
+        names(where + ".nvtx.domain", domains(a.nvtx), domains(b.nvtx));
+        fields(where + ".nvtx", a.nvtx, b.nvtx, Column { "kind", &N::kind }, Column { "depth", &N::depth },
+            Nesting { "nesting", &N::nesting });
         using M = MarkColumns;
         fields(where + ".marks", a.marks, b.marks, Column { "time", &M::time }, Names { "name", &M::name },
             Names { "domain", &M::domain });

@@ -31,6 +31,7 @@
 #include <QDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -77,37 +78,33 @@ struct RangeSpec
     double start, end;
     const char *name;
 };
-// A kernel's launch configuration; the defaults are a one-block, 32-thread kernel.
-struct KernelLaunch
-{
-    std::uint32_t gridX = 1, gridY = 1, gridZ = 1;
-    std::uint16_t blockX = 32, blockY = 1, blockZ = 1;
-    std::uint16_t registersPerThread = 16;
-    std::uint32_t staticSharedMemory = 0, dynamicSharedMemory = 0;
+// A one-block, 32-thread kernel.
+inline constexpr gaplens::core::LaunchConfig kDefaultLaunch {
+    .gridX = 1, .gridY = 1, .gridZ = 1, .blockX = 32, .blockY = 1, .blockZ = 1, .registersPerThread = 16
 };
 // The launch of every kernel in kKernels.
-inline constexpr KernelLaunch kFixtureLaunch {
-    .gridX = 64, .gridY = 2, .blockX = 256, .registersPerThread = 40, .staticSharedMemory = 1024
-};
+inline constexpr gaplens::core::LaunchConfig kFixtureLaunch { .gridX = 64,
+    .gridY = 2,
+    .gridZ = 1,
+    .blockX = 256,
+    .blockY = 1,
+    .blockZ = 1,
+    .registersPerThread = 40,
+    .staticSharedMemory = 1024 };
 
 // Appends one kernel (short and demangled name both `name`) to a stream's columns.
 inline void pushKernel(gaplens::core::KernelColumns &c, TimeNs start, TimeNs end, gaplens::core::StringId name,
-    std::uint32_t correlationId = 0, const KernelLaunch &launch = {})
+    std::uint32_t correlationId = 0, const gaplens::core::LaunchConfig &launch = kDefaultLaunch)
 {
     c.start.push_back(start);
     c.end.push_back(end);
     c.shortName.push_back(name);
     c.demangledName.push_back(name);
     c.correlationId.push_back(correlationId);
-    c.gridX.push_back(launch.gridX);
-    c.gridY.push_back(launch.gridY);
-    c.gridZ.push_back(launch.gridZ);
-    c.blockX.push_back(launch.blockX);
-    c.blockY.push_back(launch.blockY);
-    c.blockZ.push_back(launch.blockZ);
-    c.registersPerThread.push_back(launch.registersPerThread);
-    c.staticSharedMemory.push_back(launch.staticSharedMemory);
-    c.dynamicSharedMemory.push_back(launch.dynamicSharedMemory);
+    auto known = std::find(c.launchConfigs.begin(), c.launchConfigs.end(), launch);
+    if (known == c.launchConfigs.end())
+        known = c.launchConfigs.insert(known, launch);
+    c.launchConfig.push_back(std::uint32_t(known - c.launchConfigs.begin()));
 }
 
 inline const RangeSpec kRanges[] = { { 0, 3200, "train_step" }, { 50, 1000, "forward" }, { 1100, 3100, "backward" } };

@@ -55,12 +55,14 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
                 .arg(stream.streamId)
                 .arg(at(t->gpus, hit.gpu).deviceId)
                 .arg(stream.pid));
-        add(QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(k.gridX[i]).arg(k.gridY[i]).arg(k.gridZ[i]));
-        add(QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(k.blockX[i]).arg(k.blockY[i]).arg(k.blockZ[i]));
-        add(QStringLiteral("Registers/thread"), QString::number(k.registersPerThread[i]));
+        const auto &shape = k.launchConfigOf(i);
+        add(QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(shape.gridX).arg(shape.gridY).arg(shape.gridZ));
+        add(QStringLiteral("Block"),
+            QStringLiteral("%1 × %2 × %3").arg(shape.blockX).arg(shape.blockY).arg(shape.blockZ));
+        add(QStringLiteral("Registers/thread"), QString::number(shape.registersPerThread));
         add(QStringLiteral("Shared memory"),
             QStringLiteral("%1 static + %2 dynamic")
-                .arg(bytesText(k.staticSharedMemory[i]), bytesText(k.dynamicSharedMemory[i])));
+                .arg(bytesText(shape.staticSharedMemory), bytesText(shape.dynamicSharedMemory)));
         add(QStringLiteral("Correlation id"), QString::number(k.correlationId[i]));
         if (const auto launch = t->findLaunch(at(t->gpus, hit.gpu).report, stream.pid, k.correlationId[i]))
             add(QStringLiteral("Launched by"), model.str(t->threads[launch->thread].api.name[launch->call]));
@@ -115,8 +117,8 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
         addEvent(n.name[i], n.start[i], n.end[i]);
         add(QStringLiteral("Depth"), QString::number(n.depth[i]));
         add(QStringLiteral("Start"), timeAt(n.start[i]));
-        if (n.domain[i] != core::kEmptyString)
-            add(QStringLiteral("Domain"), model.str(n.domain[i]));
+        if (n.domainOf(i) != core::kEmptyString)
+            add(QStringLiteral("Domain"), model.str(n.domainOf(i)));
         addThread(thread);
         break;
     }

@@ -69,8 +69,7 @@ template <typename... Columns> void permuteAll(const std::vector<std::uint32_t> 
 void sortKernels(KernelColumns &k)
 {
     const auto order = sortOrder(k.start, k.end);
-    permuteAll(order, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX, k.gridY, k.gridZ,
-        k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory);
+    permuteAll(order, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.launchConfig);
 }
 
 void sortCopies(CopyColumns &c)
@@ -107,6 +106,8 @@ void sortApi(ApiColumns &a)
 void sortNvtx(NvtxColumns &n)
 {
     const auto order = sortOrder(n.start, n.end);
+    if (!n.domain.empty())
+        n.domain.resize(n.size(), kEmptyString); // ranges after the last one outside the default domain
     permuteAll(order, n.start, n.end, n.name, n.domain, n.kind);
     if (!n.payload.empty()) {
         n.payload.resize(n.size(), std::numeric_limits<double>::quiet_NaN());

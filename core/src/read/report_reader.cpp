@@ -2,6 +2,7 @@
 #include "report_reader.h"
 
 #include "export_columns.h"
+#include "launch_config_interner.h"
 #include "sqlite_db.h"
 #include "table_scan.h"
 #include "util/resident_memory.h"
@@ -709,6 +710,7 @@ private:
         // any push_back could move the cached stream.
         m_lastStreamKey = key;
         m_lastStream = &it->kernels;
+        m_lastLaunchConfigs = &m_launchConfigs[key];
         return it->kernels;
     }
 
@@ -766,12 +768,21 @@ private:
                 std::uint64_t remaining, std::uint64_t seen) {
                 const auto pid = pidOf(row.int64(GlobalPid));
                 auto &k = streamFor(deviceId, pid, row.int64(StreamId));
-                makeRoom(remaining, seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.gridX,
-                    k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory,
-                    k.dynamicSharedMemory);
+                makeRoom(
+                    remaining, seen, k.start, k.end, k.shortName, k.demangledName, k.correlationId, k.launchConfig);
                 const auto shortName = stringFor(row.int64(ShortName));
                 const auto demangledId = row.optionalInt64(DemangledName);
-                appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName);
+                const LaunchConfig config { .gridX = std::uint32_t(row.int64(GridX)),
+                    .gridY = std::uint32_t(row.int64(GridY)),
+                    .gridZ = std::uint32_t(row.int64(GridZ)),
+                    .blockX = std::uint16_t(row.int64(BlockX)),
+                    .blockY = std::uint16_t(row.int64(BlockY)),
+                    .blockZ = std::uint16_t(row.int64(BlockZ)),
+                    .registersPerThread = std::uint16_t(row.int64(RegistersPerThread)),
+                    .staticSharedMemory = std::uint32_t(row.int64(StaticSharedMemory)),
+                    .dynamicSharedMemory = std::uint32_t(row.int64(DynamicSharedMemory)) };
+                appendKernel(k, row, start, end, shortName, demangledId ? stringFor(*demangledId) : shortName,
+                    m_lastLaunchConfigs->indexOf(config, k.launchConfigs));
                 noteGpuPid(pid);
             });
         m_lastStream = nullptr;
@@ -781,7 +792,7 @@ private:
     // The appends of one row, inlined into one body (flatten): called out of line, the
     // vectors' push_back calls were a tenth of the load's CPU time.
     [[gnu::flatten]] static void appendKernel(KernelColumns &k, const ScanRows<KernelColumn> &row, TimeNs start,
-        TimeNs end, StringId shortName, StringId demangledName)
+        TimeNs end, StringId shortName, StringId demangledName, std::uint32_t launchConfig)
     {
         using enum KernelColumn;
         k.start.push_back(start);
@@ -789,15 +800,7 @@ private:
         k.shortName.push_back(shortName);
         k.demangledName.push_back(demangledName);
         k.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
-        k.gridX.push_back(std::uint32_t(row.int64(GridX)));
-        k.gridY.push_back(std::uint32_t(row.int64(GridY)));
-        k.gridZ.push_back(std::uint32_t(row.int64(GridZ)));
-        k.blockX.push_back(std::uint16_t(row.int64(BlockX)));
-        k.blockY.push_back(std::uint16_t(row.int64(BlockY)));
-        k.blockZ.push_back(std::uint16_t(row.int64(BlockZ)));
-        k.registersPerThread.push_back(std::uint16_t(row.int64(RegistersPerThread)));
-        k.staticSharedMemory.push_back(std::uint32_t(row.int64(StaticSharedMemory)));
-        k.dynamicSharedMemory.push_back(std::uint32_t(row.int64(DynamicSharedMemory)));
+        k.launchConfig.push_back(launchConfig);
     }
 
     // Kernels of one stream may overlap with programmatic dependent launch (seen in real
@@ -1349,7 +1352,7 @@ private:
             if (!validInterval(row, start, end))
                 continue;
             auto &n = t.nvtx;
-            makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.domain, n.kind);
+            makeRoom(rowsLeft(rows, seen), seen, n.start, n.end, n.name, n.kind);
             appendRange(n, start, end, name, domain, type == 60 || type == 71 ? NvtxKind::StartEnd : NvtxKind::PushPop);
             appendPayload(n, row);
         }
@@ -1378,8 +1381,12 @@ private:
         n.start.push_back(start);
         n.end.push_back(end);
         n.name.push_back(name);
-        n.domain.push_back(domain);
         n.kind.push_back(kind);
+        // The domain column starts at the thread's first range outside the default domain.
+        if (domain != kEmptyString || !n.domain.empty()) {
+            n.domain.resize(n.start.size() - 1, kEmptyString);
+            n.domain.push_back(domain);
+        }
     }
 
     // The payload column is allocated at the thread's first range with a payload, NaN for the
@@ -1541,6 +1548,8 @@ private:
     std::unordered_set<std::uint32_t> m_pidsWithGpuWork;
     std::tuple<std::int64_t, std::uint32_t, std::int64_t> m_lastStreamKey {};
     KernelColumns *m_lastStream = nullptr;
+    std::map<std::tuple<std::int64_t, std::uint32_t, std::int64_t>, LaunchConfigInterner> m_launchConfigs;
+    LaunchConfigInterner *m_lastLaunchConfigs = nullptr; // the last stream's
 };
 
 } // namespace

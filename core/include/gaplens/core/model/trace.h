@@ -24,15 +24,26 @@ inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
 // Kernels of one stream, sorted by start. They rarely overlap (programmatic dependent
 // launch can make the next kernel start before the previous ends: LoadNotes counts it), so
 // end is sorted too except at those few places.
+// A kernel launch's shape as CUPTI records it.
+struct LaunchConfig
+{
+    std::uint32_t gridX = 0, gridY = 0, gridZ = 0;
+    std::uint16_t blockX = 0, blockY = 0, blockZ = 0;
+    std::uint16_t registersPerThread = 0;
+    std::uint32_t staticSharedMemory = 0, dynamicSharedMemory = 0;
+    friend bool operator==(const LaunchConfig &, const LaunchConfig &) = default;
+};
+
 struct KernelColumns
 {
     std::vector<TimeNs> start, end;
     std::vector<StringId> shortName, demangledName;
     std::vector<std::uint32_t> correlationId;
-    std::vector<std::uint32_t> gridX, gridY, gridZ;
-    std::vector<std::uint16_t> blockX, blockY, blockZ;
-    std::vector<std::uint16_t> registersPerThread;
-    std::vector<std::uint32_t> staticSharedMemory, dynamicSharedMemory;
+    // A stream launches few distinct shapes (a step repeats the same kernels), so each is kept
+    // once in launchConfigs and a kernel holds its index: 4 bytes instead of 28.
+    std::vector<std::uint32_t> launchConfig;
+    std::vector<LaunchConfig> launchConfigs;
+    const LaunchConfig &launchConfigOf(std::size_t i) const { return launchConfigs[launchConfig[i]]; }
     std::size_t size() const { return start.size(); }
 };
 
@@ -184,7 +195,10 @@ struct NvtxColumns
 {
     std::vector<TimeNs> start, end;
     std::vector<StringId> name;
-    std::vector<StringId> domain; // kEmptyString for the default domain
+    // Each range's domain, kEmptyString for the default one; empty when every range of the
+    // thread is in the default domain (most captures), so they pay nothing for it.
+    std::vector<StringId> domain;
+    StringId domainOf(std::size_t i) const { return domain.empty() ? kEmptyString : domain[i]; }
     std::vector<NvtxKind> kind;
     std::vector<std::uint8_t> depth;
     NestingIndex nesting;
