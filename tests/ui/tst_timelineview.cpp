@@ -4,6 +4,7 @@
 #include "ui_fixture.h"
 
 #include "ui/timeline/colors.h"
+#include "ui/timeline/hitdescriber.h"
 #include "ui/timeline/timeformat.h"
 #include "ui/timeline/timelinedata.h"
 #include "ui/timeline/timelinemodel.h"
@@ -184,6 +185,10 @@ private slots:
                      at(at(view.model()->trace()->gpus, hit.gpu).streams, hit.stream).kernels.shortName[hit.index]),
             QStringLiteral("sgemm_kernel"));
         QCOMPARE(hit.gpu.value(), 0u);
+        // Its launch shape (fixture::kFixtureLaunch), from the stream's distinct shapes.
+        const auto tooltip = tooltipText(*view.model(), hit);
+        QVERIFY2(tooltip.contains(QStringLiteral("\nGrid: 64 × 2 × 1\nBlock: 256 × 1 × 1\nRegisters/thread: 40\n")),
+            qPrintable(tooltip));
 
         // Rank 1's merged lane at 2000 us: the NCCL kernel on GPU 1.
         hit = view.hitTest({ xAt(2000), mergedLaneMiddle(view, 1) });
