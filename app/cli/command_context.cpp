@@ -175,10 +175,12 @@ void printJsonWithArray(Json document, const std::string &key, std::size_t count
     // What printJson writes, spliced: the document's members, then `key` with its elements,
     // each dumped alone at the array's depth (two levels in: 4 spaces).
     auto head = dumpedJson(document);
-    if (document.empty())
+    if (document.empty()) {
         head.pop_back(); // "{}" -> "{"
-    else
-        head.resize(head.size() - 2), head += ','; // drop "\n}"
+    } else {
+        head.resize(head.size() - 2); // "...\n}" -> "...,"
+        head += ',';
+    }
     head += "\n  ";
     head += dumpedJson(Json(key));
     head += ": [\n";
