@@ -290,8 +290,12 @@ private:
             column(where + "." + name, values(a), values(b));
         };
         using L = LaunchConfig;
-        launchField("gridX", &L::gridX), launchField("gridY", &L::gridY), launchField("gridZ", &L::gridZ);
-        launchField("blockX", &L::blockX), launchField("blockY", &L::blockY), launchField("blockZ", &L::blockZ);
+        launchField("gridX", &L::gridX);
+        launchField("gridY", &L::gridY);
+        launchField("gridZ", &L::gridZ);
+        launchField("blockX", &L::blockX);
+        launchField("blockY", &L::blockY);
+        launchField("blockZ", &L::blockZ);
         launchField("registersPerThread", &L::registersPerThread);
         launchField("staticSharedMemory", &L::staticSharedMemory);
         launchField("dynamicSharedMemory", &L::dynamicSharedMemory);
