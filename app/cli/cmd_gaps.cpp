@@ -194,12 +194,13 @@ int runGaps(const CommandContext &ctx)
     std::vector<const core::GapBlame *> gaps;
     forEachSelectedGap(ctx, [&](const core::GapBlame &gap) { gaps.push_back(&gap); });
     if (ctx.options.format == Format::Json) {
-        printJsonWithArray(gapsDocument(ctx), "gaps", gaps.size(), workerThreads(ctx.options),
+        printJsonWithArray(gapsDocument(ctx), "gaps", gaps.size(), core::threadsOrEveryCore(ctx.options.threads),
             [&](std::size_t i) { return gapJson(ctx, *gaps[i]); });
         return 0;
     }
     std::vector<std::vector<Cell>> rows(gaps.size());
-    core::parallelFor(gaps.size(), workerThreads(ctx.options), [&](std::size_t i) { rows[i] = gapRow(ctx, *gaps[i]); });
+    core::parallelFor(gaps.size(), core::threadsOrEveryCore(ctx.options.threads),
+        [&](std::size_t i) { rows[i] = gapRow(ctx, *gaps[i]); });
     std::vector<Table> tables { gapTable(ctx.options) };
     for (auto &row : rows)
         tables.front().addRow(std::move(row));

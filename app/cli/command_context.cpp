@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 #include <tuple>
 
 namespace gaplens::cli {
@@ -155,11 +154,6 @@ void printJson(const Json &document)
     const auto text = dumpedJson(document);
     std::fputs(text.c_str(), stdout);
     std::fputs("\n", stdout);
-}
-
-unsigned workerThreads(const Options &options)
-{
-    return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
 void printJsonWithArray(Json document, const std::string &key, std::size_t count, unsigned threads,

@@ -88,9 +88,6 @@ core::RunAccountingOptions runAccountingOptions(const Options &options);
 void printTables(Format format, const std::vector<Table> &tables);
 // Prints a finished JSON document to stdout.
 void printJson(const Json &document);
-// The threads --threads asks for, every core without it: the load's, and a command's own
-// per-row work after it.
-unsigned workerThreads(const Options &options);
 // Prints what printJson(document) prints once document[key] holds the `count` elements
 // element(i) builds, in order. They are built and written in blocks on up to `threads` threads,
 // so a large array (gaps: 24K gaps, 21 MB on a big capture) is never one DOM

@@ -14,7 +14,6 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 
 namespace gaplens::core {
@@ -528,7 +527,7 @@ IntervalReport computeIntervalStatistics(const DerivedCapture &derived, const In
     report.originNs = options.originNs ? *options.originNs : intervalOrigin(trace).value_or(0);
     const TimeNs origin = report.originNs, length = options.intervalNs;
 
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threadsOrEveryCore(options.threads);
     std::vector<ShardTask> tasks;
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         const auto range = rankRange(trace, r, origin, length);

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <thread>
 
 namespace gaplens::core {
 namespace {
@@ -258,8 +257,7 @@ std::optional<LaunchRef> TraceSet::findLaunch(
 
 void finalizeTraceSet(TraceSet &trace, unsigned threads)
 {
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = threadsOrEveryCore(threads);
     // Sorting, nesting and checking order are independent per track: one task per GPU and
     // per thread, spread over the cores. Exports list rows in start order per thread, so the
     // sort is mostly skipped; files that do not still load right, only slower.

@@ -18,7 +18,6 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace gaplens::core {
 namespace {
@@ -482,7 +481,7 @@ std::shared_ptr<TraceSet> loadTraceSet(
         if (options.onFirstStage)
             throw std::invalid_argument("a time shard is not loaded in stages");
     }
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threadsOrEveryCore(options.threads);
     if (auto tooLarge = checkMemory(files, options)) {
         trace->errors.push_back(std::move(*tooLarge));
         return trace;

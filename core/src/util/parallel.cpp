@@ -11,6 +11,11 @@
 
 namespace gaplens::core {
 
+unsigned threadsOrEveryCore(unsigned threads)
+{
+    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)> &task)
 {
     const auto workers = unsigned(std::min<std::size_t>(std::max(1u, threads), count));

@@ -12,4 +12,7 @@ namespace gaplens::core {
 // tasks already running have returned.
 void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)> &task);
 
+// What a --threads of 0 (the default) means everywhere: every core the machine reports.
+unsigned threadsOrEveryCore(unsigned threads);
+
 } // namespace gaplens::core
