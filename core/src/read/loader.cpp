@@ -5,6 +5,7 @@
 #include "gaplens/core/read/rank_identity.h"
 #include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
+#include "report_cache_store.h"
 #include "report_reader.h"
 #include "sqlite_db.h"
 
@@ -25,7 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using detail::ReportData;
 
-// Reads every report, several at once: each worker opens its own read-only connection.
+// Reads the reports `which` (indices into `files`) from their exports, several at once: each
+// worker opens its own read-only connection. Returns one ReportData per entry of `which`.
 // With fewer files than a few per core, each file that is to have its NVTX table read is
 // read as two parts (GPU + CUDA API tables, NVTX table) on two connections, so one or two
 // big files also keep every core busy; the parts are joined afterwards. With fewer files than
@@ -34,21 +36,21 @@ using detail::ReportData;
 // (table_scan.h); the loaded columns are the same either way.
 // A staged load (`firstStage` set) always reads two parts, every file's first part before
 // any NVTX part, and hands the first parts to `firstStage` as soon as they are all read.
-std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
-    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
-    const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
+std::vector<ReportData> readExports(const std::vector<std::string> &files, const std::vector<std::size_t> &which,
+    unsigned threads, const LoadOptions &options, StringPool &strings, const ProgressFn &progress,
+    const CancelToken *cancel, const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
 {
     // A time shard is read in one part (readReport says why).
     const bool split = options.tables.contains(ExportTable::Nvtx) && options.windows.empty()
-        && (firstStage || (threads > 1 && files.size() < 4 * std::size_t(threads)));
-    const unsigned scanThreads = options.splitTables && threads > 1 && files.size() < threads ? threads - 1 : 0;
+        && (firstStage || (threads > 1 && which.size() < 4 * std::size_t(threads)));
+    const unsigned scanThreads = options.splitTables && threads > 1 && which.size() < threads ? threads - 1 : 0;
     struct Item
     {
-        std::size_t file;
+        std::size_t file; // index into `files`
         detail::ReportPart part;
     };
     std::vector<Item> items;
-    for (std::size_t f = 0; f < files.size(); ++f) {
+    for (const auto f : which) {
         if (firstStage) {
             items.push_back({ f, detail::ReportPart::GpuAndApi });
         } else if (split) {
@@ -59,11 +61,11 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
         }
     }
     if (firstStage)
-        for (std::size_t f = 0; f < files.size(); ++f)
+        for (const auto f : which)
             items.push_back({ f, detail::ReportPart::Nvtx });
-    // Where each file's parts are in `items`.
-    auto gpuAndApiItem = [&](std::size_t f) { return firstStage ? f : 2 * f; };
-    auto nvtxItem = [&](std::size_t f) { return firstStage ? files.size() + f : 2 * f + 1; };
+    // Where the parts of the k-th file of `which` are in `items`.
+    auto gpuAndApiItem = [&](std::size_t k) { return firstStage ? k : 2 * k; };
+    auto nvtxItem = [&](std::size_t k) { return firstStage ? which.size() + k : 2 * k + 1; };
 
     std::vector<ReportData> results(items.size());
     std::mutex progressMutex;
@@ -83,13 +85,13 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
 
     // The thread that reads the last first part builds the first stage; the acquire-release
     // count makes the other first parts' results visible to it.
-    std::atomic<std::size_t> firstPartsLeft { files.size() };
+    std::atomic<std::size_t> firstPartsLeft { which.size() };
     auto firstPartRead = [&] {
         if (!firstStage || firstPartsLeft.fetch_sub(1, std::memory_order_acq_rel) != 1)
             return;
         std::vector<const ReportData *> parts;
-        for (std::size_t f = 0; f < files.size(); ++f)
-            parts.push_back(&results[gpuAndApiItem(f)]);
+        for (std::size_t k = 0; k < which.size(); ++k)
+            parts.push_back(&results[gpuAndApiItem(k)]);
         firstStage(parts);
     };
 
@@ -105,12 +107,76 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     });
     if (!split)
         return results;
-    std::vector<ReportData> joined(files.size());
-    for (std::size_t f = 0; f < files.size(); ++f) {
-        joined[f] = std::move(results[gpuAndApiItem(f)]);
-        detail::joinParts(joined[f], std::move(results[nvtxItem(f)]));
+    std::vector<ReportData> joined(which.size());
+    for (std::size_t k = 0; k < which.size(); ++k) {
+        joined[k] = std::move(results[gpuAndApiItem(k)]);
+        detail::joinParts(joined[k], std::move(results[nvtxItem(k)]));
     }
     return joined;
+}
+
+// Every report: from its cache entry when it has a valid one (LoadOptions::cache), else from
+// its export, whose result then becomes its entry. A staged load with some reports not cached
+// reads them all from their exports, since the first stage is made of first parts; with every
+// report cached there is no first stage (the whole capture is as quick).
+std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
+    StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
+    const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
+{
+    const bool useCache = !options.cache.directory.empty() && options.windows.empty();
+    std::vector<std::optional<ReportData>> cached(files.size());
+    // Taken before anything is read, so that a report changed during its read gets no entry.
+    std::vector<std::optional<std::uint64_t>> identities(files.size());
+    if (useCache) {
+        std::mutex progressMutex; // progress is called under the loader's lock (ProgressFn)
+        std::size_t hits = 0;
+        parallelFor(files.size(), threads, [&](std::size_t f) {
+            if (cancel && cancel->isCancelled())
+                throw detail::CancelledError();
+            identities[f] = detail::reportIdentity(files[f]);
+            cached[f] = detail::loadCachedReport(options.cache, files[f], options.tables, identities[f], strings);
+            std::lock_guard lock(progressMutex);
+            hits += cached[f] ? 1 : 0;
+            // A hit is a report done, a miss one still to read (a staged load with a miss reads
+            // them all: nothing is done yet).
+            if (progress)
+                progress({ f, files.size(), files[f], "cache", firstStage ? 0 : int(1000 * hits / files.size()) });
+        });
+    }
+    const bool allCached = std::all_of(cached.begin(), cached.end(), [](const auto &c) { return c.has_value(); });
+    std::vector<std::size_t> which;
+    for (std::size_t f = 0; f < files.size(); ++f)
+        if (!cached[f] || (firstStage && !allCached))
+            which.push_back(f);
+    // The reads' progress goes on from the hits' instead of starting again at 0.
+    const std::size_t done = files.size() - which.size();
+    ProgressFn readProgress = progress;
+    if (progress && done > 0)
+        readProgress = [&](const LoadProgress &p) {
+            auto overall = p;
+            overall.permille = int((1000 * done + std::size_t(std::max(p.permille, 0)) * which.size()) / files.size());
+            progress(overall);
+        };
+    std::vector<ReportData> read;
+    if (!which.empty())
+        read = readExports(files, which, threads, options, strings, readProgress, cancel, firstStage);
+    if (useCache && !which.empty()) {
+        parallelFor(which.size(), threads, [&](std::size_t k) {
+            if (!cached[which[k]] && !(cancel && cancel->isCancelled()))
+                detail::storeCachedReport(
+                    options.cache, files[which[k]], options.tables, identities[which[k]], read[k], strings);
+        });
+        detail::evictReportCache(options.cache); // once, over everything this load wrote
+    }
+    if (which.size() == files.size())
+        return read;
+    std::vector<ReportData> results(files.size());
+    for (std::size_t f = 0; f < files.size(); ++f)
+        if (cached[f])
+            results[f] = std::move(*cached[f]);
+    for (std::size_t k = 0; k < which.size(); ++k)
+        results[which[k]] = std::move(read[k]);
+    return results;
 }
 
 // A report is one rank, unless several of its processes ran GPU work: then one rank each.

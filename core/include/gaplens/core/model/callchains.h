@@ -11,6 +11,10 @@
 
 namespace gaplens::core {
 
+namespace detail {
+struct CallchainsCodec; // the report cache's, which stores the chains as they are
+}
+
 enum class CallchainSource : std::uint8_t { Cuda, Osrt };
 
 // One chain's frames, outer to inner: element 0 is the outermost caller (`_start`, `main`),
@@ -40,6 +44,7 @@ public:
     std::size_t frameCount() const { return m_symbol.size(); }
 
 private:
+    friend struct detail::CallchainsCodec;
     // Per frame, chains one after another, each outer to inner.
     std::vector<StringId> m_module, m_symbol;
     std::vector<std::uint16_t> m_depth;

@@ -352,6 +352,8 @@ struct Report
     // CUDA_CALLCHAINS and OSRT_CALLCHAINS; ApiColumns::callchains and the OS runtime calls
     // name chains in it (Callchains::find maps an export id of either table to its chain).
     Callchains callchains;
+    // Taken from the report cache (LoadOptions::cache) rather than read from the export.
+    bool readFromCache = false;
 };
 
 enum class RankSource : std::uint8_t {

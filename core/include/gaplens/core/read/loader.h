@@ -5,6 +5,7 @@
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 #include "gaplens/core/read/rank_identity.h"
+#include "gaplens/core/read/report_cache.h"
 #include "gaplens/core/read/time_shards.h"
 #include "gaplens/core/util/cancel.h"
 #include "gaplens/core/util/memory_limit.h"
@@ -78,6 +79,10 @@ struct LoadOptions
     // every window (a whole file's too) has a halo (gaps and blame: those tables are then read whole,
     // StoredStartWindow::halo).
     std::vector<StoredStartWindow> windows;
+    // The report cache (read/report_cache.h): a report with a valid entry is taken from it
+    // instead of its export, and a report read from its export gets an entry. Off by default
+    // (empty directory); never for time shards.
+    ReportCacheOptions cache;
 };
 
 // What a staged load's first stage holds: the set but NVTX and the OS runtime calls (which
@@ -108,6 +113,7 @@ struct LoadProgress
     int permille = 0; // overall progress 0..1000
 };
 
+// Called from the loader's threads, one call at a time (under the loader's lock).
 using ProgressFn = std::function<void(const LoadProgress &)>;
 
 // Expands folders into their *.sqlite files (natural order); other paths pass through.

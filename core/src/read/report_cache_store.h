@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The report cache's entries on disk (the public side is read/report_cache.h).
+#include "gaplens/core/read/report_cache.h"
+#include "report_reader.h"
+
+#include <optional>
+#include <string>
+
+namespace gaplens::core::detail {
+
+// What tells that the report at `path` changed: its device, inode, size, modification and change
+// times, and a hash of its first and last 64 KiB (SQLite's header, with its change counter, and
+// schema). nullopt when it is not a readable plain file (then nothing is cached for it).
+std::optional<std::uint64_t> reportIdentity(const std::string &path);
+
+// The report at `path` read for `tables`, from its entry when one is valid for the report's
+// `identity` (reportIdentity); nullopt for a miss (none, stale, corrupt, another version or
+// table set). A hit marks the entry as used now.
+std::optional<ReportData> loadCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+    std::optional<std::uint64_t> identity, StringPool &strings);
+
+// Writes the entry of `data`, read from `path` for `tables` after its identity was taken, unless
+// the report has changed since. Does nothing for a report isCacheable refuses. Failures (a full
+// disk, a read-only folder) leave no entry and are not errors: the cache is an optimisation.
+void storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+    std::optional<std::uint64_t> identity, const ReportData &data, const StringPool &strings);
+
+// Removes the least recently used entries (by modification time: a hit touches its entry)
+// until the rest take at most options.maxBytes, and temporary files a process that died left
+// over a day ago. The loader calls it once after a load's entries are written.
+void evictReportCache(const ReportCacheOptions &options);
+
+} // namespace gaplens::core::detail
