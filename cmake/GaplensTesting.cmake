@@ -13,7 +13,8 @@ function(gaplens_add_test)
   set_tests_properties(${T_NAME} PROPERTIES
     LABELS "${T_LABELS}"
     TIMEOUT ${GAPLENS_TEST_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_SCALE_FACTOR=1;GAPLENS_REAL_DATA_DIR=${GAPLENS_REAL_DATA_DIR}")
+    # gaplens-cli keeps a report cache: the tests' goes in the build tree, not the home folder.
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QT_SCALE_FACTOR=1;GAPLENS_REAL_DATA_DIR=${GAPLENS_REAL_DATA_DIR};XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/test-cache;GAPLENS_CACHE_MAX_GIB=2")
 endfunction()
 
 # Adds one test per tst_*.cpp file in the calling folder.

@@ -128,6 +128,8 @@ void addLoadOptions(CLI::App &command, Options &o)
                 throw UsageError { fmt::format("--max-memory must be at least 1 byte, got '{}'", text) };
             o.maxMemoryBytes = *bytes;
         });
+    command.add_flag("--no-cache", o.noCache,
+        "read the exports themselves: neither use nor write the report cache ($XDG_CACHE_HOME/gaplens)");
     // Hidden (no group): every table read whatever the command needs, so the tests can check
     // that a command's own table set answers exactly as everything does.
     command.add_flag("--all-tables", o.allTables, "read every table of the exports")->group("");

@@ -44,6 +44,7 @@ struct Options
     std::size_t top = 0; // 0 = all rows
     unsigned threads = 0;
     std::uint64_t maxMemoryBytes = 0; // --max-memory; 0 = only the process's own limits
+    bool noCache = false; // --no-cache: the report cache neither read nor written
     bool allTables = false; // --all-tables (hidden): read every table, not the command's own set
     // synth
     std::string outputDir;

@@ -22,6 +22,8 @@ std::shared_ptr<core::TraceSet> loadCapture(
     load.rankOverrides = options.rankOverrides;
     load.threads = options.threads;
     load.memoryLimitBytes = options.maxMemoryBytes;
+    if (!options.noCache)
+        load.cache = core::defaultReportCacheOptions();
     auto trace = core::loadTraceSet(load);
     for (const auto &error : trace->errors)
         std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());

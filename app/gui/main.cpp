@@ -12,6 +12,7 @@
 #include "ui/compare/comparewindow.h"
 #include "ui/digest/digestopener.h"
 #include "ui/digest/digestwindow.h"
+#include "ui/loading/loadcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/rendercommand.h"
 #include "ui/report/reportcommand.h"
@@ -73,6 +74,9 @@ struct GuiOptions
         QStringLiteral("KEY=VALUE") };
     QCommandLineOption theme { QStringLiteral("theme"),
         QStringLiteral("light, dark, presentation-light or presentation-dark."), QStringLiteral("THEME") };
+    QCommandLineOption noCache { QStringLiteral("no-cache"),
+        QStringLiteral("Read the exports themselves: neither use nor write the report cache "
+                       "($XDG_CACHE_HOME/gaplens).") };
     QCommandLineOption grabWindow = hidden({ QStringLiteral("grab-window"),
         QStringLiteral("With --session: save the window as a picture once the session is restored, and exit."),
         QStringLiteral("OUT.png") });
@@ -96,8 +100,8 @@ struct GuiOptions
                            "  gaplens --report run.pdf --meta model=llama-8b --meta precision=bf16 runs/"));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions(
-            { render, report, session, before, after, range, size, lanes, fit, gap, step, meta, theme, grabWindow });
+        parser.addOptions({ render, report, session, before, after, range, size, lanes, fit, gap, step, meta, theme,
+            noCache, grabWindow });
         parser.addPositionalArgument(QStringLiteral("files"),
             QStringLiteral("Nsight Systems .sqlite exports or folders of them; or one .gldigest (gaplens-cli digest), "
                            "opened as an overview of all ranks."),
@@ -230,6 +234,8 @@ int main(int argc, char *argv[])
     parser.process(args);
 
     QTextStream err(stderr);
+    if (!parser.isSet(options.noCache))
+        gaplens::ui::LoadController::setReportCache(gaplens::core::defaultReportCacheOptions());
     if (parser.isSet(options.theme))
         gaplens::ui::Theme::apply(gaplens::ui::Theme::fromName(parser.value(options.theme)));
     gaplens::core::TimeNs gap = 0;

@@ -24,10 +24,18 @@ struct ProgressThrottle
     std::string lastStage;
 };
 
+// Set once at start-up, before the first load's thread exists (setReportCache).
+core::ReportCacheOptions &reportCache()
+{
+    static core::ReportCacheOptions cache;
+    return cache;
+}
+
 core::LoadOptions optionsFor(const QStringList &paths, const std::vector<core::RankOverride> &overrides)
 {
     core::LoadOptions options;
     options.rankOverrides = overrides;
+    options.cache = reportCache();
     for (const auto &p : paths)
         options.files.push_back(p.toStdString());
     return options;
@@ -55,6 +63,11 @@ LoadController::LoadController(QObject *parent)
 }
 
 LoadController::~LoadController() = default; // m_jobs cancels and waits for its threads
+
+void LoadController::setReportCache(core::ReportCacheOptions cache)
+{
+    reportCache() = std::move(cache);
+}
 
 std::shared_ptr<const TimelineData> LoadController::loadNow(
     const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides)

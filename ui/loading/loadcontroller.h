@@ -47,6 +47,9 @@ public:
     static std::shared_ptr<const TimelineData> loadNow(
         const QStringList &paths, const std::vector<core::RankOverride> &rankOverrides = {});
     const std::vector<core::RankOverride> &currentRankOverrides() const { return m_overrides; }
+    // The report cache of every later load, staged or not (core LoadOptions::cache). Off until
+    // the app turns it on at start-up (tests load without it), so call it before any load.
+    static void setReportCache(core::ReportCacheOptions cache);
     // While this controller loads, `view` says so with the progress ("Loading… 45%: …").
     void showProgressIn(TimelineView *view);
 
