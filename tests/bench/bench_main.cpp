@@ -362,6 +362,50 @@ int childCliGaps(const std::string &threads, const std::string &format, const st
 
 // Runs this program again with `args` and parses its "key value" lines: a fresh process per
 // measurement, so VmHWM is that measurement's peak alone.
+// One load with the report cache (issue #19, target 5): `off` without it, `write` into an
+// emptied cache folder (every report read from its export, then written), `hit` from the
+// entries `write` left (every report must come from them).
+int childCacheLoad(
+    unsigned threads, const std::string &mode, const fs::path &cacheDir, const std::vector<std::string> &files)
+{
+    Figures out;
+    LoadOptions options = loadOptions(files, threads);
+    if (mode == "write")
+        fs::remove_all(cacheDir);
+    if (mode != "off") {
+        options.cache.directory = cacheDir;
+        options.cache.maxBytes = ~std::uint64_t(0);
+    }
+    const double cpu0 = cpuSeconds();
+    const auto t0 = Clock::now();
+    std::mutex mutex;
+    auto lastCacheRead = t0;
+    const auto trace = loadTraceSet(options, [&](const LoadProgress &p) {
+        if (p.stage == "cache") {
+            std::lock_guard lock(mutex);
+            lastCacheRead = Clock::now();
+        }
+    });
+    out["seconds"] = secondsSince(t0);
+    out["cpu"] = cpuSeconds() - cpu0;
+    out["hwm"] = procStatusBytes("VmHWM");
+    out["cache_read"] = std::chrono::duration<double>(lastCacheRead - t0).count();
+    double fromCache = 0;
+    for (const auto &report : trace->reports)
+        fromCache += report.readFromCache ? 1 : 0;
+    if (!trace->errors.empty() || (mode == "hit" && fromCache != double(files.size())))
+        throw std::runtime_error(fmt::format("the {} load took {} of {} reports from the cache, {} errors", mode,
+            fromCache, files.size(), trace->errors.size()));
+    out["from_cache"] = fromCache;
+    double entryBytes = 0;
+    std::error_code ec;
+    for (const auto &entry : fs::directory_iterator(cacheDir, ec))
+        entryBytes += double(entry.file_size(ec));
+    out["entry_bytes"] = entryBytes;
+    print(out);
+    return 0;
+}
+
 Figures runChild(const std::vector<std::string> &args)
 {
     std::vector<std::string> argv { "/proc/self/exe" };
@@ -401,13 +445,14 @@ struct Args
     bool topKernelsOnly = false; // only the top-kernels figure (one file)
     bool splitOnly = false; // only the page-range split's figures (runSplit)
     bool mpiOnly = false; // only gaplens-mpi at P = 1, 2, 4 (measureMpi)
+    bool cacheOnly = false; // only the report cache's figures (runCache)
 };
 
 void usage()
 {
     fmt::print("usage: gaplens-bench [--ranks N] [--kernels N] [--runtime N] [--nvtx N] [--dir DIR]\n"
                "                     [--from-real FILE --repeat N] [--runs N] [--scale N] [--no-scaling]\n"
-               "                     [--top-kernels-only] [--json FILE] [--split] [--mpi]\n"
+               "                     [--top-kernels-only] [--json FILE] [--split] [--mpi] [--cache]\n"
                "  --kernels/--runtime/--nvtx  per-rank kernels, runtime calls and NVTX ranges of the\n"
                "                              synthetic capture (default 1000000 / 2000000 / 4000000)\n"
                "  --from-real FILE --repeat N a capture made of FILE's activity repeated N times instead\n"
@@ -416,6 +461,7 @@ void usage()
                "  --scale N                   the n log n check compares with a capture N times smaller (10)\n"
                "  --top-kernels-only          only `kernels --top 15` against the sqlite3 shell's SQL (needs\n"
                "                              one file: --from-real; measured after the rest otherwise)\n"
+               "  --cache                     only the report cache: load, first open writing it, reopen\n"
                "  --split                     only `gaps` on the capture with 1 and 2 threads against the floor\n"
                "                              (the page-range split of one file, docs/PERFORMANCE.md)\n"
                "  --mpi                       only `mpirun -np P gaplens-mpi intervals` and `kernels` on the\n"
@@ -583,10 +629,49 @@ int runSplit(const Args &args)
     return 0;
 }
 
+// The report cache: a plain load, a first load that writes the entries and a reopen from them,
+// interleaved, each on 2 threads (issue #19, target 5: the reopen <= 0.1x the first load).
+int runCache(const Args &args)
+{
+    double genSeconds = 0;
+    const auto files = ensureCapture(args, args.dir, 1, genSeconds);
+    const auto cacheDir = (fs::path(args.dir) / "report-cache").string();
+    auto withFiles = [&](std::vector<std::string> a) {
+        a.insert(a.end(), files.begin(), files.end());
+        return a;
+    };
+    fmt::print(
+        stderr, "measuring the report cache: load, first load with the cache, reopen; {} runs each...\n", args.runs);
+    const auto medians = mediansInterleaved({ withFiles({ "--child-cache-load", "2", "off", cacheDir }),
+                                                withFiles({ "--child-cache-load", "2", "write", cacheDir }),
+                                                withFiles({ "--child-cache-load", "2", "hit", cacheDir }) },
+        args.runs);
+    std::uint64_t fileBytes = 0;
+    for (const auto &f : files)
+        fileBytes += fs::file_size(f);
+    const double plain = medians[0].at("seconds");
+    fmt::print("\nreport cache (issue #19, target 5): {} file(s), {:.1f} MiB of SQLite, entries {:.1f} MiB; "
+               "2 threads, medians of {} runs\n\n",
+        files.size(), double(fileBytes) / 1048576.0, medians[1].at("entry_bytes") / 1048576.0, args.runs);
+    fmt::print("{:<40} {:>8} {:>8} {:>8} {:>10}\n", "load", "wall s", "x load", "CPU s", "peak MiB");
+    const char *names[]
+        = { "from the exports (--no-cache)", "first open: exports, entries written", "reopen: from the entries" };
+    for (std::size_t i = 0; i < 3; ++i)
+        fmt::print("{:<40} {:>8.3f} {:>8.2f} {:>8.3f} {:>10.0f}\n", names[i], medians[i].at("seconds"),
+            medians[i].at("seconds") / plain, medians[i].at("cpu"), medians[i].at("hwm") / 1048576.0);
+    fmt::print("  of which reading the entries         {:>8.3f}\n", medians[2].at("cache_read"));
+    const double got = medians[2].at("seconds") / plain;
+    fmt::print("\ntarget: reopen <= 0.10x the load: {:.2f}x, {}\n", got, got <= 0.10 ? "met" : "not met");
+    fs::remove_all(cacheDir);
+    return 0;
+}
+
 int runParent(const Args &args)
 {
     if (args.splitOnly)
         return runSplit(args);
+    if (args.cacheOnly)
+        return runCache(args);
     double genSeconds = 0, smallGenSeconds = 0;
     const auto files = ensureCapture(args, args.dir, 1, genSeconds);
     if (args.topKernelsOnly)
@@ -777,6 +862,8 @@ int main(int argc, char **argv)
         if (!a.empty() && a[0] == "--child-cli-gaps") // --child-cli-gaps THREADS FORMAT FILES...
             return childCliGaps(a.at(1), a.at(2), { a.begin() + 3, a.end() });
 #endif
+        if (!a.empty() && a[0] == "--child-cache-load") // --child-cache-load THREADS off|write|hit DIR FILES...
+            return childCacheLoad(unsigned(std::stoul(a.at(1))), a.at(2), a.at(3), { a.begin() + 4, a.end() });
         if (!a.empty() && a[0] == "--child-gaps") // --child-gaps THREADS split|nosplit FILES...
             return childGaps(unsigned(std::stoul(a.at(1))), a.at(2) == "split", { a.begin() + 3, a.end() });
         if (!a.empty() && (a[0] == "--child-floor" || a[0] == "--child-load")) {
@@ -821,6 +908,8 @@ int main(int argc, char **argv)
                 args.splitOnly = true;
             else if (a[i] == "--mpi")
                 args.mpiOnly = true;
+            else if (a[i] == "--cache")
+                args.cacheOnly = true;
             else {
                 usage();
                 return a[i] == "--help" || a[i] == "-h" ? 0 : 2;
