@@ -59,6 +59,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <algorithm>
 #include <utility>
 
 namespace gaplens::ui {
@@ -386,6 +387,7 @@ void MainWindow::createToolBar()
 void MainWindow::createStatusBar()
 {
     m_status = new QLabel(QStringLiteral("Ready"), this);
+    m_status->setObjectName(QStringLiteral("captureStatus"));
     statusBar()->addWidget(m_status, 1);
     m_selectionLabel = new QLabel(this);
     statusBar()->addPermanentWidget(m_selectionLabel);
@@ -508,8 +510,14 @@ void MainWindow::showCaptureStatus()
     const QString threshold = formatDuration(model->gapThreshold(), 0);
     const QString gaps = model->gapsReady() ? QStringLiteral("%1 idle gaps ≥ %2").arg(model->gapCount()).arg(threshold)
                                             : QStringLiteral("idle gaps ≥ %1: computing…").arg(threshold);
-    m_status->setText(QStringLiteral("%1 report(s), %2 rank(s), %3 GPU(s), %4 kernels, %5")
-                          .arg(trace->reports.size())
+    // Said, so that a fast reopen is not a mystery and the user knows where the data came from.
+    const auto fromCache = std::count_if(
+        trace->reports.begin(), trace->reports.end(), [](const core::Report &report) { return report.readFromCache; });
+    const QString reports = fromCache == 0
+        ? QStringLiteral("%1 report(s)").arg(trace->reports.size())
+        : QStringLiteral("%1 report(s) (%2 from the cache)").arg(trace->reports.size()).arg(fromCache);
+    m_status->setText(QStringLiteral("%1, %2 rank(s), %3 GPU(s), %4 kernels, %5")
+                          .arg(reports)
                           .arg(trace->ranks.size())
                           .arg(trace->gpus.size())
                           .arg(QLocale::system().toString(qulonglong(kernels)))
