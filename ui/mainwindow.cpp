@@ -516,12 +516,16 @@ void MainWindow::showCaptureStatus()
     const QString reports = fromCache == 0
         ? QStringLiteral("%1 report(s)").arg(trace->reports.size())
         : QStringLiteral("%1 report(s) (%2 from the cache)").arg(trace->reports.size()).arg(fromCache);
-    m_status->setText(QStringLiteral("%1, %2 rank(s), %3 GPU(s), %4 kernels, %5")
+    // A cache that cannot be written makes every open slow: said briefly, with why on hover.
+    const QString cacheNote
+        = trace->cacheProblem.empty() ? QString() : QStringLiteral("; report cache not written (hover for why)");
+    m_status->setText(QStringLiteral("%1, %2 rank(s), %3 GPU(s), %4 kernels, %5%6")
                           .arg(reports)
                           .arg(trace->ranks.size())
                           .arg(trace->gpus.size())
                           .arg(QLocale::system().toString(qulonglong(kernels)))
-                          .arg(gaps));
+                          .arg(gaps, cacheNote));
+    m_status->setToolTip(QString::fromStdString(trace->cacheProblem));
 }
 
 void MainWindow::applyAlignment()

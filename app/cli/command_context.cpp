@@ -27,6 +27,8 @@ std::shared_ptr<core::TraceSet> loadCapture(
     auto trace = core::loadTraceSet(load);
     for (const auto &error : trace->errors)
         std::fprintf(stderr, "gaplens-cli: error: %s%s\n", label, error.message.c_str());
+    if (!trace->cacheProblem.empty())
+        std::fprintf(stderr, "gaplens-cli: note: %s (--no-cache turns the cache off)\n", trace->cacheProblem.c_str());
     return trace;
 }
 

@@ -121,6 +121,28 @@ private slots:
         QCOMPARE(entriesIn(dir.filePath(QStringLiteral(".cache/gaplens"))).size(), qsizetype(6)); // one per rank
     }
 
+    // A cache folder that cannot be made costs only the cache, and stderr says so once.
+    void anUnwritableCacheIsANote()
+    {
+        QTemporaryDir dir;
+        const auto report = QString::fromStdString(gaplens::test::realFile("ring_6ranks"));
+        const auto blocker = dir.filePath(QStringLiteral("a-file"));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const auto reference = runWith(cacheHome(dir.filePath(QStringLiteral("xdg"))), { "kernels", report });
+        QCOMPARE(reference.exitCode, 0);
+        QCOMPARE(reference.err, QByteArray());
+        const auto run = runWith(cacheHome(blocker), { "kernels", report });
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, reference.out);
+        QCOMPARE(run.err,
+            QByteArray("gaplens-cli: note: the report cache in ") + QFile::encodeName(blocker)
+                + "/gaplens was not written (cannot create the folder: Not a directory); the reports are read from "
+                  "their exports each time (--no-cache turns the cache off)\n");
+        QCOMPARE(runWith(cacheHome(blocker), { "kernels", "--no-cache", report }).err, QByteArray());
+    }
+
     // A limit smaller than any entry keeps none, and the answers are unchanged.
     void theLimitBoundsTheCache()
     {

@@ -380,7 +380,8 @@ private slots:
         QCOMPARE(fromCache(*loadTraceSet(options(b))), std::vector<bool> { false });
     }
 
-    // A cache folder that cannot be made or written leaves the load as it is without one.
+    // A cache folder that cannot be made or written leaves the load as it is without one, and
+    // the capture says why (so that a user learns why every open is slow).
     void anUnwritableFolderOnlyCostsTheCache()
     {
         QTemporaryDir dir;
@@ -388,11 +389,19 @@ private slots:
         const auto blocker = gaplens::test::pathIn(dir, "a-file");
         QVERIFY(gaplens::test::writeFile(fs::path(blocker), "not a folder"));
         const auto reference = load({ file }, {});
+        QCOMPARE(reference->cacheProblem, std::string());
+        const auto unwritable = fs::path(blocker) / "cache";
         for (int i = 0; i < 2; ++i) {
-            const auto trace = load({ file }, fs::path(blocker) / "cache");
+            const auto trace = load({ file }, unwritable);
             QCOMPARE(fromCache(*trace), std::vector<bool> { false });
             CHECK(sameCapture(*reference, *trace));
+            QCOMPARE(trace->cacheProblem,
+                "the report cache in " + unwritable.string()
+                    + " was not written (cannot create the folder: Not a directory); the reports are read from "
+                      "their exports each time");
         }
+        const auto writable = load({ file }, gaplens::test::pathIn(dir, "cache"));
+        QCOMPARE(writable->cacheProblem, std::string());
     }
 
     // Nothing is kept of a file that fails, or of a time shard (it holds part of a file).

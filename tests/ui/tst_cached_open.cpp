@@ -10,6 +10,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -33,6 +34,7 @@ private:
     struct Opened
     {
         QString status;
+        QString statusToolTip;
         int firstStages = 0;
         std::size_t kernels = 0;
     };
@@ -45,7 +47,8 @@ private:
         if (!finished.wait(30000))
             return {};
         auto *status = w.findChild<QLabel *>(QStringLiteral("captureStatus"));
-        Opened opened { status ? status->text() : QString(), int(first.count()) };
+        Opened opened { status ? status->text() : QString(), status ? status->toolTip() : QString(),
+            int(first.count()) };
         for (const auto &gpu : w.timelineView()->model()->trace()->gpus)
             opened.kernels += gpu.kernelCount();
         return opened;
@@ -79,6 +82,33 @@ private slots:
             qPrintable(reopen.status));
         QVERIFY(reopen.kernels > 0);
         QCOMPARE(reopen.kernels, firstOpen.kernels);
+        QVERIFY2(!reopen.status.contains(QStringLiteral("cache not written")), qPrintable(reopen.status));
+        QCOMPARE(reopen.statusToolTip, QString());
+    }
+
+    // A cache folder that cannot be made: the capture opens as without a cache, and the status
+    // bar says the cache was not written, with why on hover.
+    void anUnwritableCacheIsSaid()
+    {
+        QTemporaryDir dir;
+        const auto blocker = dir.filePath(QStringLiteral("a-file"));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        core::ReportCacheOptions cache;
+        cache.directory = QString(blocker + QStringLiteral("/cache")).toStdString();
+        LoadController::setReportCache(cache);
+        const auto opened = open();
+        core::ReportCacheOptions usual;
+        usual.directory = cacheFolder().toStdString();
+        LoadController::setReportCache(usual);
+        QVERIFY2(opened.status.startsWith(QStringLiteral("2 report(s), 2 rank(s)")), qPrintable(opened.status));
+        QVERIFY2(opened.status.endsWith(QStringLiteral("; report cache not written (hover for why)")),
+            qPrintable(opened.status));
+        QCOMPARE(opened.statusToolTip,
+            QStringLiteral("the report cache in %1/cache was not written (cannot create the folder: Not a directory); "
+                           "the reports are read from their exports each time")
+                .arg(blocker));
     }
 };
 

@@ -118,10 +118,11 @@ std::vector<ReportData> readExports(const std::vector<std::string> &files, const
 // Every report: from its cache entry when it has a valid one (LoadOptions::cache), else from
 // its export, whose result then becomes its entry. A staged load with some reports not cached
 // reads them all from their exports, since the first stage is made of first parts; with every
-// report cached there is no first stage (the whole capture is as quick).
+// report cached there is no first stage (the whole capture is as quick). `cacheProblem` gets
+// why entries could not be written (TraceSet::cacheProblem).
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
-    const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
+    const std::function<void(const std::vector<const ReportData *> &)> &firstStage, std::string &cacheProblem)
 {
     const bool useCache = !options.cache.directory.empty() && options.windows.empty();
     std::vector<std::optional<ReportData>> cached(files.size());
@@ -161,10 +162,17 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
     if (!which.empty())
         read = readExports(files, which, threads, options, strings, readProgress, cancel, firstStage);
     if (useCache && !which.empty()) {
+        std::mutex problemMutex;
         parallelFor(which.size(), threads, [&](std::size_t k) {
-            if (!cached[which[k]] && !(cancel && cancel->isCancelled()))
-                detail::storeCachedReport(
-                    options.cache, files[which[k]], options.tables, identities[which[k]], read[k], strings);
+            if (cached[which[k]] || (cancel && cancel->isCancelled()))
+                return;
+            const auto failure = detail::storeCachedReport(
+                options.cache, files[which[k]], options.tables, identities[which[k]], read[k], strings);
+            std::lock_guard lock(problemMutex);
+            if (!failure.empty() && cacheProblem.empty()) // the first says it; the rest are alike
+                cacheProblem = fmt::format(
+                    "the report cache in {} was not written ({}); the reports are read from their exports each time",
+                    options.cache.directory.string(), failure);
         });
         detail::evictReportCache(options.cache); // once, over everything this load wrote
     }
@@ -576,7 +584,8 @@ std::shared_ptr<TraceSet> loadTraceSet(
         return none;
     };
     try {
-        auto reports = readReports(files, threads, options, trace->strings, progress, cancel, firstStage);
+        auto reports
+            = readReports(files, threads, options, trace->strings, progress, cancel, firstStage, trace->cacheProblem);
         if (isCancelled()) // also when asked while the first stage was handed over
             return cancelled();
         mergeIntoTrace(*trace, reports, options);

@@ -242,24 +242,32 @@ void evictReportCache(const ReportCacheOptions &options)
     }
 }
 
-void storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+std::string storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
     std::optional<std::uint64_t> identity, const ReportData &data, const StringPool &strings)
 {
     if (options.directory.empty() || !identity || !isCacheable(data))
-        return;
+        return {};
     std::error_code ec;
     fs::create_directories(options.directory, ec);
+    if (ec)
+        return fmt::format("cannot create the folder: {}", ec.message());
     const auto key = entryKey(path, tables);
     static std::atomic<unsigned> written { 0 };
     const auto temporary = options.directory / fmt::format("{:016x}.{}.{}.tmp", key, ::getpid(), written++);
     const int raw = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (raw < 0)
-        return;
+        return fmt::format("cannot create a file in the folder: {}", std::strerror(errno));
+    // The first thing that failed, said with its errno (ENOSPC for a full disk).
+    std::string failure;
+    auto failed = [&](const char *what) {
+        if (failure.empty())
+            failure = fmt::format("{}: {}", what, std::strerror(errno));
+    };
     std::unique_ptr<std::FILE, CloseFile> out(::fdopen(raw, "wb"));
-    if (!out)
+    if (!out) {
+        failed("cannot write an entry");
         ::close(raw);
-    bool ok = bool(out);
-    if (ok) {
+    } else {
         std::setvbuf(out.get(), nullptr, _IOFBF, 1 << 20);
         EntryHeader header = {};
         std::memcpy(header.magic, kMagic, sizeof kMagic);
@@ -267,31 +275,39 @@ void storeCachedReport(const ReportCacheOptions &options, const std::string &pat
         header.tables = tables.bits();
         header.key = key;
         header.identity = *identity;
-        ok = std::fwrite(&header, sizeof header, 1, out.get()) == 1;
+        if (std::fwrite(&header, sizeof header, 1, out.get()) != 1)
+            failed("cannot write an entry");
         XXH3_state_t state;
         XXH3_64bits_reset(&state);
         std::uint64_t size = 0;
         const ByteSink sink = [&](const void *bytes, std::size_t n) {
-            if (!ok || n == 0)
+            if (!failure.empty() || n == 0)
                 return;
-            ok = std::fwrite(bytes, 1, n, out.get()) == n;
+            if (std::fwrite(bytes, 1, n, out.get()) != n)
+                failed("cannot write an entry");
             XXH3_64bits_update(&state, bytes, n);
             size += n;
         };
         writeReportPayload(sink, data, strings);
         header.payloadSize = size;
         header.payloadHash = XXH3_64bits_digest(&state);
-        ok = ok && std::fseek(out.get(), 0, SEEK_SET) == 0 && std::fwrite(&header, sizeof header, 1, out.get()) == 1;
+        if (failure.empty()
+            && (std::fseek(out.get(), 0, SEEK_SET) != 0 || std::fwrite(&header, sizeof header, 1, out.get()) != 1))
+            failed("cannot write an entry");
+        if (std::fclose(out.release()) != 0)
+            failed("cannot write an entry");
     }
-    ok = out && std::fclose(out.release()) == 0 && ok;
     // A report that changed since its identity was taken (before it was read) gets no entry.
-    ok = ok && reportIdentity(path) == identity;
-    if (ok) {
+    bool keep = failure.empty() && reportIdentity(path) == identity;
+    if (keep) {
         fs::rename(temporary, entryPath(options, key), ec);
-        ok = !ec;
+        if (ec)
+            failure = fmt::format("cannot rename an entry: {}", ec.message());
+        keep = !ec;
     }
-    if (!ok)
+    if (!keep)
         fs::remove(temporary, ec);
+    return failure;
 }
 
 } // namespace detail

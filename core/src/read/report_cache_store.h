@@ -21,9 +21,11 @@ std::optional<ReportData> loadCachedReport(const ReportCacheOptions &options, co
     std::optional<std::uint64_t> identity, StringPool &strings);
 
 // Writes the entry of `data`, read from `path` for `tables` after its identity was taken, unless
-// the report has changed since. Does nothing for a report isCacheable refuses. Failures (a full
-// disk, a read-only folder) leave no entry and are not errors: the cache is an optimisation.
-void storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+// the report has changed since. Does nothing for a report isCacheable refuses. A failure (a full
+// disk, a read-only folder) leaves no entry and is no load error, since the cache is an
+// optimisation; what failed is returned ("" when the entry was written or rightly skipped), so
+// that the user learns why every open is slow.
+std::string storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
     std::optional<std::uint64_t> identity, const ReportData &data, const StringPool &strings);
 
 // Removes the least recently used entries (by modification time: a hit touches its entry)

@@ -427,6 +427,9 @@ struct TraceSet
     std::vector<Thread> threads;
     std::vector<LoadError> errors;
     std::vector<std::string> warnings; // capture-level, e.g. two reports claiming one rank
+    // Why the report cache could not be written ("" when it was, or is off): said apart from the
+    // warnings, since it is about this machine, not the capture (gaplens-mpi never caches).
+    std::string cacheProblem;
     // Launch lookup without a per-call index (it cost 16 bytes per call): threads by process,
     // sorted by (key, thread), and the calls of threads with unordered correlation ids,
     // sorted by (process, correlationId).
