@@ -123,9 +123,9 @@ private slots:
             { { 0, "memory.max of cgroup " + (cgroup / "job").string() + ": 1000 B, 4.9 KiB in use" } });
     }
 
-    // memory.current counts page cache, which reading a capture fills: its inactive part is
-    // not in use.
-    void cgroupInactivePageCacheIsNotInUse()
+    // memory.current counts page cache, which reading a capture fills and a capture mapped from
+    // the report cache is made of: active or inactive, it is not in use.
+    void cgroupPageCacheIsNotInUse()
     {
         const auto cgroup = m_root / "sys/fs/cgroup";
         writeFile(m_root / "proc/self/cgroup", "0::/job\n");
@@ -137,22 +137,24 @@ private slots:
             "active_file 100000\n"
             "inactive_file 700000\n");
         compareHeadrooms(memoryHeadrooms(fakeSources()),
-            { { 748576, "memory.max of cgroup " + (cgroup / "job").string() + ": 1.0 MiB, 293.0 KiB in use" } });
+            { { 848576, "memory.max of cgroup " + (cgroup / "job").string() + ": 1.0 MiB, 195.3 KiB in use" } });
 
         // More inactive cache than usage (the counters are read one after the other): none in use.
         writeFile(cgroup / "job/memory.stat", "inactive_file 2000000\n");
         compareHeadrooms(memoryHeadrooms(fakeSources()),
             { { 1048576, "memory.max of cgroup " + (cgroup / "job").string() + ": 1.0 MiB, 0 B in use" } });
 
-        // cgroup v1 names it total_inactive_file (inactive_file is this cgroup's alone).
+        // cgroup v1 names them total_inactive_file and total_active_file (without total_, this
+        // cgroup's alone).
         const auto memory = m_root / "sys/fs/cgroup/memory";
         writeFile(m_root / "proc/self/cgroup", "4:memory:/job\n");
         writeFile(memory / "job/memory.limit_in_bytes", "1048576\n");
         writeFile(memory / "job/memory.usage_in_bytes", "1000000\n");
-        writeFile(memory / "job/memory.stat", "inactive_file 1\ntotal_inactive_file 500000\n");
+        writeFile(memory / "job/memory.stat",
+            "inactive_file 1\nactive_file 2\ntotal_inactive_file 500000\ntotal_active_file 100000\n");
         compareHeadrooms(memoryHeadrooms(fakeSources()),
-            { { 548576,
-                "memory.limit_in_bytes of cgroup " + (memory / "job").string() + ": 1.0 MiB, 488.3 KiB in use" } });
+            { { 648576,
+                "memory.limit_in_bytes of cgroup " + (memory / "job").string() + ": 1.0 MiB, 390.6 KiB in use" } });
     }
 
     void cgroupV2WithoutUsageCountsNothingInUse()

@@ -98,7 +98,8 @@ struct CgroupMemoryFiles
     fs::path mount; // the hierarchy's mount point
     const char *limit; // "max" in cgroup v2 sets no limit
     const char *usage;
-    const char *inactiveFileStat; // the memory.stat key of inactive page cache
+    const char *inactiveFileStat; // the memory.stat keys of inactive and active page cache
+    const char *activeFileStat;
 };
 
 // The bound of every cgroup from `relativePath` (the process's, as /proc/self/cgroup names it)
@@ -115,10 +116,13 @@ void addCgroupHeadrooms(const CgroupMemoryFiles &files, fs::path relativePath, s
         if (const auto limit = limitText ? parseUnsigned(*limitText) : std::nullopt) {
             const auto usageText = readSmallFile(folder / files.usage);
             const auto statText = readSmallFile(folder / "memory.stat");
-            // The usage counts page cache, and reading a capture fills it; the inactive part is
-            // reclaimed before the limit bites, so it is not in use (as `docker stats` counts).
-            const auto inactiveFile = statText ? statField(*statText, files.inactiveFileStat).value_or(0) : 0;
-            const auto usage = saturatingSubtract(usageText ? parseUnsigned(*usageText).value_or(0) : 0, inactiveFile);
+            // The usage counts page cache, which reading a capture fills and a capture opened
+            // from the report cache is made of (its columns are mapped entry pages): the kernel
+            // reclaims it, active or not, before the limit bites, so it is not in use.
+            const auto pageCache = statText ? statField(*statText, files.inactiveFileStat).value_or(0)
+                    + statField(*statText, files.activeFileStat).value_or(0)
+                                            : 0;
+            const auto usage = saturatingSubtract(usageText ? parseUnsigned(*usageText).value_or(0) : 0, pageCache);
             headrooms.push_back({ saturatingSubtract(*limit, usage),
                 fmt::format("{} of cgroup {}: {}, {} in use", files.limit, folder.string(), formatBytes(*limit),
                     formatBytes(usage)) });
@@ -157,11 +161,11 @@ void addCgroupHeadrooms(const MemoryLimitSources &sources, std::vector<MemoryHea
             start = comma + 1;
         }
         if (id == "0" && controllers.empty())
-            addCgroupHeadrooms({ sources.cgroupRoot, "memory.max", "memory.current", "inactive_file" },
+            addCgroupHeadrooms({ sources.cgroupRoot, "memory.max", "memory.current", "inactive_file", "active_file" },
                 path.lexically_normal().relative_path(), headrooms);
         else if (hasMemoryController)
             addCgroupHeadrooms({ sources.cgroupRoot / "memory", "memory.limit_in_bytes", "memory.usage_in_bytes",
-                                   "total_inactive_file" },
+                                   "total_inactive_file", "total_active_file" },
                 path.lexically_normal().relative_path(), headrooms);
     }
 }

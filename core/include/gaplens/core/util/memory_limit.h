@@ -39,8 +39,8 @@ struct MemoryHeadroom
 // - MemAvailable from meminfo;
 // - per cgroup holding the process, from its own folder up to the mount: cgroup v2 memory.max
 //   minus memory.current ("max" sets no bound), cgroup v1 memory.limit_in_bytes minus
-//   memory.usage_in_bytes, each usage less the inactive page cache of memory.stat; a limit on
-//   any ancestor caps the process too;
+//   memory.usage_in_bytes, each usage less the page cache (inactive and active file) of
+//   memory.stat; a limit on any ancestor caps the process too;
 // - RLIMIT_AS minus the address space in use (VmSize), unless RLIMIT_AS is unlimited.
 // Sources that are missing or do not parse are left out (not Linux: no bound at all).
 // Usage above a limit leaves 0 bytes, never a wrapped number.
