@@ -397,7 +397,7 @@ private slots:
         std::uint64_t events = 0;
         const TimeNs lengths[] = { 2'000, 20'000, 200'000, 2'000'000 };
         for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
-            std::vector<TimeNs> starts = trace.gpus[g].copies.start;
+            std::vector<TimeNs> starts(trace.gpus[g].copies.start.begin(), trace.gpus[g].copies.start.end());
             for (const auto &stream : trace.gpus[g].streams)
                 starts.insert(starts.end(), stream.kernels.start.begin(), stream.kernels.start.end());
             events += starts.size();

@@ -52,7 +52,7 @@ Track crossingTrack(std::mt19937 &random, int count)
 }
 
 // Every interval open at t, by depth (levels hold disjoint intervals: at most one per level).
-std::vector<std::uint32_t> openByScan(const Track &t, const std::vector<std::uint8_t> &depth, TimeNs at)
+std::vector<std::uint32_t> openByScan(const Track &t, std::span<const std::uint8_t> depth, TimeNs at)
 {
     std::vector<std::uint32_t> open;
     for (std::uint32_t i = 0; i < t.start.size(); ++i)

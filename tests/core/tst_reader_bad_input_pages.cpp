@@ -108,7 +108,7 @@ std::string describe(const TraceSet &trace)
     {
         std::size_t count = 0;
         TimeNs starts = 0, durations = 0;
-        void add(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+        void add(std::span<const TimeNs> start, std::span<const TimeNs> end)
         {
             for (std::size_t i = 0; i < start.size(); ++i, ++count) {
                 starts += start[i];

@@ -68,7 +68,7 @@ private:
     }
 
     // Sorted by (start asc, end desc), every end at or after its start.
-    static bool sortedIntervals(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+    static bool sortedIntervals(std::span<const TimeNs> start, std::span<const TimeNs> end)
     {
         if (start.size() != end.size())
             return false;
@@ -82,7 +82,7 @@ private:
     }
 
     void nesting(
-        const std::string &where, const NestingIndex &index, std::size_t size, const std::vector<std::uint8_t> &depth)
+        const std::string &where, const NestingIndex &index, std::size_t size, std::span<const std::uint8_t> depth)
     {
         check(depth.size() == size, where + ": depth column of another size");
         std::size_t indexed = 0;
@@ -232,7 +232,7 @@ private:
     void span()
     {
         TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-        auto add = [&](const std::vector<TimeNs> &start, const std::vector<TimeNs> &end) {
+        auto add = [&](std::span<const TimeNs> start, std::span<const TimeNs> end) {
             for (auto s : start)
                 lo = std::min(lo, s);
             for (auto e : end)

@@ -61,10 +61,10 @@ template <typename S, typename M> struct Value
     const char *name;
     M S::*member;
 };
-template <typename S, typename M> struct Column
+template <typename S, typename M, typename A = std::allocator<M>> struct Column
 {
     const char *name;
-    std::vector<M> S::*member;
+    std::vector<M, A> S::*member;
 };
 template <typename S> struct Names
 {
@@ -82,7 +82,7 @@ template <typename S> struct Nesting
     NestingIndex S::*member;
 };
 template <typename S, typename M> Value(const char *, M S::*) -> Value<S, M>;
-template <typename S, typename M> Column(const char *, std::vector<M> S::*) -> Column<S, M>;
+template <typename S, typename M, typename A> Column(const char *, std::vector<M, A> S::*) -> Column<S, M, A>;
 template <typename S> Names(const char *, std::vector<StringId> S::*) -> Names<S>;
 template <typename S> Name(const char *, StringId S::*) -> Name<S>;
 template <typename S> Nesting(const char *, NestingIndex S::*) -> Nesting<S>;
@@ -158,7 +158,8 @@ private:
 
     bool sameSize(const std::string &where, std::size_t a, std::size_t b) { return value(where + ".size", a, b); }
 
-    template <typename T> void column(const std::string &where, const std::vector<T> &a, const std::vector<T> &b)
+    template <typename T, typename A>
+    void column(const std::string &where, const std::vector<T, A> &a, const std::vector<T, A> &b)
     {
         if (!sameSize(where, a.size(), b.size()))
             return;
@@ -198,7 +199,8 @@ private:
     {
         value(where + "." + f.name, a.*f.member, b.*f.member);
     }
-    template <typename S, typename M> void field(const std::string &where, const S &a, const S &b, Column<S, M> f)
+    template <typename S, typename M, typename A>
+    void field(const std::string &where, const S &a, const S &b, Column<S, M, A> f)
     {
         column(where + "." + f.name, a.*f.member, b.*f.member);
     }
@@ -350,7 +352,7 @@ private:
             Names { "name", &N::name });
         nvtxGroups(where + ".nvtx.group", a.nvtx.name, b.nvtx.name);
         // Payloads by bit pattern: NaN (no payload) equals itself there.
-        auto bits = [](const std::vector<double> &values) {
+        auto bits = [](std::span<const double> values) {
             std::vector<std::uint64_t> out;
             for (const double v : values)
                 out.push_back(std::bit_cast<std::uint64_t>(v));

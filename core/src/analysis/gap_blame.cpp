@@ -25,7 +25,7 @@ template <typename T> T &grownAt(std::vector<T> &values, std::size_t index)
 
 // First event of a track sorted by start that starts exactly at t, or kNoIndex. Gallops from
 // *position when given one, else a plain binary search.
-std::uint32_t startingAt(const std::vector<TimeNs> &start, TimeNs t, std::uint32_t *position)
+std::uint32_t startingAt(std::span<const TimeNs> start, TimeNs t, std::uint32_t *position)
 {
     const std::size_t i = position
         ? detail::gallopFrom(*position, start.size(), [&](std::size_t k) { return start[k] < t; })

@@ -13,7 +13,7 @@ namespace gaplens::core {
 namespace {
 
 // Index range of a start-sorted track whose starts lie in the window.
-std::pair<std::size_t, std::size_t> startsInWindow(const std::vector<TimeNs> &start, const TimeWindow &window)
+std::pair<std::size_t, std::size_t> startsInWindow(std::span<const TimeNs> start, const TimeWindow &window)
 {
     if (!window)
         return { 0, start.size() };

@@ -7,11 +7,11 @@
 
 namespace gaplens::core {
 
-std::vector<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
+Column<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     m_levels.clear();
     m_properlyNested = true;
-    std::vector<std::uint8_t> depth;
+    Column<std::uint8_t> depth;
     detail::reserveResident(depth, start.size());
     depth.resize(start.size(), 0);
     std::vector<std::size_t> levelSizes;

@@ -15,7 +15,7 @@ namespace {
 
 // Already in (start asc, end desc) order? Readers mostly deliver sorted tracks: then the
 // order vector, the sort and its temporary buffer are skipped (stable sort = identity).
-bool isSorted(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+bool isSorted(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     for (std::size_t i = 1; i < start.size(); ++i)
         if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
@@ -24,7 +24,7 @@ bool isSorted(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
 }
 
 // Empty when the track is already sorted (permuteAll then leaves it as it is).
-std::vector<std::uint32_t> sortOrder(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+std::vector<std::uint32_t> sortOrder(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     if (isSorted(start, end))
         return {};
@@ -46,12 +46,12 @@ bool isIdentity(const std::vector<std::uint32_t> &order)
     return true;
 }
 
-template <typename T> void permute(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+template <typename Column> void permute(Column &column, const std::vector<std::uint32_t> &order)
 {
     if (column.size() != order.size())
         return; // optional column left empty
     // reserve + push_back: no zero-fill pass over memory that is overwritten anyway.
-    std::vector<T> sorted;
+    Column sorted;
     detail::reserveResident(sorted, column.size());
     for (auto i : order)
         sorted.push_back(column[i]);
@@ -63,6 +63,15 @@ template <typename... Columns> void permuteAll(const std::vector<std::uint32_t> 
     if (isIdentity(order))
         return;
     (permute(columns, order), ...);
+}
+
+// The depths and nesting index of a track in its final order. A track taken from the report
+// cache in that order comes with them (report_codec.cpp keeps them for such tracks).
+template <typename Track> void nest(Track &track, const std::vector<std::uint32_t> &order)
+{
+    if (track.size() > 0 && track.depth.size() == track.size() && isIdentity(order))
+        return;
+    track.depth = track.nesting.build(track.start, track.end);
 }
 
 void sortKernels(KernelColumns &k)
@@ -99,7 +108,7 @@ void sortApi(ApiColumns &a)
 {
     const auto order = sortOrder(a.start, a.end);
     permuteAll(order, a.start, a.end, a.name, a.correlationId);
-    a.depth = a.nesting.build(a.start, a.end);
+    nest(a, order);
 }
 
 void sortNvtx(NvtxColumns &n)
@@ -112,14 +121,14 @@ void sortNvtx(NvtxColumns &n)
         n.payload.resize(n.size(), std::numeric_limits<double>::quiet_NaN());
         permuteAll(order, n.payload);
     }
-    n.depth = n.nesting.build(n.start, n.end);
+    nest(n, order);
 }
 
 void sortOsrt(OsrtColumns &o)
 {
     const auto order = sortOrder(o.start, o.end);
     permuteAll(order, o.start, o.end, o.name, o.callchainId);
-    o.depth = o.nesting.build(o.start, o.end);
+    nest(o, order);
 }
 
 void sortMarks(MarkColumns &m)
@@ -137,7 +146,7 @@ struct Span
 {
     TimeNs lo = std::numeric_limits<TimeNs>::max();
     TimeNs hi = std::numeric_limits<TimeNs>::min();
-    void add(const std::vector<TimeNs> &start, const std::vector<TimeNs> &end)
+    void add(std::span<const TimeNs> start, std::span<const TimeNs> end)
     {
         if (start.empty())
             return;

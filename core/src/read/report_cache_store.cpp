@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -80,6 +81,10 @@ public:
         if (m_fd >= 0)
             ::close(m_fd);
     }
+    Fd(Fd &&other) noexcept
+        : m_fd(std::exchange(other.m_fd, -1))
+    {
+    }
     Fd(const Fd &) = delete;
     Fd &operator=(const Fd &) = delete;
     int get() const { return m_fd; }
@@ -108,19 +113,25 @@ bool isEntry(const fs::path &path)
     return path.extension() == kEntryExtension;
 }
 
+// An entry mapped for the columns that view it (model/column.h): private, so nothing reaches
+// the file, and writable after it is populated, so a write copies the one page it touches.
 class Mapping
 {
 public:
     Mapping(int fd, std::size_t size)
         : m_size(size)
     {
-        // Populated at once: one call maps every page instead of a fault per 4 KiB page (a
-        // third of a reopen's time went to those faults).
+        // Populated at once, read-only: one call maps every page instead of a fault per 4 KiB
+        // page (a third of a reopen's time went to those faults). Populating a writable private
+        // mapping would copy every page.
         void *p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (p != MAP_FAILED) {
-            m_data = static_cast<const std::byte *>(p);
-            ::madvise(p, size, MADV_SEQUENTIAL);
+        if (p == MAP_FAILED)
+            return;
+        if (::mprotect(p, size, PROT_READ | PROT_WRITE) != 0) {
+            ::munmap(p, size);
+            return;
         }
+        m_data = static_cast<const std::byte *>(p);
     }
     ~Mapping()
     {
@@ -168,30 +179,53 @@ std::optional<std::uint64_t> reportIdentity(const std::string &path)
     return XXH3_64bits_digest(&state);
 }
 
-std::optional<ReportData> loadCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
-    std::optional<std::uint64_t> identity, StringPool &strings)
+namespace {
+
+// The entry of `path` for `tables`, opened, when its header matches: else an empty Fd.
+Fd openEntry(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+    std::optional<std::uint64_t> identity, EntryHeader &header, struct stat &st)
 {
     if (options.directory.empty() || !identity)
-        return std::nullopt;
+        return Fd(-1);
     const auto key = entryKey(path, tables);
     const auto file = entryPath(options, key);
     Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-    struct stat st = {};
     if (!fd || ::fstat(fd.get(), &st) != 0 || std::uint64_t(st.st_size) < sizeof(EntryHeader))
-        return std::nullopt;
-    EntryHeader header = {};
+        return Fd(-1);
     if (::pread(fd.get(), &header, sizeof header, 0) != ssize_t(sizeof header))
-        return std::nullopt;
+        return Fd(-1);
     if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0 || header.version != kReportCacheVersion
         || header.tables != tables.bits() || header.key != key || header.identity != *identity
         || header.payloadSize != std::uint64_t(st.st_size) - sizeof(EntryHeader))
+        return Fd(-1);
+    return fd;
+}
+
+} // namespace
+
+bool hasCachedReport(
+    const ReportCacheOptions &options, const std::string &path, TableSet tables, std::optional<std::uint64_t> identity)
+{
+    EntryHeader header = {};
+    struct stat st = {};
+    return bool(openEntry(options, path, tables, identity, header, st));
+}
+
+std::optional<ReportData> loadCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
+    std::optional<std::uint64_t> identity, StringPool &strings)
+{
+    EntryHeader header = {};
+    struct stat st = {};
+    const Fd fd = openEntry(options, path, tables, identity, header, st);
+    if (!fd)
         return std::nullopt;
-    const Mapping mapping(fd.get(), std::size_t(st.st_size));
-    const auto payload = mapping.bytes().subspan(std::min(mapping.bytes().size(), sizeof(EntryHeader)));
+    const auto mapping = std::make_shared<const Mapping>(fd.get(), std::size_t(st.st_size));
+    const auto payload = mapping->bytes().subspan(std::min(mapping->bytes().size(), sizeof(EntryHeader)));
     if (payload.size() != header.payloadSize || XXH3_64bits(payload.data(), payload.size()) != header.payloadHash)
         return std::nullopt;
     try {
-        auto data = readReportPayload(payload, strings);
+        // The columns view the mapping and keep it (and the file's pages) for as long as they live.
+        auto data = readReportPayload(payload, strings, mapping);
         data.report.path = path;
         data.report.readFromCache = true;
         ::futimens(fd.get(), nullptr); // used now, for the eviction's order

@@ -20,6 +20,12 @@ std::optional<std::uint64_t> reportIdentity(const std::string &path);
 std::optional<ReportData> loadCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
     std::optional<std::uint64_t> identity, StringPool &strings);
 
+// Whether `path` has an entry for `tables` whose header matches the report's `identity` (the
+// payload's checksum is checked only when it is loaded): the memory guard counts such a report
+// at what stays in memory beside its mapped columns.
+bool hasCachedReport(
+    const ReportCacheOptions &options, const std::string &path, TableSet tables, std::optional<std::uint64_t> identity);
+
 // Writes the entry of `data`, read from `path` for `tables` after its identity was taken, unless
 // the report has changed since. Does nothing for a report isCacheable refuses. A failure (a full
 // disk, a read-only folder) leaves no entry and is no load error, since the cache is an

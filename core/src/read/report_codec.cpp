@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <unordered_map>
@@ -32,10 +33,10 @@ namespace {
 // A field added to the model changes these sizes (on the 64-bit Linux gaplens is built for):
 // then store it below, bump kReportCacheVersion and update the size here.
 static_assert(sizeof(void *) != 8
-        || (sizeof(KernelColumns) == 168 && sizeof(CopyColumns) == 344 && sizeof(SyncColumns) == 192
-            && sizeof(MemoryUsageColumns) == 144 && sizeof(Stream) == 192 && sizeof(Gpu) == 768
-            && sizeof(ApiColumns) == 184 && sizeof(NvtxColumns) == 200 && sizeof(MarkColumns) == 72
-            && sizeof(OsrtColumns) == 152 && sizeof(Thread) == 632 && sizeof(Report) == 560
+        || (sizeof(KernelColumns) == 232 && sizeof(CopyColumns) == 504 && sizeof(SyncColumns) == 320
+            && sizeof(MemoryUsageColumns) == 240 && sizeof(Stream) == 256 && sizeof(Gpu) == 1152
+            && sizeof(ApiColumns) == 248 && sizeof(NvtxColumns) == 280 && sizeof(MarkColumns) == 88
+            && sizeof(OsrtColumns) == 216 && sizeof(Thread) == 856 && sizeof(Report) == 560
             && sizeof(LaunchedProgram) == 112 && sizeof(ReportData) == 920),
     "the model changed: the report cache must store the new field");
 
@@ -102,6 +103,7 @@ template <typename Io, typename T> void visitThread(Io &io, T &thread)
     io.column(a.end);
     io.names(a.name);
     io.column(a.correlationId);
+    io.nesting(a.start, a.end, a.depth, a.nesting);
     io.value(a.correlationAscending);
     io.column(a.callchains);
     auto &n = thread.nvtx;
@@ -111,6 +113,7 @@ template <typename Io, typename T> void visitThread(Io &io, T &thread)
     io.names(n.domain);
     io.column(n.kind);
     io.column(n.payload);
+    io.nesting(n.start, n.end, n.depth, n.nesting);
     auto &m = thread.marks;
     io.column(m.time);
     io.names(m.name);
@@ -120,6 +123,7 @@ template <typename Io, typename T> void visitThread(Io &io, T &thread)
     io.column(o.end);
     io.names(o.name);
     io.column(o.callchainId);
+    io.nesting(o.start, o.end, o.depth, o.nesting);
 }
 
 template <typename Io, typename R> void visitReportHeader(Io &io, R &r)
@@ -161,6 +165,16 @@ template <typename Io, typename D> void visitReport(Io &io, D &data)
 
 constexpr std::size_t kColumnAlignment = 8;
 
+// Sorted as finalizeTraceSet sorts a track, by (start asc, end desc): it then keeps the order,
+// so a nesting index built on the columns as they are is the one it would build.
+bool isFinalOrder(std::span<const TimeNs> start, std::span<const TimeNs> end)
+{
+    for (std::size_t i = 1; i < start.size(); ++i)
+        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
+            return false;
+    return true;
+}
+
 template <typename T> constexpr bool kPlain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>;
 
 // Pass 1: the names a report uses, numbered in the order first met.
@@ -172,7 +186,8 @@ public:
     {
     }
     template <typename T> void value(const T &) { }
-    template <typename T> void column(const std::vector<T> &) { }
+    template <typename T, typename A> void column(const std::vector<T, A> &) { }
+    template <typename C> void nesting(const C &, const C &, const Column<std::uint8_t> &, const NestingIndex &) { }
     void text(const std::string &) { }
     template <typename T> void optional(const std::optional<T> &) { }
     template <typename K, typename V> void map(const std::map<K, V> &) { }
@@ -218,7 +233,7 @@ public:
         static_assert(kPlain<T>);
         put(&v, sizeof v);
     }
-    template <typename T> void column(const std::vector<T> &c)
+    template <typename T, typename A> void column(const std::vector<T, A> &c)
     {
         static_assert(kPlain<T>);
         value(std::uint64_t(c.size()));
@@ -229,6 +244,22 @@ public:
     {
         value(std::uint64_t(s.size()));
         put(s.data(), s.size());
+    }
+    // A track's nesting (depths and levels), built here so that a reopen does not build it:
+    // only for a track already in its final order (every real export's), else a reopen builds
+    // it after sorting, as a read does.
+    template <typename C> void nesting(const C &start, const C &end, const Column<std::uint8_t> &, const NestingIndex &)
+    {
+        const bool kept = !start.empty() && isFinalOrder(start, end);
+        value(kept);
+        if (!kept)
+            return;
+        NestingIndex index;
+        column(index.build(start, end));
+        value(index.properlyNested());
+        value(std::uint64_t(index.levelCount()));
+        for (std::size_t d = 0; d < index.levelCount(); ++d)
+            column(index.level(d));
     }
     template <typename T> void optional(const std::optional<T> &v)
     {
@@ -302,8 +333,9 @@ private:
 class Reader
 {
 public:
-    explicit Reader(std::span<const std::byte> bytes)
+    Reader(std::span<const std::byte> bytes, std::shared_ptr<const void> mapping)
         : m_bytes(bytes)
+        , m_mapping(std::move(mapping))
     {
     }
     template <typename T> void value(T &v)
@@ -329,10 +361,54 @@ public:
         const auto *first = reinterpret_cast<const T *>(take(n * sizeof(T)));
         c.assign(first, first + n);
     }
+    // A model column views the mapped bytes when there is a mapping (model/column.h).
+    template <typename T> void column(Column<T> &c)
+    {
+        static_assert(kPlain<T> && alignof(T) <= kColumnAlignment);
+        const auto n = count(sizeof(T));
+        skipToColumn();
+        const auto *first = reinterpret_cast<const T *>(take(n * sizeof(T)));
+        if (m_mapping && n > 0)
+            c = viewColumn(first, n, m_mapping);
+        else
+            c.assign(first, first + n);
+    }
     void text(std::string &s)
     {
         const auto n = count(1);
         s.assign(reinterpret_cast<const char *>(take(n)), n);
+    }
+    // What Writer::nesting wrote, checked to be safe to use on the track: one depth per row,
+    // each naming a level, and levels of rows in ascending order, as many as the track has.
+    template <typename C> void nesting(const C &start, const C &, Column<std::uint8_t> &depth, NestingIndex &index)
+    {
+        bool kept = false;
+        value(kept);
+        if (!kept)
+            return;
+        column(depth);
+        bool properlyNested = true;
+        value(properlyNested);
+        const auto levelCount = count(8);
+        if (depth.empty() || depth.size() != start.size() || levelCount == 0
+            || levelCount > NestingIndex::kMaxDepth + 1)
+            throw CorruptEntry("a nesting index that does not fit its track");
+        std::vector<Column<std::uint32_t>> levels(levelCount);
+        for (auto &level : levels)
+            column(level);
+        if (*std::max_element(depth.begin(), depth.end()) >= levelCount)
+            throw CorruptEntry("a depth beyond the nesting index's levels");
+        std::size_t rows = 0;
+        for (const auto &level : levels) {
+            rows += level.size();
+            if (!level.empty()
+                && (level.back() >= depth.size()
+                    || std::adjacent_find(level.begin(), level.end(), std::greater_equal<>()) != level.end()))
+                throw CorruptEntry("a nesting level that is not rows of its track in order");
+        }
+        if (rows != depth.size())
+            throw CorruptEntry("a nesting index that does not hold every row once");
+        index.restore(std::move(levels), properlyNested);
     }
     template <typename T> void optional(std::optional<T> &v)
     {
@@ -426,6 +502,7 @@ private:
             value(v);
     }
     std::span<const std::byte> m_bytes;
+    std::shared_ptr<const void> m_mapping;
     std::vector<StringId> m_global;
 };
 
@@ -442,9 +519,10 @@ void writeReportPayload(const ByteSink &sink, const ReportData &data, const Stri
     visitReport(writer, data);
 }
 
-ReportData readReportPayload(std::span<const std::byte> payload, StringPool &strings)
+ReportData readReportPayload(
+    std::span<const std::byte> payload, StringPool &strings, std::shared_ptr<const void> mapping)
 {
-    Reader reader(payload);
+    Reader reader(payload, std::move(mapping));
     const auto nameCount = reader.count(sizeof(std::uint64_t));
     std::vector<StringId> global;
     global.reserve(nameCount);

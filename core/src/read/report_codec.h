@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 
@@ -29,8 +30,11 @@ void writeReportPayload(const ByteSink &sink, const ReportData &data, const Stri
 
 // Decodes a payload written by writeReportPayload, interning its names into `strings`.
 // `payload` starts at an 8-byte boundary (its columns are aligned from there and read in place).
-// Throws CorruptEntry when the bytes do not decode.
-ReportData readReportPayload(std::span<const std::byte> payload, StringPool &strings);
+// With a `mapping` (what keeps `payload` mapped, privately and writable), the model's columns
+// (model/column.h) view the payload instead of copying it; names are always copied (they are
+// renumbered into `strings`). Throws CorruptEntry when the bytes do not decode.
+ReportData readReportPayload(
+    std::span<const std::byte> payload, StringPool &strings, std::shared_ptr<const void> mapping = {});
 
 // Whether writeReportPayload can keep `data` exactly: a whole, finished read (no error, the
 // OS runtime calls attached, no nesting built yet).

@@ -55,8 +55,8 @@ std::uint32_t tidOf(std::int64_t globalTid)
 // O(1) when the prediction is low) and never past the rows the table has left.
 constexpr std::uint64_t kShareSampleRows = 4096;
 
-template <typename... Columns>
-void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, std::vector<TimeNs> &first, Columns &...rest)
+template <typename First, typename... Columns>
+void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, First &first, Columns &...rest)
 {
     if (first.size() < first.capacity())
         return;

@@ -15,11 +15,11 @@ void prefaultForWriting(void *begin, std::size_t bytes);
 // Grows `column` to hold `capacity` elements in memory that is already mapped: a new buffer
 // is prefaulted before the old elements are copied in, so neither the copy nor later
 // push_backs fault page by page.
-template <typename T> void reserveResident(std::vector<T> &column, std::size_t capacity)
+template <typename T, typename Allocator> void reserveResident(std::vector<T, Allocator> &column, std::size_t capacity)
 {
     if (capacity <= column.capacity())
         return;
-    std::vector<T> grown;
+    std::vector<T, Allocator> grown;
     grown.reserve(capacity);
     prefaultForWriting(grown.data(), capacity * sizeof(T));
     grown.insert(grown.end(), column.begin(), column.end());

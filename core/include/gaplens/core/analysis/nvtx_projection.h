@@ -26,7 +26,7 @@ struct ProjectedNvtxLane
     std::vector<TimeNs> start, end;
     std::vector<std::uint32_t> thread; // index into TraceSet::threads
     std::vector<std::uint32_t> range; // index into that thread's NvtxColumns
-    std::vector<std::uint8_t> depth;
+    Column<std::uint8_t> depth;
     NestingIndex nesting;
     std::vector<FoldIndex> folds; // one per nesting level (empty without fold indexes)
     std::size_t size() const { return start.size(); }

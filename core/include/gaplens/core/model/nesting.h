@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "gaplens/core/model/column.h"
 #include "gaplens/core/model/time.h"
 
 #include <cstdint>
@@ -18,11 +19,19 @@ public:
     // Computes each interval's depth (stack discipline: a range nests in every earlier
     // range that has not ended when it starts) and the per-level index lists.
     // Returns the depth of every interval, in input order.
-    std::vector<std::uint8_t> build(std::span<const TimeNs> start, std::span<const TimeNs> end);
+    Column<std::uint8_t> build(std::span<const TimeNs> start, std::span<const TimeNs> end);
+
+    // The index as build made it, kept in a report cache entry (report_codec.cpp): `levels`
+    // and `properlyNested` are exactly what level() and properlyNested() returned.
+    void restore(std::vector<Column<std::uint32_t>> levels, bool properlyNested)
+    {
+        m_levels = std::move(levels);
+        m_properlyNested = properlyNested;
+    }
 
     std::size_t levelCount() const { return m_levels.size(); }
     // Indices (into the sorted columns) of the intervals on one level, ascending.
-    const std::vector<std::uint32_t> &level(std::size_t depth) const { return m_levels[depth]; }
+    const Column<std::uint32_t> &level(std::size_t depth) const { return m_levels[depth]; }
 
     // Indices of the intervals with start <= t < end, outermost (lowest depth) first.
     void openAt(
@@ -38,7 +47,7 @@ public:
     static constexpr std::size_t kMaxDepth = 255;
 
 private:
-    std::vector<std::vector<std::uint32_t>> m_levels;
+    std::vector<Column<std::uint32_t>> m_levels;
     bool m_properlyNested = true;
 };
 

@@ -4,6 +4,7 @@
 // GPUs, streams and CPU threads. Columnar per track, times absolute int64 ns, strings
 // interned once in TraceSet::strings. Immutable after loadTraceSet() returns.
 #include "gaplens/core/model/callchains.h"
+#include "gaplens/core/model/column.h"
 #include "gaplens/core/model/copy_lanes.h"
 #include "gaplens/core/model/nesting.h"
 #include "gaplens/core/model/string_pool.h"
@@ -36,12 +37,12 @@ struct LaunchConfig
 
 struct KernelColumns
 {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     std::vector<StringId> shortName, demangledName;
-    std::vector<std::uint32_t> correlationId;
+    Column<std::uint32_t> correlationId;
     // A stream launches few distinct shapes (a step repeats the same kernels), so each is kept
     // once in launchConfigs and a kernel holds its index: 4 bytes instead of 28.
-    std::vector<std::uint32_t> launchConfig;
+    Column<std::uint32_t> launchConfig;
     std::vector<LaunchConfig> launchConfigs;
     const LaunchConfig &launchConfigOf(std::size_t i) const { return launchConfigs[launchConfig[i]]; }
     std::size_t size() const { return start.size(); }
@@ -78,14 +79,14 @@ enum class MemKind : std::uint8_t { Pageable = 0, Pinned = 1, Device = 2, Array 
 // across streams, so each has a depth (row) and a nesting index.
 struct CopyColumns
 {
-    std::vector<TimeNs> start, end;
-    std::vector<std::uint64_t> bytes;
-    std::vector<std::uint32_t> correlationId;
-    std::vector<std::uint32_t> pid;
-    std::vector<std::uint32_t> streamId;
-    std::vector<CopyKind> kind;
-    std::vector<MemKind> srcKind, dstKind;
-    std::vector<std::uint8_t> depth;
+    Column<TimeNs> start, end;
+    Column<std::uint64_t> bytes;
+    Column<std::uint32_t> correlationId;
+    Column<std::uint32_t> pid;
+    Column<std::uint32_t> streamId;
+    Column<CopyKind> kind;
+    Column<MemKind> srcKind, dstKind;
+    Column<std::uint8_t> depth;
     NestingIndex nesting;
     CopyLanes lanes; // the timeline's lane per (process, stream); set by finalize
     std::size_t size() const { return start.size(); }
@@ -109,13 +110,13 @@ SyncType syncTypeFromExport(std::int64_t value);
 // correlationId is the call's (the process's issue order), eventId the CUDA event's.
 struct SyncColumns
 {
-    std::vector<TimeNs> start, end;
-    std::vector<std::uint32_t> pid;
-    std::vector<std::int64_t> streamId;
-    std::vector<std::uint32_t> contextId;
-    std::vector<std::uint32_t> correlationId;
-    std::vector<std::uint32_t> eventId;
-    std::vector<SyncType> type;
+    Column<TimeNs> start, end;
+    Column<std::uint32_t> pid;
+    Column<std::int64_t> streamId;
+    Column<std::uint32_t> contextId;
+    Column<std::uint32_t> correlationId;
+    Column<std::uint32_t> eventId;
+    Column<SyncType> type;
     std::size_t size() const { return start.size(); }
 };
 
@@ -129,12 +130,12 @@ enum class MemoryOperation : std::uint8_t { Allocation = 0, Free = 1 };
 // 5 device static, 6 managed static). Rows of a device with no kernel, copy or memset are not kept.
 struct MemoryUsageColumns
 {
-    std::vector<TimeNs> time;
-    std::vector<std::uint64_t> bytes;
-    std::vector<std::uint64_t> address;
-    std::vector<std::uint32_t> pid;
-    std::vector<std::uint8_t> memKind;
-    std::vector<MemoryOperation> operation;
+    Column<TimeNs> time;
+    Column<std::uint64_t> bytes;
+    Column<std::uint64_t> address;
+    Column<std::uint32_t> pid;
+    Column<std::uint8_t> memKind;
+    Column<MemoryOperation> operation;
     std::size_t size() const { return time.size(); }
 };
 
@@ -166,10 +167,10 @@ struct Gpu
 // inside runtime calls, hence depth and a nesting index.
 struct ApiColumns
 {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     std::vector<StringId> name; // without the _vNNNN suffix
-    std::vector<std::uint32_t> correlationId;
-    std::vector<std::uint8_t> depth;
+    Column<std::uint32_t> correlationId;
+    Column<std::uint8_t> depth;
     NestingIndex nesting;
     // Set by finalize: correlation ids never decrease (and none is 0) in start order, as in
     // every real export, so a launch is found by binary search in correlationId itself.
@@ -193,26 +194,26 @@ enum class NvtxKind : std::uint8_t { PushPop = 0, StartEnd = 1 };
 // NVTX ranges that started on one thread, sorted by (start, end desc), with nesting depth.
 struct NvtxColumns
 {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     std::vector<StringId> name;
     // Each range's domain, kEmptyString for the default one; empty when every range of the
     // thread is in the default domain (most captures), so they pay nothing for it.
     std::vector<StringId> domain;
     StringId domainOf(std::size_t i) const { return domain.empty() ? kEmptyString : domain[i]; }
-    std::vector<NvtxKind> kind;
-    std::vector<std::uint8_t> depth;
+    Column<NvtxKind> kind;
+    Column<std::uint8_t> depth;
     NestingIndex nesting;
     // The NVTX payload (the first non-NULL of int64Value, uint64Value, doubleValue, int32Value,
     // uint32Value, floatValue) as a double, NaN for a range without one. Empty when no range
     // of the thread has a payload, so captures without payloads pay nothing for it.
-    std::vector<double> payload;
+    Column<double> payload;
     std::size_t size() const { return start.size(); }
     bool hasPayload(std::size_t i) const { return i < payload.size() && payload[i] == payload[i]; }
 };
 
 struct MarkColumns
 {
-    std::vector<TimeNs> time;
+    Column<TimeNs> time;
     std::vector<StringId> name;
     std::vector<StringId> domain;
     std::size_t size() const { return time.size(); }
@@ -225,10 +226,10 @@ struct MarkColumns
 // Not part of Rank::span or TraceSet::span: they stay the span of the CUDA and NVTX activity.
 struct OsrtColumns
 {
-    std::vector<TimeNs> start, end;
+    Column<TimeNs> start, end;
     std::vector<StringId> name;
-    std::vector<std::int64_t> callchainId;
-    std::vector<std::uint8_t> depth;
+    Column<std::int64_t> callchainId;
+    Column<std::uint8_t> depth;
     NestingIndex nesting;
     std::size_t size() const { return start.size(); }
 };

@@ -17,7 +17,7 @@
 namespace gaplens::core {
 
 // Bumped whenever the model or the entry layout changes: older entries are then misses.
-inline constexpr std::uint32_t kReportCacheVersion = 1;
+inline constexpr std::uint32_t kReportCacheVersion = 2;
 
 struct ReportCacheOptions
 {
