@@ -404,6 +404,99 @@ private slots:
         QCOMPARE(writable->cacheProblem, std::string());
     }
 
+    // A report taken from the cache views its entry: the big columns are the mapped bytes (no
+    // copy), the capture keeps the mapping when the entry is evicted or replaced meanwhile, and
+    // analyses see the same numbers.
+    void aReopenViewsItsEntry()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(2, 40)));
+        QTemporaryDir dir;
+        const fs::path cache = gaplens::test::pathIn(dir, "cache");
+        const auto reference = load(sample.synth.files, {});
+        const auto first = load(sample.synth.files, cache);
+        QVERIFY(!isMappedColumn(first->gpus.front().streams.front().kernels.start));
+        const auto hit = load(sample.synth.files, cache);
+        QCOMPARE(fromCache(*hit), std::vector<bool>(sample.synth.files.size(), true));
+        std::size_t mapped = 0, owned = 0;
+        for (const auto &gpu : hit->gpus)
+            for (const auto &stream : gpu.streams)
+                (isMappedColumn(stream.kernels.start) && isMappedColumn(stream.kernels.end) ? mapped : owned) += 1;
+        for (const auto &thread : hit->threads)
+            if (!thread.api.start.empty())
+                (isMappedColumn(thread.api.start) && isMappedColumn(thread.api.correlationId) ? mapped : owned) += 1;
+        QVERIFY(mapped > 0);
+        QCOMPARE(owned, std::size_t(0));
+        for (const auto &entry : entriesIn(cache))
+            QVERIFY(fs::remove(entry)); // as an eviction by another process does
+        CHECK(sameCapture(*reference, *hit));
+    }
+
+    // The memory guard counts a cached report at what stays in memory beside its mapped
+    // columns: a capture refused when read from its exports opens from its entries.
+    void theMemoryGuardCountsCachedReportsAtWhatTheyKeep()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(2, 40)));
+        QTemporaryDir dir;
+        const fs::path cache = gaplens::test::pathIn(dir, "cache");
+        const auto reference = load(sample.synth.files, {});
+        const auto whole = estimateLoad(sample.synth.files);
+        QVERIFY(whole.bytes > 0);
+        auto limited = [&](const fs::path &cacheDir) {
+            LoadOptions options;
+            options.files = sample.synth.files;
+            options.cache.directory = cacheDir;
+            options.memoryLimitBytes = whole.bytes / 2;
+            return loadTraceSet(options);
+        };
+        const auto refused = limited({});
+        QCOMPARE(refused->errors.size(), std::size_t(1));
+        QVERIFY(refused->errors.front().message.find("too large to load") != std::string::npos);
+        // No entry yet: refused with the cache too, and nothing is written.
+        QCOMPARE(limited(cache)->errors.size(), std::size_t(1));
+        QVERIFY(entriesIn(cache).empty());
+        load(sample.synth.files, cache);
+        const auto reopened = limited(cache);
+        QVERIFY(reopened->errors.empty());
+        QCOMPARE(fromCache(*reopened), std::vector<bool>(sample.synth.files.size(), true));
+        CHECK(sameCapture(*reference, *reopened));
+    }
+
+    // A capture that fits only with its columns mapped, and has no entries yet, is read through
+    // the cache: each report is written to its entry as soon as it is read and replaced by the
+    // entry mapped, so only the report being read is held whole. Its numbers are the same.
+    void aCaptureThatFitsOnlyMappedIsReadThroughTheCache()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(6, 40)));
+        const auto &files = sample.synth.files;
+        QTemporaryDir dir;
+        const fs::path cache = gaplens::test::pathIn(dir, "cache");
+        const auto reference = load(files, {});
+        const auto whole = estimateLoad(files);
+        auto limited = [&](const fs::path &cacheDir) {
+            LoadOptions options;
+            options.files = files;
+            options.threads = 1; // one report held whole at a time
+            options.cache.directory = cacheDir;
+            options.memoryLimitBytes = whole.bytes * 6 / 10;
+            return loadTraceSet(options);
+        };
+        QCOMPARE(limited({})->errors.size(), std::size_t(1)); // too large without the cache
+        const auto through = limited(cache);
+        QVERIFY(through->errors.empty());
+        QCOMPARE(fromCache(*through), std::vector<bool>(files.size(), false)); // read from the exports
+        QCOMPARE(entriesIn(cache).size(), files.size());
+        for (const auto &gpu : through->gpus)
+            for (const auto &stream : gpu.streams)
+                QVERIFY(isMappedColumn(stream.kernels.start));
+        CHECK(sameCapture(*reference, *through));
+        const auto reopened = limited(cache);
+        QCOMPARE(fromCache(*reopened), std::vector<bool>(files.size(), true));
+        CHECK(sameCapture(*reference, *reopened));
+    }
+
     // Nothing is kept of a file that fails, or of a time shard (it holds part of a file).
     void failuresAndTimeShardsAreNotCached()
     {

@@ -36,12 +36,15 @@ using detail::ReportData;
 // (table_scan.h); the loaded columns are the same either way.
 // A staged load (`firstStage` set) always reads two parts, every file's first part before
 // any NVTX part, and hands the first parts to `firstStage` as soon as they are all read.
+// With `onRead` (a load through the report cache), every file is read whole and handed to it
+// on the thread that read it, before the next file starts there.
 std::vector<ReportData> readExports(const std::vector<std::string> &files, const std::vector<std::size_t> &which,
     unsigned threads, const LoadOptions &options, StringPool &strings, const ProgressFn &progress,
-    const CancelToken *cancel, const std::function<void(const std::vector<const ReportData *> &)> &firstStage)
+    const CancelToken *cancel, const std::function<void(const std::vector<const ReportData *> &)> &firstStage,
+    const std::function<void(std::size_t file, ReportData &)> &onRead = {})
 {
     // A time shard is read in one part (readReport says why).
-    const bool split = options.tables.contains(ExportTable::Nvtx) && options.windows.empty()
+    const bool split = !onRead && options.tables.contains(ExportTable::Nvtx) && options.windows.empty()
         && (firstStage || (threads > 1 && which.size() < 4 * std::size_t(threads)));
     const unsigned scanThreads = options.splitTables && threads > 1 && which.size() < threads ? threads - 1 : 0;
     struct Item
@@ -101,6 +104,8 @@ std::vector<ReportData> readExports(const std::vector<std::string> &files, const
             files[items[i].file], strings, [&](const char *stage, int permille) { report(i, stage, permille); }, cancel,
             items[i].part, options.directTableScan, options.tables, scanThreads,
             options.windows.empty() ? StoredStartWindow {} : options.windows[items[i].file]);
+        if (onRead)
+            onRead(items[i].file, results[i]);
         report(i, "done", 1000);
         if (items[i].part == detail::ReportPart::GpuAndApi)
             firstPartRead();
@@ -120,9 +125,13 @@ std::vector<ReportData> readExports(const std::vector<std::string> &files, const
 // reads them all from their exports, since the first stage is made of first parts; with every
 // report cached there is no first stage (the whole capture is as quick). `cacheProblem` gets
 // why entries could not be written (TraceSet::cacheProblem).
+// `throughCache` (a capture that fits in memory only with its columns mapped): each report
+// read from its export is written to its entry at once and replaced by the entry mapped, so
+// that only the reports being read are held whole.
 std::vector<ReportData> readReports(const std::vector<std::string> &files, unsigned threads, const LoadOptions &options,
     StringPool &strings, const ProgressFn &progress, const CancelToken *cancel,
-    const std::function<void(const std::vector<const ReportData *> &)> &firstStage, std::string &cacheProblem)
+    const std::function<void(const std::vector<const ReportData *> &)> &firstStage, std::string &cacheProblem,
+    bool throughCache)
 {
     const bool useCache = !options.cache.directory.empty() && options.windows.empty();
     std::vector<std::optional<ReportData>> cached(files.size());
@@ -158,22 +167,37 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
             overall.permille = int((1000 * done + std::size_t(std::max(p.permille, 0)) * which.size()) / files.size());
             progress(overall);
         };
+    std::mutex problemMutex;
+    auto store = [&](std::size_t f, const ReportData &data) {
+        const auto failure
+            = detail::storeCachedReport(options.cache, files[f], options.tables, identities[f], data, strings);
+        std::lock_guard lock(problemMutex);
+        if (!failure.empty() && cacheProblem.empty()) // the first says it; the rest are alike
+            cacheProblem = fmt::format(
+                "the report cache in {} was not written ({}); the reports are read from their exports each time",
+                options.cache.directory.string(), failure);
+        return failure.empty();
+    };
+    std::function<void(std::size_t, ReportData &)> onRead;
+    if (useCache && throughCache)
+        onRead = [&](std::size_t f, ReportData &data) {
+            if (!store(f, data))
+                return; // kept in memory: the load goes on as without the cache
+            if (auto mapped
+                = detail::loadCachedReport(options.cache, files[f], options.tables, identities[f], strings)) {
+                data = std::move(*mapped);
+                data.report.readFromCache = false; // read from its export, only kept in its entry
+            }
+        };
     std::vector<ReportData> read;
     if (!which.empty())
-        read = readExports(files, which, threads, options, strings, readProgress, cancel, firstStage);
+        read = readExports(files, which, threads, options, strings, readProgress, cancel, firstStage, onRead);
     if (useCache && !which.empty()) {
-        std::mutex problemMutex;
-        parallelFor(which.size(), threads, [&](std::size_t k) {
-            if (cached[which[k]] || (cancel && cancel->isCancelled()))
-                return;
-            const auto failure = detail::storeCachedReport(
-                options.cache, files[which[k]], options.tables, identities[which[k]], read[k], strings);
-            std::lock_guard lock(problemMutex);
-            if (!failure.empty() && cacheProblem.empty()) // the first says it; the rest are alike
-                cacheProblem = fmt::format(
-                    "the report cache in {} was not written ({}); the reports are read from their exports each time",
-                    options.cache.directory.string(), failure);
-        });
+        if (!onRead)
+            parallelFor(which.size(), threads, [&](std::size_t k) {
+                if (!cached[which[k]] && !(cancel && cancel->isCancelled()))
+                    store(which[k], read[k]);
+            });
         detail::evictReportCache(options.cache); // once, over everything this load wrote
     }
     if (which.size() == files.size())
@@ -317,21 +341,25 @@ void mergeIntoTrace(TraceSet &trace, std::vector<ReportData> &reports, const Loa
 // whose rows are not in start order, the sort's temporary order and copies. Strings: pool
 // entry + hash node + text.
 // Only the tables a load reads count (kept: nullopt for the string table, always read).
+// A report taken from the report cache keeps only cachedBytesPerRow in memory: its names
+// (renumbered into the pool), depths and nesting indices; its other columns view the mapped
+// entry (model/column.h), whose pages the OS can drop and read again.
 struct TableCost
 {
     const char *table;
     std::uint64_t bytesPerRow;
+    std::uint64_t cachedBytesPerRow;
     std::optional<ExportTable> kept;
 };
 constexpr TableCost kTableCosts[] = {
-    { "CUPTI_ACTIVITY_KIND_KERNEL", 40, ExportTable::Kernels }, // 32 since launch shapes are kept once per stream
-    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56, ExportTable::Copies },
-    { "CUPTI_ACTIVITY_KIND_MEMSET", 56, ExportTable::Copies },
-    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40, ExportTable::CudaApi },
-    { "NVTX_EVENTS", 36, ExportTable::Nvtx }, // no domain column where every range is in the default domain
+    { "CUPTI_ACTIVITY_KIND_KERNEL", 40, 8, ExportTable::Kernels }, // 32 since launch shapes are kept once per stream
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", 56, 8, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", 56, 8, ExportTable::Copies },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40, 12, ExportTable::CudaApi },
+    { "NVTX_EVENTS", 36, 12, ExportTable::Nvtx }, // no domain column where every range is in the default domain
     // not measured: the columns (33 bytes) and vector slack, like the API table's
-    { "OSRT_API", 48, ExportTable::OsRuntime },
-    { "StringIds", 96, std::nullopt },
+    { "OSRT_API", 48, 12, ExportTable::OsRuntime },
+    { "StringIds", 96, 96, std::nullopt },
 };
 
 constexpr auto kMaxBytes = std::numeric_limits<std::uint64_t>::max();
@@ -373,24 +401,28 @@ std::uint64_t rowidSpan(const detail::Database &db, const char *table)
 }
 
 // The rows and bytes of the tables the reader keeps, each table's rows as `rowsOf` counts them.
+// fromCache: which files are taken from the report cache (empty: none).
 template <typename RowsOf>
-LoadEstimate estimateWith(
-    const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf, bool withStrings = true)
+LoadEstimate estimateWith(const std::vector<std::string> &files, TableSet tables, RowsOf rowsOf,
+    bool withStrings = true, const std::vector<char> &fromCache = {})
 {
     tables = withDependencies(tables);
     LoadEstimate estimate;
-    for (const auto &file : files) {
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const auto &file = files[f];
+        const bool cached = f < fromCache.size() && fromCache[f];
         try {
             std::error_code ec;
             if (!fs::is_regular_file(file, ec))
                 continue;
             detail::Database db(file);
-            for (const auto &[table, bytesPerRow, kept] : kTableCosts) {
+            for (const auto &[table, bytesPerRow, cachedBytesPerRow, kept] : kTableCosts) {
                 if ((kept ? !tables.contains(*kept) : !withStrings) || !db.hasTable(table))
                     continue;
                 const auto rows = rowsOf(db, table);
                 estimate.rows = saturatingAdd(estimate.rows, rows);
-                estimate.bytes = saturatingAdd(estimate.bytes, saturatingMultiply(rows, bytesPerRow));
+                estimate.bytes
+                    = saturatingAdd(estimate.bytes, saturatingMultiply(rows, cached ? cachedBytesPerRow : bytesPerRow));
             }
         } catch (const std::exception &) {
             // Unreadable here means unreadable when loading: readReport names the problem.
@@ -402,7 +434,8 @@ LoadEstimate estimateWith(
 // What a load takes: a staged one also holds a copy of its first stage's columns (the two
 // captures share their strings) until the caller lets the first stage go.
 template <typename RowsOf>
-LoadEstimate estimateFor(const std::vector<std::string> &files, const LoadOptions &options, RowsOf rowsOf)
+LoadEstimate estimateFor(const std::vector<std::string> &files, const LoadOptions &options, RowsOf rowsOf,
+    const std::vector<char> &fromCache)
 {
     if (!options.windows.empty()) { // a time shard holds its share of the file's rows
         LoadEstimate estimate;
@@ -414,33 +447,91 @@ LoadEstimate estimateFor(const std::vector<std::string> &files, const LoadOption
         }
         return estimate;
     }
-    auto estimate = estimateWith(files, options.tables, rowsOf);
-    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx)) {
+    auto estimate = estimateWith(files, options.tables, rowsOf, true, fromCache);
+    const bool allCached = !files.empty() && std::all_of(fromCache.begin(), fromCache.end(), [](char c) { return c; })
+        && fromCache.size() == files.size();
+    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx) && !allCached) {
         const auto copy = estimateWith(files, firstStageTables(options.tables), rowsOf, false);
         estimate.bytes = saturatingAdd(estimate.bytes, copy.bytes);
     }
     return estimate;
 }
 
+// Which files a load takes from the report cache: those with an entry (by its header), unless
+// a staged load reads them all from their exports since some have none (readReports).
+std::vector<char> filesFromCache(const std::vector<std::string> &files, const LoadOptions &options)
+{
+    std::vector<char> cached(files.size(), 0);
+    if (options.cache.directory.empty() || !options.windows.empty())
+        return cached;
+    for (std::size_t f = 0; f < files.size(); ++f)
+        cached[f] = detail::hasCachedReport(options.cache, files[f], options.tables, detail::reportIdentity(files[f]));
+    const bool staged = options.onFirstStage && options.tables.contains(ExportTable::Nvtx);
+    if (staged && std::find(cached.begin(), cached.end(), 0) != cached.end())
+        std::fill(cached.begin(), cached.end(), 0);
+    return cached;
+}
+
+// A load through the report cache (readReports' throughCache): every report ends up mapped,
+// keeping what a cached report keeps, and at most `threads` reports not yet cached are held
+// whole at once, while they are read and written.
+template <typename RowsOf>
+LoadEstimate estimateThroughCache(const std::vector<std::string> &files, const LoadOptions &options, RowsOf rowsOf,
+    const std::vector<char> &fromCache, unsigned threads)
+{
+    LoadEstimate estimate;
+    std::vector<std::uint64_t> wholeExtra; // what reading a report costs beyond keeping it mapped
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const auto kept = estimateWith({ files[f] }, options.tables, rowsOf, true, { 1 });
+        estimate.rows = saturatingAdd(estimate.rows, kept.rows);
+        estimate.bytes = saturatingAdd(estimate.bytes, kept.bytes);
+        if (!fromCache[f])
+            wholeExtra.push_back(estimateWith({ files[f] }, options.tables, rowsOf).bytes - kept.bytes);
+    }
+    const auto held = std::min<std::size_t>(wholeExtra.size(), std::max(threads, 1u));
+    std::partial_sort(
+        wholeExtra.begin(), wholeExtra.begin() + std::ptrdiff_t(held), wholeExtra.end(), std::greater<>());
+    for (std::size_t i = 0; i < held; ++i)
+        estimate.bytes = saturatingAdd(estimate.bytes, wholeExtra[i]);
+    return estimate;
+}
+
+// Whether a capture fits: it may (loaded as usual), it may only through the report cache, or
+// it may not (the error says so).
+struct MemoryVerdict
+{
+    std::optional<LoadError> refusal;
+    bool throughCache = false;
+};
+
 // Refuses a capture that would not fit, before reading rows: swapping a machine for minutes
-// and then failing is the worst outcome, and the row counts are known up front.
-std::optional<LoadError> checkMemory(const std::vector<std::string> &files, const LoadOptions &options)
+// and then failing is the worst outcome, and the row counts are known up front. Reports taken
+// from the report cache count at what they keep beside their mapped columns; a capture that
+// fits only so is loaded through the cache (estimateThroughCache) when the cache is on.
+MemoryVerdict checkMemory(const std::vector<std::string> &files, const LoadOptions &options, unsigned threads)
 {
     if (files.empty())
-        return std::nullopt;
+        return {};
     const auto processHeadroom = tightestMemoryHeadroom(options.memoryLimitSources);
     const bool userLimitIsTightest
         = options.memoryLimitBytes != 0 && (!processHeadroom || options.memoryLimitBytes <= processHeadroom->bytes);
     if (!userLimitIsTightest && !processHeadroom)
-        return std::nullopt;
+        return {};
     const auto limit = userLimitIsTightest ? options.memoryLimitBytes : processHeadroom->bytes;
     // The rowid bound settles every capture that fits in milliseconds; only one the bound puts
     // over the limit pays for exact counts, which decide (a sparse rowid cannot refuse a file).
-    if (estimateFor(files, options, rowidSpan).bytes <= limit)
-        return std::nullopt;
-    const auto estimate = estimateFor(files, options, exactRowCount);
+    // The cache is looked at only for a capture that does not fit without it.
+    if (estimateFor(files, options, rowidSpan, {}).bytes <= limit)
+        return {};
+    const auto fromCache = filesFromCache(files, options);
+    if (estimateFor(files, options, rowidSpan, fromCache).bytes <= limit)
+        return {};
+    const auto estimate = estimateFor(files, options, exactRowCount, fromCache);
     if (estimate.bytes <= limit)
-        return std::nullopt;
+        return {};
+    if (!options.cache.directory.empty() && options.windows.empty()
+        && estimateThroughCache(files, options, exactRowCount, fromCache, threads).bytes <= limit)
+        return { std::nullopt, true };
     std::string names;
     for (std::size_t i = 0; i < files.size() && i < 4; ++i)
         names += fmt::format("{}{}", i ? ", " : "", files[i]);
@@ -449,10 +540,10 @@ std::optional<LoadError> checkMemory(const std::vector<std::string> &files, cons
     const std::string available = userLimitIsTightest
         ? fmt::format("the limit is {}", formatBytes(limit))
         : fmt::format("only {} is available ({})", formatBytes(limit), processHeadroom->source);
-    return LoadError { files.size() == 1 ? files.front() : names,
+    return { LoadError { files.size() == 1 ? files.front() : names,
         fmt::format("{}: too large to load: {} rows need an estimated {} of memory, but {}; "
                     "open fewer ranks or free memory",
-            names, estimate.rows, formatBytes(estimate.bytes), available) };
+            names, estimate.rows, formatBytes(estimate.bytes), available) } };
 }
 
 } // namespace
@@ -556,15 +647,17 @@ std::shared_ptr<TraceSet> loadTraceSet(
             throw std::invalid_argument("a time shard is not loaded in stages");
     }
     const unsigned threads = threadsOrEveryCore(options.threads);
-    if (auto tooLarge = checkMemory(files, options)) {
-        trace->errors.push_back(std::move(*tooLarge));
+    auto memory = checkMemory(files, options, threads);
+    if (memory.refusal) {
+        trace->errors.push_back(std::move(*memory.refusal));
         return trace;
     }
     auto isCancelled = [cancel] { return cancel && cancel->isCancelled(); };
     // The first parts stay where they are, to be joined with the NVTX parts: the first stage
     // is built from copies of them.
     std::function<void(const std::vector<const ReportData *> &)> firstStage;
-    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx)) {
+    // A load through the cache has no first stage: its first parts would all be held at once.
+    if (options.onFirstStage && options.tables.contains(ExportTable::Nvtx) && !memory.throughCache) {
         firstStage = [&](const std::vector<const ReportData *> &parts) {
             std::vector<ReportData> copies;
             copies.reserve(parts.size());
@@ -584,8 +677,8 @@ std::shared_ptr<TraceSet> loadTraceSet(
         return none;
     };
     try {
-        auto reports
-            = readReports(files, threads, options, trace->strings, progress, cancel, firstStage, trace->cacheProblem);
+        auto reports = readReports(files, threads, options, trace->strings, progress, cancel, firstStage,
+            trace->cacheProblem, memory.throughCache);
         if (isCancelled()) // also when asked while the first stage was handed over
             return cancelled();
         mergeIntoTrace(*trace, reports, options);

@@ -28,6 +28,11 @@ struct LoadOptions
     // process may still take (tightestMemoryHeadroom: MemAvailable, cgroup memory limits,
     // RLIMIT_AS), read from memoryLimitSources at load time, and memoryLimitBytes unless 0
     // (gaplens-cli --max-memory; tests set a tiny one). No bound at all: no check.
+    // A report with an entry in the report cache (`cache`) counts at what it keeps beside its
+    // mapped columns (names, depths, nesting). A capture that fits only with every report
+    // mapped is read through the cache: each report is written to its entry as soon as it is
+    // read and replaced by the entry mapped, so only the reports being read are held whole
+    // (and there is no first stage).
     std::uint64_t memoryLimitBytes = 0;
     MemoryLimitSources memoryLimitSources; // this process's; tests point it at fake files
     // The big tables (kernels, copies, CUDA API calls, NVTX) are scanned by decoding the
