@@ -7,6 +7,14 @@
 
 namespace gaplens::core {
 
+bool inNestingOrder(std::span<const TimeNs> start, std::span<const TimeNs> end)
+{
+    for (std::size_t i = 1; i < start.size(); ++i)
+        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
+            return false;
+    return true;
+}
+
 Column<std::uint8_t> NestingIndex::build(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
     m_levels.clear();

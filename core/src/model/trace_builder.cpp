@@ -13,20 +13,11 @@
 namespace gaplens::core {
 namespace {
 
-// Already in (start asc, end desc) order? Readers mostly deliver sorted tracks: then the
-// order vector, the sort and its temporary buffer are skipped (stable sort = identity).
-bool isSorted(std::span<const TimeNs> start, std::span<const TimeNs> end)
-{
-    for (std::size_t i = 1; i < start.size(); ++i)
-        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
-            return false;
-    return true;
-}
-
-// Empty when the track is already sorted (permuteAll then leaves it as it is).
+// Empty when the track is already sorted (permuteAll then leaves it as it is). Readers mostly
+// deliver sorted tracks: then the order vector, the sort and its temporary buffer are skipped.
 std::vector<std::uint32_t> sortOrder(std::span<const TimeNs> start, std::span<const TimeNs> end)
 {
-    if (isSorted(start, end))
+    if (inNestingOrder(start, end))
         return {};
     std::vector<std::uint32_t> order(start.size());
     std::iota(order.begin(), order.end(), 0u);

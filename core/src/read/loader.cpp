@@ -168,7 +168,7 @@ std::vector<ReportData> readReports(const std::vector<std::string> &files, unsig
             progress(overall);
         };
     std::mutex problemMutex;
-    auto store = [&](std::size_t f, const ReportData &data) {
+    auto store = [&](std::size_t f, ReportData &data) {
         const auto failure
             = detail::storeCachedReport(options.cache, files[f], options.tables, identities[f], data, strings);
         std::lock_guard lock(problemMutex);

@@ -277,7 +277,7 @@ void evictReportCache(const ReportCacheOptions &options)
 }
 
 std::string storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
-    std::optional<std::uint64_t> identity, const ReportData &data, const StringPool &strings)
+    std::optional<std::uint64_t> identity, ReportData &data, const StringPool &strings)
 {
     if (options.directory.empty() || !identity || !isCacheable(data))
         return {};

@@ -30,9 +30,10 @@ bool hasCachedReport(
 // the report has changed since. Does nothing for a report isCacheable refuses. A failure (a full
 // disk, a read-only folder) leaves no entry and is no load error, since the cache is an
 // optimisation; what failed is returned ("" when the entry was written or rightly skipped), so
-// that the user learns why every open is slow.
+// that the user learns why every open is slow. Builds the nesting its tracks keep into `data`
+// (writeReportPayload).
 std::string storeCachedReport(const ReportCacheOptions &options, const std::string &path, TableSet tables,
-    std::optional<std::uint64_t> identity, const ReportData &data, const StringPool &strings);
+    std::optional<std::uint64_t> identity, ReportData &data, const StringPool &strings);
 
 // Removes the least recently used entries (by modification time: a hit touches its entry)
 // until the rest take at most options.maxBytes, and temporary files a process that died left

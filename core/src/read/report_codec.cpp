@@ -165,16 +165,6 @@ template <typename Io, typename D> void visitReport(Io &io, D &data)
 
 constexpr std::size_t kColumnAlignment = 8;
 
-// Sorted as finalizeTraceSet sorts a track, by (start asc, end desc): it then keeps the order,
-// so a nesting index built on the columns as they are is the one it would build.
-bool isFinalOrder(std::span<const TimeNs> start, std::span<const TimeNs> end)
-{
-    for (std::size_t i = 1; i < start.size(); ++i)
-        if (start[i] < start[i - 1] || (start[i] == start[i - 1] && end[i] > end[i - 1]))
-            return false;
-    return true;
-}
-
 template <typename T> constexpr bool kPlain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>;
 
 // Pass 1: the names a report uses, numbered in the order first met.
@@ -245,17 +235,18 @@ public:
         value(std::uint64_t(s.size()));
         put(s.data(), s.size());
     }
-    // A track's nesting (depths and levels), built here so that a reopen does not build it:
-    // only for a track already in its final order (every real export's), else a reopen builds
-    // it after sorting, as a read does.
-    template <typename C> void nesting(const C &start, const C &end, const Column<std::uint8_t> &, const NestingIndex &)
+    // A track's nesting (depths and levels), so that a reopen does not build it: only for a
+    // track already in its final order (every real export's; finalizeTraceSet then keeps the
+    // order), else a reopen builds it after sorting, as a read does. Built into the track, so
+    // that finalizeTraceSet keeps it instead of building it again.
+    template <typename C> void nesting(const C &start, const C &end, Column<std::uint8_t> &depth, NestingIndex &index)
     {
-        const bool kept = !start.empty() && isFinalOrder(start, end);
+        const bool kept = !start.empty() && inNestingOrder(start, end);
         value(kept);
         if (!kept)
             return;
-        NestingIndex index;
-        column(index.build(start, end));
+        depth = index.build(start, end);
+        column(depth);
         value(index.properlyNested());
         value(std::uint64_t(index.levelCount()));
         for (std::size_t d = 0; d < index.levelCount(); ++d)
@@ -275,10 +266,11 @@ public:
             plainOrText(mapped);
         }
     }
-    template <typename T, typename F> void list(const std::vector<T> &items, F each)
+    // Not const: a track's nesting is built into it (nesting()).
+    template <typename T, typename F> void list(std::vector<T> &items, F each)
     {
         value(std::uint64_t(items.size()));
-        for (const auto &item : items)
+        for (auto &item : items)
             each(item);
     }
     void name(StringId id) { value(m_local[id]); }
@@ -508,7 +500,7 @@ private:
 
 } // namespace
 
-void writeReportPayload(const ByteSink &sink, const ReportData &data, const StringPool &strings)
+void writeReportPayload(const ByteSink &sink, ReportData &data, const StringPool &strings)
 {
     NameCollector collector(strings.size());
     visitReport(collector, data);

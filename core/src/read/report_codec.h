@@ -25,8 +25,9 @@ public:
 // Where a payload's bytes go, in order (the cache writes them to its file and its checksum).
 using ByteSink = std::function<void(const void *bytes, std::size_t size)>;
 
-// Hands `data`'s payload to `sink`, its names first.
-void writeReportPayload(const ByteSink &sink, const ReportData &data, const StringPool &strings);
+// Hands `data`'s payload to `sink`, its names first. The nesting of each of its tracks already
+// in final order is built into `data` on the way (finalizeTraceSet keeps it).
+void writeReportPayload(const ByteSink &sink, ReportData &data, const StringPool &strings);
 
 // Decodes a payload written by writeReportPayload, interning its names into `strings`.
 // `payload` starts at an 8-byte boundary (its columns are aligned from there and read in place).

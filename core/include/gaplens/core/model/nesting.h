@@ -9,6 +9,10 @@
 
 namespace gaplens::core {
 
+// Whether intervals are in (start asc, end desc) order, the one NestingIndex::build takes and
+// finalizeTraceSet sorts every track into (outer ranges first when two start together).
+bool inNestingOrder(std::span<const TimeNs> start, std::span<const TimeNs> end);
+
 // Per-depth index over intervals sorted by (start asc, end desc), as NVTX ranges, nested
 // API calls and overlapping copies are. Intervals on one level never overlap, so on each
 // level both starts and ends are sorted and "what is open at t" is one binary search per
