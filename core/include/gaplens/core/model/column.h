@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -17,17 +18,20 @@
 
 namespace gaplens::core {
 
-// The mapped items a column views, shared by every copy of its allocator (the column's own
-// copy included, so that viewColumn can end the construction phase).
+// The mapped items a column views, shared by every copy of its allocator.
 struct ColumnView
 {
     void *items = nullptr;
     std::size_t bytes = 0;
     bool taken = false; // handed out as a column's storage (once only)
-    // While viewColumn makes the column: default construction leaves the mapped bytes. A flag
-    // rather than a range check per item, so that the construction loop compiles to nothing.
-    bool leaveItems = true;
     std::shared_ptr<const void> owner; // keeps the items mapped
+};
+
+// What viewColumn "constructs" each item from: nothing, as the mapped item is already there.
+// A type rather than a flag, so that the construction loop compiles to nothing at any
+// optimisation level (a flag tested per item stays a loop over every item at -O2).
+struct MappedItem
+{
 };
 
 template <typename T> class ColumnAllocator
@@ -64,13 +68,10 @@ public:
         if (!isView(p)) // the view is unmapped with its owner
             std::allocator<T>().deallocate(p, n);
     }
-    // A viewed item is already there: default construction leaves its bytes as mapped.
-    template <typename U> void construct(U *p) noexcept(std::is_nothrow_default_constructible_v<U>)
-    {
-        if (!m_view || !m_view->leaveItems)
-            ::new (static_cast<void *>(p)) U();
-    }
-    template <typename U, typename... Args> void construct(U *p, Args &&...args)
+    // A viewed item is already there: its bytes stay as mapped.
+    template <typename U> void construct(U *, MappedItem) noexcept { }
+    template <typename U, typename... Args>
+    requires(!(std::is_same_v<std::remove_cvref_t<Args>, MappedItem> || ...)) void construct(U *p, Args &&...args)
     {
         ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
     }
@@ -86,6 +87,40 @@ private:
 
 template <typename T> using Column = std::vector<T, ColumnAllocator<T>>;
 
+// Counts the items of a view for std::vector's range constructor, which then constructs each
+// item from a MappedItem (a no-op) in storage that is the view: one allocation, no writes.
+class MappedItems
+{
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = MappedItem;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const MappedItem *;
+    using reference = MappedItem;
+
+    MappedItems() = default;
+    explicit MappedItems(std::size_t index) noexcept
+        : m_index(index)
+    {
+    }
+    MappedItem operator*() const noexcept { return {}; }
+    MappedItems &operator++() noexcept
+    {
+        ++m_index;
+        return *this;
+    }
+    MappedItems operator++(int) noexcept
+    {
+        auto before = *this;
+        ++m_index;
+        return before;
+    }
+    friend bool operator==(MappedItems, MappedItems) noexcept = default;
+
+private:
+    std::size_t m_index = 0;
+};
+
 // A column of `count` items that are the bytes at `view` (aligned for T), kept alive by `owner`.
 template <typename T> Column<T> viewColumn(const T *view, std::size_t count, std::shared_ptr<const void> owner)
 {
@@ -94,9 +129,7 @@ template <typename T> Column<T> viewColumn(const T *view, std::size_t count, std
     shared->items = const_cast<T *>(view);
     shared->bytes = count * sizeof(T);
     shared->owner = std::move(owner);
-    Column<T> column(count, ColumnAllocator<T>(shared));
-    shared->leaveItems = false; // made: from now on the column's items are value-initialised
-    return column;
+    return Column<T>(MappedItems(0), MappedItems(count), ColumnAllocator<T>(std::move(shared)));
 }
 
 // A column equals a plain vector with the same items (either way round, by C++20's rewriting).
