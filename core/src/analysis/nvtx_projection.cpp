@@ -28,13 +28,18 @@ void finishLane(std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool fo
             return a.thread < b.thread;
         return a.cpuDepth < b.cpuDepth;
     });
+    // Exact sizes: a column grown by doubling would copy itself and keep up to twice the rows.
     lane.start.reserve(ranges.size());
+    lane.end.reserve(ranges.size());
+    lane.thread.reserve(ranges.size());
+    lane.range.reserve(ranges.size());
     for (const auto &r : ranges) {
         lane.start.push_back(r.start);
         lane.end.push_back(r.end);
         lane.thread.push_back(r.thread);
         lane.range.push_back(r.range);
     }
+    std::vector<Projected>().swap(ranges); // copied into the lane: free before the next GPU's
     lane.depth = lane.nesting.build(lane.start, lane.end);
     if (!foldIndexes)
         return;
