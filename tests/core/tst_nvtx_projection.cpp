@@ -103,6 +103,43 @@ private slots:
         QCOMPARE(noFolds->gpus[0].size(), std::size_t(4));
     }
 
+    // Two reports whose processes share a pid and correlation ids (one file per rank, each from
+    // its own node), with their GPUs listed out of report order: each range projects only onto
+    // its own report's GPU, with that GPU's work.
+    void reportsWithTheSamePidAndCorrelationIdsProjectApart()
+    {
+        FixtureBuilder b;
+        const auto r0 = b.addRank(0, FixtureBuilder::kNewReport, 4242);
+        const auto r1 = b.addRank(1, FixtureBuilder::kNewReport, 4242);
+        const auto g1 = b.addGpu(r1, 0);
+        const auto g0 = b.addGpu(r0, 0);
+        const auto t1 = b.addThread(r1);
+        const auto t0 = b.addThread(r0);
+        b.nvtx(t0, T0 + 0, T0 + 100, "rank0_step");
+        b.nvtx(t1, T0 + 0, T0 + 100, "rank1_step");
+        b.api(t0, T0 + 10, T0 + 20, "cudaLaunchKernel", 5);
+        b.api(t1, T0 + 10, T0 + 20, "cudaLaunchKernel", 5);
+        b.kernel(g0, 7, T0 + 30, T0 + 40, "k", 5);
+        b.kernel(g1, 7, T0 + 50, T0 + 90, "k", 5);
+        const auto trace = b.finish();
+        QCOMPARE(trace->threads[t0].report, trace->gpus[g0.gpu].report);
+        QVERIFY(trace->gpus[g0.gpu].report != trace->gpus[g1.gpu].report);
+
+        const auto projected = projectNvtxOntoGpus(*trace);
+        QVERIFY(projected);
+        const auto nameOn = [&](const ProjectedNvtxLane &lane) {
+            return trace->str(trace->threads[lane.thread[0]].nvtx.name[lane.range[0]]);
+        };
+        const auto &lane0 = projected->gpus[g0.gpu];
+        QCOMPARE(lane0.size(), std::size_t(1));
+        QCOMPARE(nameOn(lane0), std::string("rank0_step"));
+        QCOMPARE(TimeRange(lane0.start[0], lane0.end[0]), at(30, 40));
+        const auto &lane1 = projected->gpus[g1.gpu];
+        QCOMPARE(lane1.size(), std::size_t(1));
+        QCOMPARE(nameOn(lane1), std::string("rank1_step"));
+        QCOMPARE(TimeRange(lane1.start[0], lane1.end[0]), at(50, 90));
+    }
+
     void derivedCaptureHoldsTheProjectionOnlyForTheTimeline()
     {
         const Fixture f;

@@ -8,14 +8,33 @@
 namespace gaplens::core {
 namespace detail {
 
-std::vector<std::vector<GpuWork>> buildWorkMaps(const TraceSet &trace, bool includeCopies, bool perGpu)
+std::size_t workMapCount(const TraceSet &trace)
 {
-    std::vector<std::vector<GpuWork>> maps(trace.reports.size());
+    std::size_t count = trace.reports.size();
+    for (const auto &gpu : trace.gpus)
+        count = std::max<std::size_t>(count, gpu.report + std::size_t(1));
+    return count;
+}
+
+std::vector<GpuWork> buildWorkMap(const TraceSet &trace, std::uint32_t report, bool includeCopies, bool perGpu)
+{
+    // Sized exactly: a map grown by doubling copies itself and keeps up to twice its entries.
+    std::size_t count = 0;
+    for (const auto &gpu : trace.gpus) {
+        if (gpu.report != report)
+            continue;
+        for (const auto &stream : gpu.streams)
+            if (stream.kernels.correlationId.size() == stream.kernels.size())
+                count += stream.kernels.size();
+        if (includeCopies)
+            count += gpu.copies.size();
+    }
+    std::vector<GpuWork> map;
+    map.reserve(count);
     for (std::uint32_t g = 0; g < trace.gpus.size(); ++g) {
         const auto &gpu = trace.gpus[g];
-        if (gpu.report >= maps.size())
-            maps.resize(gpu.report + 1);
-        auto &map = maps[gpu.report];
+        if (gpu.report != report)
+            continue;
         const std::uint32_t slot = perGpu ? g : 0;
         for (const auto &stream : gpu.streams) {
             const auto &k = stream.kernels;
@@ -32,21 +51,27 @@ std::vector<std::vector<GpuWork>> buildWorkMaps(const TraceSet &trace, bool incl
                     map.push_back({ launchKey(c.pid[i], c.correlationId[i]), slot, c.start[i], c.end[i] });
         }
     }
-    for (auto &map : maps) {
-        std::sort(map.begin(), map.end(),
-            [](const GpuWork &a, const GpuWork &b) { return a.key != b.key ? a.key < b.key : a.gpu < b.gpu; });
-        // Fold several events of one correlation id (graph launches) into one span.
-        std::size_t out = 0;
-        for (std::size_t i = 0; i < map.size(); ++i) {
-            if (out > 0 && map[out - 1].key == map[i].key && map[out - 1].gpu == map[i].gpu) {
-                map[out - 1].start = std::min(map[out - 1].start, map[i].start);
-                map[out - 1].end = std::max(map[out - 1].end, map[i].end);
-            } else {
-                map[out++] = map[i];
-            }
+    std::sort(map.begin(), map.end(),
+        [](const GpuWork &a, const GpuWork &b) { return a.key != b.key ? a.key < b.key : a.gpu < b.gpu; });
+    // Fold several events of one correlation id (graph launches) into one span.
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < map.size(); ++i) {
+        if (out > 0 && map[out - 1].key == map[i].key && map[out - 1].gpu == map[i].gpu) {
+            map[out - 1].start = std::min(map[out - 1].start, map[i].start);
+            map[out - 1].end = std::max(map[out - 1].end, map[i].end);
+        } else {
+            map[out++] = map[i];
         }
-        map.resize(out);
     }
+    map.resize(out);
+    return map;
+}
+
+std::vector<std::vector<GpuWork>> buildWorkMaps(const TraceSet &trace, bool includeCopies, bool perGpu)
+{
+    std::vector<std::vector<GpuWork>> maps(workMapCount(trace));
+    for (std::uint32_t r = 0; r < maps.size(); ++r)
+        maps[r] = buildWorkMap(trace, r, includeCopies, perGpu);
     return maps;
 }
 

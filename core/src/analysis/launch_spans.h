@@ -97,6 +97,11 @@ struct GpuWork
 // GPU when `perGpu`, else over the report's GPUs.
 std::vector<std::vector<GpuWork>> buildWorkMaps(const TraceSet &trace, bool includeCopies, bool perGpu);
 
+// One report's map of buildWorkMaps, for a caller that works a report at a time; reports are
+// numbered below workMapCount (a GPU's report may lie past TraceSet::reports).
+std::vector<GpuWork> buildWorkMap(const TraceSet &trace, std::uint32_t report, bool includeCopies, bool perGpu);
+std::size_t workMapCount(const TraceSet &trace);
+
 // The work of `key` in a map: a run of entries (one, unless perGpu and it ran on several GPUs).
 std::span<const GpuWork> workOf(const std::vector<GpuWork> &map, std::uint64_t key);
 

@@ -48,6 +48,35 @@ void finishLane(std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool fo
         lane.folds.emplace_back(lane.level(d));
 }
 
+// Appends the projections of thread `t`'s NVTX ranges onto each GPU it launched on.
+void projectThread(const TraceSet &trace, std::uint32_t t, const std::vector<detail::GpuWork> &map,
+    std::vector<std::vector<Projected>> &perGpu)
+{
+    const Thread &thread = trace.threads[t];
+    // The thread's launches per GPU it launched on (few: usually one).
+    std::vector<std::pair<std::uint32_t, detail::LaunchSpans>> launches;
+    for (std::size_t c = 0; c < thread.api.size(); ++c) {
+        const auto corr = thread.api.correlationId[c];
+        if (corr == 0)
+            continue;
+        for (const auto &work : detail::workOf(map, launchKey(thread.pid, corr))) {
+            auto it
+                = std::find_if(launches.begin(), launches.end(), [&](const auto &l) { return l.first == work.gpu; });
+            if (it == launches.end())
+                it = launches.insert(launches.end(), { work.gpu, {} });
+            it->second.add(thread.api.start[c], work.start, work.end);
+        }
+    }
+    for (auto &[gpu, spans] : launches) {
+        spans.build();
+        const auto &n = thread.nvtx;
+        for (std::uint32_t i = 0; i < n.size(); ++i)
+            if (const auto gpuSpan = spans.project({ n.start[i], n.end[i] }))
+                perGpu[gpu].push_back(
+                    { gpuSpan->start, gpuSpan->end, t, i, i < n.depth.size() ? n.depth[i] : std::uint8_t(0) });
+    }
+}
+
 } // namespace
 
 std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
@@ -55,42 +84,29 @@ std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
 {
     auto out = std::make_shared<ProjectedNvtx>();
     out->gpus.resize(trace.gpus.size());
+    // A thread launches only on its own report's GPUs: work a report at a time, so that only
+    // one report's launch map and unsorted ranges are alive at once (for a job of many ranks,
+    // a small part of the whole).
+    const std::size_t reportCount = detail::workMapCount(trace);
+    std::vector<std::vector<std::uint32_t>> threadsOf(reportCount);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
+        if (trace.threads[t].nvtx.size() > 0 && trace.threads[t].report < reportCount)
+            threadsOf[trace.threads[t].report].push_back(t);
     std::vector<std::vector<Projected>> perGpu(trace.gpus.size());
-    const auto maps = detail::buildWorkMaps(trace, true, true);
-    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
-        if (cancel && cancel->isCancelled())
-            return nullptr;
-        const Thread &thread = trace.threads[t];
-        if (thread.nvtx.size() == 0 || thread.report >= maps.size())
-            continue;
-        const auto &map = maps[thread.report];
-        // The thread's launches per GPU it launched on (few: usually one).
-        std::vector<std::pair<std::uint32_t, detail::LaunchSpans>> launches;
-        for (std::size_t c = 0; c < thread.api.size(); ++c) {
-            const auto corr = thread.api.correlationId[c];
-            if (corr == 0)
+    for (std::uint32_t report = 0; report < reportCount; ++report) {
+        const auto map = detail::buildWorkMap(trace, report, true, true);
+        for (const std::uint32_t t : threadsOf[report]) {
+            if (cancel && cancel->isCancelled())
+                return nullptr;
+            projectThread(trace, t, map, perGpu);
+        }
+        for (std::size_t g = 0; g < trace.gpus.size(); ++g) {
+            if (trace.gpus[g].report != report)
                 continue;
-            for (const auto &work : detail::workOf(map, launchKey(thread.pid, corr))) {
-                auto it = std::find_if(
-                    launches.begin(), launches.end(), [&](const auto &l) { return l.first == work.gpu; });
-                if (it == launches.end())
-                    it = launches.insert(launches.end(), { work.gpu, {} });
-                it->second.add(thread.api.start[c], work.start, work.end);
-            }
+            if (cancel && cancel->isCancelled())
+                return nullptr;
+            finishLane(perGpu[g], out->gpus[g], foldIndexes);
         }
-        for (auto &[gpu, spans] : launches) {
-            spans.build();
-            const auto &n = thread.nvtx;
-            for (std::uint32_t i = 0; i < n.size(); ++i)
-                if (const auto gpuSpan = spans.project({ n.start[i], n.end[i] }))
-                    perGpu[gpu].push_back(
-                        { gpuSpan->start, gpuSpan->end, t, i, i < n.depth.size() ? n.depth[i] : std::uint8_t(0) });
-        }
-    }
-    for (std::size_t g = 0; g < perGpu.size(); ++g) {
-        if (cancel && cancel->isCancelled())
-            return nullptr;
-        finishLane(perGpu[g], out->gpus[g], foldIndexes);
     }
     return out;
 }
