@@ -519,13 +519,21 @@ void MainWindow::showCaptureStatus()
     // A cache that cannot be written makes every open slow: said briefly, with why on hover.
     const QString cacheNote
         = trace->cacheProblem.empty() ? QString() : QStringLiteral("; report cache not written (hover for why)");
-    m_status->setText(QStringLiteral("%1, %2 rank(s), %3 GPU(s), %4 kernels, %5%6")
+    // Rows left out for lack of memory are said, so that their absence is not read as "no NVTX".
+    const std::string noProjection = model->derived() ? model->derived()->projectionSkipped() : std::string();
+    const QString projectionNote
+        = noProjection.empty() ? QString() : QStringLiteral("; projected NVTX rows left out (hover for why)");
+    m_status->setText(QStringLiteral("%1, %2 rank(s), %3 GPU(s), %4 kernels, %5%6%7")
                           .arg(reports)
                           .arg(trace->ranks.size())
                           .arg(trace->gpus.size())
                           .arg(QLocale::system().toString(qulonglong(kernels)))
-                          .arg(gaps, cacheNote));
-    m_status->setToolTip(QString::fromStdString(trace->cacheProblem));
+                          .arg(gaps, cacheNote, projectionNote));
+    QStringList why;
+    for (const auto &problem : { trace->cacheProblem, noProjection })
+        if (!problem.empty())
+            why << QString::fromStdString(problem);
+    m_status->setToolTip(why.join(QLatin1Char('\n')));
 }
 
 void MainWindow::applyAlignment()

@@ -155,6 +155,35 @@ private slots:
         QVERIFY(!DerivedCapture::build(f.trace, cli)->projectedNvtx());
     }
 
+    // A capture opened larger than memory keeps its timeline: the projection that would not fit
+    // is left out with a reason, not built into an out-of-memory kill.
+    void projectionOverTheMemoryLimitIsLeftOutWithAReason()
+    {
+        const Fixture f;
+        // Lanes: 5 ranges of a thread that calls CUDA x 30 bytes; the one report's collection:
+        // 5 x 64 bytes and its launch map: 4 launches (3 kernels, 1 copy) x 32 bytes.
+        QCOMPARE(projectedNvtxPeakBytes(*f.trace), std::uint64_t(5 * 30 + 5 * 64 + 4 * 32));
+
+        DerivedOptions tight;
+        tight.projectionMemoryLimit = 597;
+        const auto without = DerivedCapture::build(f.trace, tight);
+        QVERIFY(without);
+        QVERIFY(!without->projectedNvtx());
+        QCOMPARE(without->projectionSkipped(),
+            std::string("The projected NVTX rows under the GPUs were not built: they need up to 598 B, over the "
+                        "limit of 597 B"));
+        QCOMPARE(without->gapCount(), DerivedCapture::build(f.trace, {})->gapCount()); // the rest is whole
+
+        DerivedOptions enough;
+        enough.projectionMemoryLimit = 598;
+        const auto with = DerivedCapture::build(f.trace, enough, nullptr, without.get());
+        QVERIFY(with->projectedNvtx());
+        QVERIFY(with->projectionSkipped().empty());
+        QCOMPARE(with->projectedNvtx()->gpus[0].size(), std::size_t(4));
+        // This machine has far more than a few bytes free: the default limit builds it.
+        QVERIFY(DerivedCapture::build(f.trace, {})->projectionSkipped().empty());
+    }
+
     void projectedSummaryGroupsProjectedDurations()
     {
         const Fixture f;

@@ -6,6 +6,11 @@
 #include "idle_gaps.h"
 #include "step_memo.h"
 
+#include "gaplens/core/util/memory_limit.h"
+#include "gaplens/core/util/units.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -110,6 +115,24 @@ BlameKeyIndex findKey(const std::vector<std::string> &keys, std::string_view key
     return it == keys.end() ? BlameKeyIndex() : BlameKeyIndex(std::uint32_t(it - keys.begin()));
 }
 
+// Empty when the projected NVTX rows fit in the memory left, else why they are left out.
+std::string projectionWontFit(const TraceSet &trace, const DerivedOptions &options)
+{
+    const std::uint64_t need = projectedNvtxPeakBytes(trace);
+    if (options.projectionMemoryLimit != 0)
+        return need <= options.projectionMemoryLimit
+            ? std::string()
+            : fmt::format("The projected NVTX rows under the GPUs were not built: they need up to {}, over the "
+                          "limit of {}",
+                formatBytes(need), formatBytes(options.projectionMemoryLimit));
+    const auto headroom = tightestMemoryHeadroom();
+    if (!headroom || need <= headroom->bytes)
+        return {};
+    return fmt::format("The projected NVTX rows under the GPUs were not built: they need up to {}, but only {} "
+                       "is available ({})",
+        formatBytes(need), formatBytes(headroom->bytes), headroom->source);
+}
+
 } // namespace
 
 std::vector<GpuIndex> gpusOfRanks(const TraceSet &trace, const RankSelection &ranks)
@@ -157,9 +180,12 @@ std::shared_ptr<const DerivedCapture> DerivedCapture::build(std::shared_ptr<cons
             return nullptr;
     }
     if (!derived->m_projectedNvtx && options.foldIndexes) {
-        derived->m_projectedNvtx = projectNvtxOntoGpus(*derived->m_trace, true, cancel);
-        if (!derived->m_projectedNvtx)
-            return nullptr;
+        derived->m_projectionSkipped = projectionWontFit(*derived->m_trace, options);
+        if (derived->m_projectionSkipped.empty()) {
+            derived->m_projectedNvtx = projectNvtxOntoGpus(*derived->m_trace, true, cancel);
+            if (!derived->m_projectedNvtx)
+                return nullptr;
+        }
     }
     if (!derived->m_memory)
         derived->m_memory = std::make_shared<const GpuMemoryUsage>(computeGpuMemoryUsage(*derived->m_trace));

@@ -111,4 +111,28 @@ std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
     return out;
 }
 
+std::uint64_t projectedNvtxPeakBytes(const TraceSet &trace)
+{
+    // A lane keeps start, end, thread, range, depth and a nesting slot (29 bytes) and a share
+    // of its fold indexes; while a report is worked, its ranges are collected (32 bytes each,
+    // up to twice that as the vector grows) and its launches mapped (32 bytes per kernel or copy).
+    constexpr std::uint64_t kLaneBytes = 30, kCollectBytes = 64, kLaunchBytes = sizeof(detail::GpuWork);
+    const std::size_t reportCount = detail::workMapCount(trace);
+    std::vector<std::uint64_t> ranges(reportCount), launches(reportCount);
+    for (const auto &thread : trace.threads)
+        if (thread.report < reportCount && thread.api.size() > 0)
+            ranges[thread.report] += thread.nvtx.size();
+    for (const auto &gpu : trace.gpus) {
+        launches[gpu.report] += gpu.copies.size();
+        for (const auto &stream : gpu.streams)
+            launches[gpu.report] += stream.kernels.size();
+    }
+    std::uint64_t lanes = 0, worstReport = 0;
+    for (std::size_t r = 0; r < reportCount; ++r) {
+        lanes += ranges[r] * kLaneBytes;
+        worstReport = std::max(worstReport, ranges[r] * kCollectBytes + launches[r] * kLaunchBytes);
+    }
+    return lanes + worstReport;
+}
+
 } // namespace gaplens::core

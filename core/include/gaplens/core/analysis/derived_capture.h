@@ -39,6 +39,11 @@ struct DerivedOptions
     bool includeCopies = false; // copies and memsets count as busy and may end a gap
     // build the timeline's fold indexes and its projected NVTX rows (the CLI draws nothing)
     bool foldIndexes = true;
+    // The projected NVTX rows are left out, with a reason (projectionSkipped), when their
+    // projectedNvtxPeakBytes exceed this many bytes; 0: the memory this process may still take
+    // (tightestMemoryHeadroom). A capture opened larger than memory keeps the rest of the
+    // timeline instead of being killed while it builds them.
+    std::uint64_t projectionMemoryLimit = 0;
     // A time shard's carry from the shards before it (gaplens-mpi); empty for a whole capture.
     EarlierShards earlierShards;
 };
@@ -249,6 +254,9 @@ public:
     // --- NVTX ranges projected onto each GPU with their fold indexes (threshold-independent,
     // shared); null when built with DerivedOptions::foldIndexes = false ---
     const std::shared_ptr<const ProjectedNvtx> &projectedNvtx() const { return m_projectedNvtx; }
+    // Why the projection was not built for lack of memory, for the user; empty when it was
+    // built or not asked for.
+    const std::string &projectionSkipped() const { return m_projectionSkipped; }
 
     // --- GPU memory in use per GPU (threshold-independent, shared) ---
     const GpuMemoryUsage &gpuMemory() const { return *m_memory; }
@@ -264,6 +272,7 @@ private:
     std::shared_ptr<const BusyLanes> m_busy;
     std::shared_ptr<const CaptureFoldIndex> m_folds;
     std::shared_ptr<const ProjectedNvtx> m_projectedNvtx;
+    std::string m_projectionSkipped;
     std::shared_ptr<const GpuMemoryUsage> m_memory;
     std::shared_ptr<StepMemo> m_steps;
     std::vector<GpuGapTable> m_gaps; // one per TraceSet::gpus

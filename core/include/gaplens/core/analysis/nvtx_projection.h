@@ -43,4 +43,9 @@ struct ProjectedNvtx
 std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
     const TraceSet &trace, bool foldIndexes = true, const CancelToken *cancel = nullptr);
 
+// An upper bound on the memory projectNvtxOntoGpus takes at its peak: the lanes of every NVTX
+// range of a thread that calls CUDA, plus one report's launch map and unsorted ranges. The
+// timeline checks it against the memory left before building (DerivedOptions).
+std::uint64_t projectedNvtxPeakBytes(const TraceSet &trace);
+
 } // namespace gaplens::core
