@@ -114,9 +114,12 @@ std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
 std::uint64_t projectedNvtxPeakBytes(const TraceSet &trace)
 {
     // A lane keeps start, end, thread, range, depth and a nesting slot (29 bytes) and a share
-    // of its fold indexes; while a report is worked, its ranges are collected (32 bytes each,
-    // up to twice that as the vector grows) and its launches mapped (32 bytes per kernel or copy).
-    constexpr std::uint64_t kLaneBytes = 30, kCollectBytes = 64, kLaunchBytes = sizeof(detail::GpuWork);
+    // of its fold indexes. While a report is worked: its ranges are collected (32 bytes each,
+    // twice that while the vector grows into a copy), its launches mapped (32 bytes per kernel
+    // or copy), and a thread's launches put in LaunchSpans (call start 8, leaves 16 and two
+    // segment trees 32 bytes per launch; at most the report's launches).
+    constexpr std::uint64_t kLaneBytes = 30, kCollectBytes = 64;
+    constexpr std::uint64_t kLaunchBytes = sizeof(detail::GpuWork) + 8 + 16 + 32;
     const std::size_t reportCount = detail::workMapCount(trace);
     std::vector<std::uint64_t> ranges(reportCount), launches(reportCount);
     for (const auto &thread : trace.threads)
