@@ -52,7 +52,8 @@ struct Fixture
 
     std::string nameOf(const ProjectedNvtxLane &lane, std::size_t i) const
     {
-        return trace->str(trace->threads[lane.thread[i]].nvtx.name[lane.range[i]]);
+        const auto source = lane.source(i);
+        return trace->str(trace->threads[source.thread].nvtx.name[source.range]);
     }
 };
 
@@ -128,7 +129,8 @@ private slots:
         const auto projected = projectNvtxOntoGpus(*trace);
         QVERIFY(projected);
         const auto nameOn = [&](const ProjectedNvtxLane &lane) {
-            return trace->str(trace->threads[lane.thread[0]].nvtx.name[lane.range[0]]);
+            const auto source = lane.source(0);
+            return trace->str(trace->threads[source.thread].nvtx.name[source.range]);
         };
         const auto &lane0 = projected->gpus[g0.gpu];
         QCOMPARE(lane0.size(), std::size_t(1));
@@ -138,6 +140,39 @@ private slots:
         QCOMPARE(lane1.size(), std::size_t(1));
         QCOMPARE(nameOn(lane1), std::string("rank1_step"));
         QCOMPARE(TimeRange(lane1.start[0], lane1.end[0]), at(50, 90));
+    }
+
+    // Two threads launching on one GPU: each projection names its own thread and range
+    // (ProjectedNvtxLane::source decodes the one number a lane keeps per projection).
+    void eachProjectionNamesItsThreadAndRange()
+    {
+        FixtureBuilder b;
+        const auto r = b.addRank(0);
+        const auto g = b.addGpu(r, 0);
+        const auto main = b.addThread(r);
+        const auto worker = b.addThread(r, 77);
+        b.nvtx(main, T0 + 0, T0 + 50, "main_idle"); // launches nothing
+        b.nvtx(main, T0 + 100, T0 + 200, "main_step");
+        b.nvtx(worker, T0 + 0, T0 + 40, "w_a");
+        b.nvtx(worker, T0 + 300, T0 + 400, "w_b");
+        b.api(main, T0 + 110, T0 + 120, "cudaLaunchKernel", 1);
+        b.api(worker, T0 + 10, T0 + 20, "cudaLaunchKernel", 2);
+        b.api(worker, T0 + 310, T0 + 320, "cudaLaunchKernel", 3);
+        b.kernel(g, 7, T0 + 130, T0 + 140, "k1", 1);
+        b.kernel(g, 7, T0 + 50, T0 + 60, "k2", 2);
+        b.kernel(g, 7, T0 + 330, T0 + 340, "k3", 3);
+        const auto trace = b.finish();
+        const auto projected = projectNvtxOntoGpus(*trace);
+        QVERIFY(projected);
+        const auto &lane = projected->gpus[g.gpu];
+        QCOMPARE(lane.size(), std::size_t(3)); // by start: w_a (50), main_step (130), w_b (330)
+        const std::pair<std::uint32_t, std::uint32_t> expected[] = { { worker, 0 }, { main, 1 }, { worker, 1 } };
+        for (std::size_t i = 0; i < lane.size(); ++i) {
+            QCOMPARE(lane.source(i).thread, expected[i].first);
+            QCOMPARE(lane.source(i).range, expected[i].second);
+        }
+        QCOMPARE(TimeRange(lane.start[1], lane.end[1]), at(130, 140));
+        QCOMPARE(trace->str(trace->threads[main].nvtx.name[lane.source(1).range]), std::string("main_step"));
     }
 
     void derivedCaptureHoldsTheProjectionOnlyForTheTimeline()
@@ -160,22 +195,22 @@ private slots:
     void projectionOverTheMemoryLimitIsLeftOutWithAReason()
     {
         const Fixture f;
-        // Lanes: 5 ranges of a thread that calls CUDA x 30 bytes; the one report's collection:
+        // Lanes: 5 ranges of a thread that calls CUDA x 26 bytes; the one report's collection:
         // 5 x 64 bytes, and 4 launches (3 kernels, 1 copy) x (32 in the map + 56 in LaunchSpans).
-        QCOMPARE(projectedNvtxPeakBytes(*f.trace), std::uint64_t(5 * 30 + 5 * 64 + 4 * 88));
+        QCOMPARE(projectedNvtxPeakBytes(*f.trace), std::uint64_t(5 * 26 + 5 * 64 + 4 * 88));
 
         DerivedOptions tight;
-        tight.projectionMemoryLimit = 821;
+        tight.projectionMemoryLimit = 801;
         const auto without = DerivedCapture::build(f.trace, tight);
         QVERIFY(without);
         QVERIFY(!without->projectedNvtx());
         QCOMPARE(without->projectionSkipped(),
-            std::string("The projected NVTX rows under the GPUs were not built: they need up to 822 B, over the "
-                        "limit of 821 B"));
+            std::string("The projected NVTX rows under the GPUs were not built: they need up to 802 B, over the "
+                        "limit of 801 B"));
         QCOMPARE(without->gapCount(), DerivedCapture::build(f.trace, {})->gapCount()); // the rest is whole
 
         DerivedOptions enough;
-        enough.projectionMemoryLimit = 822;
+        enough.projectionMemoryLimit = 802;
         const auto with = DerivedCapture::build(f.trace, enough, nullptr, without.get());
         QVERIFY(with->projectedNvtx());
         QVERIFY(with->projectionSkipped().empty());

@@ -128,8 +128,9 @@ Lines describe(const TimelineModel &model, const HitResult &hit)
             break;
         const auto &lane = at(d->projectedNvtx()->gpus, hit.gpu);
         const auto i = hit.index;
-        const auto &thread = at(t->threads, core::ThreadIndex(lane.thread[i]));
-        const auto r = lane.range[i];
+        const auto source = lane.source(i);
+        const auto &thread = at(t->threads, core::ThreadIndex(source.thread));
+        const auto r = source.range;
         addEvent(thread.nvtx.name[r], lane.start[i], lane.end[i]);
         add(QStringLiteral("Projected onto"), QStringLiteral("GPU %1").arg(at(t->gpus, hit.gpu).deviceId));
         add(QStringLiteral("GPU start"), timeAt(lane.start[i]));

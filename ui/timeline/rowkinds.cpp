@@ -206,8 +206,9 @@ const RowKindDescriptor kProjectedNvtx { RowKind::ProjectedNvtx, TimelineModel::
     noToggle,
     [](const TimelineModel &model, const TimelineRow &row, std::uint32_t ev) {
         const auto *lane = projectedLane(model.derived().get(), row.gpu);
+        const auto source = lane->source(ev);
         const core::StringId name
-            = at(model.trace()->threads, core::ThreadIndex(lane->thread[ev])).nvtx.name[lane->range[ev]];
+            = at(model.trace()->threads, core::ThreadIndex(source.thread)).nvtx.name[source.range];
         return EventLook { model.nvtxColor(name), name, {} };
     } };
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace gaplens::core {
@@ -118,6 +119,11 @@ BlameKeyIndex findKey(const std::vector<std::string> &keys, std::string_view key
 // Empty when the projected NVTX rows fit in the memory left, else why they are left out.
 std::string projectionWontFit(const TraceSet &trace, const DerivedOptions &options)
 {
+    const auto ranges = projectableNvtxRangesOfLargestReport(trace);
+    if (ranges > std::numeric_limits<std::uint32_t>::max())
+        return fmt::format("The projected NVTX rows under the GPUs were not built: a report has {} NVTX ranges on "
+                           "threads that call CUDA, more than the rows can number (2^32)",
+            ranges);
     const std::uint64_t need = projectedNvtxPeakBytes(trace);
     if (options.projectionMemoryLimit != 0)
         return need <= options.projectionMemoryLimit

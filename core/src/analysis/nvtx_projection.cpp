@@ -16,8 +16,25 @@ struct Projected
     std::uint8_t cpuDepth;
 };
 
-void finishLane(std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool foldIndexes)
+void finishLane(const TraceSet &trace, std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool foldIndexes)
 {
+    // Number the ranges of the threads that project here one thread after another.
+    for (const auto &r : ranges)
+        if (lane.sourceThreads.empty() || lane.sourceThreads.back() != r.thread)
+            lane.sourceThreads.push_back(r.thread); // collected per thread: a thread's run is contiguous
+    std::sort(lane.sourceThreads.begin(), lane.sourceThreads.end());
+    lane.sourceThreads.erase(
+        std::unique(lane.sourceThreads.begin(), lane.sourceThreads.end()), lane.sourceThreads.end());
+    std::uint64_t next = 0; // below 2^32: projectableNvtxRangesOfLargestReport
+    for (const auto t : lane.sourceThreads) {
+        lane.sourceFirst.push_back(std::uint32_t(next));
+        next += trace.threads[t].nvtx.size();
+    }
+    const auto firstOf = [&](std::uint32_t thread) {
+        const auto k = std::lower_bound(lane.sourceThreads.begin(), lane.sourceThreads.end(), thread)
+            - lane.sourceThreads.begin();
+        return lane.sourceFirst[std::size_t(k)];
+    };
     // Equal projections keep the CPU parent first, so the child nests under it.
     std::sort(ranges.begin(), ranges.end(), [](const Projected &a, const Projected &b) {
         if (a.start != b.start)
@@ -31,13 +48,11 @@ void finishLane(std::vector<Projected> &ranges, ProjectedNvtxLane &lane, bool fo
     // Exact sizes: a column grown by doubling would copy itself and keep up to twice the rows.
     lane.start.reserve(ranges.size());
     lane.end.reserve(ranges.size());
-    lane.thread.reserve(ranges.size());
-    lane.range.reserve(ranges.size());
+    lane.sourceId.reserve(ranges.size());
     for (const auto &r : ranges) {
         lane.start.push_back(r.start);
         lane.end.push_back(r.end);
-        lane.thread.push_back(r.thread);
-        lane.range.push_back(r.range);
+        lane.sourceId.push_back(firstOf(r.thread) + r.range);
     }
     std::vector<Projected>().swap(ranges); // copied into the lane: free before the next GPU's
     lane.depth = lane.nesting.build(lane.start, lane.end);
@@ -105,20 +120,29 @@ std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
                 continue;
             if (cancel && cancel->isCancelled())
                 return nullptr;
-            finishLane(perGpu[g], out->gpus[g], foldIndexes);
+            finishLane(trace, perGpu[g], out->gpus[g], foldIndexes);
         }
     }
     return out;
 }
 
+std::uint64_t projectableNvtxRangesOfLargestReport(const TraceSet &trace)
+{
+    std::vector<std::uint64_t> ranges(detail::workMapCount(trace));
+    for (const auto &thread : trace.threads)
+        if (thread.report < ranges.size() && thread.api.size() > 0)
+            ranges[thread.report] += thread.nvtx.size();
+    return ranges.empty() ? 0 : *std::max_element(ranges.begin(), ranges.end());
+}
+
 std::uint64_t projectedNvtxPeakBytes(const TraceSet &trace)
 {
-    // A lane keeps start, end, thread, range, depth and a nesting slot (29 bytes) and a share
-    // of its fold indexes. While a report is worked: its ranges are collected (32 bytes each,
+    // A lane keeps start, end, source, depth and a nesting slot (25 bytes) and a share of its
+    // fold indexes. While a report is worked: its ranges are collected (32 bytes each,
     // twice that while the vector grows into a copy), its launches mapped (32 bytes per kernel
     // or copy), and a thread's launches put in LaunchSpans (call start 8, leaves 16 and two
     // segment trees 32 bytes per launch; at most the report's launches).
-    constexpr std::uint64_t kLaneBytes = 30, kCollectBytes = 64;
+    constexpr std::uint64_t kLaneBytes = 26, kCollectBytes = 64;
     constexpr std::uint64_t kLaunchBytes = sizeof(detail::GpuWork) + 8 + 16 + 32;
     const std::size_t reportCount = detail::workMapCount(trace);
     std::vector<std::uint64_t> ranges(reportCount), launches(reportCount);
