@@ -92,6 +92,16 @@ void projectThread(const TraceSet &trace, std::uint32_t t, const std::vector<det
     }
 }
 
+// Per report: the NVTX ranges of its threads that call CUDA, the ones that may project.
+std::vector<std::uint64_t> projectableRangesPerReport(const TraceSet &trace)
+{
+    std::vector<std::uint64_t> ranges(detail::workMapCount(trace));
+    for (const auto &thread : trace.threads)
+        if (thread.report < ranges.size() && thread.api.size() > 0)
+            ranges[thread.report] += thread.nvtx.size();
+    return ranges;
+}
+
 } // namespace
 
 std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
@@ -128,10 +138,7 @@ std::shared_ptr<const ProjectedNvtx> projectNvtxOntoGpus(
 
 std::uint64_t projectableNvtxRangesOfLargestReport(const TraceSet &trace)
 {
-    std::vector<std::uint64_t> ranges(detail::workMapCount(trace));
-    for (const auto &thread : trace.threads)
-        if (thread.report < ranges.size() && thread.api.size() > 0)
-            ranges[thread.report] += thread.nvtx.size();
+    const auto ranges = projectableRangesPerReport(trace);
     return ranges.empty() ? 0 : *std::max_element(ranges.begin(), ranges.end());
 }
 
@@ -144,11 +151,9 @@ std::uint64_t projectedNvtxPeakBytes(const TraceSet &trace)
     // segment trees 32 bytes per launch; at most the report's launches).
     constexpr std::uint64_t kLaneBytes = 26, kCollectBytes = 64;
     constexpr std::uint64_t kLaunchBytes = sizeof(detail::GpuWork) + 8 + 16 + 32;
-    const std::size_t reportCount = detail::workMapCount(trace);
-    std::vector<std::uint64_t> ranges(reportCount), launches(reportCount);
-    for (const auto &thread : trace.threads)
-        if (thread.report < reportCount && thread.api.size() > 0)
-            ranges[thread.report] += thread.nvtx.size();
+    const auto ranges = projectableRangesPerReport(trace);
+    const std::size_t reportCount = ranges.size();
+    std::vector<std::uint64_t> launches(reportCount);
     for (const auto &gpu : trace.gpus) {
         launches[gpu.report] += gpu.copies.size();
         for (const auto &stream : gpu.streams)
