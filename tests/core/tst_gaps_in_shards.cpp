@@ -101,6 +101,7 @@ struct GapsOfFile
     std::string totals;
     std::vector<std::size_t> perShard; // gaps found by each shard
     std::vector<std::size_t> hostRows; // CUDA calls and NVTX ranges each shard held
+    std::vector<std::size_t> osRows; // OS runtime calls each shard held
 };
 
 std::vector<std::string> gapsOf(const TraceSet &trace, const DerivedCapture &derived)
@@ -144,6 +145,10 @@ GapsOfFile inShards(const std::string &file, const std::vector<StoredStartWindow
         for (const auto &thread : trace->threads)
             hostRows += thread.api.size() + thread.nvtx.size();
         out.hostRows.push_back(hostRows);
+        std::size_t osRows = 0;
+        for (const auto &thread : trace->threads)
+            osRows += thread.osrt.size();
+        out.osRows.push_back(osRows);
         deviceOrder.clear();
         for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
             const auto device = trace->gpus[g].deviceId;
@@ -322,6 +327,43 @@ private slots:
         QCOMPARE(shardHalo(earlier, edges(515, 700)).from, TimeNs(515)); // its own work starts first
         QCOMPARE(shardHalo({}, edges(600, 700)).from, TimeNs(600));
         QCOMPARE(shardHalo(earlier, edges(std::nullopt, std::nullopt)).from, std::numeric_limits<TimeNs>::max());
+    }
+
+    // Blame reads the OS call open at a gap's midpoint, outermost first: a shard keeps the OS
+    // calls overlapping its gaps' span or starting in its window, not every call of the file.
+    void aShardKeepsOnlyTheOsCallsNearIt()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "os-calls.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO StringIds VALUES (10, 'pthread_cond_wait'), (11, 'futex'), (12, 'fopen'), (13, 'read'),
+                (14, 'poll');
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 1000000, 1010000, 7, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 2000000, 2010000, 7, 7, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 3000000, 3010000, 7, 8, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (990000, 995000, 0, 16777216 * 42 + 42, 6, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1990000, 1995000, 0, 16777216 * 42 + 42, 7, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2990000, 2995000, 0, 16777216 * 42 + 42, 8, 2);
+            CREATE TABLE OSRT_API (start INTEGER NOT NULL, "end" INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+                globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, nestingLevel INTEGER,
+                callchainId INTEGER NOT NULL);
+            INSERT INTO OSRT_API VALUES (100000, 900000, 27, 16777216 * 42 + 42, 10, 0, 0, 0);
+            INSERT INTO OSRT_API VALUES (400000, 600000, 27, 16777216 * 42 + 42, 11, 0, 1, 0);
+            INSERT INTO OSRT_API VALUES (1100000, 1900000, 27, 16777216 * 42 + 42, 12, 0, 0, 0);
+            INSERT INTO OSRT_API VALUES (1200000, 1800000, 27, 16777216 * 42 + 42, 13, 0, 1, 0);
+            INSERT INTO OSRT_API VALUES (2100000, 2900000, 27, 16777216 * 42 + 42, 14, 0, 0, 0);
+        )");
+        const auto all = whole(file, false);
+        QCOMPARE(all.gaps.size(), std::size_t(3));
+        QVERIFY2(all.gaps[0].find("os 'pthread_cond_wait'") != std::string::npos, all.gaps[0].c_str());
+        QVERIFY2(all.gaps[1].find("os 'fopen'") != std::string::npos, all.gaps[1].c_str()); // not its read
+        QVERIFY2(all.gaps[2].find("os 'poll'") != std::string::npos, all.gaps[2].c_str());
+        const auto windows = windowsOf({ 1000000, 2000000, 3000000 });
+        CHECK(checkSameGaps(file, windows));
+        const auto shards = inShards(file, windows, false);
+        QCOMPARE(shards.perShard, (std::vector<std::size_t> { 0, 1, 1, 1 }));
+        // The first shard: the calls starting in it; the second: the calls overlapping its gap's
+        // [200, 2000000); the third: [1010000, 3000000); the last: [2010000, end), only poll.
+        QCOMPARE(shards.osRows, (std::vector<std::size_t> { 2, 4, 3, 1 }));
     }
 
     void emptyShards()

@@ -641,6 +641,11 @@ private:
         return keepsHostEvent(start) || inHalo(start, end) || m_window.isHaloLaunch(pidOf(globalTid), correlationId);
     }
 
+    // An OS runtime call in a time shard with a halo (gaps and blame): blame reads the call
+    // open at a gap's midpoint, and with it every call that call is nested in, all of which
+    // overlap the halo; the calls starting in the window are kept as CUDA calls are.
+    bool keepsOsCall(TimeNs start, TimeNs end) const { return keepsHostEvent(start) || inHalo(start, end); }
+
     // keepsHostEvent before the row's name is looked up (NVTX looks names up first): by the
     // stored start; a row without a usable one (a data problem, which every shard counts) is
     // the first shard's, so that its name, and an unknown string id in it, counts once.
@@ -1241,11 +1246,16 @@ private:
             TimeNs start, end;
             if (!validInterval(row, start, end))
                 continue;
+            // Every row names its thread and interns its name, kept or not: the threads are
+            // numbered, and the names pooled, as a full read does.
             auto &o = osrtThreadFor(row.int64(GlobalTid)).osrt;
+            const auto name = stringFor(row.int64(NameId)); // the export's name, nothing stripped
+            if (!keepsOsCall(start, end))
+                continue;
             makeRoom(rowsLeft(rows, seen), seen, o.start, o.end, o.name, o.callchainId);
             o.start.push_back(start);
             o.end.push_back(end);
-            o.name.push_back(stringFor(row.int64(NameId))); // the export's name, nothing stripped
+            o.name.push_back(name);
             o.callchainId.push_back(row.int64(CallchainId)); // NULL reads as 0: no stack
         }
     }

@@ -28,9 +28,9 @@ inline constexpr TableSet kTimeShardTables
 // before it when that is earlier. The host rows a gap's blame reads are kept by overlap:
 struct ShardHalo
 {
-    // Absolute time (the loaded one, after the report's offset): CUDA calls, NVTX ranges,
-    // copies and memsets that overlap [from, window end) (the calls and ranges open at a gap,
-    // the copies running in it or ending it).
+    // Absolute time (the loaded one, after the report's offset): CUDA calls, NVTX ranges, OS
+    // runtime calls, copies and memsets that overlap [from, window end) (the calls and ranges
+    // open at a gap, the copies running in it or ending it).
     std::int64_t from = std::numeric_limits<std::int64_t>::min();
     // The CUDA calls of process `pid` with a correlation id in [first, last]: the launch calls
     // of the window's kernels and copies, which may lie in an earlier shard.
@@ -54,8 +54,9 @@ struct StoredStartWindow
     double share = 1.0;
     // With a halo (gaps and blame) the shard also keeps the halo's rows, numbers its threads
     // as a full read does (by every row, not only its own: the order breaks ties in blame),
-    // and reads the tables that time shards do not split (OS runtime calls, synchronisation
-    // records, call stacks, memory) whole.
+    // keeps the OS runtime calls starting in the window or overlapping the halo, and reads
+    // the tables that time shards do not split (synchronisation records, call stacks, memory)
+    // whole.
     std::optional<ShardHalo> halo;
 
     bool isWholeFile() const { return from == std::numeric_limits<std::int64_t>::min() && toEnd; }
