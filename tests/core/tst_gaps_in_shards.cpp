@@ -102,6 +102,7 @@ struct GapsOfFile
     std::vector<std::size_t> perShard; // gaps found by each shard
     std::vector<std::size_t> hostRows; // CUDA calls and NVTX ranges each shard held
     std::vector<std::size_t> osRows; // OS runtime calls each shard held
+    std::vector<std::size_t> chains; // call stacks each shard held
 };
 
 std::vector<std::string> gapsOf(const TraceSet &trace, const DerivedCapture &derived)
@@ -149,6 +150,7 @@ GapsOfFile inShards(const std::string &file, const std::vector<StoredStartWindow
         for (const auto &thread : trace->threads)
             osRows += thread.osrt.size();
         out.osRows.push_back(osRows);
+        out.chains.push_back(trace->reports.empty() ? 0 : trace->reports.front().callchains.chainCount());
         deviceOrder.clear();
         for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
             const auto device = trace->gpus[g].deviceId;
@@ -330,7 +332,8 @@ private slots:
     }
 
     // Blame reads the OS call open at a gap's midpoint, outermost first: a shard keeps the OS
-    // calls overlapping its gaps' span or starting in its window, not every call of the file.
+    // calls overlapping its gaps' span or starting in its window, not every call of the file,
+    // and only the stacks of the calls it keeps.
     void aShardKeepsOnlyTheOsCallsNearIt()
     {
         QTemporaryDir dir;
@@ -346,15 +349,27 @@ private slots:
             CREATE TABLE OSRT_API (start INTEGER NOT NULL, "end" INTEGER NOT NULL, eventClass INTEGER NOT NULL,
                 globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, nestingLevel INTEGER,
                 callchainId INTEGER NOT NULL);
-            INSERT INTO OSRT_API VALUES (100000, 900000, 27, 16777216 * 42 + 42, 10, 0, 0, 0);
-            INSERT INTO OSRT_API VALUES (400000, 600000, 27, 16777216 * 42 + 42, 11, 0, 1, 0);
-            INSERT INTO OSRT_API VALUES (1100000, 1900000, 27, 16777216 * 42 + 42, 12, 0, 0, 0);
-            INSERT INTO OSRT_API VALUES (1200000, 1800000, 27, 16777216 * 42 + 42, 13, 0, 1, 0);
-            INSERT INTO OSRT_API VALUES (2100000, 2900000, 27, 16777216 * 42 + 42, 14, 0, 0, 0);
+            INSERT INTO OSRT_API VALUES (100000, 900000, 27, 16777216 * 42 + 42, 10, 0, 0, 1);
+            INSERT INTO OSRT_API VALUES (400000, 600000, 27, 16777216 * 42 + 42, 11, 0, 1, 2);
+            INSERT INTO OSRT_API VALUES (1100000, 1900000, 27, 16777216 * 42 + 42, 12, 0, 0, 3);
+            INSERT INTO OSRT_API VALUES (1200000, 1800000, 27, 16777216 * 42 + 42, 13, 0, 1, 4);
+            INSERT INTO OSRT_API VALUES (2100000, 2900000, 27, 16777216 * 42 + 42, 14, 0, 0, 5);
+            INSERT INTO StringIds VALUES (20, 'libc.so.6'), (21, 'loader_loop'), (22, 'train');
+            CREATE TABLE OSRT_CALLCHAINS (id INTEGER, symbol INTEGER, module INTEGER, kernelMode INTEGER,
+                thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER,
+                stackDepth INTEGER);
+            INSERT INTO OSRT_CALLCHAINS VALUES (1, 10, 20, 0, 0, 0, 0, 1, 1, 0), (1, 21, 22, 0, 0, 0, 0, 2, 1, 1),
+                (2, 11, 20, 0, 0, 0, 0, 3, 1, 0), (3, 12, 20, 0, 0, 0, 0, 4, 1, 0), (4, 13, 20, 0, 0, 0, 0, 5, 1, 0),
+                (5, 14, 20, 0, 0, 0, 0, 6, 1, 0);
+            CREATE TABLE CUDA_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL,
+                unresolved INTEGER, originalIP INTEGER, stackDepth INTEGER NOT NULL);
+            INSERT INTO CUDA_CALLCHAINS VALUES (9, 21, 22, NULL, 4096, 0);
         )");
         const auto all = whole(file, false);
         QCOMPARE(all.gaps.size(), std::size_t(3));
-        QVERIFY2(all.gaps[0].find("os 'pthread_cond_wait'") != std::string::npos, all.gaps[0].c_str());
+        QVERIFY2(all.gaps[0].find("os 'pthread_cond_wait' wait stack train!loader_loop;libc.so.6!pthread_cond_wait;")
+                != std::string::npos,
+            all.gaps[0].c_str());
         QVERIFY2(all.gaps[1].find("os 'fopen'") != std::string::npos, all.gaps[1].c_str()); // not its read
         QVERIFY2(all.gaps[2].find("os 'poll'") != std::string::npos, all.gaps[2].c_str());
         const auto windows = windowsOf({ 1000000, 2000000, 3000000 });
@@ -364,6 +379,9 @@ private slots:
         // The first shard: the calls starting in it; the second: the calls overlapping its gap's
         // [200, 2000000); the third: [1010000, 3000000); the last: [2010000, end), only poll.
         QCOMPARE(shards.osRows, (std::vector<std::size_t> { 2, 4, 3, 1 }));
+        // Their stacks, one per call; the whole file holds six (the CUDA one no call names).
+        QCOMPARE(shards.chains, (std::vector<std::size_t> { 2, 4, 3, 1 }));
+        QCOMPARE(load(file, kGapBlameTables)->reports.front().callchains.chainCount(), std::size_t(6));
     }
 
     void emptyShards()

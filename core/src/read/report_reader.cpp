@@ -1135,8 +1135,9 @@ private:
     void readCallchains()
     {
         auto &store = m_data.report.callchains;
-        readCallchainTable("CUDA_CALLCHAINS", CallchainSource::Cuda);
-        readCallchainTable("OSRT_CALLCHAINS", CallchainSource::Osrt);
+        const auto kept = callchainsKept();
+        readCallchainTable("CUDA_CALLCHAINS", CallchainSource::Cuda, kept ? &kept->cuda : nullptr);
+        readCallchainTable("OSRT_CALLCHAINS", CallchainSource::Osrt, kept ? &kept->osrt : nullptr);
         if (m_pendingCallchains.empty())
             return;
         // Some exports count the calls' callchainIds from 0 and the chains' ids from 1: of the
@@ -1164,7 +1165,30 @@ private:
         }
     }
 
-    void readCallchainTable(std::string_view table, CallchainSource source)
+    // The chains a time shard with a halo can show: its CUDA calls' (under either reading of
+    // their ids, so the offset is chosen as a full read chooses it) and its OS calls'. A full
+    // read, or a file without GPU work, keeps every chain (nullopt).
+    struct KeptCallchains
+    {
+        std::unordered_set<std::int64_t> cuda, osrt;
+    };
+    std::optional<KeptCallchains> callchainsKept() const
+    {
+        if (!m_window.halo || m_pidsWithGpuWork.empty())
+            return std::nullopt;
+        KeptCallchains wanted;
+        for (const auto &p : m_pendingCallchains)
+            for (int offset = 0; offset < 2; ++offset)
+                wanted.cuda.insert(p.callchainId + offset);
+        for (const auto &pending : m_data.osrtThreads)
+            wanted.osrt.insert(pending.thread.osrt.callchainId.begin(), pending.thread.osrt.callchainId.end());
+        return wanted;
+    }
+
+    // `wanted` (null: every chain) keeps only those chains' frames; every row is still
+    // counted, checked and its names interned, as a full read does.
+    void readCallchainTable(
+        std::string_view table, CallchainSource source, const std::unordered_set<std::int64_t> *wanted)
     {
         struct Frame
         {
@@ -1182,8 +1206,10 @@ private:
                 ++m_data.report.problems.nullCallchainColumn;
                 return;
             }
-            frames.push_back(
-                { row.int64(Id), std::uint16_t(*depth), stringFor(row.int64(Symbol)), stringFor(row.int64(Module)) });
+            const Frame frame { row.int64(Id), std::uint16_t(*depth), stringFor(row.int64(Symbol)),
+                stringFor(row.int64(Module)) };
+            if (!wanted || wanted->contains(frame.id))
+                frames.push_back(frame);
         });
         std::stable_sort(frames.begin(), frames.end(), [](const Frame &a, const Frame &b) { return a.id < b.id; });
         std::vector<StringId> module, symbol;

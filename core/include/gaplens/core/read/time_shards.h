@@ -54,9 +54,9 @@ struct StoredStartWindow
     double share = 1.0;
     // With a halo (gaps and blame) the shard also keeps the halo's rows, numbers its threads
     // as a full read does (by every row, not only its own: the order breaks ties in blame),
-    // keeps the OS runtime calls starting in the window or overlapping the halo, and reads
-    // the tables that time shards do not split (synchronisation records, call stacks, memory)
-    // whole.
+    // keeps the OS runtime calls starting in the window or overlapping the halo and the call
+    // stacks of the calls it keeps, and reads the tables that time shards do not split
+    // (synchronisation records, memory) whole.
     std::optional<ShardHalo> halo;
 
     bool isWholeFile() const { return from == std::numeric_limits<std::int64_t>::min() && toEnd; }
