@@ -103,6 +103,7 @@ struct GapsOfFile
     std::vector<std::size_t> hostRows; // CUDA calls and NVTX ranges each shard held
     std::vector<std::size_t> osRows; // OS runtime calls each shard held
     std::vector<std::size_t> chains; // call stacks each shard held
+    std::vector<std::size_t> syncs; // synchronisation records each shard held
 };
 
 std::vector<std::string> gapsOf(const TraceSet &trace, const DerivedCapture &derived)
@@ -151,6 +152,10 @@ GapsOfFile inShards(const std::string &file, const std::vector<StoredStartWindow
             osRows += thread.osrt.size();
         out.osRows.push_back(osRows);
         out.chains.push_back(trace->reports.empty() ? 0 : trace->reports.front().callchains.chainCount());
+        std::size_t syncs = 0;
+        for (const auto &gpu : trace->gpus)
+            syncs += gpu.syncs.size();
+        out.syncs.push_back(syncs);
         deviceOrder.clear();
         for (std::uint32_t g = 0; g < trace->gpus.size(); ++g) {
             const auto device = trace->gpus[g].deviceId;
@@ -382,6 +387,54 @@ private slots:
         // Their stacks, one per call; the whole file holds six (the CUDA one no call names).
         QCOMPARE(shards.chains, (std::vector<std::size_t> { 2, 4, 3, 1 }));
         QCOMPARE(load(file, kGapBlameTables)->reports.front().callchains.chainCount(), std::size_t(6));
+    }
+
+    // What a queued gap's work waited for: a stream wait between the kernel before it on its
+    // stream and itself (whose launch and wait may lie in an earlier shard), or a host
+    // synchronize that returned when the gap ended. A shard keeps only the records its gaps
+    // may name, not every record of the file.
+    void aShardKeepsOnlyTheSyncsItsGapsMayName()
+    {
+        QTemporaryDir dir;
+        const auto file = gaplens::test::writeExportIn(dir, "syncs.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 1000000, 1010000, 7, 6, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 2000000, 2010000, 7, 9, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 3000000, 3010000, 7, 12, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, 4000000, 4010000, 7, 15, 16777216 * 42, 1);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (990000, 995000, 0, 16777216 * 42 + 42, 6, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1001000, 1002000, 0, 16777216 * 42 + 42, 9, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2001000, 2002000, 0, 16777216 * 42 + 42, 12, 2);
+            INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (3001000, 3002000, 0, 16777216 * 42 + 42, 15, 2);
+            CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, "end" INTEGER, deviceId INTEGER,
+                contextId INTEGER, greenContextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER,
+                deprecatedSyncType INTEGER, syncType INTEGER, eventId INTEGER, eventSyncId INTEGER);
+            INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES
+                (1003000, 1003100, 0, 1, NULL, 7, 8, 16777216 * 42, NULL, 2, 1, NULL),
+                (2003000, 2999000, 0, 1, NULL, 7, 11, 16777216 * 42, NULL, 3, 0, NULL),
+                (3003000, 3003100, 0, 1, NULL, 7, 14, 16777216 * 42, NULL, 2, 2, NULL),
+                (1400000, 1500000, 0, 1, NULL, 7, 3, 16777216 * 42, NULL, 4, 0, NULL),
+                (3004000, 3004100, 0, 1, NULL, 8, 13, 16777216 * 42, NULL, 2, 3, NULL);
+        )");
+        const auto all = whole(file, false);
+        QCOMPARE(all.gaps.size(), std::size_t(4));
+        // The gap before 1000000 is not queued; the next three waited on the records above.
+        QVERIFY2(all.gaps[1].find("waited event_wait stream -") != std::string::npos, all.gaps[1].c_str());
+        QVERIFY2(all.gaps[2].find("waited host_sync stream 7") != std::string::npos, all.gaps[2].c_str());
+        QVERIFY2(all.gaps[3].find("waited event_wait stream -") != std::string::npos, all.gaps[3].c_str());
+        const auto windows = windowsOf({ 2000000, 3000000, 4000000 });
+        CHECK(checkSameGaps(file, windows));
+        const auto shards = inShards(file, windows, false);
+        QCOMPARE(shards.perShard, (std::vector<std::size_t> { 1, 1, 1, 1 }));
+        // The first shard: the context synchronize returning in its gaps' span (no gap names
+        // it); the second: the wait with correlation id 8 (between its kernel's 9 and the 6 of
+        // the one before it), and the two synchronizes returning in [1010000, 3000000 + 2 us];
+        // the third: the stream synchronize; the last: the wait with id 14. None keeps the wait
+        // on stream 8, which runs no kernel.
+        QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 3, 1, 1 }));
+        std::size_t wholeSyncs = 0;
+        for (const auto &gpu : load(file, kGapBlameTables)->gpus)
+            wholeSyncs += gpu.syncs.size();
+        QCOMPARE(wholeSyncs, std::size_t(5));
     }
 
     void emptyShards()

@@ -44,7 +44,8 @@ ShardEdges shardEdges(const TraceSet &firstRead, std::uint32_t report, bool incl
                 continue;
             // Sorted by start, as every stream's kernels are: the last one is the one before
             // the next shard's first.
-            edge.streams.push_back({ stream.pid, stream.streamId, k.correlationId.back() });
+            const auto [lowest, highest] = std::minmax_element(k.correlationId.begin(), k.correlationId.end());
+            edge.streams.push_back({ stream.pid, stream.streamId, k.correlationId.back(), *lowest, *highest });
             for (std::size_t i = 0; i < k.size(); ++i) {
                 widen(edge.firstStart, edge.busyUntil, k.start[i], k.end[i]);
                 launched(stream.pid, k.correlationId[i]);
@@ -80,6 +81,21 @@ ShardHalo shardHalo(const std::vector<ShardEdges> &earlier, const ShardEdges &ow
         halo.from = std::min(halo.from, std::min(*gpu.firstStart, carried.value_or(*gpu.firstStart)));
     }
     halo.launches = own.launches;
+    halo.hostSyncTolerance = kWaitToleranceNs;
+    // A kernel's stream wait lies between the kernel before it on its stream and itself: for
+    // the window's first kernel the one before comes from the last earlier shard with kernels
+    // on the stream (as addEarlierShards carries it).
+    for (const auto &gpu : own.gpus)
+        for (const auto &stream : gpu.streams) {
+            std::uint32_t before = 0;
+            for (const auto &shard : earlier)
+                if (const auto *edge = gpuOf(shard, gpu.deviceId))
+                    for (const auto &s : edge->streams)
+                        if (s.pid == stream.pid && s.streamId == stream.streamId)
+                            before = s.lastCorrelation;
+            halo.streamWaits.push_back({ gpu.deviceId, stream.pid, stream.streamId,
+                std::min(before, stream.lowestCorrelation), stream.highestCorrelation });
+        }
     return halo;
 }
 

@@ -646,6 +646,21 @@ private:
     // overlap the halo; the calls starting in the window are kept as CUDA calls are.
     bool keepsOsCall(TimeNs start, TimeNs end) const { return keepsHostEvent(start) || inHalo(start, end); }
 
+    // A synchronisation record in a time shard with a halo (gaps and blame): the stream waits
+    // between the window's kernels and the ones before them, and the host synchronizes that
+    // returned near the window's gaps' ends (GapBlamer::findWait reads no others).
+    bool keepsSync(SyncType type, std::int32_t deviceId, std::uint32_t pid, std::int64_t streamId,
+        std::uint32_t correlationId, TimeNs end) const
+    {
+        if (!m_window.halo || m_window.isWholeFile())
+            return true;
+        switch (type) {
+        case SyncType::StreamWaitEvent: return m_window.isHaloStreamWait(deviceId, pid, streamId, correlationId);
+        case SyncType::Unknown: return false;
+        default: return m_window.isHaloHostSync(stored(end), end);
+        }
+    }
+
     // keepsHostEvent before the row's name is looked up (NVTX looks names up first): by the
     // stored start; a row without a usable one (a data problem, which every shard counts) is
     // the first shard's, so that its name, and an unknown string id in it, counts once.
@@ -1075,15 +1090,21 @@ private:
             const auto gpu = m_gpuIndex.find(deviceId);
             if (gpu == m_gpuIndex.end())
                 continue;
+            const auto pid = pidOf(row.int64(GlobalPid));
+            const auto streamId = row.int64(StreamId);
+            const auto correlationId = std::uint32_t(row.int64(CorrelationId));
+            const auto type = syncTypeFromExport(row.int64(SyncType));
+            if (!keepsSync(type, std::int32_t(deviceId), pid, streamId, correlationId, end))
+                continue;
             auto &c = m_data.gpus[gpu->second].syncs;
             c.start.push_back(start);
             c.end.push_back(end);
-            c.pid.push_back(pidOf(row.int64(GlobalPid)));
-            c.streamId.push_back(row.int64(StreamId));
+            c.pid.push_back(pid);
+            c.streamId.push_back(streamId);
             c.contextId.push_back(std::uint32_t(row.int64(ContextId)));
-            c.correlationId.push_back(std::uint32_t(row.int64(CorrelationId)));
+            c.correlationId.push_back(correlationId);
             c.eventId.push_back(std::uint32_t(row.int64(EventId)));
-            c.type.push_back(syncTypeFromExport(row.int64(SyncType)));
+            c.type.push_back(type);
         }
     }
 

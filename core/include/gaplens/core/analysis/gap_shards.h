@@ -24,6 +24,9 @@ struct ShardStreamEdge
     std::uint32_t pid = 0;
     std::int64_t streamId = 0;
     std::uint32_t lastCorrelation = 0; // the stream's last kernel in the shard
+    // The lowest and highest correlation ids of the stream's kernels in the shard: the shard's
+    // own halo reads them (ShardHalo::streamWaits), the later shards do not.
+    std::uint32_t lowestCorrelation = 0, highestCorrelation = 0;
 };
 
 struct ShardGpuEdge

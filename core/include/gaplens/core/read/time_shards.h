@@ -41,6 +41,24 @@ struct ShardHalo
         bool operator==(const Launches &) const = default;
     };
     std::vector<Launches> launches;
+    // The stream-wait records (cudaStreamWaitEvent) of process `pid` on GPU `deviceId`'s stream
+    // `streamId` with a correlation id in (after, last]: a gap ended by one of the window's
+    // kernels names the one between the kernel before it and itself. `after` is the lowest of
+    // the stream's kernel before the window (0: none) and the window's kernels; `last` the
+    // window's highest.
+    struct StreamWaits
+    {
+        std::int32_t deviceId = 0;
+        std::uint32_t pid = 0;
+        std::int64_t streamId = 0;
+        std::uint32_t after = 0, last = 0;
+        bool operator==(const StreamWaits &) const = default;
+    };
+    std::vector<StreamWaits> streamWaits;
+    // How long after a gap's end a host synchronize may return and still be its wait
+    // (kWaitToleranceNs): the host synchronizes kept are those returning after `from` and
+    // at most this long after the window's end.
+    std::int64_t hostSyncTolerance = 0;
 };
 
 // The rows whose start, as stored in the file (before the session's time offset), lies in
@@ -54,9 +72,9 @@ struct StoredStartWindow
     double share = 1.0;
     // With a halo (gaps and blame) the shard also keeps the halo's rows, numbers its threads
     // as a full read does (by every row, not only its own: the order breaks ties in blame),
-    // keeps the OS runtime calls starting in the window or overlapping the halo and the call
-    // stacks of the calls it keeps, and reads the tables that time shards do not split
-    // (synchronisation records, memory) whole.
+    // keeps the OS runtime calls starting in the window or overlapping the halo, the call
+    // stacks of the calls it keeps, and the synchronisation records its gaps' blame may name
+    // (isHaloStreamWait, isHaloHostSync), and reads the GPU memory table whole.
     std::optional<ShardHalo> halo;
 
     bool isWholeFile() const { return from == std::numeric_limits<std::int64_t>::min() && toEnd; }
@@ -75,6 +93,29 @@ struct StoredStartWindow
                 if (l.pid == pid && correlationId >= l.first && correlationId <= l.last)
                     return true;
         return false;
+    }
+    // Whether a stream-wait record is one a gap of the window may name (halo only).
+    bool isHaloStreamWait(
+        std::int32_t deviceId, std::uint32_t pid, std::int64_t streamId, std::uint32_t correlationId) const
+    {
+        if (halo)
+            for (const auto &w : halo->streamWaits)
+                if (w.deviceId == deviceId && w.pid == pid && w.streamId == streamId && correlationId > w.after
+                    && correlationId <= w.last)
+                    return true;
+        return false;
+    }
+    // Whether a host synchronize that returned at `storedEnd` (`absoluteEnd` loaded) may be the
+    // wait of a gap of the window (halo only): a gap lies in [from, window end) and names a
+    // synchronize returning after its start and at most hostSyncTolerance after its end.
+    bool isHaloHostSync(std::int64_t storedEnd, std::int64_t absoluteEnd) const
+    {
+        if (!halo || absoluteEnd <= halo->from)
+            return false;
+        // Past the window's end by less than the tolerance (unsigned: the difference of any
+        // two int64 values fits).
+        return toEnd || storedEnd < to
+            || std::uint64_t(storedEnd) - std::uint64_t(to) <= std::uint64_t(halo->hostSyncTolerance);
     }
 };
 
