@@ -112,7 +112,7 @@ struct StoredStartWindow
     {
         if (!halo || absoluteEnd <= halo->from)
             return false;
-        // Past the window's end by less than the tolerance (unsigned: the difference of any
+        // Past the window's end by at most the tolerance (unsigned: the difference of any
         // two int64 values fits).
         return toEnd || storedEnd < to
             || std::uint64_t(storedEnd) - std::uint64_t(to) <= std::uint64_t(halo->hostSyncTolerance);
