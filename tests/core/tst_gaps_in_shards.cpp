@@ -413,13 +413,15 @@ private slots:
                 (2003000, 2999000, 0, 1, NULL, 7, 11, 16777216 * 42, NULL, 3, 0, NULL),
                 (3003000, 3003100, 0, 1, NULL, 7, 14, 16777216 * 42, NULL, 2, 2, NULL),
                 (1400000, 1500000, 0, 1, NULL, 7, 3, 16777216 * 42, NULL, 4, 0, NULL),
-                (3004000, 3004100, 0, 1, NULL, 8, 13, 16777216 * 42, NULL, 2, 3, NULL);
+                (3004000, 3004100, 0, 1, NULL, 8, 13, 16777216 * 42, NULL, 2, 3, NULL),
+                (2004000, 3000500, 0, 1, NULL, 9, 10, 16777216 * 42, NULL, 3, 0, NULL);
         )");
         const auto all = whole(file, false);
         QCOMPARE(all.gaps.size(), std::size_t(4));
         // The gap before 1000000 is not queued; the next three waited on the records above.
         QVERIFY2(all.gaps[1].find("waited event_wait stream -") != std::string::npos, all.gaps[1].c_str());
-        QVERIFY2(all.gaps[2].find("waited host_sync stream 7") != std::string::npos, all.gaps[2].c_str());
+        // The synchronize returning closest to the gap's end: 0.5 us after it, past the shard's edge.
+        QVERIFY2(all.gaps[2].find("waited host_sync stream 9") != std::string::npos, all.gaps[2].c_str());
         QVERIFY2(all.gaps[3].find("waited event_wait stream -") != std::string::npos, all.gaps[3].c_str());
         const auto windows = windowsOf({ 2000000, 3000000, 4000000 });
         CHECK(checkSameGaps(file, windows));
@@ -427,14 +429,14 @@ private slots:
         QCOMPARE(shards.perShard, (std::vector<std::size_t> { 1, 1, 1, 1 }));
         // The first shard: the context synchronize returning in its gaps' span (no gap names
         // it); the second: the wait with correlation id 8 (between its kernel's 9 and the 6 of
-        // the one before it), and the two synchronizes returning in [1010000, 3000000 + 2 us];
-        // the third: the stream synchronize; the last: the wait with id 14. None keeps the wait
-        // on stream 8, which runs no kernel.
-        QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 3, 1, 1 }));
+        // the one before it), and the three synchronizes returning in [1010000, 3000000 + 2 us];
+        // the third: the two stream synchronizes; the last: the wait with id 14. None keeps the
+        // wait on stream 8, which runs no kernel.
+        QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 4, 2, 1 }));
         std::size_t wholeSyncs = 0;
         for (const auto &gpu : load(file, kGapBlameTables)->gpus)
             wholeSyncs += gpu.syncs.size();
-        QCOMPARE(wholeSyncs, std::size_t(5));
+        QCOMPARE(wholeSyncs, std::size_t(6));
     }
 
     void emptyShards()
