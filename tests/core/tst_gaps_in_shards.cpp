@@ -423,16 +423,18 @@ private slots:
         // The synchronize returning closest to the gap's end: 0.5 us after it, past the shard's edge.
         QVERIFY2(all.gaps[2].find("waited host_sync stream 9") != std::string::npos, all.gaps[2].c_str());
         QVERIFY2(all.gaps[3].find("waited event_wait stream -") != std::string::npos, all.gaps[3].c_str());
-        const auto windows = windowsOf({ 2000000, 3000000, 4000000 });
+        // The third shard ends 0.2 us after its kernel: the synchronize its gap names returns
+        // past its edge.
+        const auto windows = windowsOf({ 2000000, 3000000, 3000200, 4000000 });
         CHECK(checkSameGaps(file, windows));
         const auto shards = inShards(file, windows, false);
-        QCOMPARE(shards.perShard, (std::vector<std::size_t> { 1, 1, 1, 1 }));
+        QCOMPARE(shards.perShard, (std::vector<std::size_t> { 1, 1, 1, 0, 1 }));
         // The first shard: the context synchronize returning in its gaps' span (no gap names
         // it); the second: the wait with correlation id 8 (between its kernel's 9 and the 6 of
         // the one before it), and the three synchronizes returning in [1010000, 3000000 + 2 us];
-        // the third: the two stream synchronizes; the last: the wait with id 14. None keeps the
-        // wait on stream 8, which runs no kernel.
-        QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 4, 2, 1 }));
+        // the third: the two stream synchronizes; the fourth, without kernels, none; the last:
+        // the wait with id 14. None keeps the wait on stream 8, which runs no kernel.
+        QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 4, 2, 0, 1 }));
         std::size_t wholeSyncs = 0;
         for (const auto &gpu : load(file, kGapBlameTables)->gpus)
             wholeSyncs += gpu.syncs.size();
