@@ -435,8 +435,10 @@ private slots:
         // the third: the two stream synchronizes; the fourth, without kernels, none; the last:
         // the wait with id 14. None keeps the wait on stream 8, which runs no kernel.
         QCOMPARE(shards.syncs, (std::vector<std::size_t> { 1, 4, 2, 0, 1 }));
+        // Held by name: a range-for over a temporary's member frees the trace before the loop.
+        const auto wholeTrace = load(file, kGapBlameTables);
         std::size_t wholeSyncs = 0;
-        for (const auto &gpu : load(file, kGapBlameTables)->gpus)
+        for (const auto &gpu : wholeTrace->gpus)
             wholeSyncs += gpu.syncs.size();
         QCOMPARE(wholeSyncs, std::size_t(6));
     }
