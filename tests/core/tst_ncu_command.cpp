@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The hand-off to Nsight Compute: the ncu command line of one kernel launch, on built
-// fixtures (launch order, other processes, quoting, no META_DATA_CAPTURE) and on every real
-// export against SQL.
+// fixtures (launch order, other processes, time shards, quoting, no META_DATA_CAPTURE) and on
+// every real export against SQL.
 #include "gaplens/core/analysis/ncu_command.h"
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/write/export_writer.h"
 
+#include "shard_windows.h"
 #include "sqltestdb.h"
 #include "testsupport.h"
 
@@ -207,6 +208,51 @@ private slots:
         auto elsewhere = choice;
         elsewhere.rankNumber = 9;
         QCOMPARE(buildNcuCommand(*trace, request, elsewhere).error, std::string("no rank 9 in the capture"));
+    }
+
+    // gaplens-mpi's time shards of one report: each part holds the launches that start in it
+    // and every rank of the report; the counts added up give the whole file's command.
+    void theLaunchesOfTimeShardsAddUp()
+    {
+        const auto path = m_dir.filePath(QStringLiteral("gemm-shards.sqlite")).toStdString();
+        writeGemmFixture(path, programOptions());
+        const auto whole = load(path);
+        // Rank 0's gemm launches start at 1000 | 2000 | 3000; rank 1's at 1500 | 2500 |.
+        const auto parts = loadInWindows(path, windowsOf({ 1800, 2800 }));
+        QCOMPARE(parts.size(), std::size_t(3));
+        const NcuRequest request { .kernel = "gemm", .instance = 3 };
+        const auto choice = chooseNcuRank(ncuLaunchers(*whole, request.kernel), request, { 0, 1 });
+        QCOMPARE(choice.rankNumber, 0);
+        NcuLaunchCount counted;
+        for (const auto &part : parts) {
+            QCOMPARE(part->ranks.size(), std::size_t(2));
+            const auto own = ncuLaunchCount(*part, request, choice);
+            QCOMPARE(own.launches, 1u);
+            counted.launches += own.launches;
+            counted.byStart = counted.byStart || own.byStart;
+        }
+        QCOMPARE(ncuLaunchCount(*whole, request, choice).launches, 3u);
+        const auto expected = buildNcuCommand(*whole, request);
+        QCOMPARE(expected.error, std::string());
+        for (const auto &part : parts) {
+            const auto fromPart = buildNcuCommand(*part, request, choice, counted);
+            QCOMPARE(fromPart.error, std::string());
+            QCOMPARE(ncuCommandText(fromPart), ncuCommandText(expected));
+        }
+        // Alone, a part knows only its own launch: the third is not there.
+        QCOMPARE(buildNcuCommand(*parts[0], request, choice).error,
+            std::string("rank 0 launched 'gemm' once: there is no launch 3"));
+
+        // A part without a kernel of the name counts none (its strings lack the name, and the
+        // empty string must not match unnamed kernels): rank 0's `other` starts in the last.
+        const NcuRequest other { .kernel = "other" };
+        const auto otherChoice = chooseNcuRank(ncuLaunchers(*whole, other.kernel), other, { 0, 1 });
+        QCOMPARE(ncuLaunchCount(*parts[0], other, otherChoice).launches, 0u);
+        QCOMPARE(ncuLaunchCount(*parts[2], other, otherChoice).launches, 1u);
+        // A part that does not hold the chosen rank counts none.
+        auto elsewhere = choice;
+        elsewhere.rankNumber = 9;
+        QCOMPARE(ncuLaunchCount(*whole, request, elsewhere).launches, 0u);
     }
 
     void aDemangledNameIsMatchedAsDemangled()

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace gaplens::core {
@@ -99,6 +100,16 @@ std::string rankList(const std::vector<std::int32_t> &rankNumbers)
     for (const auto r : rankNumbers)
         out += fmt::format("{}{}", out.empty() ? "" : ", ", r);
     return out;
+}
+
+// The index in `trace.ranks` of the chosen rank, if `trace` holds it.
+std::optional<std::uint32_t> chosenRank(const TraceSet &trace, const NcuChoice &choice)
+{
+    const auto chosen = std::find_if(
+        trace.ranks.begin(), trace.ranks.end(), [&](const Rank &r) { return r.rank == choice.rankNumber; });
+    if (chosen == trace.ranks.end())
+        return std::nullopt;
+    return std::uint32_t(chosen - trace.ranks.begin());
 }
 
 } // namespace
@@ -209,21 +220,39 @@ NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request)
     return buildNcuCommand(trace, request, choice);
 }
 
+NcuLaunchCount ncuLaunchCount(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice)
+{
+    const auto chosen = chosenRank(trace, choice);
+    if (!chosen)
+        return {};
+    // A part without a kernel of that name does not have the name (find gives the empty string,
+    // which must not match kernels without a name).
+    const StringId name = trace.strings.find(request.kernel);
+    if (name == kEmptyString)
+        return {};
+    const auto &rank = trace.ranks[*chosen];
+    const auto match = launchesOf(trace, rank.report, rank.pid, name, choice.demangled);
+    return { std::uint32_t(match.launches.size()), match.byStart };
+}
+
 NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice)
+{
+    return buildNcuCommand(trace, request, choice, ncuLaunchCount(trace, request, choice));
+}
+
+NcuCommand buildNcuCommand(
+    const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice, const NcuLaunchCount &counted)
 {
     NcuCommand out;
     out.demangled = choice.demangled;
-    const auto chosen = std::find_if(
-        trace.ranks.begin(), trace.ranks.end(), [&](const Rank &r) { return r.rank == choice.rankNumber; });
-    if (chosen == trace.ranks.end()) {
+    const auto chosen = chosenRank(trace, choice);
+    if (!chosen) {
         out.error = fmt::format("no rank {} in the capture", choice.rankNumber);
         return out;
     }
-    out.rank = std::uint32_t(chosen - trace.ranks.begin());
-    const StringId name = trace.strings.find(request.kernel);
+    out.rank = *chosen;
     const auto &rank = trace.ranks[out.rank];
-    const auto match = launchesOf(trace, rank.report, rank.pid, name, out.demangled);
-    out.launches = std::uint32_t(match.launches.size());
+    out.launches = counted.launches;
     if (request.instance > out.launches) {
         out.error = fmt::format("rank {} launched '{}' {}: there is no launch {}", rank.rank, request.kernel,
             out.launches == 1 ? std::string("once") : fmt::format("{} times", out.launches), request.instance);
@@ -257,7 +286,7 @@ NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request, con
                                 "earlier launch{} of it in that process, in launch order ({}).",
         request.instance, out.launches, request.kernel, rank.rank, rank.pid, out.launchSkip, out.launchSkip,
         out.launchSkip == 1 ? "" : "es",
-        match.byStart ? "GPU start times: some launches have no correlation id" : "correlation ids"));
+        counted.byStart ? "GPU start times: some launches have no correlation id" : "correlation ids"));
     if (out.demangled)
         notes.push_back("The name is a demangled name, so ncu matches it with --kernel-name-base demangled.");
     if (!request.rankNumber && choice.launchers.size() > 1) {

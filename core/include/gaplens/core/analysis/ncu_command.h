@@ -41,10 +41,10 @@ struct NcuCommand
 
 NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request);
 
-// buildNcuCommand in its three steps, which gaplens-mpi takes over processes that each hold
+// buildNcuCommand in its steps, which gaplens-mpi takes over processes that each hold
 // some of the ranks: which ranks launched the kernel (united over the processes), the rank
-// chosen from them over the whole capture's rank numbers, and the command built where that
-// rank is.
+// chosen from them over the whole capture's rank numbers, the rank's launches counted over the
+// parts of its report (ncuLaunchCount, below), and the command built where that rank is.
 //
 // The rank numbers whose process launched a kernel of that name, sorted: by its short name,
 // and by its demangled name (used only when no rank launched it by its short name).
@@ -71,6 +71,20 @@ NcuChoice chooseNcuRank(
 // The command for a choice without error whose rank is one of `trace`'s (an error when the
 // rank did not launch it `request.instance` times).
 NcuCommand buildNcuCommand(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice);
+
+// The chosen rank's launches of the kernel that `trace` holds (none when it does not hold the
+// rank). Time shards of one report each hold the launches that start in them: their counts
+// add up, and their orders are by start time when any shard's is.
+struct NcuLaunchCount
+{
+    std::uint32_t launches = 0;
+    bool byStart = false; // some launch has no correlation id: ordered by GPU start instead
+};
+NcuLaunchCount ncuLaunchCount(const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice);
+// The command as above, with the rank's launches counted over every part of its report
+// (`trace` holds the rank, and its report's metadata and ranks).
+NcuCommand buildNcuCommand(
+    const TraceSet &trace, const NcuRequest &request, const NcuChoice &choice, const NcuLaunchCount &counted);
 
 // What `gaplens-cli ncu` prints and the GUI copies: the command line, then each note as a
 // "# " shell comment, each line ending in '\n', so all of it can be pasted into a shell.
