@@ -7,7 +7,9 @@
 
 #include "gaplens/core/analysis/ncu_command.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gaplens::mpi {
 namespace {
@@ -23,8 +25,10 @@ core::NcuLaunchers unpackLaunchers(const std::string &bytes)
 } // namespace
 
 // ncu: which ranks launched the kernel, united over every process (a few rank numbers each);
-// every process chooses the same rank from them, and the one holding that rank (a rank is one
-// report, read whole by one process) builds the command line for the root to print.
+// every process chooses the same rank from them. The chosen rank's launches are counted over
+// every process, for its report may be read in time shards, each holding the launches that
+// start in it. Each process holding that rank (its report's metadata and ranks are in every
+// shard) builds the same command line; the root prints the first.
 int runNcuCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
@@ -44,12 +48,19 @@ int runNcuCommand(const World &world, const cli::Options &options)
     if (!choice.error.empty())
         return finalStatus(world, capture, world.isRoot() ? cli::printNcu({ .error = choice.error }) : 1);
 
-    // The holder's command (text and error), or nothing from the other processes.
+    core::NcuLaunchCount counted;
+    if (!onEveryProcess(world, [&] { counted = core::ncuLaunchCount(trace, request, choice); }))
+        return 1;
+    std::vector<std::uint64_t> sums { counted.launches, counted.byStart ? 1u : 0u };
+    world.allReduceSum(sums);
+    counted = { std::uint32_t(sums[0]), sums[1] > 0 };
+
+    // The holders' command (text and error), or nothing from the other processes.
     Json built;
     if (!onEveryProcess(world, [&] {
             for (const auto &rank : trace.ranks)
                 if (rank.rank == choice.rankNumber) {
-                    const auto ncu = core::buildNcuCommand(trace, request, choice);
+                    const auto ncu = core::buildNcuCommand(trace, request, choice, counted);
                     built = { ncu.error, ncu.error.empty() ? core::ncuCommandText(ncu) : std::string() };
                 }
         }))
@@ -64,6 +75,7 @@ int runNcuCommand(const World &world, const cli::Options &options)
                     std::fputs(one[1].get<std::string>().c_str(), stdout);
                 else
                     status = cli::printNcu({ .error = error });
+                break;
             }
     return finalStatus(world, capture, status);
 }

@@ -24,8 +24,9 @@ TimeShardUse timeShardUse(const cli::Options &options)
     // kernels --hist too: launches tied in (duration, start) on one GPU start together, so
     // they lie in one shard, whose streams keep the whole file's (pid, streamId) order.
     // overlap too, its unions after its own carry from the earlier shards (command_overlap.cpp).
+    // ncu too: a rank's launches of the kernel are counted over its shards (command_ncu.cpp).
     if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api"
-        || command == "overlap")
+        || command == "overlap" || command == "ncu")
         return TimeShardUse::AddsUp;
     // pace with a given range on the CPU: a rank's pace from every shard's candidates, its steps'
     // busy time after the earlier shards' (command_pace.cpp). The proposal tallies ranges by

@@ -427,6 +427,11 @@ private slots:
                     QStringLiteral("--kernel=void at::native::vectorized_gather_kernel<(int)16, long>(char *, char *, "
                                    "T2 *, int, long, long, long, long, bool)") }
                    + threeFiles);
+        // In time shards: the rank's launches counted over its shards; its 900th of 1,200 lies
+        // past the first shard at P = 2 to 4.
+        QTest::addRow("ncu, one large synthetic file in time shards, launch 900")
+            << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
+                   QStringLiteral("--instance=900"), m_single.path });
         // throughput: the step range and work source decided over the processes, each rank
         // accounted where its report is, the overall figures on the root.
         const QStringList throughput { QStringLiteral("throughput") };
@@ -512,6 +517,10 @@ private slots:
                     QStringLiteral("--rank=4") }
                    + realInputs(QStringLiteral(
                        "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
+        // The launches of every shard counted before the instance is judged.
+        QTest::addRow("ncu, no such launch: one large synthetic file in time shards")
+            << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
+                   QStringLiteral("--instance=100000"), m_single.path });
         QTest::addRow("throughput, no step range: ring_6ranks")
             << (QStringList { QStringLiteral("throughput") } + ring);
         // The first failing rank's error, found by the processes of ranks 0 and 2.
@@ -546,7 +555,7 @@ private slots:
     void aSingleFileIsReadInTimeShards()
     {
         // The summary, per rank, the histogram, overlap, pace with a given range, gaps and blame
-        // (their shards read with a halo) and intervals.
+        // (their shards read with a halo), ncu and intervals.
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
@@ -556,6 +565,8 @@ private slots:
                 QStringList { QStringLiteral("pace"), QStringLiteral("--range=train_step"), m_single.path },
                 QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("blame"), m_single.path },
+                QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
+                    QStringLiteral("--instance=900"), m_single.path },
                 QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
