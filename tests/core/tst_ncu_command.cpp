@@ -255,6 +255,47 @@ private slots:
         QCOMPARE(ncuLaunchCount(*whole, request, elsewhere).launches, 0u);
     }
 
+    // One shard's launch without a correlation id orders every launch by start time: the
+    // parts' orders are joined as the whole file's.
+    void aShardsLaunchWithoutCorrelationIdOrdersAllByStart()
+    {
+        const auto path = m_dir.filePath(QStringLiteral("gemm-no-correlation.sqlite")).toStdString();
+        {
+            ExportWriter writer(path, programOptions());
+            writer.addProcess(100, "python3");
+            writer.addKernel({ .start = 1000,
+                .end = 1100,
+                .streamId = 7,
+                .correlationId = 10,
+                .pid = 100,
+                .shortName = "gemm",
+                .demangledName = "void gemm<float>(float *)" });
+            writer.addKernel({ .start = 3000,
+                .end = 3100,
+                .streamId = 7,
+                .correlationId = 0,
+                .pid = 100,
+                .shortName = "gemm",
+                .demangledName = "void gemm<float>(float *)" });
+            writer.finish();
+        }
+        const auto whole = load(path);
+        const auto parts = loadInWindows(path, windowsOf({ 2000 }));
+        const NcuRequest request { .kernel = "gemm", .instance = 2 };
+        const auto choice = chooseNcuRank(ncuLaunchers(*whole, request.kernel), request, { 0 });
+        const auto first = ncuLaunchCount(*parts[0], request, choice);
+        const auto second = ncuLaunchCount(*parts[1], request, choice);
+        QCOMPARE(first.launches, 1u);
+        QVERIFY(!first.byStart);
+        QCOMPARE(second.launches, 1u);
+        QVERIFY(second.byStart);
+        const NcuLaunchCount counted { 2, first.byStart || second.byStart };
+        const auto expected = buildNcuCommand(*whole, request);
+        QVERIFY(ncuCommandText(expected).find("GPU start times: some launches have no correlation id")
+            != std::string::npos);
+        QCOMPARE(ncuCommandText(buildNcuCommand(*parts[0], request, choice, counted)), ncuCommandText(expected));
+    }
+
     void aDemangledNameIsMatchedAsDemangled()
     {
         const auto path = m_dir.filePath(QStringLiteral("gemm-demangled.sqlite")).toStdString();
