@@ -298,8 +298,7 @@ BusyFigures DerivedCapture::busyIn(GpuIndex gpu, const TimeWindow &window) const
     figures.busyNs = lane.busyBefore[last] - lane.busyBefore[first]
         - std::max<TimeNs>(window->start - lane.start[first], 0)
         - std::max<TimeNs>(lane.end[last - 1] - window->end, 0);
-    if (figures.window.duration() > 0)
-        figures.busyPercent = 100.0 * double(figures.busyNs) / double(figures.window.duration());
+    figures.busyPercent = busyPercentOf(figures.busyNs, figures.window);
     return figures;
 }
 

@@ -66,8 +66,7 @@ bool computeGpuBusyInto(const TraceSet &trace, std::uint32_t gpuIndex, const Gpu
         cancel);
     if (!finished)
         return false;
-    if (any && busy.window.duration() > 0)
-        busy.busyPercent = 100.0 * double(busy.busyNs) / double(busy.window.duration());
+    busy.busyPercent = busyPercentOf(busy.busyNs, busy.window); // {0,0} without work: 0
     return true;
 }
 

@@ -45,6 +45,13 @@ struct GpuBusy
     std::vector<StreamBusy> streams; // one per Gpu::streams entry, same order
 };
 
+// busyNs / window.duration() * 100; 0 when the window is empty. The one formula of busy %, so
+// that a figure added up from parts (busy_shards.h) is the whole one to the last bit.
+inline double busyPercentOf(TimeNs busyNs, TimeRange window)
+{
+    return window.duration() > 0 ? 100.0 * double(busyNs) / double(window.duration()) : 0.0;
+}
+
 // The idle time busy % leaves out: inside `span` (a capture's, Rank::span), before the first
 // and after the last of the GPU's work (`busyWindow`, GpuBusy::window). Without work the
 // whole span is `beforeNs`.
