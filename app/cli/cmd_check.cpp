@@ -2,6 +2,7 @@
 // `check`: a capture against a stored `summary --format json`, the nightly regression gate
 // (the baseline read and checked, each rank's busy % and median step now, the verdict).
 #include "command_context.h"
+#include "command_tables.h"
 
 #include "gaplens/core/analysis/derived_capture.h"
 #include "gaplens/core/analysis/pace.h"
@@ -232,21 +233,40 @@ bool checkWithCopies(const Options &options, const CheckBaseline &baseline)
     return baseline.withCopies.value_or(options.withCopies);
 }
 
-std::vector<CheckRankFigures> checkFigures(const std::shared_ptr<const core::TraceSet> &trace, const Options &options,
-    const CheckBaseline &baseline, const std::string &rangeName)
+core::DerivedOptions checkDerivedOptions(const Options &options, const CheckBaseline &baseline)
 {
-    // Measure as the baseline did: its copies setting and its step range, unless overridden.
+    // Measure as the baseline did: its copies setting.
     core::DerivedOptions derivedOptions;
     derivedOptions.minGapNs = options.minGapNs;
     derivedOptions.includeCopies = checkWithCopies(options, baseline);
     derivedOptions.foldIndexes = false;
-    const auto derived = core::DerivedCapture::build(trace, derivedOptions);
+    return derivedOptions;
+}
+
+Options checkLoadOptions(const Options &options, const CheckBaseline &baseline)
+{
+    auto measured = options;
+    measured.range = options.range.value_or(baseline.stepRange);
+    if (measured.range->empty())
+        measured.range.reset();
+    measured.withCopies = checkWithCopies(options, baseline);
+    return measured;
+}
+
+core::PaceOptions checkPaceOptions(const std::string &rangeName)
+{
+    core::PaceOptions paceOptions;
+    paceOptions.rangeName = rangeName;
+    return paceOptions;
+}
+
+std::vector<CheckRankFigures> checkFigures(const std::shared_ptr<const core::TraceSet> &trace, const Options &options,
+    const CheckBaseline &baseline, const std::string &rangeName)
+{
+    const auto derived = core::DerivedCapture::build(trace, checkDerivedOptions(options, baseline));
     std::optional<core::PaceReport> pace;
-    if (!rangeName.empty()) {
-        core::PaceOptions paceOptions;
-        paceOptions.rangeName = rangeName;
-        pace = core::computePace(*trace, paceOptions);
-    }
+    if (!rangeName.empty())
+        pace = core::computePace(*trace, checkPaceOptions(rangeName));
     std::vector<CheckRankFigures> figures;
     for (std::uint32_t r = 0; r < trace->ranks.size(); ++r) {
         CheckRankFigures f;
@@ -387,15 +407,15 @@ int runCheck(const Options &options)
     const auto baseline = readCheckBaseline(options);
     if (!baseline)
         return 1;
-    const auto trace = loadCapture(options, options.files, "");
+    const auto measured = checkLoadOptions(options, *baseline);
+    const auto trace = loadCapture(options, options.files, "", commandTables(measured));
     if (trace->ranks.empty()) {
         std::fprintf(
             stderr, "gaplens-cli: error: none of the %zu input file(s) could be loaded\n", options.files.size());
         return 1;
     }
-    std::string rangeName = options.range.value_or(baseline->stepRange);
-    if (rangeName.empty())
-        rangeName = core::proposePaceRangeName(*trace).value_or(std::string());
+    const auto rangeName
+        = measured.range ? *measured.range : core::proposePaceRangeName(*trace).value_or(std::string());
     return printCheck(options, *trace, *baseline, rangeName, checkFigures(trace, options, *baseline, rangeName));
 }
 

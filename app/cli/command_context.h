@@ -259,6 +259,14 @@ struct CheckRankFigures
 };
 std::vector<CheckRankFigures> checkFigures(const std::shared_ptr<const core::TraceSet> &trace, const Options &options,
     const CheckBaseline &baseline, const std::string &rangeName);
+// What checkFigures measures with: the busy union as the baseline counted it, the steps of
+// rangeName (gaplens-mpi measures time shards with the same).
+core::DerivedOptions checkDerivedOptions(const Options &options, const CheckBaseline &baseline);
+// The options check loads with: the baseline's step range unless --range says otherwise (none
+// when neither names one: it is proposed from the capture), and its copies setting. Which
+// tables it reads (commandTables), and gaplens-mpi's division into time shards, follow them.
+Options checkLoadOptions(const Options &options, const CheckBaseline &baseline);
+core::PaceOptions checkPaceOptions(const std::string &rangeName);
 int printCheck(const Options &options, const core::TraceSet &trace, const CheckBaseline &baseline,
     const std::string &rangeName, const std::vector<CheckRankFigures> &ranks);
 // diff and check load their own captures (diff two of them; check reads a baseline first).

@@ -3,6 +3,7 @@
 
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/kernel_histogram.h"
 #include "gaplens/core/analysis/ncu_command.h"
@@ -62,6 +63,10 @@ TableSet commandTables(const Options &o)
         return core::kIntervalTables | relativeTimeTables(o);
     if (c == "transfers")
         return core::kTransferTables | relativeTimeTables(o);
+    // check against a stored summary: busy % per GPU (copies read, in case the baseline counted
+    // them) and the median step; --min-sustained-gain is throughput's, read whole.
+    if (c == "check" && !o.minSustainedGainPercent)
+        return stepRangeTables(o) | core::gpuBusyTables(true) | core::kPaceTables;
     if (c == "throughput")
         return stepRangeTables(o)
             | (o.format == Format::Markdown ? core::kRunScorecardTables : core::kRunAccountingTables);

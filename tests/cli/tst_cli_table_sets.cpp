@@ -8,6 +8,7 @@
 
 #include "gaplens/core/write/synth.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -38,8 +39,8 @@ QString firstKernel(const QStringList &files)
 }
 
 // Every command, with the options that change which tables it reads (format, --range, --gpu,
-// --hist, --per-rank), as argument lists before the files.
-QList<QStringList> commandVariants(const QString &kernel)
+// --hist, --per-rank), as argument lists before the files; check against each of `baselines`.
+QList<QStringList> commandVariants(const QString &kernel, const QStringList &baselines)
 {
     const auto json = QStringList { QStringLiteral("--format"), QStringLiteral("json") };
     QList<QStringList> variants;
@@ -57,6 +58,13 @@ QList<QStringList> commandVariants(const QString &kernel)
     variants << QStringList { QStringLiteral("throughput"), QStringLiteral("--range"), QStringLiteral("train_step") }
             + json;
     variants << QStringList { QStringLiteral("intervals"), QStringLiteral("--format"), QStringLiteral("csv") };
+    for (const auto &baseline : baselines) {
+        variants << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline };
+        variants << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline } + json;
+        variants << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline,
+            QStringLiteral("--range"), QStringLiteral("train_step") }
+                + json;
+    }
     if (!kernel.isEmpty()) {
         variants << QStringList { QStringLiteral("kernels"), QStringLiteral("--hist"), kernel };
         variants << QStringList { QStringLiteral("kernels"), QStringLiteral("--hist"), kernel } + json;
@@ -76,13 +84,26 @@ class TestCliTableSets : public QObject
 
     QTemporaryDir m_dir;
     std::vector<std::string> m_synth, m_phases, m_real;
+    int m_baselines = 0; // baseline files written
 
     // Every variant on `files`: the command's own table set answers exactly as all tables do.
     void checkEveryCommand(const QStringList &files)
     {
         const auto kernel = firstKernel(files);
+        // check's baselines: the capture's own summary, with copies counted and without (its
+        // step range, when it has one, is the summary's).
+        QStringList baselines;
+        for (const auto &copies : { QStringList {}, QStringList { QStringLiteral("--with-copies") } }) {
+            const auto summary = runCli(QStringList { QStringLiteral("summary"), QStringLiteral("--format"),
+                                            QStringLiteral("json"), QStringLiteral("--all-tables") }
+                + copies + files);
+            QVERIFY2(summary.exitCode == 0 || summary.exitCode == 1, summary.err.constData());
+            baselines << m_dir.filePath(QStringLiteral("baseline-%1.json").arg(m_baselines++));
+            QFile file(baselines.back());
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write(summary.out) == summary.out.size());
+        }
         int compared = 0;
-        for (const auto &variant : commandVariants(kernel)) {
+        for (const auto &variant : commandVariants(kernel, baselines)) {
             const auto own = runCli(variant + files);
             const auto all = runCli(variant + QStringList { QStringLiteral("--all-tables") } + files);
             const auto what = variant.join(QLatin1Char(' '));
@@ -97,7 +118,7 @@ class TestCliTableSets : public QObject
                 QVERIFY2(!own.out.isEmpty(), qPrintable(what));
             ++compared;
         }
-        QCOMPARE(compared, int(commandVariants(kernel).size()));
+        QCOMPARE(compared, int(commandVariants(kernel, baselines).size()));
     }
 
 private slots:
