@@ -5,7 +5,11 @@
 
 #include "command_context.h"
 
+#include "gaplens/core/analysis/busy_shards.h"
+#include "gaplens/core/analysis/pace.h"
+
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -50,12 +54,120 @@ std::optional<cli::CheckBaseline> unpackBaseline(const Json &j)
     return baseline;
 }
 
+// Whole files: each process measures its ranks with gaplens-cli's checkFigures; per rank
+// [index on this process, number, [[device, busy %]...], median step].
+Json wholeFileFigures(const DistributedCapture &capture, const cli::Options &options,
+    const cli::CheckBaseline &baseline, const std::string &rangeName)
+{
+    Json ranks = Json::array();
+    const auto figures = cli::checkFigures(capture.local, options, baseline, rangeName);
+    for (std::uint32_t r = 0; r < figures.size(); ++r) {
+        const auto &f = figures[r];
+        ranks.push_back({ r, f.rank, f.busyPercent, optionalJson(f.medianStepNs) });
+    }
+    return ranks;
+}
+
+// Time shards: each GPU's busy part after its file's earlier shards (core::gpuBusyPart) and
+// the rank's outermost step candidates (core::paceCandidates); per rank [index on this
+// process, number, [[device, busy ns, window start, window end]...], [[start, end]...]].
+Json shardParts(const DistributedCapture &capture, const cli::Options &options, const cli::CheckBaseline &baseline,
+    const std::string &rangeName)
+{
+    const auto &trace = *capture.local;
+    const auto derived = core::DerivedCapture::build(capture.local, cli::checkDerivedOptions(options, baseline));
+    const auto candidates = core::paceCandidates(trace, cli::checkPaceOptions(rangeName));
+    Json ranks = Json::array();
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        Json devices = Json::array(), steps = Json::array();
+        for (const auto g : trace.ranks[r].gpus) {
+            const auto part = core::gpuBusyPart(*derived, g, capture.earlierShards);
+            Json device { trace.gpus[g].deviceId, part.busyNs };
+            if (part.window) {
+                device.push_back(part.window->start);
+                device.push_back(part.window->end);
+            }
+            devices.push_back(std::move(device));
+        }
+        for (const auto &c : r < candidates.size() ? candidates[r] : std::vector<core::PaceCandidate> {})
+            steps.push_back({ c.start, c.end });
+        ranks.push_back({ r, trace.ranks[r].rank, std::move(devices), std::move(steps) });
+    }
+    return ranks;
+}
+
+// A rank's shards added up: its GPUs' busy parts (by device, in the order first sent) and its
+// step candidates in shard order (the processes' order).
+struct RankShards
+{
+    std::int32_t rank = 0;
+    std::vector<std::pair<std::int32_t, core::GpuBusyPart>> devices;
+    std::vector<core::PaceCandidate> candidates;
+};
+
+cli::CheckRankFigures addedUp(std::uint32_t globalRank, const RankShards &shards, const std::string &rangeName)
+{
+    cli::CheckRankFigures f;
+    f.rank = shards.rank;
+    for (const auto &[device, part] : shards.devices)
+        f.busyPercent.emplace_back(device, part.busyPercent());
+    if (!rangeName.empty())
+        if (const auto pace = core::rankPaceFromShards(globalRank, shards.candidates, cli::checkPaceOptions(rangeName));
+            pace && !pace->iterations.empty())
+            f.medianStepNs = pace->medianNs;
+    return f;
+}
+
+// On the root: every process's ranks (gathered) as check's figures, in rank order.
+std::vector<cli::CheckRankFigures> figuresInRankOrder(
+    const DistributedCapture &capture, const std::vector<std::string> &gathered, const std::string &rangeName)
+{
+    std::map<std::uint32_t, cli::CheckRankFigures> whole;
+    std::map<std::uint32_t, RankShards> sharded;
+    for (std::size_t p = 0; p < gathered.size(); ++p)
+        for (const auto &r : unpack(gathered[p])) {
+            const auto global = capture.globalRank[p].at(r[0].get<std::uint32_t>());
+            if (!capture.timeShards) {
+                auto &f = whole[global];
+                f.rank = r[1].get<std::int32_t>();
+                f.busyPercent = r[2].get<std::vector<std::pair<std::int32_t, double>>>();
+                f.medianStepNs = optionalDouble(r[3]);
+                continue;
+            }
+            auto &shards = sharded[global];
+            shards.rank = r[1].get<std::int32_t>();
+            for (const auto &d : r[2]) {
+                core::GpuBusyPart part;
+                part.busyNs = d[1].get<core::TimeNs>();
+                if (d.size() == 4)
+                    part.window = core::TimeRange { d[2].get<core::TimeNs>(), d[3].get<core::TimeNs>() };
+                const auto device = d[0].get<std::int32_t>();
+                auto known = std::find_if(shards.devices.begin(), shards.devices.end(),
+                    [&](const auto &entry) { return entry.first == device; });
+                if (known == shards.devices.end())
+                    shards.devices.emplace_back(device, part);
+                else
+                    known->second.add(part);
+            }
+            for (const auto &c : r[3])
+                shards.candidates.push_back({ c[0].get<core::TimeNs>(), c[1].get<core::TimeNs>() });
+        }
+    for (const auto &[global, shards] : sharded)
+        whole[global] = addedUp(global, shards, rangeName);
+    std::vector<cli::CheckRankFigures> figures;
+    for (auto &[global, f] : whole)
+        figures.push_back(std::move(f));
+    return figures;
+}
+
 } // namespace
 
 // check (against a stored summary): the root reads the baseline and sends it to every
 // process; each process measures its ranks as the baseline did (gaplens-cli's checkFigures:
 // busy % per GPU, the median step), and the root checks them in rank order with gaplens-cli's
-// printCheck. --min-sustained-gain is command_sustained_gain.cpp's.
+// printCheck. With a step range known, a big file may be read in time shards: each shard's
+// busy parts and step candidates are added up on the root. --min-sustained-gain is
+// command_sustained_gain.cpp's.
 int runCheckCommand(const World &world, const cli::Options &options)
 {
     std::optional<cli::CheckBaseline> baseline;
@@ -65,45 +177,28 @@ int runCheckCommand(const World &world, const cli::Options &options)
     if (!baseline)
         return 1;
 
-    auto loaded = loadCommandCapture(world, options);
+    // Measured as the baseline was: its step range (proposed in parts when there is none) and
+    // copies setting, which decide the tables and the division into time shards.
+    const auto measured = cli::checkLoadOptions(options, *baseline);
+    auto loaded = loadCommandCapture(world, measured);
     if (!loaded)
         return 1;
     const auto &capture = *loaded;
-    // The baseline's step range unless --range says otherwise; proposed when it has none.
-    std::optional<std::string> given = options.range.value_or(baseline->stepRange);
-    if (given->empty())
-        given.reset();
-    const auto rangeName = givenOrProposedStepRange(world, *capture.local, given).value_or(std::string());
+    const auto rangeName = givenOrProposedStepRange(world, *capture.local, measured.range).value_or(std::string());
 
-    Json ranks = Json::array();
+    Json ranks;
     if (!onEveryProcess(world, [&] {
-            const auto figures = cli::checkFigures(capture.local, options, *baseline, rangeName);
-            for (std::uint32_t r = 0; r < figures.size(); ++r) {
-                const auto &f = figures[r];
-                ranks.push_back({ r, f.rank, f.busyPercent, optionalJson(f.medianStepNs) });
-            }
+            ranks = capture.timeShards ? shardParts(capture, options, *baseline, rangeName)
+                                       : wholeFileFigures(capture, options, *baseline, rangeName);
         }))
         return 1;
     const auto packed = pack(ranks);
     printStatsIfAsked(world, capture, packed.size());
     const auto gathered = world.gatherToRoot(packed);
     int status = 0;
-    if (world.isRoot()) {
-        std::vector<std::pair<std::uint32_t, cli::CheckRankFigures>> all;
-        for (std::size_t p = 0; p < gathered.size(); ++p)
-            for (const auto &r : unpack(gathered[p])) {
-                cli::CheckRankFigures f;
-                f.rank = r[1].get<std::int32_t>();
-                f.busyPercent = r[2].get<std::vector<std::pair<std::int32_t, double>>>();
-                f.medianStepNs = optionalDouble(r[3]);
-                all.emplace_back(capture.globalRank[p].at(r[0].get<std::uint32_t>()), std::move(f));
-            }
-        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-        std::vector<cli::CheckRankFigures> figures;
-        for (auto &[rank, f] : all)
-            figures.push_back(std::move(f));
-        status = cli::printCheck(options, *capture.skeleton, *baseline, rangeName, figures);
-    }
+    if (world.isRoot())
+        status = cli::printCheck(
+            options, *capture.skeleton, *baseline, rangeName, figuresInRankOrder(capture, gathered, rangeName));
     return finalStatus(world, capture, status);
 }
 

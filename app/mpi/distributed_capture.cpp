@@ -494,9 +494,13 @@ DistributedCapture loadDistributed(const World &world, const cli::Options &optio
     for (const auto &error : capture.local->errors)
         errorPaths.push_back(error.path);
     capture.errorFile = filesInLoadOrder(errorPaths, pieces, files);
-    // Intervals count busy time after the earlier shards' busy end, of kernels alone.
-    if (shards == TimeShardUse::AddsUpAfterEarlierBusy && capture.timeShards)
-        carries = exchangeShardEdges(world, files, pieces, sharded ? capture.local.get() : nullptr, false);
+    // Intervals count busy time after the earlier shards' busy end, of kernels alone; check
+    // with copies when its baseline counted them.
+    const bool busyAfterEarlier
+        = shards == TimeShardUse::AddsUpAfterEarlierBusy || shards == TimeShardUse::AddsUpAfterEarlierBusyAndCopies;
+    if (busyAfterEarlier && capture.timeShards)
+        carries = exchangeShardEdges(world, files, pieces, sharded ? capture.local.get() : nullptr,
+            shards == TimeShardUse::AddsUpAfterEarlierBusyAndCopies);
     for (const auto &carry : carries)
         for (std::uint32_t r = 0; r < capture.local->reports.size(); ++r)
             if (capture.reportFile[r] == carry.piece.file)

@@ -50,7 +50,7 @@ struct DistributedCapture
     std::vector<std::size_t> reportFile, errorFile;
     // Whether the capture is divided in time shards (the same on every process).
     bool timeShards = false;
-    // With TimeShardUse::Gaps and AddsUpAfterEarlierBusy: the carry of this process's time
+    // With TimeShardUse::Gaps and AddsUpAfterEarlierBusy(AndCopies): the carry of this process's time
     // shards from the earlier shards of their files (core/analysis/gap_shards.h), for its gap
     // finder and blamer, or its interval statistics' busy time.
     core::EarlierShards earlierShards;
@@ -59,12 +59,14 @@ struct DistributedCapture
 // Whether a command may divide a file in time shards, and how:
 // - AddsUp: it counts each event where it starts (the summaries), so the shards add up;
 // - AddsUpAfterEarlierBusy: so do intervals and transfers, but for busy time, which each
-//   shard counts after its file's earlier shards' busy end (exchanged after the load);
+//   shard counts after its file's earlier shards' busy end (exchanged after the load), of
+//   kernels alone; AddsUpAfterEarlierBusyAndCopies: the same with copies and memsets in the
+//   busy time (check, when its baseline counted them);
 // - Gaps: gaps and blame; each gap belongs to the shard of the work that ends it, and each
 //   shard reads its window twice: its kernels and copies first, whose edges the processes
 //   exchange, then every table with the halo (core/read/time_shards.h) the earlier shards'
 //   edges give it.
-enum class TimeShardUse { None, AddsUp, AddsUpAfterEarlierBusy, Gaps };
+enum class TimeShardUse { None, AddsUp, AddsUpAfterEarlierBusy, AddsUpAfterEarlierBusyAndCopies, Gaps };
 
 // Collective: every process calls it with the same options and files. A file that fails to
 // load is reported on stderr by the process that read it (of a file read in time shards, the

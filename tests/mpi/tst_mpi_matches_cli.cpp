@@ -7,6 +7,7 @@
 // one, and every real single file); check against a stored summary and check --min-sustained-gain; diff; the digest
 // file. A process that dies ends the job.
 #include "cli_runner.h"
+#include "minimal_export.h"
 #include "run_exports.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -106,6 +107,18 @@ class TestMpiMatchesCli : public QObject
                 mpi.err.contains("gaplens-mpi: error: " + label) && mpi.err.contains(badFile), mpi.err.constData());
             QVERIFY2(!mpi.err.contains("process 0 runs it alone"), mpi.err.constData());
         }
+    }
+
+    // gaplens-cli summary's JSON of `args`, stored in the scratch folder as a baseline for check;
+    // empty when the summary fails or cannot be written.
+    QString storedSummary(const QString &name, const QStringList &args) const
+    {
+        const auto summary = runCli(QStringList { QStringLiteral("summary"), QStringLiteral("--format=json") } + args);
+        const auto path = m_scratch.filePath(name);
+        QFile file(path);
+        if (summary.exitCode != 0 || !file.open(QIODevice::WriteOnly) || file.write(summary.out) < 0)
+            return {};
+        return path;
     }
 
     // A file in the scratch folder that is not an SQLite database; empty when it cannot be written.
@@ -555,7 +568,10 @@ private slots:
     void aSingleFileIsReadInTimeShards()
     {
         // The summary, per rank, the histogram, overlap, pace with a given range, gaps and blame
-        // (their shards read with a halo), ncu and intervals.
+        // (their shards read with a halo), ncu, intervals, and check against a baseline that
+        // names its step range.
+        const auto baseline = storedSummary(QStringLiteral("single.json"), { m_single.path });
+        QVERIFY(!baseline.isEmpty());
         for (const auto &args :
             { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
@@ -567,7 +583,8 @@ private slots:
                 QStringList { QStringLiteral("blame"), m_single.path },
                 QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
                     QStringLiteral("--instance=900"), m_single.path },
-                QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path } }) {
+                QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path },
+                QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline, m_single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
             const auto mpi = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
@@ -583,6 +600,40 @@ private slots:
             { QStringLiteral("GAPLENS_MPI_STATS=1") });
         QCOMPARE(whole.exitCode, 0);
         QVERIFY2(!whole.err.contains("time shards"), whole.err.constData());
+    }
+
+    // check with copies counted, on a file whose one long copy (150-5000 ns) lies over the
+    // kernels of every later shard: each shard's busy time starts after the earlier shards'
+    // kernels and copies, so the copy's time is counted once, wherever the edges fall.
+    void aCopyAcrossShardEdgesIsCountedOnce()
+    {
+        std::string sql = gaplens::test::minimalExportSql() + R"(
+            CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, "end" INTEGER, deviceId INTEGER, streamId INTEGER,
+                correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER,
+                dstKind INTEGER);
+            INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (150, 5000, 0, 9, 4, 16777216 * 42, 4096, 1, 0, 0);
+        )";
+        for (int i = 0; i < 40; ++i)
+            sql += "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, " + std::to_string(300 + 100 * i) + ", "
+                + std::to_string(350 + 100 * i) + ", 7, " + std::to_string(100 + i) + ", 16777216 * 42, 1);\n";
+        const auto file = QString::fromStdString(gaplens::test::writeExportIn(m_scratch, "long-copy.sqlite", sql));
+        QVERIFY(!file.isEmpty());
+        const auto baseline
+            = storedSummary(QStringLiteral("long-copy.json"), { QStringLiteral("--with-copies"), file });
+        QVERIFY(!baseline.isEmpty());
+        // A step range given: check may read the file in time shards.
+        const QStringList args { QStringLiteral("check"), QStringLiteral("--baseline"), baseline,
+            QStringLiteral("--range=step"), QStringLiteral("--format=json"), QStringLiteral("--tolerance=0.001"),
+            file };
+        const auto cli = runCli(args);
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.out.contains(R"("with_copies": true)"), cli.out.constData());
+        for (int processes = 2; processes <= 4; ++processes) {
+            const auto mpi = runMpi(processes, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+            QCOMPARE(mpi.exitCode, cli.exitCode);
+            QCOMPARE(mpi.out, cli.out);
+            QVERIFY2(mpi.err.contains("time shards"), mpi.err.constData());
+        }
     }
 
     // diff: each capture measured in parts, the paces compared and the two captures compared
@@ -633,13 +684,8 @@ private slots:
     void checkMatches_data()
     {
         QTest::addColumn<QStringList>("args");
-        const auto baseline = m_scratch.filePath(QStringLiteral("baseline.json"));
-        const auto written = runCli({ QStringLiteral("summary"), QStringLiteral("--format=json"), m_synth.path });
-        QCOMPARE(written.exitCode, 0);
-        QFile file(baseline);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(written.out);
-        file.close();
+        const auto baseline = storedSummary(QStringLiteral("baseline.json"), { m_synth.path });
+        QVERIFY(!baseline.isEmpty());
         const auto bad = m_scratch.filePath(QStringLiteral("bad-baseline.json"));
         QFile badFile(bad);
         QVERIFY(badFile.open(QIODevice::WriteOnly));
@@ -656,6 +702,18 @@ private slots:
                 QStringLiteral("--tolerance=0.01"), m_phases.path });
         QTest::addRow("a baseline with no ranks")
             << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), bad, m_synth.path };
+        // The large file in time shards (its baseline's step range is known): busy % added up
+        // over the shards, copies counted as the baseline did, and the median step from every
+        // shard's steps; against the job with phases, its other ranks missing.
+        const auto single = storedSummary(
+            QStringLiteral("single-with-copies.json"), { QStringLiteral("--with-copies"), m_single.path });
+        const auto phases = storedSummary(QStringLiteral("phases.json"), { m_phases.path });
+        QVERIFY(!single.isEmpty() && !phases.isEmpty());
+        QTest::addRow("one large file in time shards against itself, copies counted, json")
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), single,
+                   QStringLiteral("--format=json"), QStringLiteral("--tolerance=0.001"), m_single.path };
+        QTest::addRow("one large file in time shards against the job with phases (missing ranks)")
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), phases, m_single.path };
     }
 
     void checkMatches()
