@@ -89,8 +89,9 @@ Json shardParts(const DistributedCapture &capture, const cli::Options &options, 
             }
             devices.push_back(std::move(device));
         }
-        for (const auto &c : r < candidates.size() ? candidates[r] : std::vector<core::PaceCandidate> {})
-            steps.push_back({ c.start, c.end });
+        if (r < candidates.size())
+            for (const auto &c : candidates[r])
+                steps.push_back({ c.start, c.end });
         ranks.push_back({ r, trace.ranks[r].rank, std::move(devices), std::move(steps) });
     }
     return ranks;
