@@ -3,6 +3,7 @@
 // SIZE is a usage error, exit 2; a capture over it is refused with the guard's message, exit 1),
 // and the process's own limit (ulimit -v) is respected without any option.
 #include "gaplens/core/analysis/gap_blame.h"
+#include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/intervals.h"
 #include "gaplens/core/analysis/ncu_command.h"
 #include "gaplens/core/analysis/overlap.h"
@@ -62,7 +63,9 @@ TableSet tablesOf(const QString &command)
         return kTransferTables | kCaptureSpanTables;
     if (command == QLatin1String("throughput"))
         return kStepRangeTables | kRunAccountingTables;
-    return TableSet::all(); // summary, diff and check
+    if (command == QLatin1String("check")) // its baseline names the step range: no proposal
+        return gpuBusyTables(true) | kPaceTables;
+    return TableSet::all(); // summary and diff
 }
 
 } // namespace
