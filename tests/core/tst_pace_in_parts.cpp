@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <utility>
@@ -245,6 +246,46 @@ void compareInTimeShards(const std::string &file, const std::vector<StoredStartW
     CHECK(compareSteps(steps, shardSteps, where + ", steps"));
 }
 
+// The chooser's list and the proposal of one file from its time shards, as gaplens-mpi makes
+// them: each shard's tallies with its threads' ranges of the earlier shards (by pid and tid)
+// still open, each rank's shards added up, and the span the union of the shards'.
+void compareChoiceInTimeShards(
+    const std::string &file, const std::vector<StoredStartWindow> &windows, const QByteArray &where)
+{
+    const auto whole = gaplens::test::loadOnOneThread({ file });
+    std::map<std::pair<std::uint32_t, std::uint32_t>, TimeNs> openUntil; // by (pid, tid)
+    std::vector<RankNvtxTally> ranks(whole->ranks.size());
+    TimeRange span;
+    for (const auto &shard : gaplens::test::loadInWindows(file, windows)) {
+        std::vector<TimeNs> earlier(shard->threads.size(), std::numeric_limits<TimeNs>::min());
+        for (std::size_t t = 0; t < shard->threads.size(); ++t)
+            if (const auto it = openUntil.find({ shard->threads[t].pid, shard->threads[t].tid }); it != openUntil.end())
+                earlier[t] = it->second;
+        const auto tallies = rankNvtxTallies(*shard, earlier);
+        QVERIFY2(tallies.size() == shard->ranks.size(), where);
+        for (std::uint32_t k = 0; k < shard->ranks.size(); ++k) {
+            std::size_t r = 0;
+            while (r < whole->ranks.size() && rankKey(*whole, std::uint32_t(r)) != rankKey(*shard, k))
+                ++r;
+            QVERIFY2(r < whole->ranks.size(), where);
+            addShardTally(ranks[r], tallies[k]);
+        }
+        const auto ends = latestNvtxEnds(*shard);
+        for (std::size_t t = 0; t < shard->threads.size(); ++t) {
+            auto &until
+                = openUntil.try_emplace({ shard->threads[t].pid, shard->threads[t].tid }, ends[t]).first->second;
+            until = std::max(until, ends[t]);
+        }
+        if (shard->span != TimeRange {})
+            span = span == TimeRange {}
+                ? shard->span
+                : TimeRange { std::min(span.start, shard->span.start), std::max(span.end, shard->span.end) };
+    }
+    QVERIFY2(span == whole->span, where);
+    CHECK(compareChoices(chooseStepRange(*whole), chooseStepRange(ranks, span), where));
+    QVERIFY2(proposePaceRangeName(ranks, span) == proposePaceRangeName(*whole), where);
+}
+
 // Every option pace has, over `files` in each of `partCounts` parts.
 void compareEveryOption(
     const std::vector<std::string> &files, const std::vector<std::size_t> &partCounts, bool expectStraggler)
@@ -350,6 +391,46 @@ private slots:
             for (const bool copies : { false, true })
                 CHECK(compareInTimeShards(file, gaplens::test::windowsOf(edges), options, { copies },
                     QByteArray::number(qulonglong(edges.size() + 1)) + " shards"));
+    }
+
+    // The step range chosen from a file's time shards: on a generated file, every real export,
+    // and ranges that stay open across one or two shard edges.
+    void stepRangeChoiceInTimeShards()
+    {
+        gaplens::test::SynthSample sample;
+        QVERIFY(sample.write(gaplens::test::synthOptions(1, 40)));
+        std::vector<std::string> files { sample.synth.files.front() };
+        QVERIFY2(!gaplens::test::realDataDir().empty(), gaplens::test::kRealDataMissing);
+        for (const auto &real : gaplens::test::realExportFiles())
+            files.push_back(real);
+        for (const auto &file : files)
+            for (const std::size_t count : { 2, 3, 5 })
+                CHECK(compareChoiceInTimeShards(file, gaplens::test::sampledWindows(file, kStepRangeTables, count),
+                    QByteArray::fromStdString(file) + " in " + QByteArray::number(qulonglong(count)) + " shards"));
+    }
+
+    void stepRangesOpenAcrossShardEdges()
+    {
+        QTemporaryDir dir;
+        // The export's 40-300 is outlasted by 100-1000, which starts inside it (depth 1) and
+        // encloses 200-300; 1000-1050 starts as both have ended (depth 0); 1100-1500 encloses
+        // 1200-1300. So 3 of the 6 "step" ranges are at depth 0.
+        const auto file = gaplens::test::writeExportIn(dir, "open.sqlite", gaplens::test::minimalExportSql() + R"(
+            INSERT INTO NVTX_EVENTS VALUES (100, 1000, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (200, 300, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (1000, 1050, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (1100, 1500, 59, NULL, 16777216 * 42 + 42, 3, 0);
+            INSERT INTO NVTX_EVENTS VALUES (1200, 1300, 59, NULL, 16777216 * 42 + 42, 3, 0);
+        )");
+        const auto choice = chooseStepRange(*gaplens::test::loadOnOneThread({ file }));
+        QCOMPARE(choice.candidates.size(), std::size_t(1));
+        QCOMPARE(choice.candidates[0].name, std::string("step"));
+        QCOMPARE(choice.candidates[0].count, std::uint64_t(6));
+        QCOMPARE(choice.candidates[0].topLevel, std::uint64_t(3));
+        for (const auto &edges : { std::vector<std::int64_t> { 150 }, std::vector<std::int64_t> { 150, 1150 },
+                 std::vector<std::int64_t> { 250, 1000, 1250 }, std::vector<std::int64_t> { 1001 } })
+            CHECK(compareChoiceInTimeShards(file, gaplens::test::windowsOf(edges),
+                QByteArray::number(qulonglong(edges.size() + 1)) + " shards from " + QByteArray::number(edges[0])));
     }
 
     void generatedJobWithoutStragglerInParts()

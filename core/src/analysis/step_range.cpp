@@ -6,8 +6,8 @@
 #include "gaplens/core/analysis/parts_reduction.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 
@@ -41,63 +41,93 @@ struct GroupCounts
     TimeNs topLevelNs = 0;
 };
 
-// The counts of every group, and what the choice weighs them against. A group's key is its
-// StringId in one capture, or its index in the sorted names of a capture in parts; `name`
-// gives its text, which is all the choice compares across groups.
+// The counts of every group, and what the choice weighs them against. A group's key indexes
+// `names`, its text, which is all the choice compares across groups.
 struct Tally
 {
     std::unordered_map<std::uint32_t, GroupCounts> groups;
     std::uint64_t nvtxRanges = 0;
     std::uint32_t ranksWithNvtx = 0;
     TimeNs spanNs = 0; // the capture's span
-    std::function<const std::string &(std::uint32_t)> name;
+    std::vector<std::string> names;
+    const std::string &name(std::uint32_t group) const { return names[group]; }
 };
 
-// Counts per group name. The proposal needs only depth-0 ranges, which the nesting index
-// lists directly; the chooser counts every depth (allDepths).
-Tally tally(const TraceSet &trace, bool allDepths)
+// Each rank's counts per group name. A range at depth 0 of its thread's ranges in `part` is
+// top level unless it starts before `earlierEnds[thread]`: a range of an earlier time shard
+// still open then encloses it, as NestingIndex nests (a range is at depth 0 exactly when every
+// range before it has ended). `allDepths`: count every depth too (the chooser does; the
+// proposal needs only depth 0, which the nesting index lists directly).
+std::vector<RankNvtxTally> rankTallies(const TraceSet &part, std::span<const TimeNs> earlierEnds, bool allDepths)
 {
-    Tally out;
-    out.spanNs = trace.span.duration();
-    out.name = [&trace](std::uint32_t group) -> const std::string & { return trace.str(group); };
     struct OnRank
     {
         std::uint64_t any = 0, top = 0;
+        TimeNs topNs = 0;
     };
+    std::vector<RankNvtxTally> out(part.ranks.size());
     std::unordered_map<StringId, OnRank> onRank;
-    for (const auto &rank : trace.ranks) {
+    for (std::size_t r = 0; r < part.ranks.size(); ++r) {
         onRank.clear();
-        std::uint64_t rangesOnRank = 0;
-        for (auto t : rank.threads) {
-            const auto &nvtx = trace.threads[t].nvtx;
-            rangesOnRank += nvtx.size();
+        auto &rank = out[r];
+        for (auto t : part.ranks[r].threads) {
+            const auto &nvtx = part.threads[t].nvtx;
+            rank.ranges += nvtx.size();
             if (allDepths)
                 for (std::size_t i = 0; i < nvtx.size(); ++i)
                     if (nvtx.name[i] != kEmptyString)
-                        ++onRank[trace.nvtxGroup(nvtx.name[i])].any;
+                        ++onRank[part.nvtxGroup(nvtx.name[i])].any;
             if (nvtx.nesting.levelCount() == 0)
                 continue;
+            const TimeNs openUntil = t < earlierEnds.size() ? earlierEnds[t] : std::numeric_limits<TimeNs>::min();
             for (auto i : nvtx.nesting.level(0)) {
-                if (nvtx.name[i] == kEmptyString)
+                if (nvtx.name[i] == kEmptyString || nvtx.start[i] < openUntil)
                     continue;
-                const StringId group = trace.nvtxGroup(nvtx.name[i]);
-                ++onRank[group].top;
-                out.groups[group].topLevelNs += nvtx.end[i] - nvtx.start[i];
+                auto &counts = onRank[part.nvtxGroup(nvtx.name[i])];
+                ++counts.top;
+                counts.topNs += nvtx.end[i] - nvtx.start[i];
             }
         }
-        out.nvtxRanges += rangesOnRank;
-        out.ranksWithNvtx += rangesOnRank > 0;
-        for (const auto &[group, n] : onRank) {
-            auto &c = out.groups[group];
-            c.count += n.any;
-            c.mostOnARank = std::max(c.mostOnARank, n.any);
-            c.ranks += n.any > 0;
-            c.topLevel += n.top;
-            c.topMostOnARank = std::max(c.topMostOnARank, n.top);
-            c.topRanks += n.top > 0;
-        }
+        rank.groups.reserve(onRank.size());
+        for (const auto &[group, n] : onRank)
+            rank.groups.push_back({ part.str(group), n.any, n.top, n.topNs });
+        std::sort(rank.groups.begin(), rank.groups.end(),
+            [](const NvtxGroupTally &a, const NvtxGroupTally &b) { return a.name < b.name; });
     }
     return out;
+}
+
+// The capture's tally from its ranks': counts summed, per-rank figures maxed.
+Tally tallyOfRanks(std::span<const RankNvtxTally> ranks, TimeNs spanNs)
+{
+    std::map<std::string_view, GroupCounts> byName;
+    Tally out;
+    out.spanNs = spanNs;
+    for (const auto &rank : ranks) {
+        out.nvtxRanges += rank.ranges;
+        out.ranksWithNvtx += rank.ranges > 0;
+        for (const auto &g : rank.groups) {
+            auto &c = byName[g.name];
+            c.count += g.ranges;
+            c.mostOnARank = std::max(c.mostOnARank, g.ranges);
+            c.ranks += g.ranges > 0;
+            c.topLevel += g.topLevel;
+            c.topMostOnARank = std::max(c.topMostOnARank, g.topLevel);
+            c.topRanks += g.topLevel > 0;
+            c.topLevelNs += g.topLevelNs;
+        }
+    }
+    out.names.reserve(byName.size());
+    for (const auto &[name, counts] : byName) {
+        out.groups.emplace(std::uint32_t(out.names.size()), counts);
+        out.names.emplace_back(name);
+    }
+    return out;
+}
+
+Tally tally(const TraceSet &trace, bool allDepths)
+{
+    return tallyOfRanks(rankTallies(trace, {}, allDepths), trace.span.duration());
 }
 
 bool isStepLike(const Tally &tally, std::uint32_t group, const GroupCounts &c)
@@ -181,13 +211,9 @@ StepRangeChoice choose(const Tally &counts, std::size_t limit)
 // The whole capture's tally from this part's: every rank is on one part, so the per-rank
 // figures (the most on a rank, ranks that have a group) combine by max and by sum, and the
 // groups are matched by their names' texts. Its keys index `names`, the sorted union.
-Tally combined(const TraceSet &part, const Tally &mine, const PartsReduction &parts, std::vector<std::string> &names)
+Tally combined(const TraceSet &part, const Tally &mine, const PartsReduction &parts)
 {
-    std::vector<std::string> myNames;
-    myNames.reserve(mine.groups.size());
-    for (const auto &entry : mine.groups)
-        myNames.push_back(part.str(entry.first));
-    names = parts.unionOfKeys(myNames);
+    const auto names = parts.unionOfKeys(mine.names);
 
     // Per group: 5 sums (count, ranks, topLevel, topRanks, topLevelNs) and 2 maxima (the
     // most on a rank, any depth and depth 0); then the capture's figures. Times are summed as
@@ -200,10 +226,8 @@ Tally combined(const TraceSet &part, const Tally &mine, const PartsReduction &pa
     const bool hasSpan = part.span != TimeRange {};
     std::vector<TimeNs> firstEvent { hasSpan ? part.span.start : std::numeric_limits<TimeNs>::max() };
     maxima[kMaxima * n] = hasSpan ? part.span.end : std::numeric_limits<TimeNs>::min();
-    std::size_t mineIndex = 0; // the groups in the order myNames lists them
-    for (const auto &entry : mine.groups) {
-        const auto &c = entry.second;
-        const auto &name = myNames[mineIndex++];
+    for (const auto &[group, c] : mine.groups) {
+        const auto &name = mine.name(group);
         const auto key = std::size_t(std::lower_bound(names.begin(), names.end(), name) - names.begin());
         std::uint64_t *s = &sums[kSums * key];
         s[0] = c.count;
@@ -236,7 +260,7 @@ Tally combined(const TraceSet &part, const Tally &mine, const PartsReduction &pa
     out.ranksWithNvtx = std::uint32_t(sums[kSums * n + 1]);
     if (firstEvent[0] != std::numeric_limits<TimeNs>::max())
         out.spanNs = TimeRange { firstEvent[0], maxima[kMaxima * n] }.duration();
-    out.name = [&names](std::uint32_t key) -> const std::string & { return names[key]; };
+    out.names = names;
     return out;
 }
 
@@ -254,14 +278,59 @@ StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit)
 
 std::optional<std::string> proposePaceRangeName(const TraceSet &part, const PartsReduction &parts)
 {
-    std::vector<std::string> names;
-    return propose(combined(part, tally(part, false), parts, names));
+    return propose(combined(part, tally(part, false), parts));
 }
 
 StepRangeChoice chooseStepRange(const TraceSet &part, const PartsReduction &parts, std::size_t limit)
 {
-    std::vector<std::string> names;
-    return choose(combined(part, tally(part, true), parts, names), limit);
+    return choose(combined(part, tally(part, true), parts), limit);
+}
+
+std::vector<RankNvtxTally> rankNvtxTallies(const TraceSet &part, std::span<const TimeNs> earlierEnds)
+{
+    return rankTallies(part, earlierEnds, true);
+}
+
+std::vector<TimeNs> latestNvtxEnds(const TraceSet &part)
+{
+    std::vector<TimeNs> out(part.threads.size(), std::numeric_limits<TimeNs>::min());
+    for (std::size_t t = 0; t < part.threads.size(); ++t)
+        for (const auto end : part.threads[t].nvtx.end)
+            out[t] = std::max(out[t], end);
+    return out;
+}
+
+void addShardTally(RankNvtxTally &rank, const RankNvtxTally &shard)
+{
+    rank.ranges += shard.ranges;
+    std::vector<NvtxGroupTally> merged;
+    merged.reserve(rank.groups.size() + shard.groups.size());
+    auto a = rank.groups.begin();
+    auto b = shard.groups.begin();
+    while (a != rank.groups.end() || b != shard.groups.end()) {
+        if (b == shard.groups.end() || (a != rank.groups.end() && a->name < b->name))
+            merged.push_back(std::move(*a++));
+        else if (a == rank.groups.end() || b->name < a->name)
+            merged.push_back(*b++);
+        else {
+            merged.push_back(std::move(*a++));
+            merged.back().ranges += b->ranges;
+            merged.back().topLevel += b->topLevel;
+            merged.back().topLevelNs += b->topLevelNs;
+            ++b;
+        }
+    }
+    rank.groups = std::move(merged);
+}
+
+std::optional<std::string> proposePaceRangeName(std::span<const RankNvtxTally> ranks, TimeRange span)
+{
+    return propose(tallyOfRanks(ranks, span.duration()));
+}
+
+StepRangeChoice chooseStepRange(std::span<const RankNvtxTally> ranks, TimeRange span, std::size_t limit)
+{
+    return choose(tallyOfRanks(ranks, span.duration()), limit);
 }
 
 std::string describeMissingStepRange(const StepRangeChoice &choice, std::size_t names)

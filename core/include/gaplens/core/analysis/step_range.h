@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,34 @@ StepRangeChoice chooseStepRange(const TraceSet &trace, std::size_t limit = 200);
 // Collective: every part calls it with the same `limit`.
 std::optional<std::string> proposePaceRangeName(const TraceSet &part, const PartsReduction &parts);
 StepRangeChoice chooseStepRange(const TraceSet &part, const PartsReduction &parts, std::size_t limit = 200);
+
+// The same two for a capture read in time shards (gaplens-mpi: a process holds a block of a
+// file's shards, whose NVTX ranges are those that start in them, so a rank spans processes).
+// Each shard tallies its ranks (rankNvtxTallies), a rank's shards' tallies are added up
+// (addShardTally), and the choice is made from every rank's by the same code as above.
+struct NvtxGroupTally
+{
+    std::string name; // the group name
+    std::uint64_t ranges = 0; // instances at any depth
+    std::uint64_t topLevel = 0; // instances at depth 0
+    TimeNs topLevelNs = 0; // their total time
+};
+struct RankNvtxTally
+{
+    std::uint64_t ranges = 0; // NVTX ranges, named or not
+    std::vector<NvtxGroupTally> groups; // by name
+};
+// Per rank of `part`, its tally. `earlierEnds[thread]` (indexed as part.threads; none past
+// its end) is the latest end of that thread's ranges in its file's earlier shards: a range
+// starting before it is enclosed by one of those, so it is not at depth 0.
+std::vector<RankNvtxTally> rankNvtxTallies(const TraceSet &part, std::span<const TimeNs> earlierEnds = {});
+// Per thread of `part`, the latest end of its NVTX ranges; the lowest TimeNs when it has none.
+std::vector<TimeNs> latestNvtxEnds(const TraceSet &part);
+// Adds a later shard's tally of the same rank.
+void addShardTally(RankNvtxTally &rank, const RankNvtxTally &shard);
+// `ranks`: every rank's whole tally; `span`: the capture's.
+std::optional<std::string> proposePaceRangeName(std::span<const RankNvtxTally> ranks, TimeRange span);
+StepRangeChoice chooseStepRange(std::span<const RankNvtxTally> ranks, TimeRange span, std::size_t limit = 200);
 
 // Why no step range could be proposed, for a message: "the capture has no NVTX ranges", or
 // "no NVTX range looks like a training step (…); on every rank: aten::linear (280 on 2
