@@ -2,8 +2,8 @@
 #include "collective_steps.h"
 #include "distributed_commands.h"
 #include "pace_parts.h"
+#include "step_range_shards.h"
 #include "wire.h"
-#include "world_parts.h"
 
 #include "command_context.h"
 
@@ -85,11 +85,12 @@ PaceShards exchangePaceShards(const World &world, const DistributedCapture &capt
 
 } // namespace
 
-// pace: the step range proposal from every process's NVTX tallies (step_range.h in parts);
-// then each rank's iterations and step accounting where its report is, and on the root the
-// comparison across ranks (comparePaces), as computePace does after its per-rank part. In time
-// shards (a given range, CPU time): a rank's pace from every shard's candidates, each shard's
-// step accounting after its file's earlier shards' busy end, added up on the root.
+// pace: the step range proposal from every process's NVTX tallies (step_range.h in parts, or
+// in time shards step_range_shards.h); then each rank's iterations and step accounting where
+// its report is, and on the root the comparison across ranks (comparePaces), as computePace
+// does after its per-rank part. In time shards (CPU time): a rank's pace from every shard's
+// candidates, each shard's step accounting after its file's earlier shards' busy end, added
+// up on the root.
 int runPaceCommand(const World &world, const cli::Options &options)
 {
     auto loaded = loadCommandCapture(world, options);
@@ -97,13 +98,10 @@ int runPaceCommand(const World &world, const cli::Options &options)
         return 1;
     const auto &capture = *loaded;
     const auto &trace = *capture.local;
-    const WorldParts parts(world);
 
-    const auto name = givenOrProposedStepRange(world, trace, options.range);
+    const auto name = givenOrProposedStepRange(world, capture, options.range);
     if (!name) {
-        core::StepRangeChoice noStepRange;
-        // Collective: a process that failed could not tell the others, so a failure ends the job.
-        collectively(world, [&] { noStepRange = core::chooseStepRange(trace, parts); });
+        const auto noStepRange = distributedStepRangeChoice(world, capture);
         return finalStatus(world, capture, world.isRoot() ? cli::printNoStepRange(noStepRange) : 1);
     }
 

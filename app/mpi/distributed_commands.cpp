@@ -28,10 +28,11 @@ TimeShardUse timeShardUse(const cli::Options &options)
     if (command == "kernels" || (command == "nvtx" && !options.gpuProjection) || command == "api"
         || command == "overlap" || command == "ncu")
         return TimeShardUse::AddsUp;
-    // pace with a given range on the CPU: a rank's pace from every shard's candidates, its steps'
-    // busy time after the earlier shards' (command_pace.cpp). The proposal tallies ranges by
-    // nesting depth, and the GPU projection follows launches across shards: whole files.
-    if (command == "pace" && options.range && !options.gpuProjection)
+    // pace on the CPU: the proposal from every shard's NVTX tallies after its threads' ranges
+    // open from the earlier shards (step_range_shards.h), a rank's pace from every shard's
+    // candidates, its steps' busy time after the earlier shards' (command_pace.cpp). The GPU
+    // projection follows launches across shards: whole files.
+    if (command == "pace" && !options.gpuProjection)
         return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;

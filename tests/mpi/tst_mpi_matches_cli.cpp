@@ -567,9 +567,9 @@ private slots:
     // The rows above run in time shards where the division says so: check that it does.
     void aSingleFileIsReadInTimeShards()
     {
-        // The summary, per rank, the histogram, overlap, pace with a given range, gaps and blame
-        // (their shards read with a halo), ncu, intervals, and check against a baseline that
-        // names its step range.
+        // The summary, per rank, the histogram, overlap, pace with a given range and with the
+        // proposed one, gaps and blame (their shards read with a halo), ncu, intervals, and
+        // check against a baseline that names its step range.
         const auto baseline = storedSummary(QStringLiteral("single.json"), { m_single.path });
         QVERIFY(!baseline.isEmpty());
         for (const auto &args :
@@ -579,6 +579,7 @@ private slots:
                     QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"), m_single.path },
                 QStringList { QStringLiteral("overlap"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("pace"), QStringLiteral("--range=train_step"), m_single.path },
+                QStringList { QStringLiteral("pace"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("blame"), m_single.path },
                 QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
@@ -600,6 +601,37 @@ private slots:
             { QStringLiteral("GAPLENS_MPI_STATS=1") });
         QCOMPARE(whole.exitCode, 0);
         QVERIFY2(!whole.err.contains("time shards"), whole.err.constData());
+    }
+
+    // pace's proposal in time shards: one "run" range encloses the 40 "step" ranges, which are
+    // at depth 0 only in the shards that start inside it. Each shard counts them after its
+    // thread's ranges still open from the earlier shards, so no step-like range is found, and
+    // the chooser's message is gaplens-cli's.
+    void aRangeOpenAcrossShardEdgesKeepsItsRangesNested()
+    {
+        std::string sql = gaplens::test::minimalExportSql()
+            + "INSERT INTO NVTX_EVENTS VALUES (20, 9000, 59, 'run', 16777216 * 42 + 42, NULL, 0);\n";
+        for (int i = 0; i < 40; ++i) {
+            const auto start = std::to_string(400 + 200 * i), end = std::to_string(550 + 200 * i);
+            sql += "INSERT INTO NVTX_EVENTS VALUES (" + start + ", " + end + ", 59, NULL, 16777216 * 42 + 42, 3, 0);\n";
+            sql += "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 0, " + start + ", " + end + ", 7, "
+                + std::to_string(100 + i) + ", 16777216 * 42, 1);\n";
+        }
+        const auto file = QString::fromStdString(gaplens::test::writeExportIn(m_scratch, "one-run.sqlite", sql));
+        QVERIFY(!file.isEmpty());
+        for (const auto &args : { QStringList { QStringLiteral("pace"), file },
+                 QStringList { QStringLiteral("pace"), QStringLiteral("--format=json"), file } }) {
+            const auto cli = runCli(args);
+            QCOMPARE(cli.exitCode, 1);
+            QVERIFY2(cli.err.contains("no NVTX range looks like a training step"), cli.err.constData());
+            for (int processes = 2; processes <= 4; ++processes) {
+                const auto mpi = runMpi(processes, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+                QCOMPARE(mpi.exitCode, cli.exitCode);
+                QCOMPARE(mpi.out, cli.out);
+                QVERIFY2(mpi.err.contains(cli.err.trimmed()), mpi.err.constData());
+                QVERIFY2(mpi.err.contains("time shards"), mpi.err.constData());
+            }
+        }
     }
 
     // check with copies counted, on a file whose one long copy (150-5000 ns) lies over the
