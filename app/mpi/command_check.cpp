@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "collective_steps.h"
 #include "distributed_commands.h"
+#include "step_range_shards.h"
 #include "wire.h"
 
 #include "command_context.h"
@@ -76,7 +77,9 @@ Json shardParts(const DistributedCapture &capture, const cli::Options &options, 
 {
     const auto &trace = *capture.local;
     const auto derived = core::DerivedCapture::build(capture.local, cli::checkDerivedOptions(options, baseline));
-    const auto candidates = core::paceCandidates(trace, cli::checkPaceOptions(rangeName));
+    // No step range, no steps (paceCandidates would take an empty name for the unnamed ranges).
+    const auto candidates = rangeName.empty() ? std::vector<std::vector<core::PaceCandidate>>()
+                                              : core::paceCandidates(trace, cli::checkPaceOptions(rangeName));
     Json ranks = Json::array();
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         Json devices = Json::array(), steps = Json::array();
@@ -166,8 +169,9 @@ std::vector<cli::CheckRankFigures> figuresInRankOrder(
 // check (against a stored summary): the root reads the baseline and sends it to every
 // process; each process measures its ranks as the baseline did (gaplens-cli's checkFigures:
 // busy % per GPU, the median step), and the root checks them in rank order with gaplens-cli's
-// printCheck. With a step range known, a big file may be read in time shards: each shard's
-// busy parts and step candidates are added up on the root. --min-sustained-gain is
+// printCheck. A big file may be read in time shards: the step range, unless the baseline or
+// --range names it, proposed from every shard's tallies (step_range_shards.h), and each
+// shard's busy parts and step candidates added up on the root. --min-sustained-gain is
 // command_sustained_gain.cpp's.
 int runCheckCommand(const World &world, const cli::Options &options)
 {
@@ -185,7 +189,7 @@ int runCheckCommand(const World &world, const cli::Options &options)
     if (!loaded)
         return 1;
     const auto &capture = *loaded;
-    const auto rangeName = givenOrProposedStepRange(world, *capture.local, measured.range).value_or(std::string());
+    const auto rangeName = givenOrProposedStepRange(world, capture, measured.range).value_or(std::string());
 
     Json ranks;
     if (!onEveryProcess(world, [&] {

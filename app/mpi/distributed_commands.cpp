@@ -38,10 +38,10 @@ TimeShardUse timeShardUse(const cli::Options &options)
         return TimeShardUse::Gaps;
     if (command == "intervals" || command == "transfers")
         return TimeShardUse::AddsUpAfterEarlierBusy;
-    // check against a stored summary with a step range (command_check.cpp puts the baseline's
-    // range and copies setting into its options): busy % and the median step added up over the
-    // shards. A range proposed from the capture needs whole files, as pace's does.
-    if (command == "check" && !options.minSustainedGainPercent && options.range)
+    // check against a stored summary (command_check.cpp puts the baseline's range and copies
+    // setting into its options; without a range it is proposed as pace's is): busy % and the
+    // median step added up over the shards.
+    if (command == "check" && !options.minSustainedGainPercent)
         return options.withCopies ? TimeShardUse::AddsUpAfterEarlierBusyAndCopies
                                   : TimeShardUse::AddsUpAfterEarlierBusy;
     return TimeShardUse::None;

@@ -746,6 +746,17 @@ private slots:
                    QStringLiteral("--format=json"), QStringLiteral("--tolerance=0.001"), m_single.path };
         QTest::addRow("one large file in time shards against the job with phases (missing ranks)")
             << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), phases, m_single.path };
+        // A baseline without a step range: check proposes one from the shards' NVTX tallies
+        // (train_step for the large file, none for the H100), as gaplens-cli from the file.
+        const auto h100
+            = storedSummary(QStringLiteral("h100.json"), realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
+        QVERIFY(!h100.isEmpty());
+        QTest::addRow("one large file in time shards against a baseline without a step range, json")
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), h100,
+                   QStringLiteral("--format=json"), m_single.path };
+        QTest::addRow("the H100 file in time shards against itself (no step-like range)")
+            << (QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), h100 }
+                   + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
     }
 
     void checkMatches()
