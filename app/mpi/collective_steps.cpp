@@ -2,11 +2,8 @@
 #include "collective_steps.h"
 
 #include "distributed_commands.h"
-#include "world_parts.h"
 
 #include "command_tables.h"
-
-#include "gaplens/core/analysis/step_range.h"
 
 #include <fmt/format.h>
 
@@ -15,14 +12,6 @@
 #include <tuple>
 
 namespace gaplens::mpi {
-
-std::optional<std::string> givenOrProposedStepRange(
-    const World &world, const core::TraceSet &part, std::optional<std::string> given)
-{
-    if (!given)
-        collectively(world, [&] { given = core::proposePaceRangeName(part, WorldParts(world)); });
-    return given;
-}
 
 int agreedStatus(const World &world, int rootStatus)
 {

@@ -50,11 +50,6 @@ template <class Step> void collectively(const World &world, Step step)
     }
 }
 
-// `given`, else the step range proposed from every process's NVTX tallies (core's
-// step_range.h in parts; nullopt when no range is step-like). Collective: a process that
-// fails cannot tell the others, so a failure ends the job.
-std::optional<std::string> givenOrProposedStepRange(
-    const World &world, const core::TraceSet &part, std::optional<std::string> given);
 // The root's status, on every process.
 int agreedStatus(const World &world, int rootStatus);
 // After a distributed load: false (and the message on the root) when no file loaded anywhere.

@@ -2,6 +2,7 @@
 #include "collective_steps.h"
 #include "distributed_commands.h"
 #include "findings_parts.h"
+#include "step_range_shards.h"
 #include "wire.h"
 
 #include "command_context.h"
@@ -65,7 +66,7 @@ int runCaptureSummaryCommand(const World &world, const cli::Options &options)
     const auto &capture = *loaded;
     const auto &trace = *capture.local;
     const cli::CommandContext local { options, capture.local };
-    const auto stepRange = givenOrProposedStepRange(world, trace, options.range);
+    const auto stepRange = givenOrProposedStepRange(world, capture, options.range);
 
     Json ranks = Json::array();
     bool memoryRecorded = false;

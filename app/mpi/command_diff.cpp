@@ -9,6 +9,7 @@
 #include "distributed_commands.h"
 #include "pace_parts.h"
 #include "run_accounting_parts.h"
+#include "step_range_shards.h"
 #include "wire.h"
 
 #include "command_context.h"
@@ -134,10 +135,10 @@ int runDiffCommand(const World &world, const cli::Options &options)
     if (options.range) {
         stepRange = *options.range;
         rangeSource = "option";
-    } else if (const auto proposed = givenOrProposedStepRange(world, *before.local, std::nullopt)) {
+    } else if (const auto proposed = givenOrProposedStepRange(world, before, std::nullopt)) {
         stepRange = *proposed;
         rangeSource = "proposed (before)";
-    } else if (const auto fallback = givenOrProposedStepRange(world, *after.local, std::nullopt)) {
+    } else if (const auto fallback = givenOrProposedStepRange(world, after, std::nullopt)) {
         stepRange = *fallback;
         rangeSource = "proposed (after)";
     }

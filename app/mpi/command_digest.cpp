@@ -3,6 +3,7 @@
 #include "distributed_commands.h"
 #include "findings_parts.h"
 #include "pace_parts.h"
+#include "step_range_shards.h"
 #include "wire.h"
 #include "world_parts.h"
 
@@ -43,7 +44,7 @@ int runDigestCommand(const World &world, const cli::Options &options)
     const cli::CommandContext local { options, capture.local };
     const WorldParts parts(world);
 
-    const auto stepRange = givenOrProposedStepRange(world, trace, options.range);
+    const auto stepRange = givenOrProposedStepRange(world, capture, options.range);
     auto intervalOptions = cli::intervalOptions(options);
     intervalOptions.top = std::numeric_limits<std::size_t>::max(); // every anomalous interval
     if (!intervalOptions.originNs) {
@@ -103,7 +104,7 @@ int runDigestCommand(const World &world, const cli::Options &options)
         mine.pace.reset();
 
     // The findings' step range is the pace's; without one, summarizeCapture proposes one.
-    const auto findingRange = givenOrProposedStepRange(world, trace, paceExists ? stepRange : std::nullopt);
+    const auto findingRange = givenOrProposedStepRange(world, capture, paceExists ? stepRange : std::nullopt);
     std::vector<core::Finding> findings;
     if (!findingsInParts(world, capture, options, findingRange, findings))
         return 1;

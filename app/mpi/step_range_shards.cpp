@@ -105,9 +105,13 @@ CaptureTallies gatherTallies(const World &world, const DistributedCapture &captu
 std::optional<std::string> givenOrProposedStepRange(
     const World &world, const DistributedCapture &capture, std::optional<std::string> given)
 {
-    if (given || !capture.timeShards)
-        return givenOrProposedStepRange(world, *capture.local, std::move(given));
+    if (given)
+        return given;
     collectively(world, [&] {
+        if (!capture.timeShards) {
+            given = core::proposePaceRangeName(*capture.local, WorldParts(world));
+            return;
+        }
         const auto tallies = gatherTallies(world, capture);
         given = core::proposePaceRangeName(tallies.ranks, tallies.span);
     });
