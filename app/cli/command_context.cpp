@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "command_context.h"
 
+#include "command_tables.h"
+
 #include "gaplens/core/read/loader.h"
 #include "gaplens/core/util/parallel.h"
 #include "gaplens/core/util/units.h"
@@ -34,8 +36,9 @@ std::shared_ptr<core::TraceSet> loadCapture(
 
 BeforeAfter loadBeforeAfter(const Options &options)
 {
-    BeforeAfter captures { loadCapture(options, options.beforeFiles, "before: "),
-        loadCapture(options, options.afterFiles, "after: ") };
+    const auto tables = commandTables(options);
+    BeforeAfter captures { loadCapture(options, options.beforeFiles, "before: ", tables),
+        loadCapture(options, options.afterFiles, "after: ", tables) };
     for (const auto &[trace, which, count] :
         { std::tuple { captures.before.get(), "before", options.beforeFiles.size() },
             std::tuple { captures.after.get(), "after", options.afterFiles.size() } })

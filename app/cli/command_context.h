@@ -72,8 +72,9 @@ struct CommandContext
 std::shared_ptr<core::TraceSet> loadCapture(const Options &options, const std::vector<std::string> &files,
     const char *label = "", core::TableSet tables = core::TableSet::all());
 
-// The two captures of diff and check --min-sustained-gain (--before and --after). Both null,
-// after saying so on stderr, when either loaded no file at all.
+// The two captures of diff and check --min-sustained-gain (--before and --after), each of the
+// tables the command reads (commandTables). Both null, after saying so on stderr, when either
+// loaded no file at all.
 struct BeforeAfter
 {
     std::shared_ptr<core::TraceSet> before, after;

@@ -64,9 +64,12 @@ TableSet commandTables(const Options &o)
     if (c == "transfers")
         return core::kTransferTables | relativeTimeTables(o);
     // check against a stored summary: busy % per GPU (copies read, in case the baseline counted
-    // them) and the median step; --min-sustained-gain is throughput's, read whole.
+    // them) and the median step.
     if (c == "check" && !o.minSustainedGainPercent)
         return stepRangeTables(o) | core::gpuBusyTables(true) | core::kPaceTables;
+    // check --min-sustained-gain: each capture's windows accounted as throughput accounts them.
+    if (c == "check")
+        return stepRangeTables(o) | core::kRunAccountingTables;
     if (c == "throughput")
         return stepRangeTables(o)
             | (o.format == Format::Markdown ? core::kRunScorecardTables : core::kRunAccountingTables);

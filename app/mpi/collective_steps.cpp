@@ -45,9 +45,10 @@ std::optional<DistributedCapture> loadCommandCapture(const World &world, const c
 
 std::optional<BeforeAfterInParts> loadBeforeAfterInParts(const World &world, const cli::Options &options)
 {
-    BeforeAfterInParts captures { loadDistributed(world, options, options.beforeFiles, core::TableSet::all(),
-                                      TimeShardUse::None, "before: "),
-        loadDistributed(world, options, options.afterFiles, core::TableSet::all(), TimeShardUse::None, "after: ") };
+    const auto tables = cli::commandTables(options);
+    BeforeAfterInParts captures { loadDistributed(
+                                      world, options, options.beforeFiles, tables, TimeShardUse::None, "before: "),
+        loadDistributed(world, options, options.afterFiles, tables, TimeShardUse::None, "after: ") };
     dieIfAsked(world);
     int status = 0;
     if (world.isRoot())

@@ -58,7 +58,7 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
 // fault hook); nullopt, with the message on the root, when no file loaded anywhere.
 std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options);
 // How diff and check --min-sustained-gain start: --before and --after loaded in parts, one
-// after the other (every table; load errors labelled "before: " and "after: "), and, as
+// after the other (the command's tables; load errors labelled "before: " and "after: "), and, as
 // gaplens-cli says, an error on the root when either loaded no file; nullopt then.
 struct BeforeAfterInParts
 {

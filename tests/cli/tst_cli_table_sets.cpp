@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Each command reads only the tables its analyses declare (issue #19): its output, exit code
 // and messages with that table set are exactly those with every table read (--all-tables),
-// for every command and the options that change its set, on the generator's captures (plain
-// and with run phases) and on every real export (the six ranks of the ring job as one capture).
+// for every command and the options that change its set (and check --min-sustained-gain of a
+// capture against itself), on the generator's captures (plain and with run phases) and on
+// every real export (the six ranks of the ring job as one capture).
 #include "cli_runner.h"
 #include "testsupport.h"
 
@@ -119,6 +120,30 @@ class TestCliTableSets : public QObject
             ++compared;
         }
         QCOMPARE(compared, int(commandVariants(kernel, baselines).size()));
+        checkSustainedGain(files);
+    }
+
+    // check --min-sustained-gain with `files` as both captures, before and after the change.
+    void checkSustainedGain(const QStringList &files)
+    {
+        const auto rule = QStringList { QStringLiteral("check"), QStringLiteral("--min-sustained-gain"),
+            QStringLiteral("2"), QStringLiteral("--before") }
+            + files + QStringList { QStringLiteral("--after") } + files;
+        const auto json = QStringList { QStringLiteral("--format"), QStringLiteral("json") };
+        for (const auto &variant :
+            { rule, rule + json, rule + QStringList { QStringLiteral("--windows"), QStringLiteral("3") } + json,
+                rule + QStringList { QStringLiteral("--range"), QStringLiteral("train_step") } + json }) {
+            const auto own = runCli(variant);
+            const auto all = runCli(variant + QStringList { QStringLiteral("--all-tables") });
+            const auto what = variant.join(QLatin1Char(' '));
+            QVERIFY2(own.exitCode >= 0, qPrintable(what));
+            QCOMPARE(own.exitCode, all.exitCode);
+            QVERIFY2(own.err == all.err, qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(own.err)));
+            QVERIFY2(own.out == all.out, qPrintable(what));
+            // 0 or 3 (the rule not met: no gain against itself) print the windows.
+            if (own.exitCode == 0 || own.exitCode == 3)
+                QVERIFY2(!own.out.isEmpty(), qPrintable(what));
+        }
     }
 
 private slots:
