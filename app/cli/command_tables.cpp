@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "command_tables.h"
 
+#include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/findings.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/gpu_busy.h"
@@ -70,6 +71,8 @@ TableSet commandTables(const Options &o)
     // check --min-sustained-gain: each capture's windows accounted as throughput accounts them.
     if (c == "check")
         return stepRangeTables(o) | core::kRunAccountingTables;
+    if (c == "diff")
+        return core::kCompareTables;
     if (c == "throughput")
         return stepRangeTables(o)
             | (o.format == Format::Markdown ? core::kRunScorecardTables : core::kRunAccountingTables);

@@ -2,6 +2,7 @@
 // gaplens-cli's memory limits: --max-memory SIZE on every command that loads captures (a bad
 // SIZE is a usage error, exit 2; a capture over it is refused with the guard's message, exit 1),
 // and the process's own limit (ulimit -v) is respected without any option.
+#include "gaplens/core/analysis/compare.h"
 #include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/gpu_busy.h"
 #include "gaplens/core/analysis/intervals.h"
@@ -65,7 +66,9 @@ TableSet tablesOf(const QString &command)
         return kStepRangeTables | kRunAccountingTables;
     if (command == QLatin1String("check")) // its baseline names the step range: no proposal
         return gpuBusyTables(true) | kPaceTables;
-    return TableSet::all(); // summary and diff
+    if (command == QLatin1String("diff"))
+        return kCompareTables;
+    return TableSet::all(); // summary
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Each command reads only the tables its analyses declare (issue #19): its output, exit code
 // and messages with that table set are exactly those with every table read (--all-tables),
-// for every command and the options that change its set (and check --min-sustained-gain of a
-// capture against itself), on the generator's captures (plain and with run phases) and on
+// for every command and the options that change its set (diff and check --min-sustained-gain
+// of a capture against itself), on the generator's captures (plain and with run phases) and on
 // every real export (the six ranks of the ring job as one capture).
 #include "cli_runner.h"
 #include "testsupport.h"
@@ -120,18 +120,26 @@ class TestCliTableSets : public QObject
             ++compared;
         }
         QCOMPARE(compared, int(commandVariants(kernel, baselines).size()));
-        checkSustainedGain(files);
+        checkBeforeAfter(files);
     }
 
-    // check --min-sustained-gain with `files` as both captures, before and after the change.
-    void checkSustainedGain(const QStringList &files)
+    // diff and check --min-sustained-gain with `files` as both captures, before and after.
+    void checkBeforeAfter(const QStringList &files)
     {
-        const auto rule = QStringList { QStringLiteral("check"), QStringLiteral("--min-sustained-gain"),
-            QStringLiteral("2"), QStringLiteral("--before") }
-            + files + QStringList { QStringLiteral("--after") } + files;
+        const auto captures
+            = QStringList { QStringLiteral("--before") } + files + QStringList { QStringLiteral("--after") } + files;
         const auto json = QStringList { QStringLiteral("--format"), QStringLiteral("json") };
+        const auto diff = QStringList { QStringLiteral("diff") } + captures;
+        const auto rule
+            = QStringList { QStringLiteral("check"), QStringLiteral("--min-sustained-gain"), QStringLiteral("2") }
+            + captures;
         for (const auto &variant :
-            { rule, rule + json, rule + QStringList { QStringLiteral("--windows"), QStringLiteral("3") } + json,
+            { diff, diff + json, diff + QStringList { QStringLiteral("--format"), QStringLiteral("md") },
+                diff
+                    + QStringList { QStringLiteral("--with-copies"), QStringLiteral("--range"),
+                        QStringLiteral("train_step") }
+                    + json,
+                rule, rule + json, rule + QStringList { QStringLiteral("--windows"), QStringLiteral("3") } + json,
                 rule + QStringList { QStringLiteral("--range"), QStringLiteral("train_step") } + json }) {
             const auto own = runCli(variant);
             const auto all = runCli(variant + QStringList { QStringLiteral("--all-tables") });
@@ -140,7 +148,7 @@ class TestCliTableSets : public QObject
             QCOMPARE(own.exitCode, all.exitCode);
             QVERIFY2(own.err == all.err, qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(own.err)));
             QVERIFY2(own.out == all.out, qPrintable(what));
-            // 0 or 3 (the rule not met: no gain against itself) print the windows.
+            // 0, or 3 for check (no gain against itself): the comparison or the windows printed.
             if (own.exitCode == 0 || own.exitCode == 3)
                 QVERIFY2(!own.out.isEmpty(), qPrintable(what));
         }

@@ -4,9 +4,11 @@
 // figures with a run-to-run noise judgement and a one-line verdict, then kernels, idle time
 // by blame cause and by NVTX phase, and NVTX ranges, matched by NAME (StringIds differ
 // between captures). Used by `gaplens-cli diff` and the GUI's compare panel.
+#include "gaplens/core/analysis/gap_blame.h"
 #include "gaplens/core/analysis/pace.h"
 #include "gaplens/core/analysis/run_accounting.h"
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/analysis/summaries.h"
 #include "gaplens/core/model/trace.h"
 
 #include <cstdint>
@@ -19,6 +21,12 @@
 namespace gaplens::core {
 
 class DerivedCapture;
+
+// The tables a comparison reads of each capture: busy time and the gaps' idle time by cause
+// and phase (not their OS calls, waits or call stacks), the step range and its paces with step
+// accounting, run accounting, and the kernel, NVTX and CUDA API summaries.
+inline constexpr TableSet kCompareTables = kGapCauseAndPhaseTables | kStepRangeTables | kPaceTables
+    | kStepAccountingTables | kRunAccountingTables | kKernelSummaryTables | kNvtxSummaryTables | kApiSummaryTables;
 
 struct CompareOptions
 {

@@ -15,11 +15,13 @@
 
 namespace gaplens::core {
 
-// The tables gap blame reads: the GPU work around each gap and its copies, the launches and
-// the CUDA call in progress, what queued work waited on (synchronisation records), the NVTX
-// phase, the OS runtime call and both call stacks.
-inline constexpr TableSet kGapBlameTables = gpuBusyTables(true) | ExportTable::CudaApi | ExportTable::Nvtx
-    | ExportTable::Syncs | ExportTable::OsRuntime | ExportTable::Callchains;
+// The tables a gap's cause and phase read: the GPU work around it and its copies, the
+// launches and the CUDA call in progress, the NVTX phase.
+inline constexpr TableSet kGapCauseAndPhaseTables = gpuBusyTables(true) | ExportTable::CudaApi | ExportTable::Nvtx;
+// The tables gap blame reads: the cause and phase's, what queued work waited on
+// (synchronisation records), the OS runtime call and both call stacks.
+inline constexpr TableSet kGapBlameTables
+    = kGapCauseAndPhaseTables | ExportTable::Syncs | ExportTable::OsRuntime | ExportTable::Callchains;
 
 enum class GapCause : std::uint8_t {
     QueuedDependencyWait, // the work ending the gap was launched before the gap began
