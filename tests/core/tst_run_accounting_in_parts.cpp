@@ -5,9 +5,13 @@
 // first failed rank's error and the overall figures from finishRunAccounting, every figure
 // bit for bit. On a generated job with checkpoints, validation and data waits (proposed and
 // given step range, --between, --ranks, work per step), the mfu pair with the H100 (no step
-// range), a --between range one rank lacks, a bad pattern and a selection of no rank.
+// range), a --between range one rank lacks, a bad pattern and a selection of no rank. And in
+// time shards (one report split by start time, a part per shard): each shard's ranges
+// collected, joined per rank and accounted, equal to the whole report's accounting.
 #include "capture_parts.h"
 #include "gaplens/core/analysis/run_accounting.h"
+#include "gaplens/core/read/time_shards.h"
+#include "shard_windows.h"
 #include "synth_sample.h"
 #include "testsupport.h"
 #include "thread_parts.h"
@@ -138,6 +142,42 @@ std::string compareInParts(
     return expected.error;
 }
 
+// The accounting of one report in `shardCount` time shards: each shard collects its ranges
+// (collectRunRangesPart, the step range decided by the caller as gaplens-mpi decides it from
+// the shards' tallies), the root joins each rank's shards, given in reverse to show the
+// order does not matter, and accounts them; compared with the whole report's. The error.
+std::string compareInShards(
+    const std::string &file, std::size_t shardCount, const RunAccountingOptions &options, const QByteArray &what)
+{
+    const auto whole = gaplens::test::loadOnOneThread({ file });
+    const auto expected = computeRunAccounting(*whole, options);
+    const auto proposed = proposePaceRangeName(*whole);
+    const DecidedStepRange stepRange = !options.stepRange.empty() ? DecidedStepRange(options.stepRange)
+        : proposed                                                ? DecidedStepRange(*proposed)
+                                                                  : DecidedStepRange(chooseStepRange(*whole));
+    const auto shards
+        = gaplens::test::loadInWindows(file, gaplens::test::sampledWindows(file, kTimeShardTables, shardCount));
+    std::vector<RunRangesPart> collected(shards.size());
+    gaplens::test::ThreadParts(shards.size()).run([&](std::size_t p, const PartsReduction &reduction) {
+        collected[p] = collectRunRangesPart(*shards[p], options, stepRange, reduction);
+    });
+    // A shard of the report names its ranks as the whole report does.
+    std::map<std::uint32_t, RankRunRanges> joined;
+    for (std::size_t p = shards.size(); p-- > 0;)
+        for (const auto &ranges : collected[p].ranks) {
+            auto &rank = joined[ranges.rank];
+            rank.rank = ranges.rank;
+            rank.join(ranges);
+        }
+    std::vector<RankRunRanges> ranks;
+    for (auto &[index, ranges] : joined)
+        ranks.push_back(std::move(ranges));
+    auto accounted = accountRunRanges(*whole, collected.front().accounting, options, ranks);
+    compareAccounting(expected, finishRunAccounting(std::move(accounted.accounting), accounted.stepRanges),
+        what + ", " + QByteArray::number(qulonglong(shardCount)) + " shards");
+    return expected.error;
+}
+
 } // namespace
 
 class TestRunAccountingInParts : public QObject
@@ -211,6 +251,33 @@ private slots:
         RunAccountingOptions none;
         none.ranks = RankSelection::only({ kNoIndex });
         QCOMPARE(compareInParts(m_files, 2, none, "no rank selected"), std::string("no rank selected"));
+    }
+
+    // One report in 1 to 7 time shards: checkpoints (blocking, and staging on another thread),
+    // validation and data waits on both sides of every edge; payloads; --between and --window.
+    void aReportInTimeShards()
+    {
+        const auto &file = m_files.front();
+        RunAccountingOptions between;
+        std::string error;
+        between.window = *parseRunBetween("train_step:3:40", error);
+        RunAccountingOptions window;
+        window.window = *parseRunWindow("100ms:900ms", error);
+        RunAccountingOptions perStep;
+        perStep.stepRange = "train_step";
+        perStep.workPerStep = 2048;
+        for (std::size_t shards = 1; shards <= 7; ++shards) {
+            QCOMPARE(compareInShards(file, shards, {}, "the proposed step range"), std::string());
+            QCOMPARE(compareInShards(file, shards, between, "--between train_step:3:40"), std::string());
+            QCOMPARE(compareInShards(file, shards, window, "--window 100ms:900ms"), std::string());
+            QCOMPARE(compareInShards(file, shards, perStep, "train_step, work per step"), std::string());
+        }
+        RunAccountingOptions tooMany;
+        tooMany.window = *parseRunBetween("train_step:2:100000", error);
+        QVERIFY(compareInShards(file, 3, tooMany, "--between beyond the steps").starts_with("--between"));
+        const auto h100 = realFiles("nsysai_h100_2gpu_1s.sqlite");
+        QVERIFY2(!h100.empty(), gaplens::test::kRealDataMissing);
+        QVERIFY(compareInShards(h100.front(), 3, {}, "the H100, no step range").starts_with("no step range"));
     }
 
     void realCapturesWithoutAStepRange()

@@ -44,24 +44,17 @@ std::regex compileStatePattern(const std::string &text)
     return std::regex(text, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
 }
 
-// An NVTX range of a rank: its interval, thread and index.
-struct RangeRef
-{
-    TimeNs start = 0, end = 0;
-    std::uint32_t thread = 0, index = 0;
-};
-
 // Outermost ranges (none lies inside another kept one), sorted by start: pace's rule for steps.
-std::vector<RangeRef> outermost(std::vector<RangeRef> all)
+std::vector<RunRange> outermost(std::vector<RunRange> all)
 {
-    std::sort(all.begin(), all.end(), [](const RangeRef &a, const RangeRef &b) {
+    std::sort(all.begin(), all.end(), [](const RunRange &a, const RunRange &b) {
         if (a.start != b.start)
             return a.start < b.start;
         if (a.end != b.end)
             return a.end > b.end;
-        return a.thread != b.thread ? a.thread < b.thread : a.index < b.index;
+        return a.thread != b.thread ? a.thread < b.thread : a.order < b.order;
     });
-    std::vector<RangeRef> kept;
+    std::vector<RunRange> kept;
     TimeNs coverEnd = 0;
     for (const auto &r : all) {
         if (!kept.empty() && r.end <= coverEnd)
@@ -73,9 +66,9 @@ std::vector<RangeRef> outermost(std::vector<RangeRef> all)
 }
 
 // The union of intervals (any order) through the one merge, sorted and disjoint.
-std::vector<TimeRange> unionOf(std::vector<RangeRef> &ranges)
+std::vector<TimeRange> unionOf(std::vector<RunRange> &ranges)
 {
-    std::sort(ranges.begin(), ranges.end(), [](const RangeRef &a, const RangeRef &b) { return a.start < b.start; });
+    std::sort(ranges.begin(), ranges.end(), [](const RunRange &a, const RunRange &b) { return a.start < b.start; });
     detail::CollectedIntervals intervals;
     intervals.start.reserve(ranges.size());
     intervals.end.reserve(ranges.size());
@@ -184,7 +177,7 @@ void setRates(RankRunAccounting &r)
         r.sustainedOverActive.reset();
 }
 
-std::vector<TimeNs> sortedDurations(const std::vector<RangeRef> &ranges)
+std::vector<TimeNs> sortedDurations(const std::vector<RunRange> &ranges)
 {
     std::vector<TimeNs> durations;
     for (const auto &r : ranges)
@@ -196,7 +189,7 @@ std::vector<TimeNs> sortedDurations(const std::vector<RangeRef> &ranges)
 // Blocking checkpoints (on a thread that runs steps) and staging (the rank's other threads),
 // each outermost and in start order.
 std::optional<CheckpointHealth> checkpointHealth(
-    const std::vector<RangeRef> &blocking, const std::vector<RangeRef> &staging)
+    const std::vector<RunRange> &blocking, const std::vector<RunRange> &staging)
 {
     if (blocking.empty() && staging.empty())
         return std::nullopt;
@@ -245,21 +238,66 @@ std::optional<CheckpointHealth> checkpointHealth(
     return h;
 }
 
-class Accountant
+// What decides the accounting over every part (patterns, step range, work source) and
+// collects each rank's ranges from its part.
+class RangeCollector
 {
 public:
     // `parts`: the other parts of the capture, whose NVTX ranges decide the step range and the
     // work source together with this one's; nullptr for a whole capture.
-    Accountant(
-        const TraceSet &trace, const RunAccountingOptions &options, RunAccounting &out, const PartsReduction *parts)
+    // `decided`: the step range decided elsewhere (time shards); nullptr to propose it here.
+    RangeCollector(const TraceSet &trace, const RunAccountingOptions &options, RunAccounting &out,
+        const PartsReduction *parts, const DecidedStepRange *decided = nullptr)
         : m_trace(trace)
         , m_options(options)
         , m_out(out)
         , m_parts(parts)
+        , m_decided(decided)
         , m_masks(trace.strings.size(), kUnknownMask)
     {
     }
 
+    // The settings every part shares; false with m_out.error set when there are none.
+    bool decideSettings()
+    {
+        if (!compilePatterns() || !findStepRange())
+            return false;
+        m_out.workSource = anyPart(hasStepPayload()) ? WorkSource::Payload
+            : m_options.workPerStep                  ? WorkSource::PerStep
+                                                     : WorkSource::StepCount;
+        m_out.workUnit = !m_options.workUnit.empty()    ? m_options.workUnit
+            : m_out.workSource == WorkSource::StepCount ? std::string("steps")
+                                                        : std::string("tokens");
+        if (m_options.window.rule == RunWindowRule::Between)
+            m_between = m_trace.strings.find(m_options.window.rangeName);
+        return true;
+    }
+
+    RankRunRanges collect(std::uint32_t r)
+    {
+        RankRunRanges ranges;
+        ranges.rank = r;
+        for (const auto t : m_trace.ranks[r].threads) {
+            const auto &nvtx = m_trace.threads[t].nvtx;
+            for (std::uint32_t i = 0; i < nvtx.size(); ++i) {
+                const auto mask = maskOf(nvtx.name[i]);
+                const bool between = m_between != kEmptyString && m_trace.isInNvtxGroup(nvtx.name[i], m_between);
+                if (mask == 0 && !between)
+                    continue;
+                RunRange range { nvtx.start[i], nvtx.end[i], t, i, std::nullopt };
+                if (nvtx.hasPayload(i))
+                    range.payload = nvtx.payload[i];
+                for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+                    if (mask & (1u << s))
+                        ranges.byState[s].push_back(range);
+                if (between)
+                    ranges.between.push_back(range);
+            }
+        }
+        return ranges;
+    }
+
+private:
     bool compilePatterns()
     {
         for (std::size_t i = 0; i < kPatternStates.size(); ++i) {
@@ -277,7 +315,14 @@ public:
 
     bool findStepRange()
     {
-        if (m_options.stepRange.empty()) {
+        if (m_decided) {
+            if (const auto *none = std::get_if<StepRangeChoice>(m_decided)) {
+                m_out.error
+                    = fmt::format("no step range: {}; choose one with --range NAME", describeMissingStepRange(*none));
+                return false;
+            }
+            m_out.stepRange = std::get<std::string>(*m_decided);
+        } else if (m_options.stepRange.empty()) {
             const auto proposed = m_parts ? proposePaceRangeName(m_trace, *m_parts) : proposePaceRangeName(m_trace);
             if (!proposed) {
                 m_out.error = fmt::format("no step range: {}; choose one with --range NAME",
@@ -317,166 +362,6 @@ public:
         return mask;
     }
 
-    struct RankRanges
-    {
-        std::array<std::vector<RangeRef>, kRunStateCount> byState; // Unexplained unused
-    };
-
-    RankRanges collect(const Rank &rank)
-    {
-        RankRanges ranges;
-        for (const auto t : rank.threads) {
-            const auto &nvtx = m_trace.threads[t].nvtx;
-            for (std::uint32_t i = 0; i < nvtx.size(); ++i) {
-                const auto mask = maskOf(nvtx.name[i]);
-                for (std::size_t s = 0; mask != 0 && s + 1 < kRunStateCount; ++s)
-                    if (mask & (1u << s))
-                        ranges.byState[s].push_back({ nvtx.start[i], nvtx.end[i], t, i });
-            }
-        }
-        return ranges;
-    }
-
-    // The occurrences of a --between range on a rank: outermost, in start order.
-    std::vector<RangeRef> occurrences(const Rank &rank, StringId name) const
-    {
-        std::vector<RangeRef> all;
-        for (const auto t : rank.threads) {
-            const auto &nvtx = m_trace.threads[t].nvtx;
-            for (std::uint32_t i = 0; i < nvtx.size(); ++i)
-                if (m_trace.isInNvtxGroup(nvtx.name[i], name))
-                    all.push_back({ nvtx.start[i], nvtx.end[i], t, i });
-        }
-        return outermost(std::move(all));
-    }
-
-    bool window(std::uint32_t r, const RankRanges &ranges, TimeRange &out)
-    {
-        const auto &rank = m_trace.ranks[r];
-        const auto &spec = m_options.window;
-        switch (spec.rule) {
-        case RunWindowRule::Explicit: {
-            const TimeNs zero = m_trace.reports[rank.report].timeZero();
-            TimeNs start = 0, end = 0;
-            if (__builtin_add_overflow(zero, spec.startNs, &start) || __builtin_add_overflow(zero, spec.endNs, &end)) {
-                m_out.error = fmt::format(
-                    "--window {}: rank {}'s window lies outside the 64-bit time range", m_out.windowText, rank.rank);
-                return false;
-            }
-            out = { start, end };
-            return true;
-        }
-        case RunWindowRule::Between: {
-            const StringId name = m_trace.strings.find(spec.rangeName);
-            const auto found = name == kEmptyString ? std::vector<RangeRef>() : occurrences(rank, name);
-            const std::uint32_t k = spec.fromOccurrence;
-            const std::uint32_t m = spec.toOccurrence.value_or(std::uint32_t(found.size()));
-            if (found.size() < std::max(k, m) || m <= k) {
-                m_out.error = fmt::format("--between {}: rank {} has {} occurrence(s) of '{}', not enough for the end "
-                                          "of the {}-th to the end of the {}-th",
-                    m_out.windowText, rank.rank, found.size(), spec.rangeName, k, m);
-                return false;
-            }
-            out = { found[k - 1].end, found[m - 1].end };
-            return true;
-        }
-        case RunWindowRule::Absolute: out = { spec.startNs, spec.endNs }; return true;
-        case RunWindowRule::StateSpan: break;
-        }
-        bool any = false;
-        TimeRange span { 0, 0 };
-        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
-            for (const auto &range : ranges.byState[s]) {
-                span = any ? TimeRange { std::min(span.start, range.start), std::max(span.end, range.end) }
-                           : TimeRange { range.start, range.end };
-                any = true;
-            }
-        out = span;
-        return true;
-    }
-
-    double stepWork(const RangeRef &step, std::uint64_t &withoutPayload) const
-    {
-        const auto &nvtx = m_trace.threads[step.thread].nvtx;
-        if (nvtx.hasPayload(step.index))
-            return nvtx.payload[step.index];
-        if (m_out.workSource == WorkSource::Payload)
-            ++withoutPayload;
-        if (m_options.workPerStep)
-            return *m_options.workPerStep;
-        return m_out.workSource == WorkSource::Payload ? 0.0 : 1.0;
-    }
-
-    StepTimeByState stepTimes(
-        RunState state, const std::vector<TimeRange> &stateUnion, const std::vector<RangeRef> &steps) const
-    {
-        StepTimeByState row;
-        row.state = state;
-        std::vector<TimeNs> inside, outside;
-        for (const auto &s : steps)
-            (overlapsUnion(stateUnion, s.start, s.end) ? inside : outside).push_back(s.end - s.start);
-        row.inside = groupStats(inside);
-        row.outside = groupStats(outside);
-        if (inside.empty() || outside.empty())
-            return row;
-        // compare's rule for a per-step median.
-        const auto shift = judgeMedianShift({ outside.begin(), outside.end() }, { inside.begin(), inside.end() },
-            m_options.alpha, m_options.bootstrapResamples, m_options.bootstrapSeed);
-        row.pValue = shift.pValue;
-        row.significant = shift.significant;
-        return row;
-    }
-
-    bool account(std::uint32_t r, RankRunAccounting &out)
-    {
-        out.rank = r;
-        auto ranges = collect(m_trace.ranks[r]);
-        m_stepRanges += ranges.byState[std::size_t(RunState::Active)].size();
-        if (!window(r, ranges, out.window))
-            return false;
-        const auto &w = out.window;
-        std::array<std::vector<TimeRange>, kRunStateCount> unions;
-        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
-            unions[s] = unionOf(ranges.byState[s]);
-        out.partitionNs = partition(unions, w, out.spans);
-
-        const auto steps = outermost(ranges.byState[std::size_t(RunState::Active)]);
-        std::vector<RangeRef> counted;
-        for (const auto &s : steps)
-            if (s.end > w.start && s.end <= w.end) {
-                counted.push_back(s);
-                out.work += stepWork(s, out.stepsWithoutPayload);
-            } else {
-                ++out.stepsOutsideWindow;
-            }
-        out.steps = counted.size();
-        setRates(out);
-        for (const auto state : kPatternStates)
-            out.stepTimeByState.push_back(stepTimes(state, unions[std::size_t(state)], counted));
-
-        std::vector<std::uint32_t> stepThreads;
-        for (const auto &s : ranges.byState[std::size_t(RunState::Active)])
-            stepThreads.push_back(s.thread);
-        std::sort(stepThreads.begin(), stepThreads.end());
-        std::vector<RangeRef> blocking, staging;
-        for (const auto &c : ranges.byState[std::size_t(RunState::Checkpoint)])
-            if (c.start >= w.start && c.start < w.end)
-                (std::binary_search(stepThreads.begin(), stepThreads.end(), c.thread) ? blocking : staging)
-                    .push_back(c);
-        out.checkpoint = checkpointHealth(outermost(std::move(blocking)), outermost(std::move(staging)));
-        return true;
-    }
-
-    void decideWorkSource()
-    {
-        m_out.workSource = anyPart(hasStepPayload()) ? WorkSource::Payload
-            : m_options.workPerStep                  ? WorkSource::PerStep
-                                                     : WorkSource::StepCount;
-    }
-
-    std::uint64_t stepRanges() const { return m_stepRanges; }
-
-private:
     // Whether a step range of a selected rank carries a payload (the work it did).
     bool hasStepPayload() const
     {
@@ -506,9 +391,143 @@ private:
     const RunAccountingOptions &m_options;
     RunAccounting &m_out;
     const PartsReduction *m_parts = nullptr;
+    const DecidedStepRange *m_decided = nullptr;
     std::array<std::regex, 4> m_patterns;
     std::vector<StateMask> m_masks; // by group StringId
     StringId m_step = kEmptyString;
+    StringId m_between = kEmptyString; // the --between range's name, when found
+};
+
+// Accounts one rank from its ranges, with the settings in `out`.
+class RankAccountant
+{
+public:
+    RankAccountant(const RunAccountingOptions &options, RunAccounting &out)
+        : m_options(options)
+        , m_out(out)
+    {
+    }
+
+    // `rank` names the rank in messages; `timeZero` is its report's (--window).
+    bool account(const Rank &rank, TimeNs timeZero, RankRunRanges ranges, RankRunAccounting &out)
+    {
+        out.rank = ranges.rank;
+        m_stepRanges += ranges.byState[std::size_t(RunState::Active)].size();
+        if (!window(rank, timeZero, ranges, out.window))
+            return false;
+        const auto &w = out.window;
+        std::array<std::vector<TimeRange>, kRunStateCount> unions;
+        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+            unions[s] = unionOf(ranges.byState[s]);
+        out.partitionNs = partition(unions, w, out.spans);
+
+        const auto steps = outermost(ranges.byState[std::size_t(RunState::Active)]);
+        std::vector<RunRange> counted;
+        for (const auto &s : steps)
+            if (s.end > w.start && s.end <= w.end) {
+                counted.push_back(s);
+                out.work += stepWork(s, out.stepsWithoutPayload);
+            } else {
+                ++out.stepsOutsideWindow;
+            }
+        out.steps = counted.size();
+        setRates(out);
+        for (const auto state : kPatternStates)
+            out.stepTimeByState.push_back(stepTimes(state, unions[std::size_t(state)], counted));
+
+        std::vector<std::uint32_t> stepThreads;
+        for (const auto &s : ranges.byState[std::size_t(RunState::Active)])
+            stepThreads.push_back(s.thread);
+        std::sort(stepThreads.begin(), stepThreads.end());
+        std::vector<RunRange> blocking, staging;
+        for (const auto &c : ranges.byState[std::size_t(RunState::Checkpoint)])
+            if (c.start >= w.start && c.start < w.end)
+                (std::binary_search(stepThreads.begin(), stepThreads.end(), c.thread) ? blocking : staging)
+                    .push_back(c);
+        out.checkpoint = checkpointHealth(outermost(std::move(blocking)), outermost(std::move(staging)));
+        return true;
+    }
+
+    std::uint64_t stepRanges() const { return m_stepRanges; }
+
+private:
+    bool window(const Rank &rank, TimeNs timeZero, const RankRunRanges &ranges, TimeRange &out)
+    {
+        const auto &spec = m_options.window;
+        switch (spec.rule) {
+        case RunWindowRule::Explicit: {
+            TimeNs start = 0, end = 0;
+            if (__builtin_add_overflow(timeZero, spec.startNs, &start)
+                || __builtin_add_overflow(timeZero, spec.endNs, &end)) {
+                m_out.error = fmt::format(
+                    "--window {}: rank {}'s window lies outside the 64-bit time range", m_out.windowText, rank.rank);
+                return false;
+            }
+            out = { start, end };
+            return true;
+        }
+        case RunWindowRule::Between: {
+            // The occurrences of the range on the rank: outermost, in start order.
+            const auto found = outermost(ranges.between);
+            const std::uint32_t k = spec.fromOccurrence;
+            const std::uint32_t m = spec.toOccurrence.value_or(std::uint32_t(found.size()));
+            if (found.size() < std::max(k, m) || m <= k) {
+                m_out.error = fmt::format("--between {}: rank {} has {} occurrence(s) of '{}', not enough for the end "
+                                          "of the {}-th to the end of the {}-th",
+                    m_out.windowText, rank.rank, found.size(), spec.rangeName, k, m);
+                return false;
+            }
+            out = { found[k - 1].end, found[m - 1].end };
+            return true;
+        }
+        case RunWindowRule::Absolute: out = { spec.startNs, spec.endNs }; return true;
+        case RunWindowRule::StateSpan: break;
+        }
+        bool any = false;
+        TimeRange span { 0, 0 };
+        for (std::size_t s = 0; s + 1 < kRunStateCount; ++s)
+            for (const auto &range : ranges.byState[s]) {
+                span = any ? TimeRange { std::min(span.start, range.start), std::max(span.end, range.end) }
+                           : TimeRange { range.start, range.end };
+                any = true;
+            }
+        out = span;
+        return true;
+    }
+
+    double stepWork(const RunRange &step, std::uint64_t &withoutPayload) const
+    {
+        if (step.payload)
+            return *step.payload;
+        if (m_out.workSource == WorkSource::Payload)
+            ++withoutPayload;
+        if (m_options.workPerStep)
+            return *m_options.workPerStep;
+        return m_out.workSource == WorkSource::Payload ? 0.0 : 1.0;
+    }
+
+    StepTimeByState stepTimes(
+        RunState state, const std::vector<TimeRange> &stateUnion, const std::vector<RunRange> &steps) const
+    {
+        StepTimeByState row;
+        row.state = state;
+        std::vector<TimeNs> inside, outside;
+        for (const auto &s : steps)
+            (overlapsUnion(stateUnion, s.start, s.end) ? inside : outside).push_back(s.end - s.start);
+        row.inside = groupStats(inside);
+        row.outside = groupStats(outside);
+        if (inside.empty() || outside.empty())
+            return row;
+        // compare's rule for a per-step median.
+        const auto shift = judgeMedianShift({ outside.begin(), outside.end() }, { inside.begin(), inside.end() },
+            m_options.alpha, m_options.bootstrapResamples, m_options.bootstrapSeed);
+        row.pValue = shift.pValue;
+        row.significant = shift.significant;
+        return row;
+    }
+
+    const RunAccountingOptions &m_options;
+    RunAccounting &m_out;
     std::uint64_t m_stepRanges = 0; // over the ranks accounted
 };
 
@@ -633,10 +652,10 @@ std::optional<RunWindowSpec> parseRunBetween(std::string_view text, std::string 
 
 namespace {
 
-RunAccountingPart accountPart(const TraceSet &trace, const RunAccountingOptions &options, const PartsReduction *parts)
+// The settings as asked, before any part decides the rest.
+RunAccounting askedSettings(const RunAccountingOptions &options)
 {
-    RunAccountingPart part;
-    auto &out = part.accounting;
+    RunAccounting out;
     for (std::size_t i = 0; i < kPatternStates.size(); ++i)
         out.patterns[i] = options.patterns[i].empty() ? std::string(kDefaultPatterns[i]) : options.patterns[i];
     out.windowRule = options.window.rule;
@@ -647,19 +666,28 @@ RunAccountingPart accountPart(const TraceSet &trace, const RunAccountingOptions 
             ? fmt::format(
                 "{}:{}:{}", options.window.rangeName, options.window.fromOccurrence, *options.window.toOccurrence)
             : fmt::format("{}:{}", options.window.rangeName, options.window.fromOccurrence);
-    Accountant accountant(trace, options, out, parts);
-    if (!accountant.compilePatterns() || !accountant.findStepRange())
-        return part;
-    accountant.decideWorkSource();
-    out.workUnit = !options.workUnit.empty()      ? options.workUnit
-        : out.workSource == WorkSource::StepCount ? std::string("steps")
-                                                  : std::string("tokens");
+    return out;
+}
 
+TimeNs timeZeroOf(const TraceSet &trace, const Rank &rank)
+{
+    return trace.reports.at(rank.report).timeZero();
+}
+
+RunAccountingPart accountPart(const TraceSet &trace, const RunAccountingOptions &options, const PartsReduction *parts)
+{
+    RunAccountingPart part;
+    auto &out = part.accounting;
+    out = askedSettings(options);
+    RangeCollector collector(trace, options, out, parts);
+    if (!collector.decideSettings())
+        return part;
+    RankAccountant accountant(options, out);
     for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
         if (!options.ranks.includes(r))
             continue;
         RankRunAccounting rank;
-        if (!accountant.account(r, rank)) {
+        if (!accountant.account(trace.ranks[r], timeZeroOf(trace, trace.ranks[r]), collector.collect(r), rank)) {
             part.failedRank = r;
             break;
         }
@@ -675,6 +703,49 @@ RunAccountingPart computeRunAccountingPart(
     const TraceSet &part, const RunAccountingOptions &options, const PartsReduction &parts)
 {
     return accountPart(part, options, &parts);
+}
+
+void RankRunRanges::join(const RankRunRanges &shard)
+{
+    for (std::size_t s = 0; s < kRunStateCount; ++s)
+        byState[s].insert(byState[s].end(), shard.byState[s].begin(), shard.byState[s].end());
+    between.insert(between.end(), shard.between.begin(), shard.between.end());
+}
+
+RunRangesPart collectRunRangesPart(const TraceSet &part, const RunAccountingOptions &options,
+    const DecidedStepRange &stepRange, const PartsReduction &parts)
+{
+    RunRangesPart out;
+    out.accounting = askedSettings(options);
+    RangeCollector collector(part, options, out.accounting, &parts, &stepRange);
+    if (!collector.decideSettings())
+        return out;
+    for (std::uint32_t r = 0; r < part.ranks.size(); ++r)
+        if (options.ranks.includes(r))
+            out.ranks.push_back(collector.collect(r));
+    return out;
+}
+
+RunAccountingPart accountRunRanges(const TraceSet &capture, RunAccounting settings, const RunAccountingOptions &options,
+    const std::vector<RankRunRanges> &ranks)
+{
+    RunAccountingPart part;
+    part.accounting = std::move(settings);
+    part.accounting.ranks.clear();
+    if (!part.accounting.error.empty())
+        return part;
+    RankAccountant accountant(options, part.accounting);
+    for (const auto &ranges : ranks) {
+        const auto &rank = capture.ranks.at(ranges.rank);
+        RankRunAccounting accounted;
+        if (!accountant.account(rank, timeZeroOf(capture, rank), ranges, accounted)) {
+            part.failedRank = ranges.rank;
+            break;
+        }
+        part.accounting.ranks.push_back(std::move(accounted));
+    }
+    part.stepRanges = accountant.stepRanges();
+    return part;
 }
 
 RunAccounting finishRunAccounting(RunAccounting out, std::uint64_t stepRanges)

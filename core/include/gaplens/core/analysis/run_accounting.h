@@ -6,6 +6,7 @@
 // (sustained). The definitions are docs/run-accounting.md's; this is their one
 // implementation, shown by `gaplens-cli throughput`.
 #include "gaplens/core/analysis/selection.h"
+#include "gaplens/core/analysis/step_range.h"
 #include "gaplens/core/model/table_set.h"
 #include "gaplens/core/model/trace.h"
 
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace gaplens::core {
@@ -201,5 +203,44 @@ RunAccountingPart computeRunAccountingPart(
 // one every part has, else the first failed rank's in the whole capture's rank order) and
 // every part's ranks, in the whole capture's order and indices; `stepRanges` their sum.
 RunAccounting finishRunAccounting(RunAccounting accounting, std::uint64_t stepRanges);
+
+// computeRunAccounting over a file's time shards (gaplens-mpi), where a rank's ranges are
+// spread over processes: each shard collects its ranks' ranges that the accounting uses (each
+// range is in the shard of its start), and a rank's collections from every shard, joined,
+// account it exactly as the whole report does.
+struct RunRange
+{
+    TimeNs start = 0, end = 0;
+    std::uint32_t thread = 0; // index into TraceSet::threads (a file's shards number them alike)
+    // Its index among its thread's ranges in its part, for ties in (start, end): ranges tied
+    // in start lie in one shard, so this orders them as the whole report does.
+    std::uint32_t order = 0;
+    std::optional<double> payload; // its NVTX payload, if any (a step's work)
+};
+struct RankRunRanges
+{
+    std::uint32_t rank = kNoIndex; // index into the ranks of the part, then of the whole capture
+    // The ranges of each state (indexed by RunState; Unexplained has none), in no order.
+    std::array<std::vector<RunRange>, kRunStateCount> byState;
+    std::vector<RunRange> between; // every occurrence of the --between range, in no order
+    // Appends the rank's ranges of another shard of its report (in any order).
+    void join(const RankRunRanges &shard);
+};
+struct RunRangesPart
+{
+    RunAccounting accounting; // the settings decided over every part, or the error every part has
+    std::vector<RankRunRanges> ranks; // the part's selected ranks
+};
+// The step range a shard cannot propose alone: options.stepRange or the one proposed from every
+// shard's tallies, or the chooser's list (for the message) when there is none.
+using DecidedStepRange = std::variant<std::string, StepRangeChoice>;
+// Collective over `parts`, as computeRunAccountingPart.
+RunRangesPart collectRunRangesPart(const TraceSet &part, const RunAccountingOptions &options,
+    const DecidedStepRange &stepRange, const PartsReduction &parts);
+// Accounts each rank's joined ranges, in the given order; `capture` names the ranks (their
+// numbers, their reports' time zero), and `settings` is any part's accounting. The part's
+// failedRank is an index into `capture`'s ranks.
+RunAccountingPart accountRunRanges(const TraceSet &capture, RunAccounting settings, const RunAccountingOptions &options,
+    const std::vector<RankRunRanges> &ranks);
 
 } // namespace gaplens::core
