@@ -29,15 +29,26 @@ bool anyFileLoaded(const World &world, const DistributedCapture &capture, const 
     return agreedStatus(world, status) == 0;
 }
 
+namespace {
+
+// With GAPLENS_MPI_STATS set, which time shards this process reads (the tests check the division).
+void printShardsIfAsked(const World &world, const DistributedCapture &capture)
+{
+    if (!std::getenv("GAPLENS_MPI_STATS"))
+        return;
+    for (const auto &piece : capture.pieces)
+        if (!piece.isWholeFile())
+            std::fprintf(stderr, "gaplens-mpi: process %d of %d: time shards %zu to %zu of %zu of input file %zu\n",
+                world.rank(), world.size(), piece.firstShard + 1, piece.endShard, piece.shards, piece.file + 1);
+}
+
+} // namespace
+
 std::optional<DistributedCapture> loadCommandCapture(const World &world, const cli::Options &options)
 {
     auto capture = loadDistributed(world, options, options.files, cli::commandTables(options), timeShardUse(options));
     dieIfAsked(world);
-    if (std::getenv("GAPLENS_MPI_STATS"))
-        for (const auto &piece : capture.pieces)
-            if (!piece.isWholeFile())
-                std::fprintf(stderr, "gaplens-mpi: process %d of %d: time shards %zu to %zu of %zu of input file %zu\n",
-                    world.rank(), world.size(), piece.firstShard + 1, piece.endShard, piece.shards, piece.file + 1);
+    printShardsIfAsked(world, capture);
     if (!anyFileLoaded(world, capture, options))
         return std::nullopt;
     return capture;
@@ -46,10 +57,12 @@ std::optional<DistributedCapture> loadCommandCapture(const World &world, const c
 std::optional<BeforeAfterInParts> loadBeforeAfterInParts(const World &world, const cli::Options &options)
 {
     const auto tables = cli::commandTables(options);
-    BeforeAfterInParts captures { loadDistributed(
-                                      world, options, options.beforeFiles, tables, TimeShardUse::None, "before: "),
-        loadDistributed(world, options, options.afterFiles, tables, TimeShardUse::None, "after: ") };
+    const auto shards = timeShardUse(options);
+    BeforeAfterInParts captures { loadDistributed(world, options, options.beforeFiles, tables, shards, "before: "),
+        loadDistributed(world, options, options.afterFiles, tables, shards, "after: ") };
     dieIfAsked(world);
+    printShardsIfAsked(world, captures.before);
+    printShardsIfAsked(world, captures.after);
     int status = 0;
     if (world.isRoot())
         for (const auto &[capture, which, count] :

@@ -34,6 +34,10 @@ TimeShardUse timeShardUse(const cli::Options &options)
     // projection follows launches across shards: whole files.
     if (command == "pace" && !options.gpuProjection)
         return TimeShardUse::AddsUp;
+    // throughput and check --min-sustained-gain: each rank's step and state ranges gathered
+    // from its shards and accounted on the root (run_accounting_parts.cpp).
+    if (command == "throughput" || (command == "check" && options.minSustainedGainPercent))
+        return TimeShardUse::AddsUp;
     if (command == "gaps" || command == "blame")
         return TimeShardUse::Gaps;
     if (command == "intervals" || command == "transfers")

@@ -2,10 +2,12 @@
 #include "run_accounting_parts.h"
 
 #include "collective_steps.h"
+#include "step_range_shards.h"
 #include "wire.h"
 #include "world_parts.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,11 +104,83 @@ core::RankRunAccounting unpackRank(const Json &j, std::uint32_t globalRank)
     return r;
 }
 
+// Collective: `sent` as CBOR to the root, which gets every process's in process order.
+std::vector<std::string> gatherPacked(const World &world, const Json &sent, std::size_t &bytesSent)
+{
+    const auto packed = pack(sent);
+    bytesSent = packed.size();
+    return world.gatherToRoot(packed);
+}
+
+Json packRanges(const std::vector<core::RunRange> &ranges)
+{
+    Json out = Json::array();
+    for (const auto &r : ranges)
+        out.push_back({ r.start, r.end, r.thread, r.order, optionalJson(r.payload) });
+    return out;
+}
+
+std::vector<core::RunRange> unpackRanges(const Json &j)
+{
+    std::vector<core::RunRange> out;
+    for (const auto &r : j)
+        out.push_back({ r[0].get<core::TimeNs>(), r[1].get<core::TimeNs>(), r[2].get<std::uint32_t>(),
+            r[3].get<std::uint32_t>(), optionalDouble(r[4]) });
+    return out;
+}
+
+// In time shards: the step range decided from every shard's tallies; every process collects
+// its ranks' ranges, and the root joins each rank's over its shards and accounts it (the
+// ranges are the steps and state ranges, far fewer than the events).
+AccountingInParts accountTimeShards(
+    const World &world, const DistributedCapture &capture, const core::RunAccountingOptions &options)
+{
+    const auto proposed = givenOrProposedStepRange(
+        world, capture, options.stepRange.empty() ? std::nullopt : std::optional<std::string>(options.stepRange));
+    const core::DecidedStepRange stepRange = proposed
+        ? core::DecidedStepRange(*proposed)
+        : core::DecidedStepRange(distributedStepRangeChoice(world, capture));
+    const WorldParts parts(world);
+    core::RunRangesPart part;
+    collectively(world, [&] { part = core::collectRunRangesPart(*capture.local, options, stepRange, parts); });
+
+    Json ranks = Json::array();
+    for (const auto &r : part.ranks) {
+        Json byState = Json::array();
+        for (const auto &ranges : r.byState)
+            byState.push_back(packRanges(ranges));
+        ranks.push_back({ capture.localToGlobalRank.at(r.rank), std::move(byState), packRanges(r.between) });
+    }
+    AccountingInParts out;
+    const auto gathered = gatherPacked(world, ranks, out.bytesSent);
+    if (!world.isRoot())
+        return out;
+    std::map<std::uint32_t, core::RankRunRanges> joined; // by global rank
+    for (std::size_t p = 0; p < gathered.size(); ++p)
+        for (const auto &r : unpack(gathered[p])) {
+            core::RankRunRanges shard;
+            for (std::size_t s = 0; s < core::kRunStateCount; ++s)
+                shard.byState[s] = unpackRanges(r[1][s]);
+            shard.between = unpackRanges(r[2]);
+            auto &rank = joined[r[0].get<std::uint32_t>()];
+            rank.rank = r[0].get<std::uint32_t>();
+            rank.join(shard);
+        }
+    std::vector<core::RankRunRanges> inOrder;
+    for (auto &[global, ranges] : joined)
+        inOrder.push_back(std::move(ranges));
+    auto whole = core::accountRunRanges(*capture.skeleton, std::move(part.accounting), options, inOrder);
+    out.whole = core::finishRunAccounting(std::move(whole.accounting), whole.stepRanges);
+    return out;
+}
+
 } // namespace
 
 AccountingInParts accountInParts(
     const World &world, const DistributedCapture &capture, const core::RunAccountingOptions &options)
 {
+    if (capture.timeShards)
+        return accountTimeShards(world, capture, options);
     const WorldParts parts(world);
     core::RunAccountingPart part;
     collectively(world, [&] { part = core::computeRunAccountingPart(*capture.local, options, parts); });
@@ -118,10 +192,8 @@ AccountingInParts accountInParts(
         ranks.push_back(packRank(r));
     const Json sent { failed ? Json(capture.localToGlobalRank.at(part.failedRank)) : Json(nullptr),
         failed ? mine.error : std::string(), part.stepRanges, std::move(ranks) };
-    const auto packed = pack(sent);
     AccountingInParts out;
-    out.bytesSent = packed.size();
-    const auto gathered = world.gatherToRoot(packed);
+    const auto gathered = gatherPacked(world, sent, out.bytesSent);
     if (!world.isRoot())
         return out;
     // The settings are every process's; an error is theirs only when no rank failed.

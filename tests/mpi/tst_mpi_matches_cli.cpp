@@ -65,6 +65,7 @@ class TestMpiMatchesCli : public QObject
     SynthSample m_single; // one rank, one large file: split into time shards
     SynthSample m_phases; // four ranks with checkpoints, validation and data waits (throughput)
     SynthSample m_shorterPhases; // three ranks of the same kind, fewer steps
+    SynthSample m_onePhases; // one rank of that kind, in one file: throughput in time shards
     QTemporaryDir m_scratch;
 
     // Runs the command with gaplens-mpi at P = 1..4: the exit status and stdout are gaplens-cli's
@@ -152,6 +153,7 @@ private slots:
         QVERIFY(m_single.write(single));
         QVERIFY(m_phases.write(gaplens::core::withRunPhases(synthOptions(4, 48))));
         QVERIFY(m_shorterPhases.write(gaplens::core::withRunPhases(synthOptions(3, 40))));
+        QVERIFY(m_onePhases.write(gaplens::core::withRunPhases(synthOptions(1, 48))));
         QVERIFY(m_scratch.isValid());
     }
 
@@ -458,6 +460,22 @@ private slots:
             + phases);
         QTest::addRow("throughput table --work-per-step, 16-rank synthetic")
             << (throughput + QStringList { QStringLiteral("--work-per-step=512"), m_synth.path });
+        // In time shards (one file, P = 2 to 4): a rank's step and state ranges gathered from
+        // its shards, in their order, and accounted on the root; the proposal from the shards'
+        // tallies. Checkpoints, their staging on another thread, validation and data waits lie
+        // in every shard.
+        const auto onePhases = QStringList { m_onePhases.path };
+        for (const char *format : { "json", "table", "csv", "md" })
+            QTest::addRow("throughput %s, one rank with phases in time shards", format)
+                << (throughput + QStringList { QStringLiteral("--format"), QLatin1String(format) } + onePhases);
+        for (const char *window : { "--between=train_step:3:40", "--window=100ms:900ms", "--range=train_step" })
+            QTest::addRow("throughput json %s, one rank with phases in time shards", window)
+                << (throughput + QStringList { QStringLiteral("--format=json"), QLatin1String(window) } + onePhases);
+        QTest::addRow("throughput json, one large synthetic file in time shards")
+            << (throughput + QStringList { QStringLiteral("--format=json"), m_single.path });
+        QTest::addRow("throughput json centerformer (proposed range, NVTX only, in time shards)")
+            << (throughput + QStringList { QStringLiteral("--format=json") }
+                   + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
         QTest::addRow("pace json centerformer (proposed range, processes without files)")
             << (pace + QStringList { QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
@@ -541,6 +559,14 @@ private slots:
             QTest::addRow("throughput, --between beyond the ranks' steps, %s", ranks)
                 << QStringList { QStringLiteral("throughput"), QStringLiteral("--between=train_step:2:100000"),
                        QLatin1String(ranks), m_phases.path };
+        // In time shards: the occurrences of every shard counted before the window is judged;
+        // the chooser's list from the shards' tallies.
+        QTest::addRow("throughput, --between beyond the steps, one rank in time shards")
+            << QStringList { QStringLiteral("throughput"), QStringLiteral("--between=train_step:2:100000"),
+                   m_onePhases.path };
+        QTest::addRow("throughput, no step range: the H100 in time shards")
+            << (QStringList { QStringLiteral("throughput") }
+                   + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
         QTest::addRow("kernels --hist, no such kernel on ranks 1 4: ring_6ranks")
             << (QStringList {
                     QStringLiteral("kernels"), QStringLiteral("--hist=no_such_kernel"), QStringLiteral("--ranks=1,4") }
@@ -568,7 +594,7 @@ private slots:
     void aSingleFileIsReadInTimeShards()
     {
         // The summary, per rank, the histogram, overlap, pace with a given range and with the
-        // proposed one, gaps and blame (their shards read with a halo), ncu, intervals, and
+        // proposed one, gaps and blame (their shards read with a halo), ncu, intervals, throughput, and
         // check against a baseline that names its step range.
         const auto baseline = storedSummary(QStringLiteral("single.json"), { m_single.path });
         QVERIFY(!baseline.isEmpty());
@@ -585,6 +611,7 @@ private slots:
                 QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
                     QStringLiteral("--instance=900"), m_single.path },
                 QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path },
+                QStringList { QStringLiteral("throughput"), QStringLiteral("--format=json"), m_single.path },
                 QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline, m_single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
@@ -596,6 +623,14 @@ private slots:
                      "process 2 of 3: time shards 3 to 3 of 3 of input file 1" })
                 QVERIFY2(mpi.err.contains(shard), mpi.err.constData());
         }
+        // check --min-sustained-gain: both captures in time shards.
+        const QStringList sustained { QStringLiteral("check"), QStringLiteral("--min-sustained-gain=3%"),
+            QStringLiteral("--before"), m_single.path, QStringLiteral("--after"), m_single.path };
+        const auto sustainedCli = runCli(sustained);
+        const auto sustainedMpi = runMpi(3, sustained, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+        QCOMPARE(sustainedMpi.exitCode, sustainedCli.exitCode);
+        QCOMPARE(sustainedMpi.out, sustainedCli.out);
+        QCOMPARE(sustainedMpi.err.count("process 2 of 3: time shards 3 to 3 of 3 of input file 1"), 2);
         // nvtx --gpu projects ranges through their launches onto GPU work in any shard: whole files.
         const auto whole = runMpi(3, { QStringLiteral("nvtx"), QStringLiteral("--gpu"), m_single.path },
             { QStringLiteral("GAPLENS_MPI_STATS=1") });
@@ -774,14 +809,15 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<bool>("sameStderr");
-        // Three ranks of ten 100 ms steps and a 500 ms checkpoint per cycle, then 90 ms steps.
-        auto ranks = [&](const QString &name, gaplens::core::TimeNs stepMs) {
+        // Three ranks (or one) of ten 100 ms steps and a 500 ms checkpoint per cycle, then 90 ms
+        // steps. Three files are in time shards at P = 4, one file at P = 2 to 4.
+        auto ranks = [&](const QString &name, gaplens::core::TimeNs stepMs, int count = 3) {
             QDir(m_scratch.path()).mkpath(name);
             CheckpointCycles run;
             run.stepNs = stepMs * 1'000'000;
             run.checkpointNs.assign(6, 500'000'000);
             const auto dir = m_scratch.filePath(name);
-            for (int r = 0; r < 3; ++r)
+            for (int r = 0; r < count; ++r)
                 writeCheckpointCycles(QStringLiteral("%1/train_%2.sqlite").arg(dir).arg(r).toStdString(), run);
             return dir;
         };
@@ -809,6 +845,12 @@ private slots:
             << check(m_synth.path, m_phases.path, { QStringLiteral("--windows=3") }) << 3 << true;
         QTest::addRow("no such step range")
             << check(base, faster, { QStringLiteral("--range=no_such_range") }) << 1 << true;
+        const auto oneBase = ranks(QStringLiteral("cycles-one-base"), 100, 1);
+        const auto oneFaster = ranks(QStringLiteral("cycles-one-faster"), 90, 1);
+        QTest::addRow("one rank 10%% faster, in time shards, json")
+            << check(oneBase, oneFaster, { QStringLiteral("--format=json") }) << 0 << true;
+        QTest::addRow("one rank with phases against itself, in time shards, 3 windows")
+            << check(m_onePhases.path, m_onePhases.path, { QStringLiteral("--windows=3") }) << 3 << true;
         QTest::addRow("a bad file beside the before capture, json")
             << (check(base, faster, { QStringLiteral("--format=json") })
                    + QStringList { QStringLiteral("--before"), bad })
