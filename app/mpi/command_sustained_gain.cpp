@@ -29,7 +29,8 @@ core::SustainedWindows splitInParts(
 {
     core::SustainedWindows out;
     out.whole = accountInParts(world, capture, rule.accounting).whole;
-    // The boundaries, from the root to every process: each window is accounted together.
+    // The boundaries and the step range, from the root to every process: each window is
+    // accounted together.
     std::vector<core::TimeNs> points;
     core::TimeNs zero = 0;
     if (world.isRoot()) {
@@ -41,12 +42,14 @@ core::SustainedWindows splitInParts(
             points = core::sustainedWindowBoundaries(out.whole, rule.split, rule.windowCount);
         }
     }
-    const auto agreed = unpack(world.broadcastFromRoot(world.isRoot() ? pack(Json { zero, points }) : std::string()));
+    const auto agreed = unpack(
+        world.broadcastFromRoot(world.isRoot() ? pack(Json { zero, points, out.whole.stepRange }) : std::string()));
     zero = agreed[0].get<core::TimeNs>();
     points = agreed[1].get<std::vector<core::TimeNs>>();
+    const auto stepRange = agreed[2].get<std::string>();
     for (std::size_t i = 1; i < points.size(); ++i) {
         const auto window = accountInParts(
-            world, capture, core::sustainedWindowOptions(rule.accounting, points[i - 1], points[i], zero));
+            world, capture, core::sustainedWindowOptions(rule.accounting, stepRange, points[i - 1], points[i], zero));
         if (world.isRoot())
             out.windows.push_back(core::sustainedWindow({ points[i - 1], points[i] }, window.whole));
     }

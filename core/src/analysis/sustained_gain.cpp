@@ -37,9 +37,10 @@ std::vector<TimeNs> sustainedWindowBoundaries(const RunAccounting &whole, Window
 }
 
 RunAccountingOptions sustainedWindowOptions(
-    const RunAccountingOptions &options, TimeNs start, TimeNs end, TimeNs timeZero)
+    const RunAccountingOptions &options, const std::string &stepRange, TimeNs start, TimeNs end, TimeNs timeZero)
 {
     RunAccountingOptions part = options;
+    part.stepRange = stepRange;
     part.window.rule = RunWindowRule::Explicit;
     part.window.startNs = start - timeZero;
     part.window.endNs = end - timeZero;
@@ -86,7 +87,8 @@ SustainedWindows splitSustainedWindows(
     const auto points = sustainedWindowBoundaries(out.whole, split, count);
     for (std::size_t i = 1; i < points.size(); ++i)
         out.windows.push_back(sustainedWindow({ points[i - 1], points[i] },
-            computeRunAccounting(trace, sustainedWindowOptions(options, points[i - 1], points[i], zero))));
+            computeRunAccounting(
+                trace, sustainedWindowOptions(options, out.whole.stepRange, points[i - 1], points[i], zero))));
     return out;
 }
 

@@ -50,9 +50,10 @@ SustainedWindows splitSustainedWindows(
 // commits in it, or count + 1 equal steps;
 std::vector<TimeNs> sustainedWindowBoundaries(const RunAccounting &whole, WindowSplit split, std::uint32_t count);
 // the accounting options of the window [start, end) (absolute; `timeZero` is the time zero of
-// the report of the whole accounting's slowest rank, which explicit windows are relative to);
+// the report of the whole accounting's slowest rank, which explicit windows are relative to),
+// with the whole accounting's step range, so that a proposed one is not proposed again;
 RunAccountingOptions sustainedWindowOptions(
-    const RunAccountingOptions &options, TimeNs start, TimeNs end, TimeNs timeZero);
+    const RunAccountingOptions &options, const std::string &stepRange, TimeNs start, TimeNs end, TimeNs timeZero);
 // and that window's figures from its accounting.
 SustainedWindow sustainedWindow(TimeRange window, const RunAccounting &accounting);
 
