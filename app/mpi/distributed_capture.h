@@ -62,7 +62,7 @@ struct DistributedCapture
 //   shard counts after its file's earlier shards' busy end (exchanged after the load), of
 //   kernels alone; AddsUpAfterEarlierBusyAndCopies: the same with copies and memsets in the
 //   busy time (check, when its baseline counted them);
-// - Gaps: gaps and blame; each gap belongs to the shard of the work that ends it, and each
+// - Gaps: gaps, blame and diff's GPU work; each gap belongs to the shard of the work that ends it, and each
 //   shard reads its window twice: its kernels and copies first, whose edges the processes
 //   exchange, then every table with the halo (core/read/time_shards.h) the earlier shards'
 //   edges give it.

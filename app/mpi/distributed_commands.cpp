@@ -38,7 +38,9 @@ TimeShardUse timeShardUse(const cli::Options &options)
     // from its shards and accounted on the root (run_accounting_parts.cpp).
     if (command == "throughput" || (command == "check" && options.minSustainedGainPercent))
         return TimeShardUse::AddsUp;
-    if (command == "gaps" || command == "blame")
+    // diff too: its GPU work (busy, gaps and their blame) measured as gaps are; a capture read
+    // in time shards is then read again for its steps and NVTX ranges (command_diff.cpp).
+    if (command == "gaps" || command == "blame" || command == "diff")
         return TimeShardUse::Gaps;
     if (command == "intervals" || command == "transfers")
         return TimeShardUse::AddsUpAfterEarlierBusy;

@@ -631,6 +631,14 @@ private slots:
         QCOMPARE(sustainedMpi.exitCode, sustainedCli.exitCode);
         QCOMPARE(sustainedMpi.out, sustainedCli.out);
         QCOMPARE(sustainedMpi.err.count("process 2 of 3: time shards 3 to 3 of 3 of input file 1"), 2);
+        // diff: both captures' gaps read in time shards, then their own rows again for the steps.
+        const QStringList diff { QStringLiteral("diff"), QStringLiteral("--format=json"), QStringLiteral("--before"),
+            m_single.path, QStringLiteral("--after"), m_single.path };
+        const auto diffCli = runCli(diff);
+        const auto diffMpi = runMpi(3, diff, { QStringLiteral("GAPLENS_MPI_STATS=1") });
+        QCOMPARE(diffMpi.exitCode, diffCli.exitCode);
+        QCOMPARE(diffMpi.out, diffCli.out);
+        QCOMPARE(diffMpi.err.count("process 2 of 3: time shards 3 to 3 of 3 of input file 1"), 2);
         // nvtx --gpu projects ranges through their launches onto GPU work in any shard: whole files.
         const auto whole = runMpi(3, { QStringLiteral("nvtx"), QStringLiteral("--gpu"), m_single.path },
             { QStringLiteral("GAPLENS_MPI_STATS=1") });
@@ -739,8 +747,20 @@ private slots:
             << diff(realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")),
                    realInputs(QStringLiteral("nsysai_mock.sqlite")), { QStringLiteral("--format=json") })
             << 0 << true;
+        // One-rank files, read in time shards at P > 1: gaps and their blame across the edges,
+        // the steps and phases from the second read of each shard's own rows.
+        const QStringList single { m_single.path }, onePhases { m_onePhases.path };
+        QTest::addRow("one-rank files in time shards, json")
+            << diff(onePhases, single, { QStringLiteral("--format=json") }) << 0 << true;
+        QTest::addRow("one-rank files in time shards, --with-copies, --min-gap-us 20, table") << diff(single, onePhases,
+            { QStringLiteral("--with-copies"), QStringLiteral("--min-gap-us=20") }) << 0 << true;
+        QTest::addRow("one-rank file against itself with --range, markdown")
+            << diff(onePhases, onePhases, { QStringLiteral("--format=md"), QStringLiteral("--range=train_step") }) << 0
+            << true;
         QTest::addRow("a bad file beside the after capture, json")
             << diff(phases, QStringList { bad } + shorter, { QStringLiteral("--format=json") }) << 1 << false;
+        QTest::addRow("a bad file beside a one-rank file in time shards, json")
+            << diff(onePhases, QStringList { bad } + single, { QStringLiteral("--format=json") }) << 1 << false;
         QTest::addRow("nothing loaded before") << diff({ bad }, phases) << 1 << false;
     }
 

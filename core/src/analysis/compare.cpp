@@ -23,6 +23,13 @@ namespace gaplens::core {
 
 CaptureMeasures measureCapturePart(const DerivedCapture &derived)
 {
+    auto data = measureGpuWorkPart(derived);
+    data.nvtx = measureNvtxByName(derived.trace());
+    return data;
+}
+
+CaptureMeasures measureGpuWorkPart(const DerivedCapture &derived)
+{
     const TraceSet &trace = derived.trace();
     CaptureMeasures data;
     CaptureFigures &f = data.figures;
@@ -58,14 +65,19 @@ CaptureMeasures measureCapturePart(const DerivedCapture &derived)
         row.count += b.count;
         row.totalNs += b.totalNs;
     }
+    return data;
+}
 
+std::map<std::string, NamedTotals> measureNvtxByName(const TraceSet &trace)
+{
+    std::map<std::string, NamedTotals> out;
     // Rows are per (group name, style); one name with both styles is still one thing to compare.
     for (const auto &r : summarizeNvtx(trace).rows) {
-        auto &row = data.nvtx[trace.str(r.name)];
+        auto &row = out[trace.str(r.name)];
         row.count += r.stats.count;
         row.totalNs += r.stats.totalNs;
     }
-    return data;
+    return out;
 }
 
 void addCaptureMeasures(CaptureMeasures &whole, const CaptureMeasures &part)

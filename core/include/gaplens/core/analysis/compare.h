@@ -205,6 +205,12 @@ struct CaptureMeasures
 // GPUs, and kernels, idle causes and phases, and NVTX ranges by name. Not the ranks, GPUs or
 // steps, which are the whole capture's.
 CaptureMeasures measureCapturePart(const DerivedCapture &derived);
+// measureCapturePart in two halves, for gaplens-mpi's time shards, which take them from two
+// loads: the GPU work's (busy, window and gap sums, kernels, idle causes and phases) from a
+// shard read with its gaps' halo, and the NVTX ranges by name from a read of the shard's own
+// rows (the halo also holds the ranges open at its gaps).
+CaptureMeasures measureGpuWorkPart(const DerivedCapture &derived);
+std::map<std::string, NamedTotals> measureNvtxByName(const TraceSet &trace);
 // Adds a part's measures to the whole's (sums, by name).
 void addCaptureMeasures(CaptureMeasures &whole, const CaptureMeasures &part);
 // The totals that follow from the sums (kernel time from the kernels, busy %), the capture's
