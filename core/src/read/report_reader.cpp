@@ -5,6 +5,7 @@
 #include "launch_config_interner.h"
 #include "sqlite_db.h"
 #include "table_scan.h"
+#include "text_id_cache.h"
 #include "util/resident_memory.h"
 
 #include <fmt/format.h>
@@ -73,12 +74,6 @@ void makeRoom(std::uint64_t rowsLeft, std::uint64_t rowsSeen, First &first, Colu
     reserveResident(first, capacity);
     (reserveResident(rest, capacity), ...);
 }
-
-struct TextHash
-{
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view> {}(text); }
-};
 
 // A problem with the file as a whole: the message names what is wrong, not SQLite's internals.
 struct FileError
@@ -1493,17 +1488,16 @@ private:
     }
 
     // Inline NVTX texts repeat a lot: a reader-local cache avoids the shared pool's mutex per
-    // row. Bounded, so per-row unique texts do not keep a second copy of every string.
+    // row.
     StringId internText(std::string_view text)
     {
-        if (auto it = m_textCache.find(text); it != m_textCache.end())
-            return it->second;
+        const auto hash = TextIdCache::hashOf(text);
+        if (const auto cached = m_textCache.find(text, hash))
+            return *cached;
         const auto id = m_strings.intern(text);
-        if (m_textCache.size() < kTextCacheSize)
-            m_textCache.emplace(std::string(text), id);
+        m_textCache.insert(text, hash, id);
         return id;
     }
-    static constexpr std::size_t kTextCacheSize = 1 << 16;
 
     void readThreadNames()
     {
@@ -1582,7 +1576,7 @@ private:
     std::unordered_map<std::int64_t, StringId> m_unknownStringIds; // placeholders "<unknown string #id>"
     std::unordered_map<std::int64_t, StringId> m_apiNames;
     std::vector<StringId> m_apiNameByDenseId; // nameId -> m_apiNames' value, kNoIndex = not yet
-    std::unordered_map<std::string, StringId, TextHash, std::equal_to<>> m_textCache;
+    TextIdCache m_textCache;
     std::vector<std::int64_t> m_pendingDomains; // NVTX domain ids seen, resolved after the table
     std::uint32_t m_lastDomain = kNoIndex;
     std::uint64_t m_apiRowsTotal = 0, m_apiRowsSeen = 0; // runtime table growth hint
