@@ -50,14 +50,9 @@ std::uint32_t be32(const std::uint8_t *p)
     return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
 }
 
-// SQLite's varint: 1 to 9 bytes, big-endian, 7 bits per byte except a 9th of 8 bits.
-// Returns the bytes used, or 0 when it would run past `end`.
-int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &value)
+// readVarint's out-of-line part: a varint of two or more bytes, or one that runs past `end`.
+[[gnu::noinline]] int readLongVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &value)
 {
-    if (p < end && p[0] < 0x80) {
-        value = p[0];
-        return 1;
-    }
     std::uint64_t v = 0;
     for (int i = 0; i < 8; ++i) {
         if (p + i >= end)
@@ -72,6 +67,19 @@ int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &va
         return 0;
     value = (v << 8) | p[8];
     return 9;
+}
+
+// SQLite's varint: 1 to 9 bytes, big-endian, 7 bits per byte except a 9th of 8 bits.
+// Returns the bytes used, or 0 when it would run past `end`. Almost every serial type and
+// record header size is one byte: that case is inline even at -O2 (the default
+// RelWithDebInfo build did not inline the whole function, and calls to it were 5% of a load).
+inline int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &value)
+{
+    if (p < end && p[0] < 0x80) [[likely]] {
+        value = p[0];
+        return 1;
+    }
+    return readLongVarint(p, end, value);
 }
 
 // A table leaf cell's payload size and rowid as SQLite's btreeParseCellPtr reads them: the size
