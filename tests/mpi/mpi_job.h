@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What the MPI suites share: a gaplens-mpi job under mpirun, the real exports' paths, the
-// large one-rank capture they split into time shards, and the check that a job prints what
-// gaplens-cli prints at P = 1 to 4. GAPLENS_MPIEXEC and GAPLENS_MPI_PATH come from
-// tests/mpi/CMakeLists.txt.
+// synthetic captures they run on, and the check that a job prints what gaplens-cli prints at
+// P = 1 to 4. GAPLENS_MPIEXEC and GAPLENS_MPI_PATH come from tests/mpi/CMakeLists.txt.
 #include "cli_runner.h"
 #include "synth_sample.h"
 #include "testsupport.h"
@@ -52,16 +51,27 @@ inline QStringList realInputs(const QString &relative)
     return inputs;
 }
 
-// One rank, one large file, split into time shards; distinct durations, so the medians take
-// the histogram passes.
-inline core::SynthOptions largeOneRankOptions()
+// The synthetic captures both suites run on, each in a temporary folder of its own.
+struct MpiTestCaptures
 {
-    auto single = synthOptions(1, 300);
-    single.jitter = 0.2;
-    single.scaleRuntimePerRank = 12000;
-    single.scaleNvtxPerRank = 12000;
-    return single;
-}
+    SynthSample synth; // 16 ranks
+    SynthSample single; // one rank, one large file: split into time shards
+    SynthSample phases; // four ranks with checkpoints, validation and data waits (throughput)
+    SynthSample shorterPhases; // three ranks of the same kind, fewer steps
+    SynthSample onePhases; // one rank of that kind, in one file: throughput in time shards
+
+    bool write()
+    {
+        auto large = synthOptions(1, 300);
+        large.jitter = 0.2; // distinct durations: the medians take the histogram passes
+        large.scaleRuntimePerRank = 12000;
+        large.scaleNvtxPerRank = 12000;
+        return synth.write(synthOptions(16, 6)) && single.write(large)
+            && phases.write(core::withRunPhases(synthOptions(4, 48)))
+            && shorterPhases.write(core::withRunPhases(synthOptions(3, 40)))
+            && onePhases.write(core::withRunPhases(synthOptions(1, 48)));
+    }
+};
 
 // Runs the command with gaplens-mpi at P = 1..4: the exit status and stdout are gaplens-cli's
 // (`cli`); with `inParts`, stderr starts with gaplens-cli's (mpirun adds its own lines about

@@ -7,7 +7,6 @@
 #include "minimal_export.h"
 #include "mpi_job.h"
 #include "run_exports.h"
-#include "synth_sample.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -21,11 +20,7 @@ class TestMpiEdgeCases : public QObject
 {
     Q_OBJECT
 
-    SynthSample m_synth;
-    SynthSample m_single; // one rank, one large file: split into time shards
-    SynthSample m_phases; // four ranks with checkpoints, validation and data waits (throughput)
-    SynthSample m_shorterPhases; // three ranks of the same kind, fewer steps
-    SynthSample m_onePhases; // one rank of that kind, in one file: throughput in time shards
+    MpiTestCaptures m_captures;
     QTemporaryDir m_scratch;
 
     // A row of diff or check --min-sustained-gain (columns args, exitCode, sameStderr): the
@@ -75,11 +70,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(!realDataDir().empty(), kRealDataMissing);
-        QVERIFY(m_synth.write(synthOptions(16, 6)));
-        QVERIFY(m_single.write(largeOneRankOptions()));
-        QVERIFY(m_phases.write(gaplens::core::withRunPhases(synthOptions(4, 48))));
-        QVERIFY(m_shorterPhases.write(gaplens::core::withRunPhases(synthOptions(3, 40))));
-        QVERIFY(m_onePhases.write(gaplens::core::withRunPhases(synthOptions(1, 48))));
+        QVERIFY(m_captures.write());
         QVERIFY(m_scratch.isValid());
     }
 
@@ -96,7 +87,7 @@ private slots:
                 "nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite")));
         QTest::addRow("no NVTX: gpu4") << (pace + realInputs(QStringLiteral("gpu4_streams_report2.sqlite")));
         QTest::addRow("no such range: 16-rank synthetic")
-            << (pace + QStringList { QStringLiteral("--range=no_such_range"), m_synth.path });
+            << (pace + QStringList { QStringLiteral("--range=no_such_range"), m_captures.synth.path });
         const QStringList nccl { QStringLiteral("ncu"),
             QStringLiteral("--kernel=ncclKernel_AllReduce_RING_LL_Sum_float") };
         const auto ring = realInputs(QStringLiteral("ring_6ranks"));
@@ -117,19 +108,19 @@ private slots:
         // The launches of every shard counted before the instance is judged.
         QTest::addRow("ncu, no such launch: one large synthetic file in time shards")
             << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
-                   QStringLiteral("--instance=100000"), m_single.path });
+                   QStringLiteral("--instance=100000"), m_captures.single.path });
         QTest::addRow("throughput, no step range: ring_6ranks")
             << (QStringList { QStringLiteral("throughput") } + ring);
         // The first failing rank's error, found by the processes of ranks 0 and 2.
         for (const char *ranks : { "--ranks=0,1,2,3", "--ranks=2,3" })
             QTest::addRow("throughput, --between beyond the ranks' steps, %s", ranks)
                 << QStringList { QStringLiteral("throughput"), QStringLiteral("--between=train_step:2:100000"),
-                       QLatin1String(ranks), m_phases.path };
+                       QLatin1String(ranks), m_captures.phases.path };
         // In time shards: the occurrences of every shard counted before the window is judged;
         // the chooser's list from the shards' tallies.
         QTest::addRow("throughput, --between beyond the steps, one rank in time shards")
             << QStringList { QStringLiteral("throughput"), QStringLiteral("--between=train_step:2:100000"),
-                   m_onePhases.path };
+                   m_captures.onePhases.path };
         QTest::addRow("throughput, no step range: the H100 in time shards")
             << (QStringList { QStringLiteral("throughput") }
                    + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
@@ -162,23 +153,24 @@ private slots:
         // The summary, per rank, the histogram, overlap, pace with a given range and with the
         // proposed one, gaps and blame (their shards read with a halo), ncu, intervals, throughput, and
         // check against a baseline that names its step range.
-        const auto baseline = storedSummary(QStringLiteral("single.json"), { m_single.path });
+        const auto baseline = storedSummary(QStringLiteral("single.json"), { m_captures.single.path });
         QVERIFY(!baseline.isEmpty());
         for (const auto &args :
-            { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path },
-                QStringList {
-                    QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"), m_single.path },
-                QStringList { QStringLiteral("overlap"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("pace"), QStringLiteral("--range=train_step"), m_single.path },
-                QStringList { QStringLiteral("pace"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("blame"), m_single.path },
+            { QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_captures.single.path },
+                QStringList { QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt"),
+                    m_captures.single.path },
+                QStringList { QStringLiteral("overlap"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList { QStringLiteral("pace"), QStringLiteral("--range=train_step"), m_captures.single.path },
+                QStringList { QStringLiteral("pace"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList { QStringLiteral("gaps"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList { QStringLiteral("blame"), m_captures.single.path },
                 QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
-                    QStringLiteral("--instance=900"), m_single.path },
-                QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("throughput"), QStringLiteral("--format=json"), m_single.path },
-                QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), baseline, m_single.path } }) {
+                    QStringLiteral("--instance=900"), m_captures.single.path },
+                QStringList { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList { QStringLiteral("throughput"), QStringLiteral("--format=json"), m_captures.single.path },
+                QStringList {
+                    QStringLiteral("check"), QStringLiteral("--baseline"), baseline, m_captures.single.path } }) {
             const auto cli = runCli(args);
             QCOMPARE(cli.exitCode, 0);
             const auto mpi = runMpi(3, args, { QStringLiteral("GAPLENS_MPI_STATS=1") });
@@ -191,7 +183,7 @@ private slots:
         }
         // check --min-sustained-gain: both captures in time shards.
         const QStringList sustained { QStringLiteral("check"), QStringLiteral("--min-sustained-gain=3%"),
-            QStringLiteral("--before"), m_single.path, QStringLiteral("--after"), m_single.path };
+            QStringLiteral("--before"), m_captures.single.path, QStringLiteral("--after"), m_captures.single.path };
         const auto sustainedCli = runCli(sustained);
         const auto sustainedMpi = runMpi(3, sustained, { QStringLiteral("GAPLENS_MPI_STATS=1") });
         QCOMPARE(sustainedMpi.exitCode, sustainedCli.exitCode);
@@ -199,14 +191,14 @@ private slots:
         QCOMPARE(sustainedMpi.err.count("process 2 of 3: time shards 3 to 3 of 3 of input file 1"), 2);
         // diff: both captures' gaps read in time shards, then their own rows again for the steps.
         const QStringList diff { QStringLiteral("diff"), QStringLiteral("--format=json"), QStringLiteral("--before"),
-            m_single.path, QStringLiteral("--after"), m_single.path };
+            m_captures.single.path, QStringLiteral("--after"), m_captures.single.path };
         const auto diffCli = runCli(diff);
         const auto diffMpi = runMpi(3, diff, { QStringLiteral("GAPLENS_MPI_STATS=1") });
         QCOMPARE(diffMpi.exitCode, diffCli.exitCode);
         QCOMPARE(diffMpi.out, diffCli.out);
         QCOMPARE(diffMpi.err.count("process 2 of 3: time shards 3 to 3 of 3 of input file 1"), 2);
         // nvtx --gpu projects ranges through their launches onto GPU work in any shard: whole files.
-        const auto whole = runMpi(3, { QStringLiteral("nvtx"), QStringLiteral("--gpu"), m_single.path },
+        const auto whole = runMpi(3, { QStringLiteral("nvtx"), QStringLiteral("--gpu"), m_captures.single.path },
             { QStringLiteral("GAPLENS_MPI_STATS=1") });
         QCOMPARE(whole.exitCode, 0);
         QVERIFY2(!whole.err.contains("time shards"), whole.err.constData());
@@ -293,7 +285,8 @@ private slots:
             return QStringList { QStringLiteral("diff") } + extra + QStringList { QStringLiteral("--before") } + before
                 + QStringList { QStringLiteral("--after") } + after;
         };
-        const QStringList synth { m_synth.path }, phases { m_phases.path }, shorter { m_shorterPhases.path };
+        const QStringList synth { m_captures.synth.path }, phases { m_captures.phases.path },
+            shorter { m_captures.shorterPhases.path };
         QTest::addRow("16-rank synthetic against the job with phases, json")
             << diff(synth, phases, { QStringLiteral("--format=json") }) << 0 << true;
         QTest::addRow("4 against 3 ranks with phases, table") << diff(phases, shorter) << 0 << true;
@@ -315,7 +308,7 @@ private slots:
             << 0 << true;
         // One-rank files, read in time shards at P > 1: gaps and their blame across the edges,
         // the steps and phases from the second read of each shard's own rows.
-        const QStringList single { m_single.path }, onePhases { m_onePhases.path };
+        const QStringList single { m_captures.single.path }, onePhases { m_captures.onePhases.path };
         QTest::addRow("one-rank files in time shards, json")
             << diff(onePhases, single, { QStringLiteral("--format=json") }) << 0 << true;
         QTest::addRow("one-rank files in time shards, --with-copies, --min-gap-us 20, table") << diff(single, onePhases,
@@ -337,7 +330,7 @@ private slots:
     void checkMatches_data()
     {
         QTest::addColumn<QStringList>("args");
-        const auto baseline = storedSummary(QStringLiteral("baseline.json"), { m_synth.path });
+        const auto baseline = storedSummary(QStringLiteral("baseline.json"), { m_captures.synth.path });
         QVERIFY(!baseline.isEmpty());
         const auto bad = m_scratch.filePath(QStringLiteral("bad-baseline.json"));
         QFile badFile(bad);
@@ -347,26 +340,26 @@ private slots:
         const QStringList check { QStringLiteral("check"), QStringLiteral("--baseline"), baseline };
         for (const char *format : { "table", "json", "csv" })
             QTest::addRow("16-rank synthetic against itself, %s", format)
-                << (check + QStringList { QStringLiteral("--format"), QLatin1String(format), m_synth.path });
+                << (check + QStringList { QStringLiteral("--format"), QLatin1String(format), m_captures.synth.path });
         QTest::addRow("a job with phases against the 16-rank baseline (regressions, missing ranks)")
-            << (check + QStringList { m_phases.path });
+            << (check + QStringList { m_captures.phases.path });
         QTest::addRow("json, --range, --tolerance 0.01") << (check
             + QStringList { QStringLiteral("--format=json"), QStringLiteral("--range=train_step"),
-                QStringLiteral("--tolerance=0.01"), m_phases.path });
+                QStringLiteral("--tolerance=0.01"), m_captures.phases.path });
         QTest::addRow("a baseline with no ranks")
-            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), bad, m_synth.path };
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), bad, m_captures.synth.path };
         // The large file in time shards (its baseline's step range is known): busy % added up
         // over the shards, copies counted as the baseline did, and the median step from every
         // shard's steps; against the job with phases, its other ranks missing.
         const auto single = storedSummary(
-            QStringLiteral("single-with-copies.json"), { QStringLiteral("--with-copies"), m_single.path });
-        const auto phases = storedSummary(QStringLiteral("phases.json"), { m_phases.path });
+            QStringLiteral("single-with-copies.json"), { QStringLiteral("--with-copies"), m_captures.single.path });
+        const auto phases = storedSummary(QStringLiteral("phases.json"), { m_captures.phases.path });
         QVERIFY(!single.isEmpty() && !phases.isEmpty());
         QTest::addRow("one large file in time shards against itself, copies counted, json")
             << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), single,
-                   QStringLiteral("--format=json"), QStringLiteral("--tolerance=0.001"), m_single.path };
+                   QStringLiteral("--format=json"), QStringLiteral("--tolerance=0.001"), m_captures.single.path };
         QTest::addRow("one large file in time shards against the job with phases (missing ranks)")
-            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), phases, m_single.path };
+            << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), phases, m_captures.single.path };
         // A baseline without a step range: check proposes one from the shards' NVTX tallies
         // (train_step for the large file, none for the H100), as gaplens-cli from the file.
         const auto h100
@@ -374,7 +367,7 @@ private slots:
         QVERIFY(!h100.isEmpty());
         QTest::addRow("one large file in time shards against a baseline without a step range, json")
             << QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), h100,
-                   QStringLiteral("--format=json"), m_single.path };
+                   QStringLiteral("--format=json"), m_captures.single.path };
         QTest::addRow("the H100 file in time shards against itself (no step-like range)")
             << (QStringList { QStringLiteral("check"), QStringLiteral("--baseline"), h100 }
                    + realInputs(QStringLiteral("nsysai_h100_2gpu_1s.sqlite")));
@@ -419,16 +412,17 @@ private slots:
         QTest::addRow("3 ranks 10%% faster, checkpoint windows: met") << check(base, faster) << 0 << true;
         QTest::addRow("met, json") << check(base, faster, { QStringLiteral("--format=json") }) << 0 << true;
         QTest::addRow("3 ranks 10%% slower: not met") << check(faster, base) << 3 << true;
-        QTest::addRow("4 and 3 ranks with phases, 4 equal windows, json") << check(
-            m_phases.path, m_shorterPhases.path, { QStringLiteral("--windows=4"), QStringLiteral("--format=json") })
+        QTest::addRow("4 and 3 ranks with phases, 4 equal windows, json") << check(m_captures.phases.path,
+            m_captures.shorterPhases.path, { QStringLiteral("--windows=4"), QStringLiteral("--format=json") })
                                                                           << 3 << true;
         QTest::addRow("the other way, checkpoint windows, csv")
-            << check(m_shorterPhases.path, m_phases.path, { QStringLiteral("--format=csv") }) << 3 << true;
-        QTest::addRow("a capture against itself, markdown")
-            << check(m_phases.path, m_phases.path, { QStringLiteral("--windows=3"), QStringLiteral("--format=md") })
-            << 3 << true;
+            << check(m_captures.shorterPhases.path, m_captures.phases.path, { QStringLiteral("--format=csv") }) << 3
+            << true;
+        QTest::addRow("a capture against itself, markdown") << check(m_captures.phases.path, m_captures.phases.path,
+            { QStringLiteral("--windows=3"), QStringLiteral("--format=md") })
+                                                            << 3 << true;
         QTest::addRow("steps against tokens")
-            << check(m_synth.path, m_phases.path, { QStringLiteral("--windows=3") }) << 3 << true;
+            << check(m_captures.synth.path, m_captures.phases.path, { QStringLiteral("--windows=3") }) << 3 << true;
         QTest::addRow("no such step range")
             << check(base, faster, { QStringLiteral("--range=no_such_range") }) << 1 << true;
         const auto oneBase = ranks(QStringLiteral("cycles-one-base"), 100, 1);
@@ -436,7 +430,8 @@ private slots:
         QTest::addRow("one rank 10%% faster, in time shards, json")
             << check(oneBase, oneFaster, { QStringLiteral("--format=json") }) << 0 << true;
         QTest::addRow("one rank with phases against itself, in time shards, 3 windows")
-            << check(m_onePhases.path, m_onePhases.path, { QStringLiteral("--windows=3") }) << 3 << true;
+            << check(m_captures.onePhases.path, m_captures.onePhases.path, { QStringLiteral("--windows=3") }) << 3
+            << true;
         QTest::addRow("a bad file beside the before capture, json")
             << (check(base, faster, { QStringLiteral("--format=json") })
                    + QStringList { QStringLiteral("--before"), bad })
@@ -459,7 +454,7 @@ private slots:
         for (const char *command : { "gaps", "kernels", "ranks", "summary", "intervals", "overlap" })
             QTest::addRow("%s, small files", command)
                 << (QStringList { QLatin1String(command), QStringLiteral("--format=json") } + twice);
-        const QStringList largeTwice { m_single.path, m_single.path };
+        const QStringList largeTwice { m_captures.single.path, m_captures.single.path };
         for (const char *command : { "gaps", "blame", "intervals", "overlap", "kernels" })
             QTest::addRow("%s, the large file in time shards", command)
                 << (QStringList { QLatin1String(command), QStringLiteral("--format=json") } + largeTwice);
@@ -476,7 +471,8 @@ private slots:
     {
         const auto bad = notAnExport(QStringLiteral("bad-twice.sqlite"));
         QVERIFY(!bad.isEmpty());
-        const QStringList args { QStringLiteral("kernels"), QStringLiteral("--format=json"), bad, m_synth.path, bad };
+        const QStringList args { QStringLiteral("kernels"), QStringLiteral("--format=json"), bad, m_captures.synth.path,
+            bad };
         const auto cli = runCli(args);
         QCOMPARE(cli.exitCode, 1);
         QCOMPARE(cli.err.count(bad.toUtf8()), 2);
@@ -493,14 +489,16 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addRow("ring_6ranks") << realInputs(QStringLiteral("ring_6ranks"));
-        QTest::addRow("16-rank synthetic at 10 ms") << QStringList { QStringLiteral("--interval=10ms"), m_synth.path };
+        QTest::addRow("16-rank synthetic at 10 ms")
+            << QStringList { QStringLiteral("--interval=10ms"), m_captures.synth.path };
         QTest::addRow("16-rank synthetic, --with-copies --min-gap-us 500")
-            << QStringList { QStringLiteral("--with-copies"), QStringLiteral("--min-gap-us=500"), m_synth.path };
+            << QStringList { QStringLiteral("--with-copies"), QStringLiteral("--min-gap-us=500"),
+                   m_captures.synth.path };
         // Run accounting, and a --range no rank has (no pace; the findings then propose their
         // own step range).
-        QTest::addRow("a job with phases") << QStringList { m_phases.path };
+        QTest::addRow("a job with phases") << QStringList { m_captures.phases.path };
         QTest::addRow("a job with phases, no such --range")
-            << QStringList { QStringLiteral("--range=no_such_range"), m_phases.path };
+            << QStringList { QStringLiteral("--range=no_such_range"), m_captures.phases.path };
         QTest::addRow("the mfu pair and the H100") << realInputs(
             QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite nsysai_h100_2gpu_1s.sqlite"));
         QTest::addRow("NVTX only beside gpu4")
@@ -533,7 +531,8 @@ private slots:
     {
         const auto bad = notAnExport(QStringLiteral("bad.sqlite"));
         QVERIFY(!bad.isEmpty());
-        const QStringList args { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_synth.path, bad };
+        const QStringList args { QStringLiteral("intervals"), QStringLiteral("--format=json"), m_captures.synth.path,
+            bad };
         const auto cli = runCli(args);
         QCOMPARE(cli.exitCode, 1);
         for (int processes : { 1, 3 }) {
@@ -556,9 +555,10 @@ private slots:
 
     void usageErrorsExitWithTwo()
     {
-        const auto mpi = runMpi(2, { QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_synth.path });
+        const auto mpi
+            = runMpi(2, { QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_captures.synth.path });
         QCOMPARE(mpi.exitCode,
-            runCli({ QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_synth.path }).exitCode);
+            runCli({ QStringLiteral("intervals"), QStringLiteral("--interval=0s"), m_captures.synth.path }).exitCode);
         const auto unknown = runMpi(2, { QStringLiteral("no-such-command") });
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains("gaplens-mpi"), unknown.err.constData());
@@ -567,8 +567,8 @@ private slots:
     void aProcessThatDiesEndsTheJob()
     {
         // Process 1 aborts after loading, while the root waits for its part.
-        const auto mpi
-            = runMpi(3, { QStringLiteral("intervals"), m_synth.path }, { QStringLiteral("GAPLENS_MPI_TEST_ABORT=1") });
+        const auto mpi = runMpi(
+            3, { QStringLiteral("intervals"), m_captures.synth.path }, { QStringLiteral("GAPLENS_MPI_TEST_ABORT=1") });
         QVERIFY2(mpi.exitCode != 0 && mpi.exitCode != -1, mpi.err.constData()); // ended, not killed by the timeout
         QVERIFY(mpi.out.isEmpty());
         QVERIFY2(mpi.err.contains("signal") || mpi.err.contains("abort"), mpi.err.constData());

@@ -6,7 +6,6 @@
 // also on single files split into time shards (a large synthetic one, alone and beside a small one, and every real
 // single file). tst_mpi_edge_cases has the errors, shard edges, diff, check, the digest and failures.
 #include "mpi_job.h"
-#include "synth_sample.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -19,26 +18,20 @@ class TestMpiMatchesCli : public QObject
 {
     Q_OBJECT
 
-    SynthSample m_synth;
-    SynthSample m_single; // one rank, one large file: split into time shards
-    SynthSample m_phases; // four ranks with checkpoints, validation and data waits (throughput)
-    SynthSample m_onePhases; // one rank of that kind, in one file: throughput in time shards
+    MpiTestCaptures m_captures;
 
 private slots:
     void initTestCase()
     {
         QVERIFY2(!realDataDir().empty(), kRealDataMissing);
-        QVERIFY(m_synth.write(synthOptions(16, 6)));
-        QVERIFY(m_single.write(largeOneRankOptions()));
-        QVERIFY(m_phases.write(gaplens::core::withRunPhases(synthOptions(4, 48))));
-        QVERIFY(m_onePhases.write(gaplens::core::withRunPhases(synthOptions(1, 48))));
+        QVERIFY(m_captures.write());
     }
 
     void distributedCommandsMatch_data()
     {
         QTest::addColumn<QStringList>("args");
         const auto ring = realInputs(QStringLiteral("ring_6ranks"));
-        const auto synth = QStringList { m_synth.path };
+        const auto synth = QStringList { m_captures.synth.path };
         std::vector<std::string> singles;
         listRealExports(singles, 14);
         for (const char *command : { "intervals", "transfers" }) {
@@ -70,12 +63,12 @@ private slots:
             for (const char *format : { "json", "table" })
                 QTest::addRow("%s %s at 1 ms, one large synthetic file in time shards", command, format)
                     << QStringList { c, QStringLiteral("--format"), QLatin1String(format),
-                           QStringLiteral("--interval=1ms"), m_single.path };
+                           QStringLiteral("--interval=1ms"), m_captures.single.path };
             QTest::addRow("%s json at 2 ms, a large file in time shards beside a small one", command)
                 << (QStringList { c, QStringLiteral("--format=json"), QStringLiteral("--interval=2ms") }
                        + (c == QLatin1String("intervals") ? QStringList { QStringLiteral("--metric=busy") }
                                                           : QStringList {})
-                       + QStringList { m_single.path } + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+                       + QStringList { m_captures.single.path } + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         }
         // overlap: the rows and each rank's communication kernels where its report is, the
         // collectives matched across ranks on the root.
@@ -101,8 +94,8 @@ private slots:
             << (overlap + QStringList { QStringLiteral("--format=json"), QString::fromStdString(realDataDir()) });
         // In time shards: a row's unions counted after the earlier shards' kernels, added up.
         for (const char *format : { "json", "table" })
-            QTest::addRow("overlap %s, one large synthetic file in time shards", format)
-                << (overlap + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+            QTest::addRow("overlap %s, one large synthetic file in time shards", format) << (overlap
+                + QStringList { QStringLiteral("--format"), QLatin1String(format), m_captures.single.path });
         // gaps: each GPU's gaps rendered where its report is, in the whole capture's GPU order.
         const QStringList gaps { QStringLiteral("gaps"), QStringLiteral("--min-gap-us=1") };
         for (const char *format : { "json", "table", "csv" })
@@ -137,7 +130,7 @@ private slots:
         QTest::addRow("ranks json ring_6ranks")
             << (QStringList { QStringLiteral("ranks"), QStringLiteral("--format=json") } + ring);
         QTest::addRow("ranks json 16-rank synthetic")
-            << QStringList { QStringLiteral("ranks"), QStringLiteral("--format=json"), m_synth.path };
+            << QStringList { QStringLiteral("ranks"), QStringLiteral("--format=json"), m_captures.synth.path };
         QTest::addRow("ranks table the mfu pair, the H100 and gpu4 (ranks claimed twice: warnings)")
             << (QStringList { QStringLiteral("ranks") }
                    + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite "
@@ -156,9 +149,9 @@ private slots:
             + QStringList { QStringLiteral("--ranks=0,2,5"), QStringLiteral("--demangled"), QStringLiteral("--top=3") }
             + synth);
         QTest::addRow("nvtx json 16-rank synthetic")
-            << QStringList { QStringLiteral("nvtx"), QStringLiteral("--format=json"), m_synth.path };
+            << QStringList { QStringLiteral("nvtx"), QStringLiteral("--format=json"), m_captures.synth.path };
         QTest::addRow("api json 16-rank synthetic")
-            << QStringList { QStringLiteral("api"), QStringLiteral("--format=json"), m_synth.path };
+            << QStringList { QStringLiteral("api"), QStringLiteral("--format=json"), m_captures.synth.path };
         QTest::addRow("nvtx --gpu json the mfu pair")
             << (QStringList { QStringLiteral("nvtx"), QStringLiteral("--gpu"), QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("nsysai_mfu_2gpu_before.sqlite nsysai_mfu_2gpu_after.sqlite")));
@@ -167,49 +160,50 @@ private slots:
             for (const char *format : { "json", "table" })
                 QTest::addRow("%s %s, one large synthetic file in time shards", command, format)
                     << QStringList { QLatin1String(command), QStringLiteral("--format"), QLatin1String(format),
-                           m_single.path };
+                           m_captures.single.path };
             QTest::addRow("%s json, a large file in time shards beside a small one", command)
-                << (QStringList { QLatin1String(command), QStringLiteral("--format=json"), m_single.path }
+                << (QStringList { QLatin1String(command), QStringLiteral("--format=json"), m_captures.single.path }
                        + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         }
         QTest::addRow("kernels per rank json, a large file in time shards beside a small one, rank 0")
             << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), QStringLiteral("--format=json"),
-                    QStringLiteral("--ranks=0"), m_single.path }
+                    QStringLiteral("--ranks=0"), m_captures.single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         QTest::addRow("kernels per rank table, a large file in time shards beside a small one")
-            << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_single.path }
+            << (QStringList { QStringLiteral("kernels"), QStringLiteral("--per-rank"), m_captures.single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         // gaps and blame in time shards: a gap belongs to the shard whose work ends it, and
         // reads the launch calls, CUDA calls and NVTX ranges of earlier shards through a halo.
         for (const char *format : { "json", "table" }) {
             QTest::addRow("gaps %s, one large synthetic file in time shards", format)
-                << (gaps + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+                << (gaps + QStringList { QStringLiteral("--format"), QLatin1String(format), m_captures.single.path });
             QTest::addRow("blame %s, one large synthetic file in time shards", format)
-                << (blame + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+                << (blame + QStringList { QStringLiteral("--format"), QLatin1String(format), m_captures.single.path });
         }
-        QTest::addRow("gaps csv --with-copies, one large synthetic file in time shards")
-            << (gaps + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--with-copies"), m_single.path });
-        QTest::addRow("blame json --with-copies, a large file in time shards beside a small one")
-            << (blame + QStringList { QStringLiteral("--format=json"), QStringLiteral("--with-copies"), m_single.path }
-                   + realInputs(QStringLiteral("nsysai_mock.sqlite")));
+        QTest::addRow("gaps csv --with-copies, one large synthetic file in time shards") << (gaps
+            + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--with-copies"), m_captures.single.path });
+        QTest::addRow("blame json --with-copies, a large file in time shards beside a small one") << (blame
+            + QStringList { QStringLiteral("--format=json"), QStringLiteral("--with-copies"), m_captures.single.path }
+            + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         QTest::addRow("gaps json, a large file in time shards beside a small one")
-            << (gaps + QStringList { QStringLiteral("--format=json"), m_single.path }
+            << (gaps + QStringList { QStringLiteral("--format=json"), m_captures.single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
-        QTest::addRow("kernels json demangled top 5, in time shards") << QStringList { QStringLiteral("kernels"),
-            QStringLiteral("--format=json"), QStringLiteral("--demangled"), QStringLiteral("--top=5"), m_single.path };
+        QTest::addRow("kernels json demangled top 5, in time shards")
+            << QStringList { QStringLiteral("kernels"), QStringLiteral("--format=json"), QStringLiteral("--demangled"),
+                   QStringLiteral("--top=5"), m_captures.single.path };
         // kernels --hist: bins, median, p95 and the slowest launches reduced over the processes.
         const QStringList hist { QStringLiteral("kernels"), QStringLiteral("--hist=ampere_sgemm_128x64_nt") };
         for (const char *format : { "json", "table" }) {
             QTest::addRow("kernels --hist %s 16-rank synthetic", format)
                 << (hist + QStringList { QStringLiteral("--format"), QLatin1String(format) } + synth);
             QTest::addRow("kernels --hist %s, one large synthetic file", format)
-                << (hist + QStringList { QStringLiteral("--format"), QLatin1String(format), m_single.path });
+                << (hist + QStringList { QStringLiteral("--format"), QLatin1String(format), m_captures.single.path });
         }
         QTest::addRow("kernels --hist table --log --bins 7 16-rank synthetic, ranks 0 2 5") << (hist
             + QStringList { QStringLiteral("--log"), QStringLiteral("--bins=7"), QStringLiteral("--ranks=0,2,5") }
             + synth);
         QTest::addRow("kernels --hist csv --log, one large synthetic file beside a small one")
-            << (hist + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--log"), m_single.path }
+            << (hist + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--log"), m_captures.single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         const QStringList ringHist { QStringLiteral("kernels"),
             QStringLiteral("--hist=ncclKernel_AllReduce_RING_LL_Sum_float") };
@@ -282,11 +276,11 @@ private slots:
         for (const char *format : { "json", "table" })
             QTest::addRow("pace %s --range train_step, one large synthetic file in time shards", format) << (pace
                 + QStringList { QStringLiteral("--format"), QLatin1String(format), QStringLiteral("--range=train_step"),
-                    m_single.path });
+                    m_captures.single.path });
         QTest::addRow("pace csv --range train_step --with-copies, a large file in time shards beside a small one")
             << (pace
                    + QStringList { QStringLiteral("--format=csv"), QStringLiteral("--range=train_step"),
-                       QStringLiteral("--with-copies"), m_single.path }
+                       QStringLiteral("--with-copies"), m_captures.single.path }
                    + realInputs(QStringLiteral("nsysai_mock.sqlite")));
         for (const char *file : { "nsysai_h100_2gpu_1s.sqlite", "nsysai_mfu_2gpu_before.sqlite" })
             QTest::addRow("pace json --range aten::to --with-copies %s in time shards", file) << (pace
@@ -323,11 +317,11 @@ private slots:
         // past the first shard at P = 2 to 4.
         QTest::addRow("ncu, one large synthetic file in time shards, launch 900")
             << (QStringList { QStringLiteral("ncu"), QStringLiteral("--kernel=ampere_sgemm_128x64_nt"),
-                   QStringLiteral("--instance=900"), m_single.path });
+                   QStringLiteral("--instance=900"), m_captures.single.path });
         // throughput: the step range and work source decided over the processes, each rank
         // accounted where its report is, the overall figures on the root.
         const QStringList throughput { QStringLiteral("throughput") };
-        const auto phases = QStringList { m_phases.path };
+        const auto phases = QStringList { m_captures.phases.path };
         for (const char *format : { "json", "table", "csv", "md" })
             QTest::addRow("throughput %s, a job with phases", format)
                 << (throughput + QStringList { QStringLiteral("--format"), QLatin1String(format) } + phases);
@@ -336,12 +330,12 @@ private slots:
                 QStringLiteral("--ranks=1,3") }
             + phases);
         QTest::addRow("throughput table --work-per-step, 16-rank synthetic")
-            << (throughput + QStringList { QStringLiteral("--work-per-step=512"), m_synth.path });
+            << (throughput + QStringList { QStringLiteral("--work-per-step=512"), m_captures.synth.path });
         // In time shards (one file, P = 2 to 4): a rank's step and state ranges gathered from
         // its shards, in their order, and accounted on the root; the proposal from the shards'
         // tallies. Checkpoints, their staging on another thread, validation and data waits lie
         // in every shard.
-        const auto onePhases = QStringList { m_onePhases.path };
+        const auto onePhases = QStringList { m_captures.onePhases.path };
         for (const char *format : { "json", "table", "csv", "md" })
             QTest::addRow("throughput %s, one rank with phases in time shards", format)
                 << (throughput + QStringList { QStringLiteral("--format"), QLatin1String(format) } + onePhases);
@@ -349,7 +343,7 @@ private slots:
             QTest::addRow("throughput json %s, one rank with phases in time shards", window)
                 << (throughput + QStringList { QStringLiteral("--format=json"), QLatin1String(window) } + onePhases);
         QTest::addRow("throughput json, one large synthetic file in time shards")
-            << (throughput + QStringList { QStringLiteral("--format=json"), m_single.path });
+            << (throughput + QStringList { QStringLiteral("--format=json"), m_captures.single.path });
         QTest::addRow("throughput json centerformer (proposed range, NVTX only, in time shards)")
             << (throughput + QStringList { QStringLiteral("--format=json") }
                    + realInputs(QStringLiteral("centerformer_nvtx_only.sqlite")));
