@@ -26,7 +26,7 @@ inline CliRun runMpi(int processes, const QStringList &args, const QStringList &
             env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
     // Every job here runs on one machine, where Open MPI's ob1 (over shared memory) is the
     // transport; the default, UCX, probes for networks first: 0.44 s against 0.22 s a job at
-    // P = 4, and the two suites run about 1,000 jobs. A caller's own choice is kept.
+    // P = 4, and the two suites run over 1,000 jobs. A caller's own choice is kept.
     if (!env.contains(QStringLiteral("OMPI_MCA_pml")))
         env.insert(QStringLiteral("OMPI_MCA_pml"), QStringLiteral("ob1"));
     for (const auto &entry : environment)
