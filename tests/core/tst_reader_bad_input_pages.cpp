@@ -45,6 +45,19 @@ const std::string kExport = "PRAGMA page_size = 4096;" + gaplens::test::minimalE
         SELECT i * 100 - 30, i * 100 + 60, 59, 'range ' || (i % 10), 16777216 * 42 + 42, NULL, 0 FROM q;
 )";
 
+// The same kernels with NVTX_EVENTS a view of them (the rank's ranges are its kernels), and an
+// index on the kernels' starts: a query of the view's starts alone reads the index, not the
+// table, so what SQLite has read before a query decides which pages it checks.
+const std::string kViewExport = "PRAGMA page_size = 4096;" + gaplens::test::minimalExportHeadSql() + R"(
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, deviceId INTEGER, start INTEGER, "end" INTEGER,
+        streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL WITH RECURSIVE q(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM q
+        WHERE i < 200) SELECT 1, 0, i * 100, i * 100 + 50, 7, i, 16777216 * 42, 1 FROM q;
+    CREATE INDEX kernel_start ON CUPTI_ACTIVITY_KIND_KERNEL (start);
+    CREATE VIEW NVTX_EVENTS AS SELECT start, "end", 59 AS eventType, 'view' AS text,
+        16777216 * 42 + 42 AS globalTid FROM CUPTI_ACTIVITY_KIND_KERNEL;
+)";
+
 std::uint32_t be16(const std::string &bytes, std::size_t at)
 {
     return std::uint32_t(std::uint8_t(bytes[at])) << 8 | std::uint8_t(bytes[at + 1]);
@@ -244,6 +257,53 @@ private slots:
         const auto p = withLeafPastThePageCount("past_invalid_count.sqlite");
         patchFile(p, 92, bigEndian32(be32(m_goodBytes, 24) + 1));
         expectOneOutcome(p, load(m_good, false, 1));
+    }
+
+    void cellPointerFarPastThePageInAnEdgeLeaf_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<bool>("lastLeaf");
+        for (const char *table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS" })
+            for (const bool last : { false, true })
+                QTest::newRow(qPrintable(QString("%1 %2 leaf").arg(table, last ? "last" : "first")))
+                    << QString(table) << last;
+    }
+
+    // A cell pointer far past the page (0xfe.. in a 4096-byte page) in a table's first or last
+    // leaf, which min(rowid) and max(rowid) read for the columns' size hint. SQLite marks a page
+    // read before checking its cells, so after that query failed, the scan on the same
+    // connection read the page unchecked, the pointer wrapped into the page, and the file
+    // loaded with a row silently lost or misread (here the kernels' and the calls' first
+    // leaves loaded). The hint's query now fails the file.
+    void cellPointerFarPastThePageInAnEdgeLeaf()
+    {
+        QFETCH(QString, table);
+        QFETCH(bool, lastLeaf);
+        std::vector<std::uint32_t> leaves;
+        collectLeaves(m_goodBytes, rootPage(m_good, table.toStdString()), leaves);
+        const auto leaf = lastLeaf ? leaves.back() : leaves.front();
+        QVERIFY(be16(m_goodBytes, pageOffset(leaf) + 3) > 3);
+        const auto p = path("edge_leaf.sqlite");
+        writeFile(p, m_goodBytes);
+        patchFile(p, pageOffset(leaf) + 8 + 2 * 3, std::string(1, char(0xfe)));
+        expectOneOutcome(p, malformed(p));
+    }
+
+    // The same in the last kernel leaf of a file whose NVTX_EVENTS is a view of the kernels
+    // (found by fuzz_scan_differential): one connection reading every table (one thread)
+    // loaded the file, one reading the NVTX view alone (two threads) rejected it.
+    void nvtxViewOfACorruptKernelTable()
+    {
+        const auto view = gaplens::test::writeExportIn(m_dir, "view.sqlite", kViewExport);
+        const auto bytes = readFile(view);
+        std::vector<std::uint32_t> leaves;
+        collectLeaves(bytes, rootPage(view, "CUPTI_ACTIVITY_KIND_KERNEL"), leaves);
+        QVERIFY(leaves.size() > 1);
+        QVERIFY(be16(bytes, pageOffset(leaves.back()) + 3) > 3);
+        const auto p = path("view_corrupt.sqlite");
+        writeFile(p, bytes);
+        patchFile(p, pageOffset(leaves.back()) + 8 + 2 * 3, std::string(1, char(0xfe)));
+        expectOneOutcome(p, malformed(p));
     }
 
     void cellPointerPastThePageEnd_data()

@@ -238,8 +238,14 @@ private:
                 return range;
             Statement count(m_db.handle(), fmt::format("SELECT count(*) FROM \"{}\"", table));
             return count.step() ? std::uint64_t(count.int64(0)) : 0;
-        } catch (const SqliteError &) {
-            // A WITHOUT ROWID table: no hint, columns grow by doubling.
+        } catch (const SqliteError &e) {
+            // Only a table without a rowid (WITHOUT ROWID) gets no hint: its columns grow by
+            // doubling. Anything else, a corrupt page above all, fails the file here, as the
+            // scan would: SQLite marks a page read before it checks its cells, so a page that
+            // failed the check here would be read unchecked by the next query on this connection
+            // (a cell pointer past the page then wraps into it, and a row is silently lost).
+            if ((e.code() & 0xFF) != SQLITE_ERROR)
+                throw;
         }
         return 0;
     }
