@@ -103,6 +103,11 @@ public:
         each("errors", m_a.errors, m_b.errors, [this](const std::string &where, const auto &a, const auto &b) {
             fields(where, a, b, Value { "path", &LoadError::path }, Value { "message", &LoadError::message });
         });
+        // A load that failed on one side only: its size alone would not say why.
+        if (m_a.errors.size() != m_b.errors.size())
+            for (std::size_t i = 0; i < std::max(m_a.errors.size(), m_b.errors.size()); ++i)
+                note(fmt::format("errors[{}].message", i), i < m_a.errors.size() ? m_a.errors[i].message : "(none)",
+                    i < m_b.errors.size() ? m_b.errors[i].message : "(none)");
         column("warnings", m_a.warnings, m_b.warnings);
         each("reports", m_a.reports, m_b.reports,
             [this](const std::string &where, const auto &a, const auto &b) { report(where, a, b); });
