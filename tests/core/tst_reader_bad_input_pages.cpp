@@ -45,9 +45,9 @@ const std::string kExport = "PRAGMA page_size = 4096;" + gaplens::test::minimalE
         SELECT i * 100 - 30, i * 100 + 60, 59, 'range ' || (i % 10), 16777216 * 42 + 42, NULL, 0 FROM q;
 )";
 
-// The same kernels with NVTX_EVENTS a view of them (the rank's ranges are its kernels), and an
-// index on the kernels' starts: a query of the view's starts alone reads the index, not the
-// table, so what SQLite has read before a query decides which pages it checks.
+// 200 of the same kernels, with NVTX_EVENTS a view of them (the rank's ranges are its kernels)
+// and an index on their starts, as in the fuzz seed where the case was found
+// (views_and_indexes in write_seed_corpus.cpp).
 const std::string kViewExport = "PRAGMA page_size = 4096;" + gaplens::test::minimalExportHeadSql() + R"(
     CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, deviceId INTEGER, start INTEGER, "end" INTEGER,
         streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
