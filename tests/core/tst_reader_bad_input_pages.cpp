@@ -215,6 +215,17 @@ class TestReaderBadInputPages : public QObject
         return p;
     }
 
+    // A copy of `bytes` whose `leaf` has its 4th cell pointer's high byte set to 0xfe, far
+    // past the 4096-byte page.
+    std::string withCellPointerFarPastThePage(
+        const std::string &bytes, std::uint32_t leaf, const std::string &name) const
+    {
+        const auto p = path(name);
+        writeFile(p, bytes);
+        patchFile(p, pageOffset(leaf) + 8 + 2 * 3, std::string(1, char(0xfe)));
+        return p;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -283,9 +294,7 @@ private slots:
         collectLeaves(m_goodBytes, rootPage(m_good, table.toStdString()), leaves);
         const auto leaf = lastLeaf ? leaves.back() : leaves.front();
         QVERIFY(be16(m_goodBytes, pageOffset(leaf) + 3) > 3);
-        const auto p = path("edge_leaf.sqlite");
-        writeFile(p, m_goodBytes);
-        patchFile(p, pageOffset(leaf) + 8 + 2 * 3, std::string(1, char(0xfe)));
+        const auto p = withCellPointerFarPastThePage(m_goodBytes, leaf, "edge_leaf.sqlite");
         expectOneOutcome(p, malformed(p));
     }
 
@@ -300,9 +309,7 @@ private slots:
         collectLeaves(bytes, rootPage(view, "CUPTI_ACTIVITY_KIND_KERNEL"), leaves);
         QVERIFY(leaves.size() > 1);
         QVERIFY(be16(bytes, pageOffset(leaves.back()) + 3) > 3);
-        const auto p = path("view_corrupt.sqlite");
-        writeFile(p, bytes);
-        patchFile(p, pageOffset(leaves.back()) + 8 + 2 * 3, std::string(1, char(0xfe)));
+        const auto p = withCellPointerFarPastThePage(bytes, leaves.back(), "view_corrupt.sqlite");
         expectOneOutcome(p, malformed(p));
     }
 
