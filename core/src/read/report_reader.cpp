@@ -1497,11 +1497,10 @@ private:
     // row.
     StringId internText(std::string_view text)
     {
-        const auto hash = TextIdCache::hashOf(text);
-        if (const auto cached = m_textCache.find(text, hash))
+        if (const auto cached = m_textCache.find(text))
             return *cached;
         const auto id = m_strings.intern(text);
-        m_textCache.insert(text, hash, id);
+        m_textCache.insert(text, id);
         return id;
     }
 
