@@ -105,7 +105,7 @@ const std::uint8_t *readLeafCellHeader(
     // Rowids below 2^28 take up to four bytes: read inline, where readVarint calls out of
     // line for more than one (readLongVarint was 2% of a `gaps` run, once per row).
     int n = 0;
-    if (p + 3 < end) {
+    if (end - p > 3) {
         std::uint64_t v = 0;
         for (int i = 0; i < 4; ++i) {
             v = v << 7 | (p[i] & 0x7f);
