@@ -82,6 +82,24 @@ inline int readVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint6
     return readLongVarint(p, end, value);
 }
 
+// readVarint for a cell's rowid: every rowid past 127 takes two or more bytes, so those below
+// 2^28 (up to four bytes) are read inline too (readLongVarint was 2% of a `gaps` run, once per
+// row); longer, negative or truncated ones go through readVarint.
+inline int readRowidVarint(const std::uint8_t *p, const std::uint8_t *end, std::uint64_t &value)
+{
+    if (end - p > 3) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < 4; ++i) {
+            v = v << 7 | (p[i] & 0x7f);
+            if (p[i] < 0x80) {
+                value = v;
+                return i + 1;
+            }
+        }
+    }
+    return readVarint(p, end, value);
+}
+
 // A table leaf cell's payload size and rowid as SQLite's btreeParseCellPtr reads them: the size
 // takes 7 bits from each of up to 9 bytes into 32 bits (unlike a varint's 8 in the 9th byte and
 // 64 bits), the rowid is a varint. The first byte after them, or nullptr if they run past `end`.
@@ -102,22 +120,7 @@ const std::uint8_t *readLeafCellHeader(
         } while (*p >= 0x80 && p < last);
     }
     ++p;
-    // Rowids below 2^28 take up to four bytes: read inline, where readVarint calls out of
-    // line for more than one (readLongVarint was 2% of a `gaps` run, once per row).
-    int n = 0;
-    if (end - p > 3) {
-        std::uint64_t v = 0;
-        for (int i = 0; i < 4; ++i) {
-            v = v << 7 | (p[i] & 0x7f);
-            if (p[i] < 0x80) {
-                rowid = v;
-                n = i + 1;
-                break;
-            }
-        }
-    }
-    if (n == 0)
-        n = readVarint(p, end, rowid);
+    const int n = readRowidVarint(p, end, rowid);
     if (n == 0)
         return nullptr;
     payloadSize = size;
